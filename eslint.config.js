@@ -1,0 +1,19 @@
+import { defineConfig, globalIgnores } from "eslint/config";
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTs from "eslint-config-next/typescript";
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  globalIgnores([
+    ".next/**",
+    "out/**",
+    "node_modules/**",
+    "lib/db/generated/**",
+    "reports/**",
+    "test-results/**",
+    "playwright-report/**",
+    "blob-report/**",
+    "next-env.d.ts",
+  ]),
+]);

@@ -1,0 +1,42 @@
+/**
+ * The reference-model contract every algorithm implements in TypeScript, mirroring its Lua twin
+ * step for step (same formulas, same order of floating-point operations), so that:
+ * - tests can compare Redis decisions with the model on random sequences;
+ * - the `local` fail mode enforces the same algorithm in process memory while Redis is away;
+ * - the simulator can compute reference figures.
+ * Models are pure: state in, state out, time passed in.
+ */
+import type { LimitParams } from "../types";
+
+export interface RuleView {
+  remaining: number;
+  resetMs: number;
+  nextMs: number;
+}
+
+export interface Evaluation<S> {
+  allowed: boolean;
+  /** ms until this request would pass; 0 when allowed; -1 when it never can (cost > capacity). */
+  retryAfterMs: number;
+  before: RuleView;
+  after: RuleView;
+  /** State once this request is consumed, and how long it stays meaningful; null when nothing changes. */
+  next: { state: S; ttlMs: number } | null;
+}
+
+export interface AlgorithmModel<S> {
+  evaluate(state: S | undefined, params: LimitParams, nowMs: number, cost: number): Evaluation<S>;
+}
+
+/** Lua's EPSILON: tolerance for floating-point drift in rate arithmetic. */
+export const EPSILON = 1e-9;
+
+/** Lua's `ttl_ms`: whole ms, at least 1. */
+export function ttlMs(x: number): number {
+  return Math.max(1, Math.ceil(x));
+}
+
+/** The reply's rounding: remaining down, times up. */
+export function roundView(view: RuleView): RuleView {
+  return { remaining: Math.floor(view.remaining), resetMs: Math.ceil(view.resetMs), nextMs: Math.ceil(view.nextMs) };
+}

@@ -1,0 +1,65 @@
+/**
+ * The algorithm registry: one entry per algorithm, typed `Record<Algorithm, AlgorithmDef>` so a
+ * missing algorithm is a compile error. `code` is what the Lua dispatcher and Redis keys use;
+ * `tradeOff` is shown in the dashboard's algorithm picker.
+ */
+import type { Algorithm } from "../types";
+import type { AlgorithmModel } from "./model";
+import { fixedWindow } from "./fixedWindow";
+import { gcra } from "./gcra";
+import { slidingLog } from "./slidingLog";
+import { slidingWindow } from "./slidingWindow";
+import { tokenBucket } from "./tokenBucket";
+
+export interface AlgorithmDef {
+  code: "fw" | "sw" | "sl" | "tb" | "gc";
+  label: string;
+  tradeOff: string;
+  /** Whether `burst` means anything to it (the form shows the field only then). */
+  usesBurst: boolean;
+  // The state type differs per algorithm; callers treat it as opaque.
+  model: AlgorithmModel<unknown>;
+}
+
+export const ALGORITHM_DEFS: Record<Algorithm, AlgorithmDef> = {
+  fixed_window: {
+    code: "fw",
+    label: "Fixed window",
+    tradeOff:
+      "Cheapest and easiest to explain: a counter per epoch-aligned window. A client can send up to twice the limit across a window boundary.",
+    usesBurst: false,
+    model: fixedWindow as AlgorithmModel<unknown>,
+  },
+  sliding_window: {
+    code: "sw",
+    label: "Sliding window (counter)",
+    tradeOff:
+      "Two counters weighted by time smooth out the boundary burst at the cost of one small key. An estimate: assumes the previous window's requests were evenly spread.",
+    usesBurst: false,
+    model: slidingWindow as AlgorithmModel<unknown>,
+  },
+  sliding_log: {
+    code: "sl",
+    label: "Sliding log (exact)",
+    tradeOff:
+      "Exact: never more than the limit in any window-length span. Memory and CPU grow with the requests inside one window, so keep it for limits up to a few thousand.",
+    usesBurst: false,
+    model: slidingLog as AlgorithmModel<unknown>,
+  },
+  token_bucket: {
+    code: "tb",
+    label: "Token bucket",
+    tradeOff:
+      "Allows bursts up to `burst`, then a steady refill of `limit` per window. Good for APIs whose clients are naturally bursty.",
+    usesBurst: true,
+    model: tokenBucket as AlgorithmModel<unknown>,
+  },
+  gcra: {
+    code: "gc",
+    label: "GCRA",
+    tradeOff:
+      "Spaces requests evenly (one every window/limit) with a burst tolerance; one number of state per client. Same limits as a token bucket, smoother pacing.",
+    usesBurst: true,
+    model: gcra as AlgorithmModel<unknown>,
+  },
+};

@@ -1,0 +1,132 @@
+/**
+ * `decide` orchestration with a fake Redis client: fail modes, deadline, reply validation and the
+ * refusal cache. The Lua itself is tested against a real Redis in *.int.test.ts.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { limiterRule } from "@/test/support/rules";
+import type { RedisClient } from "../redis/connect";
+import { createLimiter } from "./decide";
+import { LocalLimiter } from "./localLimiter";
+import { RefusalCache } from "./refusalCache";
+import type { LimiterRule } from "./types";
+
+type Reply = (keys: string[], args: (string | number)[]) => Promise<unknown>;
+
+function fakeRedis(reply: Reply, status = "ready") {
+  const calls: (string | number)[][] = [];
+  const client = {
+    status,
+    defineCommand() {},
+    sluiceDecide(numKeys: number, ...rest: (string | number)[]) {
+      calls.push(rest);
+      return reply(rest.slice(0, numKeys) as string[], rest.slice(numKeys));
+    },
+  };
+  return { client: client as unknown as RedisClient, calls };
+}
+
+const subject = { tenantId: "t1", keyId: "k1" };
+const never: Reply = () => new Promise(() => {});
+const boom: Reply = () => Promise.reject(new Error("ECONNREFUSED"));
+const rule = (over: Partial<LimiterRule>) => limiterRule({ limit: 2, windowMs: 1000, ...over });
+
+describe("decide", () => {
+  it("answers from the refusal cache without calling Redis until the retry time", async () => {
+    const { client, calls } = fakeRedis(async () => [1000, 0, 0, 0, 500, 700, 500]);
+    let now = 0;
+    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 50, refusals: new RefusalCache(), clock: () => now });
+    const first = await limiter.decide([rule({})], subject);
+    expect(first).toMatchObject({ allowed: false, retryAfterMs: 700 });
+    now = 600;
+    const second = await limiter.decide([rule({})], subject);
+    expect(second).toMatchObject({ allowed: false, retryAfterMs: 100 });
+    expect(second.results[0]!.source).toBe("cache");
+    expect(calls).toHaveLength(1);
+    now = 700;
+    await limiter.decide([rule({})], subject);
+    expect(calls).toHaveLength(2);
+  });
+
+  it("does not reuse a cached refusal once the rule changed", async () => {
+    const { client, calls } = fakeRedis(async () => [1000, 0, 0, 0, 500, 700, 500]);
+    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 50, refusals: new RefusalCache(), clock: () => 0 });
+    await limiter.decide([rule({})], subject);
+    await limiter.decide([rule({ limit: 3 })], subject);
+    expect(calls).toHaveLength(2);
+  });
+
+  describe.each([
+    ["a timeout", never],
+    ["a connection error", boom],
+    ["a malformed reply", async () => ["garbage"]],
+  ] as const)("when Redis gives %s", (_, reply) => {
+    it("open rules allow, closed rules refuse as unavailable, local rules enforce in memory", async () => {
+      const { client } = fakeRedis(reply);
+      const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, local: new LocalLimiter() });
+      const open = await limiter.decide([rule({ failMode: "open" })], subject);
+      expect(open).toMatchObject({ allowed: true, unavailable: false });
+      expect(open.results[0]!.source).toBe("fail_open");
+
+      const closed = await limiter.decide([rule({ failMode: "open", name: "a" }), rule({ failMode: "closed", name: "b" })], subject);
+      expect(closed).toMatchObject({ allowed: false, unavailable: true });
+      expect(closed.retryAfterMs).toBeGreaterThanOrEqual(1000);
+
+      const local = rule({ failMode: "local", limit: 1 });
+      expect((await limiter.decide([local], subject)).allowed).toBe(true);
+      const second = await limiter.decide([local], subject);
+      expect(second.allowed).toBe(false);
+      expect(second.results[0]!.source).toBe("fail_local");
+    });
+  });
+
+  it("never waits much longer than the timeout", async () => {
+    const { client } = fakeRedis(never);
+    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 40 });
+    const started = performance.now();
+    await limiter.decide([rule({})], subject);
+    expect(performance.now() - started).toBeLessThan(40 + 200);
+  });
+
+  it("fails at once, without a call, while the connection is known to be down", async () => {
+    const { client, calls } = fakeRedis(never, "reconnecting");
+    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 10_000 });
+    const decision = await limiter.decide([rule({ failMode: "closed" })], subject);
+    expect(decision.unavailable).toBe(true);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("a shadow rule never makes the request unavailable, even with failMode closed", async () => {
+    const { client } = fakeRedis(boom);
+    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 });
+    const decision = await limiter.decide([rule({ failMode: "closed", mode: "shadow" })], subject);
+    expect(decision).toMatchObject({ allowed: true, unavailable: false });
+  });
+
+  it("passes explicit time, or this process's clock in app-time mode, or nothing for Redis TIME", async () => {
+    const { client, calls } = fakeRedis(async () => [5, 1, 1, 1, 0, 0, 0]);
+    await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).decide([rule({})], subject, { nowMs: 1234 });
+    await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, timeSource: "app", clock: () => 99 }).decide([rule({})], subject);
+    await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).decide([rule({})], subject);
+    expect(calls.map((c) => c[1])).toEqual(["1234", "99", ""]);
+  });
+
+  it("peek throws when Redis cannot answer (there is no quota to show)", async () => {
+    const { client } = fakeRedis(boom);
+    await expect(createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).peek([rule({})], subject)).rejects.toThrow(/redis error/);
+  });
+});
+
+describe("createLimiter", () => {
+  it("throws at once when the Lua script cannot be loaded, instead of failing every decision open", async () => {
+    const previous = process.env.SLUICE_LUA_DIR;
+    process.env.SLUICE_LUA_DIR = "/nonexistent";
+    vi.resetModules();
+    try {
+      const fresh = await import("./decide");
+      expect(() => fresh.createLimiter({ redis: fakeRedis(never).client, prefix: "p:", timeoutMs: 30 })).toThrow(/ENOENT/);
+    } finally {
+      if (previous === undefined) delete process.env.SLUICE_LUA_DIR;
+      else process.env.SLUICE_LUA_DIR = previous;
+    }
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Turns a decision into response headers, exactly as ../shared/CONTRACT.md states:
+ * - `RateLimit-Policy`: every applied rule, `"name";q=<limit>;w=<window seconds>`;
+ * - `RateLimit`: every applied enforce rule, most restrictive first, `"name";r=<remaining>;t=<seconds>`
+ *   where t is the seconds until more quota is available (the retry time for a refusing rule);
+ * - `X-RateLimit-Limit` / `-Remaining` / `-Reset` (epoch second) for the most restrictive enforce rule;
+ * - `Retry-After` (whole seconds, at least 1) on refused decisions.
+ * Structured fields are serialized by `structured-headers` (RFC 9651), not by hand.
+ * A decision with no results yields no headers.
+ */
+import { serializeList, type Item } from "structured-headers";
+import type { Decision, RuleResult } from "./types";
+
+/** Whole seconds, rounding up: a client told "t=0" while it must wait would retry too early. */
+export function toSeconds(ms: number): number {
+  return Math.max(0, Math.ceil(ms / 1000));
+}
+
+export function retryAfterSeconds(retryAfterMs: number): number {
+  return Math.max(1, Math.ceil(retryAfterMs / 1000));
+}
+
+/** When this rule next gives quota back, in ms from the decision. */
+function untilMoreQuotaMs(result: RuleResult): number {
+  return result.allowed ? result.nextMs : result.retryAfterMs;
+}
+
+/** Most restrictive first: refusing before admitting, fewer units left, longer wait. */
+export function byRestrictiveness(a: RuleResult, b: RuleResult): number {
+  return (
+    Number(a.allowed) - Number(b.allowed) ||
+    a.remaining - b.remaining ||
+    untilMoreQuotaMs(b) - untilMoreQuotaMs(a)
+  );
+}
+
+export function rateLimitHeaders(decision: Decision): Record<string, string> {
+  if (decision.results.length === 0) return {};
+  const headers: Record<string, string> = {};
+  const policy: Item[] = decision.results.map((r) => [
+    r.rule.name,
+    new Map([
+      ["q", r.limit],
+      ["w", Math.max(1, toSeconds(r.rule.windowMs))],
+    ]),
+  ]);
+  headers["RateLimit-Policy"] = serializeList(policy);
+
+  const enforced = decision.results.filter((r) => r.rule.mode === "enforce").sort(byRestrictiveness);
+  if (enforced.length > 0) {
+    headers["RateLimit"] = serializeList(
+      enforced.map((r): Item => [r.rule.name, new Map([["r", r.remaining], ["t", toSeconds(untilMoreQuotaMs(r))]])]),
+    );
+    const top = enforced[0]!;
+    headers["X-RateLimit-Limit"] = String(top.limit);
+    headers["X-RateLimit-Remaining"] = String(top.remaining);
+    headers["X-RateLimit-Reset"] = String(Math.ceil((decision.nowMs + untilMoreQuotaMs(top)) / 1000));
+  }
+  if (!decision.allowed) headers["Retry-After"] = String(retryAfterSeconds(decision.retryAfterMs));
+  return headers;
+}
+
+/** Names of the enforce rules that refused (the problem body's `violated-policies`). */
+export function violatedPolicies(decision: Decision): string[] {
+  return decision.results.filter((r) => r.rule.mode === "enforce" && !r.allowed).map((r) => r.rule.name);
+}

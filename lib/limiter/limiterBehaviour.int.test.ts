@@ -1,0 +1,148 @@
+/**
+ * The limiter against a real Redis: exactness under concurrency, the documented bounds of each
+ * algorithm, all-or-nothing multi-rule decisions, and TTLs on every key.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { deleteByPrefix, keysByPrefix, plainRedis, uniquePrefix } from "@/test/support/testRedis";
+import { limiterRule } from "@/test/support/rules";
+import { createLimiter } from "./decide";
+import { ALGORITHMS, type LimiterRule } from "./types";
+
+const redis = plainRedis();
+const prefix = uniquePrefix("behaviour");
+const limiter = createLimiter({ redis, prefix, timeoutMs: 5000 });
+const T0 = 1_700_000_000_000;
+let tenantSeq = 0;
+const freshTenant = () => ({ tenantId: `b${tenantSeq++}`, keyId: "k" });
+
+afterAll(async () => {
+  await deleteByPrefix(redis, prefix);
+  redis.disconnect();
+});
+
+async function admittedCount(rules: LimiterRule[], times: number[], subject = freshTenant()) {
+  let admitted = 0;
+  for (const nowMs of times) if ((await limiter.decide(rules, subject, { nowMs })).allowed) admitted++;
+  return admitted;
+}
+
+describe("exactness under concurrency", () => {
+  it.each(ALGORITHMS)("500 concurrent decisions on one subject admit exactly `limit` (%s)", async (algorithm) => {
+    const rule = limiterRule({ algorithm, limit: 137, windowMs: 60_000 });
+    const subject = freshTenant();
+    const decisions = await Promise.all(Array.from({ length: 500 }, () => limiter.decide([rule], subject, { nowMs: T0 + 5 })));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(137);
+  });
+
+  it.each(ALGORITHMS)("with Redis TIME as the clock, concurrent decisions never exceed `limit` (%s)", async (algorithm) => {
+    const rule = limiterRule({ algorithm, limit: 50, windowMs: 3_600_000 });
+    const subject = freshTenant();
+    const decisions = await Promise.all(Array.from({ length: 300 }, () => limiter.decide([rule], subject)));
+    // Token bucket and GCRA may refill a unit during the run (72 s per unit here: practically never).
+    expect(decisions.filter((d) => d.allowed).length).toBe(50);
+  });
+});
+
+describe("documented bounds", () => {
+  it("fixed_window admits up to 2 x limit across a window boundary", async () => {
+    const rule = limiterRule({ algorithm: "fixed_window", limit: 20, windowMs: 1000 });
+    const times = [...Array(25).fill(T0 + 999), ...Array(25).fill(T0 + 1000)];
+    expect(await admittedCount([rule], times)).toBe(40);
+  });
+
+  it("sliding_log never admits more than `limit` in any window-length span", async () => {
+    const rule = limiterRule({ algorithm: "sliding_log", limit: 10, windowMs: 1000 });
+    const subject = freshTenant();
+    const admittedAt: number[] = [];
+    let now = T0;
+    for (let i = 0; i < 400; i++) {
+      now += (i * 7919) % 97; // deterministic, irregular gaps
+      if ((await limiter.decide([rule], subject, { nowMs: now })).allowed) admittedAt.push(now);
+    }
+    expect(admittedAt.length).toBeGreaterThan(10);
+    for (const start of admittedAt) {
+      expect(admittedAt.filter((t) => t >= start && t < start + 1000).length).toBeLessThanOrEqual(10);
+    }
+  });
+
+  it("sliding_window stays within its bound: at most limit + previous-window share, never 2 x limit across a boundary", async () => {
+    const rule = limiterRule({ algorithm: "sliding_window", limit: 20, windowMs: 1000 });
+    const times = [...Array(25).fill(T0 + 999), ...Array(25).fill(T0 + 1000)];
+    expect(await admittedCount([rule], times)).toBe(20);
+    // Evenly spread traffic at twice the limit is held to about the limit in every window.
+    const spread = Array.from({ length: 400 }, (_, i) => T0 + 10_000 + i * 25);
+    const subject = freshTenant();
+    const admittedAt: number[] = [];
+    for (const nowMs of spread) if ((await limiter.decide([rule], subject, { nowMs })).allowed) admittedAt.push(nowMs);
+    for (let start = T0 + 11_000; start < T0 + 19_000; start += 250) {
+      expect(admittedAt.filter((t) => t >= start && t < start + 1000).length).toBeLessThanOrEqual(21);
+    }
+  });
+
+  it.each(["token_bucket", "gcra"] as const)("%s admits its burst at once, then the refill rate", async (algorithm) => {
+    const rule = limiterRule({ algorithm, limit: 10, windowMs: 1000, burst: 30 });
+    const subject = freshTenant();
+    expect(await admittedCount([rule], Array(40).fill(T0), subject)).toBe(30);
+    // One request every 10 ms for 2 s: the rate (10/s) is what gets through.
+    const steady = Array.from({ length: 200 }, (_, i) => T0 + 10 + i * 10);
+    const admitted = await admittedCount([rule], steady, subject);
+    expect(admitted).toBeGreaterThanOrEqual(19);
+    expect(admitted).toBeLessThanOrEqual(21);
+  });
+});
+
+describe("one decision over several rules", () => {
+  it("a refusal by one rule leaves every other rule's counters untouched", async () => {
+    const subject = freshTenant();
+    const tight = limiterRule({ name: "tight", algorithm: "fixed_window", limit: 1, windowMs: 60_000 });
+    const others = (["sliding_window", "sliding_log", "token_bucket", "gcra"] as const).map((algorithm) =>
+      limiterRule({ name: algorithm.replace("_", "-"), algorithm, limit: 100, windowMs: 60_000 }),
+    );
+    await limiter.decide([tight, ...others], subject, { nowMs: T0 });
+    const snapshot = async () => {
+      const keys = (await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`)).sort();
+      return Promise.all(keys.map(async (k) => [k, (await redis.type(k)) === "zset" ? await redis.zrange(k, 0, -1) : await redis.get(k)]));
+    };
+    const before = await snapshot();
+    const refused = await limiter.decide([tight, ...others], subject, { nowMs: T0 + 10 });
+    expect(refused.allowed).toBe(false);
+    expect(refused.results.slice(1).every((r) => r.allowed && r.remaining === 99)).toBe(true);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("a shadow rule reports would-refuse and never refuses", async () => {
+    const subject = freshTenant();
+    const shadow = limiterRule({ name: "trial", limit: 1, mode: "shadow" });
+    const enforce = limiterRule({ name: "real", limit: 10 });
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push(await limiter.decide([enforce, shadow], subject, { nowMs: T0 + i }));
+    expect(results.map((d) => d.allowed)).toEqual([true, true, true]);
+    expect(results.map((d) => d.results[1]!.allowed)).toEqual([true, false, false]);
+    expect(results[2]!.results[0]!.remaining).toBe(7);
+  });
+
+  it("peek shows the remaining quota without consuming any", async () => {
+    const subject = freshTenant();
+    const rule = limiterRule({ algorithm: "sliding_log", limit: 5 });
+    await limiter.decide([rule], subject, { nowMs: T0 });
+    const peeks = [await limiter.peek([rule], subject, { nowMs: T0 + 1 }), await limiter.peek([rule], subject, { nowMs: T0 + 2 })];
+    expect(peeks.map((d) => d.results[0]!.remaining)).toEqual([4, 4]);
+  });
+});
+
+describe("keys", () => {
+  it("every key written has a TTL no longer than its rule needs, and nothing remains after it", async () => {
+    const subject = freshTenant();
+    const rules = ALGORITHMS.map((algorithm) => limiterRule({ name: algorithm.replace("_", "-"), algorithm, limit: 5, windowMs: 1000 }));
+    await limiter.decide(rules, subject);
+    const keys = await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`);
+    expect(keys).toHaveLength(ALGORITHMS.length);
+    for (const key of keys) {
+      const ttl = await redis.pttl(key);
+      expect(ttl, key).toBeGreaterThan(0);
+      expect(ttl, key).toBeLessThanOrEqual(2000); // sliding_window keeps a window as "previous"
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    expect(await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`)).toEqual([]);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { limiterRule } from "@/test/support/rules";
+import { LocalLimiter } from "./localLimiter";
+
+describe("LocalLimiter (the `local` fail mode)", () => {
+  it("enforces the rule's own algorithm in memory: limit, then refusal until the window ends", () => {
+    const local = new LocalLimiter();
+    const rule = limiterRule({ limit: 2, windowMs: 1000, failMode: "local" });
+    const at = (now: number) => local.decide([{ rule, key: "k" }], now)[0]!;
+    expect([at(0).allowed, at(1).allowed, at(2).allowed]).toEqual([true, true, false]);
+    expect(at(2).retryAfterMs).toBe(998);
+    expect(at(1000).allowed).toBe(true);
+  });
+
+  it("consumes nothing when any enforce rule refuses", () => {
+    const local = new LocalLimiter();
+    const small = limiterRule({ name: "small", limit: 1, failMode: "local" });
+    const big = limiterRule({ name: "big", limit: 100, failMode: "local" });
+    local.decide([{ rule: small, key: "s" }], 0);
+    const refused = local.decide([{ rule: small, key: "s" }, { rule: big, key: "b" }], 1);
+    expect(refused.map((r) => r.allowed)).toEqual([false, true]);
+    expect(local.decide([{ rule: big, key: "b" }], 2)[0]!.remaining).toBe(99);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * The `local` fail mode: while Redis cannot answer, rules with failMode `local` are enforced in this
+ * process's memory by the same reference models the Lua scripts mirror. Each instance then admits up
+ * to the limit on its own (N instances: up to N x limit), which is the documented price of staying
+ * up. State is bounded (oldest entries evicted) and expires like the Redis keys would.
+ * Same all-or-nothing rule as Redis: a refusal by any local enforce rule consumes nothing.
+ */
+import { ALGORITHM_DEFS } from "./algorithms/registry";
+import { roundView } from "./algorithms/model";
+import { BoundedMap } from "./boundedMap";
+import type { LimiterRule, RuleResult } from "./types";
+
+export class LocalLimiter {
+  private readonly states: BoundedMap<unknown>;
+
+  constructor(maxEntries = 100_000) {
+    this.states = new BoundedMap(maxEntries);
+  }
+
+  /** Decides `rules` (with their counter keys) at `now`; commits only if every enforce rule allows. */
+  decide(rules: { rule: LimiterRule; key: string }[], now: number): RuleResult[] {
+    const evaluations = rules.map(({ rule, key }) => ({
+      rule,
+      key,
+      evaluation: ALGORITHM_DEFS[rule.algorithm].model.evaluate(this.states.get(key, now), rule, now, rule.cost),
+    }));
+    const commit = evaluations.every(({ rule, evaluation }) => rule.mode === "shadow" || evaluation.allowed);
+    return evaluations.map(({ rule, key, evaluation }) => {
+      const consumed = commit && evaluation.allowed && evaluation.next !== null;
+      if (consumed) this.states.set(key, evaluation.next!.state, now + evaluation.next!.ttlMs);
+      const view = roundView(consumed ? evaluation.after : evaluation.before);
+      return {
+        rule,
+        allowed: evaluation.allowed,
+        limit: rule.limit,
+        ...view,
+        retryAfterMs: evaluation.retryAfterMs < 0 ? rule.windowMs : evaluation.retryAfterMs,
+        source: "fail_local",
+      };
+    });
+  }
+}

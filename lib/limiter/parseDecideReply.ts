@@ -1,0 +1,46 @@
+/**
+ * Parses decide.lua's reply, defensively: anything but the documented shape is an error
+ * (treated like an unavailable Redis by the caller), never a half-read decision.
+ *
+ * Reply: [ now_ms, committed(0|1), then per rule: allowed(0|1), remaining, reset_ms, retry_after_ms, next_ms ]
+ * retry_after_ms is -1 when the request can never pass (its cost exceeds the rule's capacity).
+ */
+export interface ParsedRule {
+  allowed: boolean;
+  remaining: number;
+  resetMs: number;
+  retryAfterMs: number;
+  nextMs: number;
+}
+
+export interface ParsedReply {
+  nowMs: number;
+  committed: boolean;
+  rules: ParsedRule[];
+}
+
+const PER_RULE = 5;
+
+function int(value: unknown, what: string): number {
+  const n = typeof value === "string" ? Number(value) : value;
+  if (typeof n !== "number" || !Number.isInteger(n)) throw new Error(`decide reply: ${what} is not an integer: ${String(value)}`);
+  return n;
+}
+
+export function parseDecideReply(reply: unknown, ruleCount: number): ParsedReply {
+  if (!Array.isArray(reply) || reply.length !== 2 + PER_RULE * ruleCount) {
+    throw new Error(`decide reply: expected ${2 + PER_RULE * ruleCount} items, got ${Array.isArray(reply) ? reply.length : typeof reply}`);
+  }
+  const rules: ParsedRule[] = [];
+  for (let i = 0; i < ruleCount; i++) {
+    const at = 2 + i * PER_RULE;
+    rules.push({
+      allowed: int(reply[at], "allowed") === 1,
+      remaining: int(reply[at + 1], "remaining"),
+      resetMs: int(reply[at + 2], "reset"),
+      retryAfterMs: int(reply[at + 3], "retry"),
+      nextMs: int(reply[at + 4], "next"),
+    });
+  }
+  return { nowMs: int(reply[0], "now"), committed: int(reply[1], "committed") === 1, rules };
+}

@@ -1,0 +1,87 @@
+/**
+ * Limiter core types.
+ *
+ * Contract: a decision is a value. `allowed: false` means a limit refused the request; it is never
+ * signalled by throwing. Infrastructure failures (Redis down, timeout) surface as `LimiterUnavailableError`
+ * inside the core and are turned into per-rule outcomes by each rule's `failMode` in `decide`.
+ */
+
+export const ALGORITHMS = ["fixed_window", "sliding_log", "sliding_window", "token_bucket", "gcra"] as const;
+export type Algorithm = (typeof ALGORITHMS)[number];
+
+export const SCOPES = ["key", "tenant", "ip", "identifier"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const FAIL_MODES = ["open", "closed", "local"] as const;
+export type FailMode = (typeof FAIL_MODES)[number];
+
+export const RULE_MODES = ["enforce", "shadow"] as const;
+export type RuleMode = (typeof RULE_MODES)[number];
+
+/** The numeric parameters an algorithm needs; everything else about a rule is routing. */
+export interface LimitParams {
+  algorithm: Algorithm;
+  limit: number;
+  windowMs: number;
+  /** Capacity for token_bucket and gcra; ignored by the window algorithms. */
+  burst: number;
+}
+
+/** A rule as the limiter sees it: already resolved for one request (owner merged, match filtered). */
+export interface LimiterRule extends LimitParams {
+  name: string;
+  /**
+   * Stable identity of the rule's counters, unique within the tenant (e.g. `per-key` for a tenant
+   * rule, `per-key@<keyId>` for a key override). Part of the Redis key.
+   */
+  ref: string;
+  scope: Scope;
+  cost: number;
+  failMode: FailMode;
+  mode: RuleMode;
+}
+
+/** Who is making the request; each rule picks the part its scope charges. */
+export interface Subject {
+  tenantId: string;
+  keyId?: string;
+  ip?: string;
+  identifier?: string;
+}
+
+/** One rule's verdict within a decision. All times are milliseconds from the decision's `now`. */
+export interface RuleResult {
+  rule: LimiterRule;
+  /** This rule alone would admit the request. For shadow rules false means "would refuse". */
+  allowed: boolean;
+  limit: number;
+  /** Units left after this decision (after consumption if the request was admitted). */
+  remaining: number;
+  /** Until the rule is whole again (nothing consumed). */
+  resetMs: number;
+  /** Until this request would pass this rule; 0 when it passes now. */
+  retryAfterMs: number;
+  /** Until the rule next gives at least one unit back; 0 when nothing is consumed. */
+  nextMs: number;
+  /** How this result was produced: Redis, the local refusal cache, or a fail mode. */
+  source: "redis" | "cache" | "fail_open" | "fail_closed" | "fail_local";
+}
+
+export interface Decision {
+  /** True when no enforce rule refused and the limiter was not unavailable under a `closed` rule. */
+  allowed: boolean;
+  /** Refused because Redis could not answer and a `closed` rule applies (maps to 503). */
+  unavailable: boolean;
+  /** Until the request would pass every refusing enforce rule; 0 when allowed. */
+  retryAfterMs: number;
+  /** Epoch ms the decision was made at (Redis time unless passed in). */
+  nowMs: number;
+  results: RuleResult[];
+}
+
+export class LimiterUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "LimiterUnavailableError";
+  }
+}

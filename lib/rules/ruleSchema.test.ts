@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { ruleListSchema, ruleSchema } from "./ruleSchema";
+
+const valid = { name: "per-key", limit: 100, windowMs: 60_000 };
+
+function issues(input: unknown): [string, string][] {
+  const parsed = ruleSchema.safeParse(input);
+  return parsed.success ? [] : parsed.error.issues.map((i) => [i.path.join("."), i.message]);
+}
+
+describe("ruleSchema accepts", () => {
+  it("a minimal rule and fills the contract's defaults (burst = limit)", () => {
+    expect(ruleSchema.parse(valid)).toEqual({
+      ...valid,
+      scope: "key",
+      algorithm: "sliding_window",
+      burst: 100,
+      cost: 1,
+      match: {},
+      failMode: "open",
+      mode: "enforce",
+    });
+  });
+
+  it.each([
+    ["the contract's full example", { ...valid, scope: "key", algorithm: "sliding_window", burst: 100, cost: 1, match: { methods: ["GET", "POST"], path: "/api/v1/echo/*" }, failMode: "open", mode: "enforce" }],
+    ["bounds of limit and window", { ...valid, limit: 1_000_000_000, windowMs: 31_622_400_000 }],
+    ["minimum window and cost 0", { ...valid, windowMs: 1000, cost: 0 }],
+    ["a ** glob", { ...valid, match: { path: "/api/v1/**" } }],
+    ["the bare prefix", { ...valid, match: { path: "/api/v1" } }],
+    ["a 64-character name", { ...valid, name: "a" + "b".repeat(63) }],
+  ])("%s", (_, input) => {
+    expect(issues(input)).toEqual([]);
+  });
+});
+
+describe("ruleSchema rejects, naming the field", () => {
+  it.each([
+    ["missing name", { limit: 1, windowMs: 1000 }, "name", "name is required"],
+    ["upper-case name", { ...valid, name: "PerKey" }, "name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
+    ["name starting with -", { ...valid, name: "-x" }, "name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
+    ["65-character name", { ...valid, name: "a".repeat(65) }, "name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
+    ["unknown scope", { ...valid, scope: "user" }, "scope", "scope must be one of key, tenant, ip, identifier"],
+    ["unknown algorithm", { ...valid, algorithm: "leaky" }, "algorithm", "algorithm must be one of fixed_window, sliding_log, sliding_window, token_bucket, gcra"],
+    ["limit 0", { ...valid, limit: 0 }, "limit", "limit must be at least 1"],
+    ["fractional limit", { ...valid, limit: 1.5 }, "limit", "limit must be a whole number"],
+    ["limit as a string", { ...valid, limit: "100" }, "limit", "limit must be a number"],
+    ["limit too large", { ...valid, limit: 1_000_000_001 }, "limit", "limit must be at most 1,000,000,000"],
+    ["window under 1 s", { ...valid, windowMs: 999 }, "windowMs", "windowMs must be at least 1000 (1 second)"],
+    ["window over 366 days", { ...valid, windowMs: 31_622_400_001 }, "windowMs", "windowMs must be at most 31622400000 (366 days)"],
+    ["burst 0", { ...valid, burst: 0 }, "burst", "burst must be at least 1"],
+    ["negative cost", { ...valid, cost: -1 }, "cost", "cost must be at least 0"],
+    ["path outside /api/v1", { ...valid, match: { path: "/admin" } }, "match.path", "path must start with /api/v1 and contain no spaces, ? or #"],
+    ["partial-segment wildcard", { ...valid, match: { path: "/api/v1/ec*" } }, "match.path", "path wildcards must be a whole segment: /* or /**"],
+    ["unknown method", { ...valid, match: { methods: ["FETCH"] } }, "match.methods.0", "methods must be among GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"],
+    ["empty methods", { ...valid, match: { methods: [] } }, "match.methods", "methods must list at least one method"],
+    ["unknown failMode", { ...valid, failMode: "retry" }, "failMode", "failMode must be one of open, closed, local"],
+    ["unknown mode", { ...valid, mode: "dry-run" }, "mode", "mode must be one of enforce, shadow"],
+  ])("%s", (_, input, path, message) => {
+    expect(issues(input)).toContainEqual([path, message]);
+  });
+
+  it("unknown fields (a typo must not silently mean a default)", () => {
+    expect(issues({ ...valid, windowMS: 1000 }).map(([, message]) => message).join()).toMatch(/windowMS/);
+  });
+
+  it("duplicate names within one owner's list", () => {
+    const parsed = ruleListSchema.safeParse([valid, valid]);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({ path: [1, "name"], message: 'duplicate rule name "per-key"' });
+  });
+});

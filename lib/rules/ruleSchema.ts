@@ -1,0 +1,88 @@
+/**
+ * The one schema of a rule (../shared/CONTRACT.md "Rules"), used by the admin API and the dashboard
+ * form alike. Parsing fills the contract's defaults; every refusal names its field with a message an
+ * operator can act on. `toLimiterRule` turns a stored rule into what the limiter needs.
+ */
+import { z } from "zod";
+import { ALGORITHMS, FAIL_MODES, RULE_MODES, SCOPES, type LimiterRule } from "../limiter/types";
+
+const MAX_UNITS = 1_000_000_000;
+const MIN_WINDOW_MS = 1_000;
+const MAX_WINDOW_MS = 31_622_400_000; // 366 days
+const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+
+const units = (what: string, min: number) =>
+  z
+    .number({ error: `${what} must be a number` })
+    .int(`${what} must be a whole number`)
+    .min(min, `${what} must be at least ${min}`)
+    .max(MAX_UNITS, `${what} must be at most ${MAX_UNITS.toLocaleString("en")}`);
+
+/** `*` matches one path segment, `**` any number; the glob must stay under /api/v1. */
+export const pathGlobSchema = z
+  .string()
+  .max(512, "path must be at most 512 characters")
+  .regex(/^\/api\/v1(\/[^\s?#]*)?$/, "path must start with /api/v1 and contain no spaces, ? or #")
+  .refine((p) => p.split("/").every((seg) => !seg.includes("*") || seg === "*" || seg === "**"), {
+    message: "path wildcards must be a whole segment: /* or /**",
+  });
+
+export const matchSchema = z
+  .object({
+    methods: z
+      .array(z.enum(HTTP_METHODS, { error: `methods must be among ${HTTP_METHODS.join(", ")}` }))
+      .min(1, "methods must list at least one method")
+      .optional(),
+    path: pathGlobSchema.optional(),
+  })
+  .strict();
+
+export const ruleSchema = z
+  .object({
+    name: z
+      .string({ error: "name is required" })
+      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"),
+    scope: z.enum(SCOPES, { error: `scope must be one of ${SCOPES.join(", ")}` }).default("key"),
+    algorithm: z.enum(ALGORITHMS, { error: `algorithm must be one of ${ALGORITHMS.join(", ")}` }).default("sliding_window"),
+    limit: units("limit", 1),
+    windowMs: z
+      .number({ error: "windowMs must be a number" })
+      .int("windowMs must be a whole number of milliseconds")
+      .min(MIN_WINDOW_MS, `windowMs must be at least ${MIN_WINDOW_MS} (1 second)`)
+      .max(MAX_WINDOW_MS, `windowMs must be at most ${MAX_WINDOW_MS} (366 days)`),
+    burst: units("burst", 1).optional(),
+    cost: units("cost", 0).default(1),
+    match: matchSchema.default({}),
+    failMode: z.enum(FAIL_MODES, { error: `failMode must be one of ${FAIL_MODES.join(", ")}` }).default("open"),
+    mode: z.enum(RULE_MODES, { error: `mode must be one of ${RULE_MODES.join(", ")}` }).default("enforce"),
+  })
+  .strict()
+  .transform((rule) => ({ ...rule, burst: rule.burst ?? rule.limit }));
+
+export type RuleInput = z.input<typeof ruleSchema>;
+export type Rule = z.output<typeof ruleSchema>;
+
+/** A list of rules as one owner holds them: names unique. */
+export const ruleListSchema = z.array(ruleSchema).max(100, "at most 100 rules per owner").superRefine((rules, ctx) => {
+  const seen = new Set<string>();
+  rules.forEach((rule, i) => {
+    if (seen.has(rule.name)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `duplicate rule name "${rule.name}"` });
+    seen.add(rule.name);
+  });
+});
+
+/** The limiter's view of a stored rule. `ref` names its counters (see lib/limiter/keys.ts). */
+export function toLimiterRule(rule: Rule, ref: string = rule.name): LimiterRule {
+  return {
+    name: rule.name,
+    ref,
+    scope: rule.scope,
+    algorithm: rule.algorithm,
+    limit: rule.limit,
+    windowMs: rule.windowMs,
+    burst: rule.burst,
+    cost: rule.cost,
+    failMode: rule.failMode,
+    mode: rule.mode,
+  };
+}

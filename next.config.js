@@ -1,0 +1,14 @@
+// @ts-check
+
+/** @type {import("next").NextConfig} */
+const nextConfig = {
+  poweredByHeader: false,
+  // Native-socket clients stay outside the server bundle (loaded from node_modules at run time).
+  serverExternalPackages: ["ioredis", "@prisma/adapter-pg"],
+  // The limiter reads its Lua scripts from disk at run time; trace them into the build output.
+  outputFileTracingIncludes: {
+    "/**": ["./lib/limiter/lua/**/*.lua"],
+  },
+};
+
+export default nextConfig;

@@ -1,0 +1,47 @@
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = 3107;
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  globalSetup: "./e2e/global-setup.ts",
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 1,
+  outputDir: "test-results",
+  reporter: [["list"], ["json", { outputFile: "reports/playwright.json" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        // Debian's chromium; Playwright's own browser download is unreachable here.
+        launchOptions: {
+          executablePath: "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: `npx next start -p ${PORT} -H 127.0.0.1`,
+    url: `${baseURL}/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { NEXT_TELEMETRY_DISABLED: "1" },
+  },
+});
