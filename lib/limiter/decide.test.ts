@@ -107,7 +107,7 @@ describe("decide", () => {
     await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).decide([rule({})], subject, { nowMs: 1234 });
     await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, timeSource: "app", clock: () => 99 }).decide([rule({})], subject);
     await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).decide([rule({})], subject);
-    expect(calls.map((c) => c[1])).toEqual(["1234", "99", ""]);
+    expect(calls.map((c) => c[2])).toEqual(["1234", "99", ""]);
   });
 
   it("peek throws when Redis cannot answer (there is no quota to show)", async () => {

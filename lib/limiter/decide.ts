@@ -2,8 +2,8 @@
  * The limiter: `decide` and `peek` over the rules that apply to one request.
  *
  * Contract
- * - One atomic Redis call (lua/decide.lua) evaluates every rule; quota is consumed only when every
- *   enforce rule allows. Shadow rules report "would refuse" (`allowed: false`) and never refuse.
+ * - One atomic evaluation (lua/decide.lua) over every rule; quota is consumed only when every
+ *   enforce rule allows. Concurrent decisions share script calls (see decideBatcher.ts). Shadow rules report "would refuse" (`allowed: false`) and never refuse.
  * - A refusal is a value: `{ allowed: false, ... }`. Nothing here throws for a limit.
  * - Redis errors, malformed replies and timeouts never escape `decide`: each rule's failMode turns
  *   them into a result (`open` allows, `closed` refuses with `unavailable: true`, `local` enforces in
@@ -14,9 +14,8 @@
  */
 import { counterKey } from "./keys";
 import { ALGORITHM_DEFS } from "./algorithms/registry";
-import { decideScriptSource, runDecideScript } from "./decideScript";
-import { parseDecideReply } from "./parseDecideReply";
-import { withDeadline } from "../redis/deadline";
+import { decideScriptSource } from "./decideScript";
+import { DecideBatcher } from "./decideBatcher";
 import type { RedisClient } from "../redis/connect";
 import type { LocalLimiter } from "./localLimiter";
 import type { RefusalCache } from "./refusalCache";
@@ -59,12 +58,13 @@ export function summarize(results: RuleResult[], nowMs: number, unavailable = fa
   };
 }
 
-function scriptArgs(rules: LimiterRule[], nowArg: string, commit: boolean): (string | number)[] {
-  const args: (string | number)[] = [nowArg, commit ? "1" : "0"];
+/** Each rule's 6 script fields (see decide.lua); a peek charges nothing. */
+function ruleFields(rules: LimiterRule[], commit: boolean): (string | number)[] {
+  const fields: (string | number)[] = [];
   for (const rule of rules) {
-    args.push(ALGORITHM_DEFS[rule.algorithm].code, rule.limit, rule.windowMs, rule.burst, commit ? rule.cost : 0, rule.mode === "enforce" ? "1" : "0");
+    fields.push(ALGORITHM_DEFS[rule.algorithm].code, rule.limit, rule.windowMs, rule.burst, commit ? rule.cost : 0, rule.mode === "enforce" ? "1" : "0");
   }
-  return args;
+  return fields;
 }
 
 export function createLimiter(deps: LimiterDeps): Limiter {
@@ -73,14 +73,13 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   // start-up, not be mistaken for an unavailable Redis (which would fail every rule open).
   decideScriptSource();
 
-  async function callScript(rules: LimiterRule[], keys: string[], nowArg: string, commit: boolean): Promise<Decision> {
-    const reply = await withDeadline(deps.redis, () => runDecideScript(deps.redis, keys, scriptArgs(rules, nowArg, commit)), deps.timeoutMs);
-    let parsed;
-    try {
-      parsed = parseDecideReply(reply, rules.length);
-    } catch (error) {
-      throw new LimiterUnavailableError((error as Error).message, { cause: error });
-    }
+  const batcher = new DecideBatcher(deps.redis, deps.timeoutMs);
+  const clustered = deps.redis.isCluster;
+
+  async function callScript(rules: LimiterRule[], keys: string[], subject: Subject, now: string, commit: boolean): Promise<Decision> {
+    // On a Cluster a call must stay within one slot: batch per tenant. On one node, batch all.
+    const group = clustered ? subject.tenantId : "";
+    const parsed = await batcher.submit(group, { keys, now, commit, fields: ruleFields(rules, commit) });
     const results: RuleResult[] = parsed.rules.map((r, i) => ({
       rule: rules[i]!,
       allowed: r.allowed,
@@ -131,14 +130,15 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
       const explicitNow = options.nowMs !== undefined;
       const nowArg = explicitNow ? String(options.nowMs) : deps.timeSource === "app" ? String(clock()) : "";
-      const fingerprint = keys.join("|") + "#" + scriptArgs(rules, "", true).join(",");
-      if (!explicitNow && deps.refusals) {
-        const cached = deps.refusals.get(fingerprint, clock());
+      const useCache = !explicitNow && deps.refusals !== undefined;
+      const fingerprint = useCache ? keys.join("|") + "#" + ruleFields(rules, true).join(",") : "";
+      if (useCache) {
+        const cached = deps.refusals!.get(fingerprint, clock());
         if (cached) return cached;
       }
       try {
-        const decision = await callScript(rules, keys, nowArg, true);
-        if (!explicitNow) deps.refusals?.remember(fingerprint, decision, clock());
+        const decision = await callScript(rules, keys, subject, nowArg, true);
+        if (useCache) deps.refusals!.remember(fingerprint, decision, clock());
         return decision;
       } catch (error) {
         if (!(error instanceof LimiterUnavailableError)) throw error;
@@ -151,7 +151,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       if (rules.length === 0) return EMPTY(options.nowMs ?? clock());
       const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
       const nowArg = options.nowMs !== undefined ? String(options.nowMs) : deps.timeSource === "app" ? String(clock()) : "";
-      return callScript(rules, keys, nowArg, false);
+      return callScript(rules, keys, subject, nowArg, false);
     },
   };
 }

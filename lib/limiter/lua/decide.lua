@@ -1,14 +1,19 @@
 --[[
-  decide: one atomic decision over every rule that applies to one request.
+  decide: atomic decisions for a batch of requests, evaluated one after another in one script
+  call (a later request sees what an earlier one consumed). Each request is all-or-nothing over
+  every rule that applies to it.
 
-  KEYS[i]  the counter key of rule i. All keys of one call carry the same hash tag ({tenant}),
-           so they live in one Redis Cluster slot.
-  ARGV[1]  now in epoch ms, or "" to read Redis TIME
-  ARGV[2]  "1": consume when every enforce rule allows; "0": peek, never write
-  ARGV[3 + 6*(i-1) ...] rule i: algorithm code (fw|sw|sl|tb|gc), limit, window ms, burst, cost,
+  KEYS     the counter keys of every rule of every request, in order. All keys of one call carry
+           the same hash tag ({tenant}), so they live in one Redis Cluster slot.
+  ARGV[1]  number of requests
+  then per request:
+           now in epoch ms, or "" to read Redis TIME (read once per call)
+           "1": consume when every enforce rule allows; "0": peek, never write
+           number of rules n
+           per rule, 6 fields: algorithm code (fw|sw|sl|tb|gc), limit, window ms, burst, cost,
            "1" for an enforce rule or "0" for a shadow rule
 
-  Reply: { now_ms, committed (0|1),
+  Reply: per request { now_ms, committed (0|1),
            then per rule: allowed (0|1), remaining, reset_ms, retry_after_ms (-1: never), next_ms }
   A refusal by any enforce rule commits nothing: no rule, shadow or not, consumes quota.
   A shadow rule that would refuse does not consume either (it counts as if it were enforced).
@@ -20,39 +25,57 @@
 --!include includes/token_bucket.lua
 --!include includes/gcra.lua
 
-local now, now_us = now_from(ARGV[1])
-local wants_commit = ARGV[2] == "1"
 local FIELDS = 6
-local checks, enforce = {}, {}
-local every_enforce_allows = true
+local reply = {}
+local arg, key = 2, 1
+local redis_now, redis_now_us
 
-for i = 1, #KEYS do
-  local base = 2 + (i - 1) * FIELDS
-  local check = ALGORITHMS[ARGV[base + 1]]
-  if not check then
-    return redis.error_reply("ERR sluice: unknown algorithm code " .. tostring(ARGV[base + 1]))
+for _ = 1, tonumber(ARGV[1]) do
+  local now, now_us
+  if ARGV[arg] == "" then
+    if not redis_now then redis_now, redis_now_us = now_from("") end
+    now, now_us = redis_now, redis_now_us
+  else
+    now, now_us = now_from(ARGV[arg])
   end
-  local c = check(KEYS[i], now, now_us, tonumber(ARGV[base + 2]), tonumber(ARGV[base + 3]),
-    tonumber(ARGV[base + 4]), tonumber(ARGV[base + 5]))
-  checks[i] = c
-  enforce[i] = ARGV[base + 6] == "1"
-  if enforce[i] and not c.allowed then every_enforce_allows = false end
-end
+  local wants_commit = ARGV[arg + 1] == "1"
+  local n = tonumber(ARGV[arg + 2])
+  arg = arg + 3
 
-local committed = wants_commit and every_enforce_allows
-local reply = { now, committed and 1 or 0 }
-for i = 1, #KEYS do
-  local c = checks[i]
-  local view = c.before
-  if committed and c.allowed then
-    if c.commit then c.commit() end
-    view = c.after
+  local checks = {}
+  local every_enforce_allows = true
+  for i = 1, n do
+    local base = arg + (i - 1) * FIELDS
+    local check = ALGORITHMS[ARGV[base]]
+    if not check then
+      return redis.error_reply("ERR sluice: unknown algorithm code " .. tostring(ARGV[base]))
+    end
+    local c = check(KEYS[key + i - 1], now, now_us, tonumber(ARGV[base + 1]), tonumber(ARGV[base + 2]),
+      tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4]))
+    checks[i] = c
+    if ARGV[base + 5] == "1" and not c.allowed then every_enforce_allows = false end
   end
-  local n = #reply
-  reply[n + 1] = c.allowed and 1 or 0
-  reply[n + 2] = math.floor(view.remaining)
-  reply[n + 3] = math.ceil(view.reset)
-  reply[n + 4] = math.ceil(c.retry)
-  reply[n + 5] = math.ceil(view.next)
+
+  local committed = wants_commit and every_enforce_allows
+  local r = #reply
+  reply[r + 1] = now
+  reply[r + 2] = committed and 1 or 0
+  r = r + 2
+  for i = 1, n do
+    local c = checks[i]
+    local view = c.before
+    if committed and c.allowed then
+      if c.commit then c.commit() end
+      view = c.after
+    end
+    reply[r + 1] = c.allowed and 1 or 0
+    reply[r + 2] = math.floor(view.remaining)
+    reply[r + 3] = math.ceil(view.reset)
+    reply[r + 4] = math.ceil(c.retry)
+    reply[r + 5] = math.ceil(view.next)
+    r = r + 5
+  end
+  arg = arg + n * FIELDS
+  key = key + n
 end
 return reply

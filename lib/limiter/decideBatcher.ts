@@ -1,0 +1,100 @@
+/**
+ * Batches decisions into script calls. Requests submitted in the same event-loop turn for the
+ * same group (the tenant's hash-tag slot on a Cluster; one group on a single node) are sent to
+ * decide.lua as ONE call, which evaluates them one after another: each request is still atomic and
+ * all-or-nothing, and a later request sees what an earlier one consumed. This amortises the
+ * per-command cost (a socket write, ioredis bookkeeping, a deadline timer, the script call
+ * overhead) over the batch, which is where the time of a Lua limiter goes at high concurrency.
+ *
+ * Failure: the whole batch shares one deadline (`withDeadline`); if it fails, every request in it
+ * rejects with `LimiterUnavailableError` and each applies its own rules' fail modes.
+ */
+import type { RedisClient } from "../redis/connect";
+import { withDeadline } from "../redis/deadline";
+import { runDecideScript } from "./decideScript";
+import { parseDecideReply, type ParsedReply } from "./parseDecideReply";
+import { LimiterUnavailableError } from "./types";
+
+/** One request's part of a call: its counter keys and its ARGV segment (see decide.lua). */
+export interface BatchedRequest {
+  keys: string[];
+  /** now ("" for Redis TIME), commit "1"/"0", then 6 fields per rule. */
+  now: string;
+  commit: boolean;
+  fields: (string | number)[];
+}
+
+interface Pending {
+  request: BatchedRequest;
+  resolve: (reply: ParsedReply) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Requests per call: large enough to amortise, small enough to keep Redis's latency for others low. */
+const MAX_BATCH = 64;
+
+export class DecideBatcher {
+  private readonly queues = new Map<string, Pending[]>();
+  private scheduled = false;
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly timeoutMs: number,
+  ) {}
+
+  submit(group: string, request: BatchedRequest): Promise<ParsedReply> {
+    return new Promise((resolve, reject) => {
+      let queue = this.queues.get(group);
+      if (!queue) {
+        queue = [];
+        this.queues.set(group, queue);
+      }
+      queue.push({ request, resolve, reject });
+      if (queue.length >= MAX_BATCH) {
+        this.queues.delete(group);
+        void this.send(queue);
+      } else if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const batches = [...this.queues.values()];
+    this.queues.clear();
+    for (const batch of batches) void this.send(batch);
+  }
+
+  private async send(batch: Pending[]): Promise<void> {
+    const keys: string[] = [];
+    const args: (string | number)[] = [batch.length];
+    for (const { request } of batch) {
+      keys.push(...request.keys);
+      args.push(request.now, request.commit ? "1" : "0", request.keys.length, ...request.fields);
+    }
+    let reply: unknown;
+    try {
+      reply = await withDeadline(this.redis, () => runDecideScript(this.redis, keys, args), this.timeoutMs);
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    if (!Array.isArray(reply)) {
+      const error = new LimiterUnavailableError(`decide reply: expected an array, got ${typeof reply}`);
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    let offset = 0;
+    for (const pending of batch) {
+      const size = 2 + 5 * pending.request.keys.length;
+      try {
+        pending.resolve(parseDecideReply(reply.slice(offset, offset + size), pending.request.keys.length));
+      } catch (error) {
+        pending.reject(new LimiterUnavailableError((error as Error).message, { cause: error }));
+      }
+      offset += size;
+    }
+  }
+}
