@@ -26,9 +26,11 @@
 --!include includes/gcra.lua
 
 local FIELDS = 6
+local STRIDE = 10 -- values kept per rule: what a check returns (see preamble.lua)
 local reply = {}
 local arg, key = 2, 1
 local redis_now, redis_now_us
+local out = {}
 
 for _ = 1, tonumber(ARGV[1]) do
   local now, now_us
@@ -42,7 +44,6 @@ for _ = 1, tonumber(ARGV[1]) do
   local n = tonumber(ARGV[arg + 2])
   arg = arg + 3
 
-  local checks = {}
   local every_enforce_allows = true
   for i = 1, n do
     local base = arg + (i - 1) * FIELDS
@@ -50,10 +51,11 @@ for _ = 1, tonumber(ARGV[1]) do
     if not check then
       return redis.error_reply("ERR sluice: unknown algorithm code " .. tostring(ARGV[base]))
     end
-    local c = check(KEYS[key + i - 1], now, now_us, tonumber(ARGV[base + 1]), tonumber(ARGV[base + 2]),
-      tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4]))
-    checks[i] = c
-    if ARGV[base + 5] == "1" and not c.allowed then every_enforce_allows = false end
+    local o = (i - 1) * STRIDE
+    out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6], out[o + 7], out[o + 8], out[o + 9], out[o + 10] =
+      check(KEYS[key + i - 1], now, now_us, tonumber(ARGV[base + 1]), tonumber(ARGV[base + 2]),
+        tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4]))
+    if ARGV[base + 5] == "1" and not out[o + 1] then every_enforce_allows = false end
   end
 
   local committed = wants_commit and every_enforce_allows
@@ -62,17 +64,27 @@ for _ = 1, tonumber(ARGV[1]) do
   reply[r + 2] = committed and 1 or 0
   r = r + 2
   for i = 1, n do
-    local c = checks[i]
-    local view = c.before
-    if committed and c.allowed then
-      if c.commit then c.commit() end
-      view = c.after
+    local o = (i - 1) * STRIDE
+    local allowed = out[o + 1]
+    local v = o + 2 -- the "before" view
+    if committed and allowed then
+      local base = arg + (i - 1) * FIELDS
+      local cost = tonumber(ARGV[base + 4])
+      if cost > 0 then
+        local commit = COMMITS[ARGV[base]]
+        if commit then
+          commit(KEYS[key + i - 1], now, now_us, tonumber(ARGV[base + 2]), cost)
+        else
+          rcall("SET", KEYS[key + i - 1], out[o + 9], "PX", out[o + 10])
+        end
+      end
+      v = o + 5 -- the "after" view
     end
-    reply[r + 1] = c.allowed and 1 or 0
-    reply[r + 2] = math.floor(view.remaining)
-    reply[r + 3] = math.ceil(view.reset)
-    reply[r + 4] = math.ceil(c.retry)
-    reply[r + 5] = math.ceil(view.next)
+    reply[r + 1] = allowed and 1 or 0
+    reply[r + 2] = math.floor(out[v + 1])
+    reply[r + 3] = math.ceil(out[v + 2])
+    reply[r + 4] = math.ceil(out[o + 2])
+    reply[r + 5] = math.ceil(out[v + 3])
     r = r + 5
   end
   arg = arg + n * FIELDS

@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("5bfc44419b1d89032032ca8e911a176ca5fd55b5");
+    expect(decideScriptSha()).toBe("7671a988ef2195774367ba021df77ac44954f365");
   });
 });

@@ -7,28 +7,23 @@ ALGORITHMS["fw"] = function(key, now, now_us, limit, window, burst, cost)
   local count = 0
   local raw = rcall("GET", key)
   if raw then
-    local s = read_numbers(raw)
-    if s[1] == w then count = s[2] end
+    local sw, sc = split2(raw)
+    if sw == w then count = sc end
   end
   local until_end = (w + 1) * window - now
-  local after_count = count + cost
-  local r = { allowed = after_count <= limit, retry = 0 }
-  local function view(c)
-    local left = limit - c
-    if left < 0 then left = 0 end
-    local reset = 0
-    if c > 0 then reset = until_end end
-    return { remaining = left, reset = reset, next = reset }
+  local after = count + cost
+  local allowed = after <= limit
+  local retry = 0
+  if not allowed then
+    if cost > limit then retry = -1 else retry = until_end end
   end
-  r.before = view(count)
-  r.after = view(after_count)
-  if not r.allowed then
-    if cost > limit then r.retry = -1 else r.retry = until_end end
-  end
-  if cost > 0 then
-    r.commit = function()
-      rcall("SET", key, w .. ":" .. after_count, "PX", ttl_ms(until_end))
-    end
-  end
-  return r
+  local b_left, a_left = limit - count, limit - after
+  if b_left < 0 then b_left = 0 end
+  if a_left < 0 then a_left = 0 end
+  local b_reset, a_reset = 0, 0
+  if count > 0 then b_reset = until_end end
+  if after > 0 then a_reset = until_end end
+  local value
+  if cost > 0 then value = w .. ":" .. after end
+  return allowed, retry, b_left, b_reset, b_reset, a_left, a_reset, a_reset, value, ttl_ms(until_end)
 end

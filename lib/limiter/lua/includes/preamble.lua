@@ -1,18 +1,21 @@
 --[[
   Shared preamble of every Sluice script.
-  Defines: rcall, ALGORITHMS (code -> check function), now_from(arg), fmt_num(x), ttl_ms(x).
+  Defines: rcall, ALGORITHMS (code -> check function), COMMITS (code -> custom commit), now_from,
+  fmt_num, ttl_ms, EPSILON, split2, split3.
 
   A check function has the signature
     check(key, now_ms, now_us, limit, window_ms, burst, cost)
-  and returns a table:
+  and returns 10 values, flat (no tables: this runs for every rule of every request):
     allowed      boolean, this rule alone admits the request
     retry        ms until this request would pass (0 if allowed, -1 if it never can: cost > capacity)
-    before       { remaining, reset, next } as things stand (not consumed)
-    after        { remaining, reset, next } once this request is consumed
-    commit       function() writing the consumed state, with a TTL, or nil when nothing is written
+    remaining, reset, next   as things stand (not consumed)
+    remaining, reset, next   once this request is consumed
+    value, ttl   what to SET (with PX ttl) when the request is consumed; nil value: nothing to write,
+                 unless the algorithm has a COMMITS entry, which then writes instead.
 ]]
 local rcall = redis.call
 local ALGORITHMS = {}
+local COMMITS = {}
 
 -- Time: explicit ms from the caller (tests, simulation, app-clock mode) or Redis TIME.
 local function now_from(arg)
@@ -40,11 +43,13 @@ end
 -- Tolerance for floating-point drift in rate arithmetic (e.g. 3T - T must floor to 2T / T = 2).
 local EPSILON = 1e-9
 
--- Splits "a:b:c" into numbers.
-local function read_numbers(raw)
-  local out = {}
-  for part in string.gmatch(raw, "[^:]+") do
-    out[#out + 1] = tonumber(part)
-  end
-  return out
+-- "a:b" and "a:b:c" into numbers.
+local function split2(raw)
+  local a, b = string.match(raw, "^([^:]+):([^:]+)$")
+  return tonumber(a), tonumber(b)
+end
+
+local function split3(raw)
+  local a, b, c = string.match(raw, "^([^:]+):([^:]+):([^:]+)$")
+  return tonumber(a), tonumber(b), tonumber(c)
 end

@@ -3,7 +3,7 @@
   score = time (ms), member = a unique integer (microseconds, bumped on collision) with ":<cost>"
   appended only when cost > 1, so the usual member is listpack-encoded as a bare integer.
   Costs CPU and memory in proportion to the requests inside one window.
-  The key expires one window after its newest entry.
+  The key expires one window after its newest entry. Writes through COMMITS["sl"].
 ]]
 local function entry_cost(member)
   local sep = string.find(member, ":", 1, true)
@@ -14,53 +14,54 @@ end
 ALGORITHMS["sl"] = function(key, now, now_us, limit, window, burst, cost)
   local entries = rcall("ZRANGE", key, "(" .. (now - window), "+inf", "BYSCORE", "WITHSCORES")
   local used = 0
-  local costs, times = {}, {}
-  for i = 1, #entries, 2 do
-    local c = entry_cost(entries[i])
-    costs[#costs + 1] = c
-    times[#times + 1] = tonumber(entries[i + 1])
-    used = used + c
+  for i = 1, #entries, 2 do used = used + entry_cost(entries[i]) end
+  local n = #entries / 2
+  local oldest, newest
+  if n > 0 then
+    oldest = tonumber(entries[2])
+    newest = tonumber(entries[#entries])
   end
-  local n = #times
-  local function view(u, newest, oldest)
-    local left = limit - u
-    if left < 0 then left = 0 end
-    local reset, nxt = 0, 0
-    if newest then reset = newest + window - now end
-    if oldest then nxt = oldest + window - now end
-    return { remaining = left, reset = reset, next = nxt }
-  end
-  local r = { allowed = used + cost <= limit, retry = 0 }
-  r.before = view(used, times[n], times[1])
-  if cost > 0 then r.after = view(used + cost, now, times[1] or now) else r.after = r.before end
-  if not r.allowed then
+  local allowed = used + cost <= limit
+  local retry = 0
+  if not allowed then
     if cost > limit then
-      r.retry = -1
+      retry = -1
     else
       local freed = 0
-      for i = 1, n do
-        freed = freed + costs[i]
+      for i = 1, #entries, 2 do
+        freed = freed + entry_cost(entries[i])
         if used - freed + cost <= limit then
-          r.retry = times[i] + window - now
+          retry = tonumber(entries[i + 1]) + window - now
           break
         end
       end
     end
   end
-  if cost > 0 then
-    r.commit = function()
-      rcall("ZREMRANGEBYSCORE", key, "-inf", now - window)
-      local id = now_us
-      local suffix = ""
-      if cost > 1 then suffix = ":" .. cost end
-      local member = string.format("%.0f", id) .. suffix
-      while rcall("ZSCORE", key, member) do
-        id = id + 1
-        member = string.format("%.0f", id) .. suffix
-      end
-      rcall("ZADD", key, now, member)
-      rcall("PEXPIRE", key, ttl_ms(window))
-    end
+  local b_left = limit - used
+  if b_left < 0 then b_left = 0 end
+  local b_reset, b_next = 0, 0
+  if newest then b_reset = newest + window - now end
+  if oldest then b_next = oldest + window - now end
+  if cost == 0 then
+    return allowed, retry, b_left, b_reset, b_next, b_left, b_reset, b_next, nil, 0
   end
-  return r
+  local a_left = limit - used - cost
+  if a_left < 0 then a_left = 0 end
+  local a_next = window
+  if oldest then a_next = oldest + window - now end
+  return allowed, retry, b_left, b_reset, b_next, a_left, window, a_next, nil, 0
+end
+
+COMMITS["sl"] = function(key, now, now_us, window, cost)
+  rcall("ZREMRANGEBYSCORE", key, "-inf", now - window)
+  local id = now_us
+  local suffix = ""
+  if cost > 1 then suffix = ":" .. cost end
+  local member = string.format("%.0f", id) .. suffix
+  while rcall("ZSCORE", key, member) do
+    id = id + 1
+    member = string.format("%.0f", id) .. suffix
+  end
+  rcall("ZADD", key, now, member)
+  rcall("PEXPIRE", key, ttl_ms(window))
 end
