@@ -4,6 +4,7 @@
  * Only keys under this run's prefixes are ever deleted (SCAN MATCH prefix* + UNLINK).
  */
 import { Redis } from "ioredis";
+export { deleteByPrefix, keysByPrefix } from "../../lib/redis/keysByPrefix";
 import { measure, round, type MeasureSettings } from "./measure";
 import type { Outcome, RunRow } from "./types";
 
@@ -56,24 +57,6 @@ export async function infoField(admin: Redis, section: string, field: string): P
 export async function redisCpuSeconds(admin: Redis): Promise<number> {
   const [sys, user] = await Promise.all([infoField(admin, "cpu", "used_cpu_sys"), infoField(admin, "cpu", "used_cpu_user")]);
   return Number(sys) + Number(user);
-}
-
-export async function keysByPrefix(admin: Redis, prefix: string): Promise<string[]> {
-  const found: string[] = [];
-  let cursor = "0";
-  do {
-    const [next, batch] = await admin.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
-    cursor = next;
-    found.push(...batch);
-  } while (cursor !== "0");
-  return found;
-}
-
-/** Deletes exactly the keys starting with `prefix`; returns how many there were. */
-export async function deleteByPrefix(admin: Redis, prefix: string): Promise<number> {
-  const keys = await keysByPrefix(admin, prefix);
-  for (let i = 0; i < keys.length; i += 500) await admin.unlink(...keys.slice(i, i + 500));
-  return keys.length;
 }
 
 function formatRow(r: RunRow): string {

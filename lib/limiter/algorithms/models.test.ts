@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ALGORITHMS, type Algorithm, type LimitParams } from "../types";
+import type { AlgorithmModel, Evaluation } from "./model";
 import { ALGORITHM_DEFS } from "./registry";
 
 const T0 = 1_700_000_000_000; // aligned to 1 s, 60 s and 1 h windows
@@ -48,49 +49,44 @@ describe("every algorithm", () => {
   });
   const traceArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 60 });
 
-  it.each(ALGORITHMS)("%s: retryAfterMs is exact (passes at now+retry, not at now+retry-1)", (algorithm) => {
+  type Step = (e: Evaluation<unknown>, stateBefore: unknown, stateAfter: unknown, now: number, cost: number) => void;
+
+  /** Walks random traces through the model, calling `step` after each decision. */
+  function everyStep(algorithm: Algorithm, seed: number, step: (params: LimitParams, model: AlgorithmModel<unknown>) => Step) {
     fc.assert(
       fc.property(paramsArb, traceArb, ({ limit, windowMs, burstExtra }, trace) => {
         const params = { algorithm, limit, windowMs, burst: limit + burstExtra };
         const model = ALGORITHM_DEFS[algorithm].model;
+        const check = step(params, model);
         let state: unknown;
         let now = T0;
         for (const [gap, cost] of trace) {
           now += gap;
           const e = model.evaluate(state, params, now, cost);
-          if (e.allowed) {
-            if (e.next) state = e.next.state;
-            continue;
-          }
-          if (e.retryAfterMs < 0) continue;
-          expect(e.retryAfterMs).toBeGreaterThan(0);
-          expect(model.evaluate(state, params, now + e.retryAfterMs, cost).allowed).toBe(true);
-          expect(model.evaluate(state, params, now + e.retryAfterMs - 1, cost).allowed).toBe(false);
+          const before = state;
+          if (e.allowed && e.next) state = e.next.state;
+          check(e, before, state, now, cost);
         }
       }),
-      { seed: 42, numRuns: 150 },
+      { seed, numRuns: 150 },
     );
+  }
+
+  it.each(ALGORITHMS)("%s: retryAfterMs is exact (passes at now+retry, not at now+retry-1)", (algorithm) => {
+    everyStep(algorithm, 42, (params, model) => (e, before, _after, now, cost) => {
+      if (e.allowed || e.retryAfterMs < 0) return;
+      expect(e.retryAfterMs).toBeGreaterThan(0);
+      expect(model.evaluate(before, params, now + e.retryAfterMs, cost).allowed).toBe(true);
+      expect(model.evaluate(before, params, now + e.retryAfterMs - 1, cost).allowed).toBe(false);
+    });
   });
 
   it.each(ALGORITHMS)("%s: after resetMs the rule is whole again", (algorithm) => {
-    fc.assert(
-      fc.property(paramsArb, traceArb, ({ limit, windowMs, burstExtra }, trace) => {
-        const params = { algorithm, limit, windowMs, burst: limit + burstExtra };
-        const capacity = ALGORITHM_DEFS[algorithm].usesBurst ? params.burst : limit;
-        const model = ALGORITHM_DEFS[algorithm].model;
-        let state: unknown;
-        let now = T0;
-        for (const [gap, cost] of trace) {
-          now += gap;
-          const e = model.evaluate(state, params, now, cost);
-          const view = e.allowed ? e.after : e.before;
-          if (e.allowed && e.next) state = e.next.state;
-          const later = model.evaluate(state, params, now + view.resetMs, 0);
-          expect(later.before.remaining).toBe(capacity);
-        }
-      }),
-      { seed: 7, numRuns: 150 },
-    );
+    everyStep(algorithm, 7, (params, model) => (e, _before, after, now) => {
+      const capacity = ALGORITHM_DEFS[algorithm].usesBurst ? params.burst : params.limit;
+      const view = e.allowed ? e.after : e.before;
+      expect(model.evaluate(after, params, now + view.resetMs, 0).before.remaining).toBe(capacity);
+    });
   });
 });
 
