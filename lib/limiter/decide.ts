@@ -94,6 +94,12 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     return summarize(results, parsed.nowMs);
   }
 
+  /** The script's time argument: explicit time, this process's clock in app-time mode, or "" for Redis TIME. */
+  function timeArg(options: DecideOptions): string {
+    if (options.nowMs !== undefined) return String(options.nowMs);
+    return deps.timeSource === "app" ? String(clock()) : "";
+  }
+
   function failModeDecision(rules: LimiterRule[], keys: string[]): Decision {
     const now = clock();
     const localRules = rules
@@ -129,7 +135,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       if (rules.length === 0) return EMPTY(options.nowMs ?? clock());
       const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
       const explicitNow = options.nowMs !== undefined;
-      const nowArg = explicitNow ? String(options.nowMs) : deps.timeSource === "app" ? String(clock()) : "";
+      const nowArg = timeArg(options);
       const useCache = !explicitNow && deps.refusals !== undefined;
       const fingerprint = useCache ? keys.join("|") + "#" + ruleFields(rules, true).join(",") : "";
       if (useCache) {
@@ -150,8 +156,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     async peek(rules, subject, options = {}) {
       if (rules.length === 0) return EMPTY(options.nowMs ?? clock());
       const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
-      const nowArg = options.nowMs !== undefined ? String(options.nowMs) : deps.timeSource === "app" ? String(clock()) : "";
-      return callScript(rules, keys, subject, nowArg, false);
+      return callScript(rules, keys, subject, timeArg(options), false);
     },
   };
 }
