@@ -4,7 +4,7 @@
 const nextConfig = {
   poweredByHeader: false,
   // Native-socket clients stay outside the server bundle (loaded from node_modules at run time).
-  serverExternalPackages: ["ioredis", "@prisma/adapter-pg"],
+  serverExternalPackages: ["ioredis", "@prisma/adapter-pg", "prom-client"],
   // The limiter reads its Lua scripts from disk at run time; trace them into the build output.
   outputFileTracingIncludes: {
     "/**": ["./lib/limiter/lua/**/*.lua"],

@@ -1,0 +1,12 @@
+import { adminRoute } from "@/lib/admin/adminRoute";
+import { auditQuerySchema } from "@/lib/admin/schemas";
+import { listAudit } from "@/lib/audit/auditLog";
+import { parseInput } from "@/lib/http/validate";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = adminRoute("read", async (request) => {
+  const query = parseInput(auditQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+  return Response.json(await listAudit(query));
+});

@@ -1,0 +1,22 @@
+import { createKey, listKeys } from "@/lib/apiKeys/keyStore";
+import { adminRoute } from "@/lib/admin/adminRoute";
+import { tenantIdParam } from "@/lib/admin/params";
+import { createKeySchema } from "@/lib/admin/schemas";
+import { readJsonBody } from "@/lib/http/readJsonBody";
+import { parseInput } from "@/lib/http/validate";
+import { services } from "@/lib/runtime/services";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Params = { tenantId: string };
+
+export const GET = adminRoute<Params>("read", async (_request, _actor, params) => Response.json(await listKeys(tenantIdParam(params.tenantId))));
+
+export const POST = adminRoute<Params>("write", async (request, actor, params) => {
+  const tenantId = tenantIdParam(params.tenantId);
+  const input = parseInput(createKeySchema, await readJsonBody(request));
+  const created = await createKey(actor, tenantId, input.name);
+  await services().announce(tenantId);
+  return Response.json(created, { status: 201, headers: { "cache-control": "no-store" } });
+});

@@ -1,0 +1,13 @@
+/** Path parameters of admin routes: a value that cannot be an id names nothing (404). */
+import { AppError } from "../http/errors";
+import { isId } from "../ids";
+
+export function tenantIdParam(value: string): string {
+  if (!isId(value)) throw new AppError("not_found", `No tenant with id ${JSON.stringify(value)}.`);
+  return value;
+}
+
+export function keyIdParam(value: string): string {
+  if (!isId(value)) throw new AppError("not_found", `No API key with id ${JSON.stringify(value)}.`);
+  return value;
+}

@@ -1,0 +1,119 @@
+/**
+ * The per-instance copy of tenants, live keys and rules that enforcement reads: no Postgres query
+ * on the request path.
+ *
+ * Contract
+ * - `ready()` resolves once a first full load succeeded; until then it retries a load on each call
+ *   and rejects while Postgres is down (a fresh instance cannot authenticate anyone).
+ * - `tenantChanged(id)` reloads one tenant (called for every change notice); `refreshAll()`
+ *   reloads everything (periodically, and after the change subscription reconnects).
+ * - When Postgres is down a reload fails and the last known data stays in force (logged once per
+ *   outage). A slower, older load never overwrites a newer one: each tenant's data is stamped with
+ *   the sequence number of the load that produced it.
+ */
+import type { AccessLoader, KeyAccess, TenantAccess } from "./accessLoader";
+
+export interface AccessCacheEvents {
+  onReload?: (kind: "tenant" | "full", outcome: "ok" | "error") => void;
+  /** Called with the ids of tenants whose rules or keys may have changed. */
+  onTenantReplaced?: (tenantId: string) => void;
+}
+
+export class AccessCache {
+  private tenants = new Map<string, TenantAccess>();
+  private keys = new Map<string, KeyAccess>();
+  /** Sequence of the newest load whose data each tenant holds. */
+  private stamp = new Map<string, number>();
+  private seq = 0;
+  private loaded: Promise<void> | null = null;
+  private failing = false;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly loader: AccessLoader,
+    private readonly events: AccessCacheEvents = {},
+  ) {}
+
+  ready(): Promise<void> {
+    if (!this.loaded) {
+      this.loaded = this.refreshAll().catch((error: unknown) => {
+        this.loaded = null; // the next request tries again
+        throw error;
+      });
+    }
+    return this.loaded;
+  }
+
+  key(keyId: string): KeyAccess | undefined {
+    return this.keys.get(keyId);
+  }
+
+  tenant(tenantId: string): TenantAccess | undefined {
+    return this.tenants.get(tenantId);
+  }
+
+  tenantList(): TenantAccess[] {
+    return [...this.tenants.values()];
+  }
+
+  async refreshAll(): Promise<void> {
+    const seq = ++this.seq;
+    try {
+      const all = await this.loader.loadAll();
+      for (const [id, tenant] of all) this.apply(id, tenant, seq);
+      for (const id of [...this.tenants.keys()]) if (!all.has(id)) this.apply(id, null, seq);
+      this.succeeded("full");
+    } catch (error) {
+      this.failed("full", error);
+      throw error;
+    }
+  }
+
+  async tenantChanged(tenantId: string): Promise<void> {
+    const seq = ++this.seq;
+    try {
+      this.apply(tenantId, await this.loader.loadTenant(tenantId), seq);
+      this.succeeded("tenant");
+    } catch (error) {
+      this.failed("tenant", error);
+    }
+  }
+
+  /** Full refresh every `intervalMs` (the safety net for lost change notices). */
+  startPeriodicRefresh(intervalMs: number): void {
+    this.stopPeriodicRefresh();
+    this.timer = setInterval(() => void this.refreshAll().catch(() => undefined), intervalMs);
+    this.timer.unref();
+  }
+
+  stopPeriodicRefresh(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private apply(tenantId: string, tenant: TenantAccess | null, seq: number): void {
+    if ((this.stamp.get(tenantId) ?? 0) > seq) return; // a newer load already answered
+    this.stamp.set(tenantId, seq);
+    const old = this.tenants.get(tenantId);
+    if (old) for (const keyId of old.keys.keys()) this.keys.delete(keyId);
+    if (tenant) {
+      this.tenants.set(tenantId, tenant);
+      for (const [keyId, key] of tenant.keys) this.keys.set(keyId, key);
+    } else {
+      this.tenants.delete(tenantId);
+    }
+    this.events.onTenantReplaced?.(tenantId);
+  }
+
+  private succeeded(kind: "tenant" | "full"): void {
+    this.events.onReload?.(kind, "ok");
+    if (this.failing) console.warn("[sluice] rule store reachable again; rules reloaded");
+    this.failing = false;
+  }
+
+  private failed(kind: "tenant" | "full", error: unknown): void {
+    this.events.onReload?.(kind, "error");
+    if (!this.failing) console.warn(`[sluice] rule store unreachable, serving the rules last loaded: ${(error as Error).message}`);
+    this.failing = true;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Reads what enforcement needs from Postgres: tenants, their live (unrevoked) keys, rules and
+ * counter refs, either for every tenant (full refresh) or for one (after a change notice).
+ */
+import { getDb } from "../db/client";
+import { refToken } from "../rules/ruleRefs";
+import { fromColumns } from "../rules/storedRule";
+import { compileRule, mergeRules, type CompiledRule } from "./effectiveRules";
+
+export interface KeyAccess {
+  id: string;
+  tenantId: string;
+  name: string;
+  secretHash: string;
+  /** The key's own override rules. */
+  overrides: CompiledRule[];
+  /** Tenant rules with this key's overrides applied: what its requests are checked against. */
+  rules: CompiledRule[];
+}
+
+export interface TenantAccess {
+  id: string;
+  name: string;
+  rules: CompiledRule[];
+  keys: Map<string, KeyAccess>;
+}
+
+export type AccessLoader = {
+  /** Every tenant. */
+  loadAll(): Promise<Map<string, TenantAccess>>;
+  /** One tenant, or null when it no longer exists. */
+  loadTenant(tenantId: string): Promise<TenantAccess | null>;
+};
+
+async function load(tenantIds: string[] | null): Promise<Map<string, TenantAccess>> {
+  const db = getDb();
+  const where = tenantIds ? { id: { in: tenantIds } } : {};
+  const byTenant = tenantIds ? { tenantId: { in: tenantIds } } : {};
+  const [tenants, keys, rules, refs] = await Promise.all([
+    db.tenant.findMany({ where, select: { id: true, name: true } }),
+    db.apiKey.findMany({ where: { ...byTenant, revokedAt: null }, select: { id: true, tenantId: true, name: true, secretHash: true } }),
+    db.rule.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
+    db.ruleRef.findMany({ where: byTenant }),
+  ]);
+  const refOf = new Map(refs.map((r) => [`${r.tenantId}/${r.name}`, refToken(r.ref)]));
+  const compiled = (row: (typeof rules)[number]): CompiledRule => {
+    const ref = refOf.get(`${row.tenantId}/${row.name}`);
+    // Written in the same transaction as the rule; a rule without one is a corrupt store.
+    if (!ref) throw new Error(`rule ${row.name} of tenant ${row.tenantId} has no counter ref`);
+    return compileRule(fromColumns(row), ref, row.keyId !== null);
+  };
+  const tenantRules = new Map<string, CompiledRule[]>();
+  const keyRules = new Map<string, CompiledRule[]>();
+  for (const row of rules) {
+    const bucket = row.keyId ? keyRules : tenantRules;
+    const owner = row.keyId ?? row.tenantId;
+    let list = bucket.get(owner);
+    if (!list) bucket.set(owner, (list = []));
+    list.push(compiled(row));
+  }
+  const out = new Map<string, TenantAccess>();
+  for (const t of tenants) out.set(t.id, { id: t.id, name: t.name, rules: tenantRules.get(t.id) ?? [], keys: new Map() });
+  for (const k of keys) {
+    const tenant = out.get(k.tenantId);
+    if (!tenant) continue;
+    const overrides = keyRules.get(k.id) ?? [];
+    tenant.keys.set(k.id, { id: k.id, tenantId: k.tenantId, name: k.name, secretHash: k.secretHash, overrides, rules: mergeRules(tenant.rules, overrides) });
+  }
+  return out;
+}
+
+export const prismaAccessLoader: AccessLoader = {
+  loadAll: () => load(null),
+  loadTenant: async (tenantId) => (await load([tenantId])).get(tenantId) ?? null,
+};

@@ -1,0 +1,134 @@
+/**
+ * The one path every request under /api/v1 takes before its handler: authenticate the API key,
+ * pick the key's rules that match the method and path, make ONE limiter decision, and either admit
+ * the request (with the rate-limit headers to add to its response) or answer it:
+ * - 401 for a missing, malformed, unknown or revoked key, itself limited per client IP (429 beyond
+ *   SLUICE_ANON_LIMIT_PER_MINUTE), so keys cannot be guessed at speed;
+ * - 429 with the contract's problem body when an enforce rule refuses;
+ * - 503 when Redis cannot answer and a `closed` rule applies, or when this instance has never been
+ *   able to load the rule store.
+ * No Postgres query happens here: keys and rules come from the access cache.
+ */
+import { keyIdOf, verifyKey } from "../apiKeys/apiKeySecret";
+import { problemFor, problemResponse } from "../http/problem";
+import type { Limiter } from "../limiter/decide";
+import { rateLimitHeaders, retryAfterSeconds, violatedPolicies } from "../limiter/headers";
+import type { Decision, LimiterRule } from "../limiter/types";
+import type { SluiceMetrics } from "../metrics/metrics";
+import type { AccessCache } from "./accessCache";
+import type { KeyAccess } from "./accessLoader";
+import { clientIp } from "./clientIp";
+import { presentedKey } from "./credentials";
+import { rulesForRequest } from "./effectiveRules";
+import type { KeyUsage } from "./keyUsage";
+
+export const QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+/** The hash tag of the anonymous limit's counters: `-` never occurs in a tenant id. */
+export const ANONYMOUS_TENANT = "-anon";
+
+export interface AdmitDeps {
+  access: AccessCache;
+  limiter: Limiter;
+  anonLimitPerMinute: number;
+  trustProxyHops: number;
+  metrics?: SluiceMetrics;
+  keyUsage?: KeyUsage;
+}
+
+export interface Client {
+  tenantId: string;
+  key: KeyAccess;
+  ip: string;
+}
+
+export type Admission = { admitted: true; client: Client; headers: Record<string, string> } | { admitted: false; response: Response };
+
+export function anonymousRule(limitPerMinute: number): LimiterRule {
+  return { name: "anonymous", ref: "anon", scope: "ip", algorithm: "sliding_window", limit: limitPerMinute, windowMs: 60_000, burst: limitPerMinute, cost: 1, failMode: "open", mode: "enforce" };
+}
+
+/** The response for a decision that refused: 503 when the limiter was unavailable, else 429. */
+export function refusalResponse(decision: Decision, headers: Record<string, string>): Response {
+  if (decision.unavailable) {
+    return problemFor("limiter_unavailable", "The rate limiter is unavailable and a rule that applies fails closed. Retry later.", {}, {
+      ...headers,
+      "Retry-After": String(retryAfterSeconds(decision.retryAfterMs)),
+    });
+  }
+  const violated = violatedPolicies(decision);
+  return problemResponse(
+    429,
+    {
+      type: QUOTA_EXCEEDED_TYPE,
+      title: "Too Many Requests",
+      detail: `Rate limit exceeded (${violated.join(", ")}). Retry in ${retryAfterSeconds(decision.retryAfterMs)} s.`,
+      "violated-policies": violated,
+      retryAfterMs: decision.retryAfterMs,
+    },
+    headers,
+  );
+}
+
+function count(deps: AdmitDeps, outcome: string, decision?: Decision): void {
+  const m = deps.metrics;
+  if (!m) return;
+  m.decisions.inc({ outcome });
+  if (!decision) return;
+  for (const r of decision.results) {
+    m.ruleResults.inc({ rule: r.rule.name, result: r.allowed ? "allowed" : r.rule.mode === "shadow" ? "would_refuse" : "refused" });
+  }
+}
+
+async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Parameters<Limiter["decide"]>[1]): Promise<Decision> {
+  const stop = deps.metrics?.decideSeconds.startTimer();
+  try {
+    return await deps.limiter.decide(rules, subject);
+  } finally {
+    stop?.();
+  }
+}
+
+async function anonymous(deps: AdmitDeps, ip: string, reason: string): Promise<Admission> {
+  const decision = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], { tenantId: ANONYMOUS_TENANT, ip });
+  const headers = rateLimitHeaders(decision);
+  if (!decision.allowed) {
+    count(deps, "unauthenticated_refused", decision);
+    return { admitted: false, response: refusalResponse(decision, headers) };
+  }
+  count(deps, "unauthenticated");
+  return {
+    admitted: false,
+    response: problemFor("unauthorized", reason, {}, { ...headers, "WWW-Authenticate": 'Bearer realm="sluice"' }),
+  };
+}
+
+export async function admit(request: Request, deps: AdmitDeps): Promise<Admission> {
+  const ip = clientIp(request.headers, deps.trustProxyHops);
+  try {
+    await deps.access.ready();
+  } catch {
+    count(deps, "store_unavailable");
+    return { admitted: false, response: problemFor("db_unavailable", "API keys cannot be checked yet: the rule store is unavailable. Retry shortly.", {}, { "Retry-After": "5" }) };
+  }
+  const presented = presentedKey(request.headers);
+  if (presented === null) return anonymous(deps, ip, "An API key is required: send Authorization: Bearer <key> or x-api-key: <key>.");
+  const keyId = keyIdOf(presented);
+  const key = keyId ? deps.access.key(keyId) : undefined;
+  if (!key || !verifyKey(presented, key.secretHash)) return anonymous(deps, ip, "The API key is malformed, unknown or revoked.");
+
+  deps.keyUsage?.noteUse(key.id);
+  const client: Client = { tenantId: key.tenantId, key, ip };
+  const rules = rulesForRequest(key.rules, request.method, new URL(request.url).pathname);
+  if (rules.length === 0) {
+    count(deps, "unmatched");
+    return { admitted: true, client, headers: {} };
+  }
+  const decision = await timedDecide(deps, rules, { tenantId: key.tenantId, keyId: key.id, ip });
+  const headers = rateLimitHeaders(decision);
+  if (!decision.allowed) {
+    count(deps, decision.unavailable ? "unavailable" : "refused", decision);
+    return { admitted: false, response: refusalResponse(decision, headers) };
+  }
+  count(deps, "allowed", decision);
+  return { admitted: true, client, headers };
+}

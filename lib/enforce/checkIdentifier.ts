@@ -1,0 +1,49 @@
+/**
+ * POST /api/v1/check: the decision service for other programs. Charges the tenant's
+ * `identifier`-scope rule named `rule` for the caller-given `identifier` and answers the verdict
+ * as a value (200 whether allowed or not). The call itself was already admitted by the key's own
+ * rules (lib/enforce/protectedRoute.ts).
+ */
+import { z } from "zod";
+import { AppError } from "../http/errors";
+import type { Limiter } from "../limiter/decide";
+import type { TenantAccess } from "./accessLoader";
+
+export const checkRequestSchema = z
+  .object({
+    identifier: z.string({ error: "identifier is required and must be text" }).min(1, "identifier must not be empty").max(256, "identifier must be at most 256 characters"),
+    rule: z.string({ error: "rule is required and must be a rule name" }).min(1, "rule must not be empty").max(64, "rule must be at most 64 characters"),
+    cost: z.number({ error: "cost must be a number" }).int("cost must be a whole number").min(0, "cost must be at least 0").max(1_000_000_000, "cost must be at most 1,000,000,000").optional(),
+  })
+  .strict();
+
+export type CheckRequest = z.output<typeof checkRequestSchema>;
+
+export interface CheckAnswer {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetMs: number;
+  retryAfterMs: number;
+  rule: string;
+}
+
+export async function checkIdentifier(limiter: Limiter, tenant: TenantAccess | undefined, input: CheckRequest): Promise<CheckAnswer> {
+  const found = tenant?.rules.find((r) => r.rule.name === input.rule);
+  if (!tenant || !found) throw new AppError("not_found", `This tenant has no rule named ${JSON.stringify(input.rule)}.`);
+  if (found.rule.scope !== "identifier") {
+    throw new AppError("not_found", `Rule ${JSON.stringify(input.rule)} has scope ${found.rule.scope}; only identifier rules can be checked.`);
+  }
+  const rule = input.cost === undefined ? found.limiter : { ...found.limiter, cost: input.cost };
+  const decision = await limiter.decide([rule], { tenantId: tenant.id, identifier: input.identifier });
+  if (decision.unavailable) throw new AppError("limiter_unavailable", "The rate limiter is unavailable and this rule fails closed. Retry later.", { headers: { "Retry-After": "1" } });
+  const result = decision.results[0]!;
+  return {
+    allowed: result.rule.mode === "shadow" ? true : result.allowed,
+    limit: result.limit,
+    remaining: result.remaining,
+    resetMs: result.resetMs,
+    retryAfterMs: result.retryAfterMs,
+    rule: input.rule,
+  };
+}

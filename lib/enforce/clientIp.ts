@@ -1,0 +1,41 @@
+/**
+ * The client's IP address.
+ *
+ * The connection's address reaches route handlers through `x-sluice-peer`, which only Sluice's
+ * own server (scripts/server.mjs) sets, together with `x-sluice-peer-auth` carrying a secret of
+ * this process (SLUICE_PEER_SECRET, made at start), so a client cannot forge it. With
+ * SLUICE_TRUST_PROXY=n, the n proxies nearest to us are trusted to have appended to
+ * `X-Forwarded-For`: the client is the address n hops back (the right-most entries are the
+ * nearest). A client can only prepend entries, never choose which one is taken.
+ * Without the server's header (e.g. `next dev`), Next's own `x-forwarded-for` fallback is used.
+ */
+
+export const PEER_HEADER = "x-sluice-peer";
+export const PEER_AUTH_HEADER = "x-sluice-peer-auth";
+
+function peerAddress(headers: Headers, secret: string | undefined): string | null {
+  const peer = headers.get(PEER_HEADER);
+  if (!peer || !secret || headers.get(PEER_AUTH_HEADER) !== secret) return null;
+  return peer;
+}
+
+/** IPv4-mapped IPv6 (`::ffff:1.2.3.4`) as plain IPv4, so one client has one address. */
+export function normalizeIp(ip: string): string {
+  const trimmed = ip.trim();
+  return trimmed.startsWith("::ffff:") && trimmed.includes(".") ? trimmed.slice(7) : trimmed;
+}
+
+export function clientIp(headers: Headers, trustProxyHops: number, secret = process.env.SLUICE_PEER_SECRET): string {
+  const forwarded = (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const peer = peerAddress(headers, secret);
+  if (peer === null) {
+    // Not behind Sluice's server: Next put the socket address in X-Forwarded-For only if the
+    // client sent none, so this is best effort.
+    return normalizeIp(forwarded.at(-1) ?? "unknown");
+  }
+  const chain = [...forwarded, peer];
+  return normalizeIp(chain[Math.max(0, chain.length - 1 - trustProxyHops)]!);
+}

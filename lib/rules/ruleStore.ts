@@ -1,0 +1,72 @@
+/**
+ * Rule lists of tenants and keys: read, and replace a whole list atomically (one transaction
+ * with its audit event). Each rule name gets a counter ref (see lib/rules/ruleRefs.ts).
+ * Callers announce the change to every instance after the transaction commits.
+ */
+import { getDb } from "../db/client";
+import type { Prisma } from "../db/generated/client";
+import { AppError } from "../http/errors";
+import { recordAudit, type Actor } from "../audit/auditLog";
+import { ensureRuleRefs } from "./ruleRefs";
+import type { Rule } from "./ruleSchema";
+import { fromColumns, toColumns } from "./storedRule";
+
+type Tx = Prisma.TransactionClient;
+
+export type RuleOwner = { kind: "tenant"; tenantId: string } | { kind: "key"; keyId: string };
+
+interface ResolvedOwner {
+  tenantId: string;
+  keyId: string | null;
+  target: string;
+}
+
+const notFound = (owner: RuleOwner) =>
+  owner.kind === "tenant"
+    ? new AppError("not_found", `No tenant with id ${JSON.stringify(owner.tenantId)}.`)
+    : new AppError("not_found", `No API key with id ${JSON.stringify(owner.keyId)}.`);
+
+/** Finds the owner; with `lock`, holds its tenant row so concurrent writers take turns. */
+async function resolveOwner(tx: Tx, owner: RuleOwner, lock: boolean): Promise<ResolvedOwner> {
+  let tenantId: string;
+  let keyId: string | null = null;
+  if (owner.kind === "tenant") {
+    tenantId = owner.tenantId;
+  } else {
+    const key = await tx.apiKey.findUnique({ where: { id: owner.keyId }, select: { tenantId: true, revokedAt: true } });
+    if (!key) throw notFound(owner);
+    if (lock && key.revokedAt) throw new AppError("conflict", `API key ${owner.keyId} is revoked; its rules can no longer change.`);
+    tenantId = key.tenantId;
+    keyId = owner.keyId;
+  }
+  const rows = lock
+    ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Tenant" WHERE id = ${tenantId} FOR UPDATE`
+    : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Tenant" WHERE id = ${tenantId}`;
+  if (rows.length === 0) throw notFound(owner);
+  return { tenantId, keyId, target: keyId ? `key:${keyId}` : `tenant:${tenantId}` };
+}
+
+async function readRules(tx: Tx, owner: ResolvedOwner): Promise<Rule[]> {
+  const rows = await tx.rule.findMany({ where: { tenantId: owner.tenantId, keyId: owner.keyId }, orderBy: { position: "asc" } });
+  return rows.map(fromColumns);
+}
+
+export async function getRules(owner: RuleOwner): Promise<Rule[]> {
+  return getDb().$transaction(async (tx) => readRules(tx, await resolveOwner(tx, owner, false)));
+}
+
+/** Replaces the owner's whole list; returns the list as stored and the tenant to announce. */
+export async function replaceRules(actor: Actor, owner: RuleOwner, rules: Rule[]): Promise<{ tenantId: string; rules: Rule[] }> {
+  return getDb().$transaction(async (tx) => {
+    const resolved = await resolveOwner(tx, owner, true);
+    const before = await readRules(tx, resolved);
+    await ensureRuleRefs(tx, resolved.tenantId, rules.map((r) => r.name));
+    await tx.rule.deleteMany({ where: { tenantId: resolved.tenantId, keyId: resolved.keyId } });
+    await tx.rule.createMany({
+      data: rules.map((rule, position) => ({ ...toColumns(rule), tenantId: resolved.tenantId, keyId: resolved.keyId, position })),
+    });
+    const after = await readRules(tx, resolved);
+    await recordAudit(tx, actor, { action: "rules.replace", target: resolved.target, tenantId: resolved.tenantId, before, after });
+    return { tenantId: resolved.tenantId, rules: after };
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * Conversion between the contract's rule (lib/rules/ruleSchema.ts) and its database row.
+ * windowMs is a BigInt column (up to 366 days in ms exceeds int4) and a number everywhere else.
+ */
+import type { Rule } from "./ruleSchema";
+
+/** The columns of a Rule row that describe the rule itself (no owner, no position). */
+export interface RuleColumns {
+  name: string;
+  scope: Rule["scope"];
+  algorithm: Rule["algorithm"];
+  limit: number;
+  windowMs: bigint;
+  burst: number;
+  cost: number;
+  methods: string[];
+  path: string | null;
+  failMode: Rule["failMode"];
+  mode: Rule["mode"];
+}
+
+export function toColumns(rule: Rule): RuleColumns {
+  return {
+    name: rule.name,
+    scope: rule.scope,
+    algorithm: rule.algorithm,
+    limit: rule.limit,
+    windowMs: BigInt(rule.windowMs),
+    burst: rule.burst,
+    cost: rule.cost,
+    methods: rule.match.methods ?? [],
+    path: rule.match.path ?? null,
+    failMode: rule.failMode,
+    mode: rule.mode,
+  };
+}
+
+export function fromColumns(row: RuleColumns): Rule {
+  const match: Rule["match"] = {};
+  if (row.methods.length > 0) match.methods = row.methods as NonNullable<Rule["match"]["methods"]>;
+  if (row.path !== null) match.path = row.path;
+  return {
+    name: row.name,
+    scope: row.scope,
+    algorithm: row.algorithm,
+    limit: row.limit,
+    windowMs: Number(row.windowMs),
+    burst: row.burst,
+    cost: row.cost,
+    match,
+    failMode: row.failMode,
+    mode: row.mode,
+  };
+}

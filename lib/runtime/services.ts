@@ -1,0 +1,72 @@
+/**
+ * The process's long-lived parts, wired once: the limiter (with refusal cache, local fail mode and
+ * metrics), the access cache with its change subscription and periodic refresh, and the change
+ * publisher. Kept on globalThis because Next bundles each route separately and all must share them.
+ */
+import { config } from "../config";
+import { createLimiter, type Limiter } from "../limiter/decide";
+import { tenantKeyPrefix } from "../limiter/keys";
+import { LocalLimiter } from "../limiter/localLimiter";
+import { RefusalCache } from "../limiter/refusalCache";
+import { getRedis } from "../redis/client";
+import { metrics } from "../metrics/metrics";
+import { AccessCache } from "../enforce/accessCache";
+import { prismaAccessLoader } from "../enforce/accessLoader";
+import { publishChange, subscribeChanges } from "../enforce/changeBus";
+import { KeyUsage } from "../enforce/keyUsage";
+
+/** Full reload of keys and rules, the safety net behind change notices. */
+export const FULL_REFRESH_MS = 15_000;
+
+export interface Services {
+  limiter: Limiter;
+  access: AccessCache;
+  keyUsage: KeyUsage;
+  /** Announces a committed change of a tenant's keys or rules to every instance (this one too). */
+  announce(tenantId: string): Promise<void>;
+}
+
+function create(): Services {
+  const c = config();
+  const redis = getRedis();
+  const m = metrics();
+  const refusals = new RefusalCache();
+  const limiter = createLimiter({
+    redis,
+    prefix: c.redisPrefix,
+    timeoutMs: c.redisTimeoutMs,
+    timeSource: c.timeSource,
+    refusals,
+    local: new LocalLimiter(),
+    onUnavailable: (_error, rules) => {
+      m.redisErrors.inc();
+      for (const rule of rules) m.failModeActivations.inc({ mode: rule.failMode });
+    },
+  });
+  const access = new AccessCache(prismaAccessLoader, {
+    onReload: (kind, outcome) => m.cacheReloads.inc({ kind, outcome }),
+    onTenantReplaced: (tenantId) => refusals.dropTenant(tenantKeyPrefix(c.redisPrefix, tenantId)),
+  });
+  access.startPeriodicRefresh(FULL_REFRESH_MS);
+  subscribeChanges(redis, c.redisPrefix, {
+    onChange: (tenantId) => void access.tenantChanged(tenantId),
+    onSubscribed: () => void access.refreshAll().catch(() => undefined),
+  });
+  return {
+    limiter,
+    access,
+    keyUsage: new KeyUsage(),
+    async announce(tenantId) {
+      // This instance applies the change before answering; the others within ~1 ms of the notice.
+      await access.tenantChanged(tenantId);
+      await publishChange(redis, c.redisPrefix, tenantId);
+    },
+  };
+}
+
+const globalForServices = globalThis as unknown as { sluiceServices?: Services };
+
+export function services(): Services {
+  globalForServices.sluiceServices ??= create();
+  return globalForServices.sluiceServices;
+}
