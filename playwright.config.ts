@@ -36,12 +36,12 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `npx next start -p ${PORT} -H 127.0.0.1`,
+    command: "node scripts/server.mjs",
     url: `${baseURL}/`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: "pipe",
     stderr: "pipe",
-    env: { NEXT_TELEMETRY_DISABLED: "1" },
+    env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: String(PORT), HOSTNAME: "127.0.0.1" },
   },
 });

@@ -17,6 +17,11 @@ export interface SluiceConfig {
   anonLimitPerMinute: number;
   trustProxyHops: number;
   adminToken: string | undefined;
+  /**
+   * `off` (SLUICE_ENFORCEMENT=off): requests are still authenticated but no rule is checked. An
+   * emergency switch, and the baseline of the HTTP benchmark. Default `on`.
+   */
+  enforcement: "on" | "off";
 }
 
 function intFrom(name: string, fallback: number, min: number, max: number): number {
@@ -45,6 +50,10 @@ export function readConfig(): SluiceConfig {
   if (timeSource !== "redis" && timeSource !== "app") {
     throw new Error(`SLUICE_TIME_SOURCE must be "redis" or "app", got "${timeSource}"`);
   }
+  const enforcement = process.env.SLUICE_ENFORCEMENT || "on";
+  if (enforcement !== "on" && enforcement !== "off") {
+    throw new Error(`SLUICE_ENFORCEMENT must be "on" or "off", got "${enforcement}"`);
+  }
   return {
     databaseUrl: process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/sluice",
     redisUrl,
@@ -56,6 +65,7 @@ export function readConfig(): SluiceConfig {
     anonLimitPerMinute: intFrom("SLUICE_ANON_LIMIT_PER_MINUTE", 30, 1, 1_000_000_000),
     trustProxyHops: intFrom("SLUICE_TRUST_PROXY", 0, 0, 32),
     adminToken: process.env.SLUICE_ADMIN_TOKEN || undefined,
+    enforcement,
   };
 }
 

@@ -18,12 +18,14 @@ if ! npm run db:migrate; then
   status=1
 fi
 
-npx vitest run --reporter=default --reporter=json --outputFile=reports/vitest.json || status=1
-
+# The HTTP tests (test/http, vitest) and Playwright both run the production server: build first.
 if [ ! -f .next/BUILD_ID ]; then
-  echo "test-all: no production build found; running npm run build for Playwright" >&2
+  echo "test-all: no production build found; running npm run build for the HTTP tests and Playwright" >&2
   npm run build || status=1
 fi
+
+npx vitest run --reporter=default --reporter=json --outputFile=reports/vitest.json || status=1
+
 npx playwright test || status=1
 
 node scripts/summarize-tests.mjs reports/vitest.json reports/playwright.json || status=1

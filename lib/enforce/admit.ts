@@ -31,6 +31,8 @@ export interface AdmitDeps {
   limiter: Limiter;
   anonLimitPerMinute: number;
   trustProxyHops: number;
+  /** false: authenticate only, check no rule (SLUICE_ENFORCEMENT=off). */
+  enforce: boolean;
   metrics?: SluiceMetrics;
   keyUsage?: KeyUsage;
 }
@@ -118,7 +120,7 @@ export async function admit(request: Request, deps: AdmitDeps): Promise<Admissio
 
   deps.keyUsage?.noteUse(key.id);
   const client: Client = { tenantId: key.tenantId, key, ip };
-  const rules = rulesForRequest(key.rules, request.method, new URL(request.url).pathname);
+  const rules = deps.enforce ? rulesForRequest(key.rules, request.method, new URL(request.url).pathname) : [];
   if (rules.length === 0) {
     count(deps, "unmatched");
     return { admitted: true, client, headers: {} };

@@ -1,13 +1,13 @@
 /**
- * The API key a request presents: `Authorization: Bearer <key>`, or `x-api-key: <key>`.
+ * The API key a request presents: `Authorization: Bearer <key>`, else `x-api-key: <key>` (so a
+ * client behind a gateway that uses Authorization for its own scheme can still send a key).
  * Returns null when none is presented; a malformed one is returned as is (and fails to verify).
  */
 export function presentedKey(headers: Headers): string | null {
   const auth = headers.get("authorization");
-  if (auth) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    return match ? match[1]! : auth;
-  }
-  const key = headers.get("x-api-key");
-  return key ? key.trim() : null;
+  const bearer = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
+  if (bearer) return bearer[1]!;
+  const key = headers.get("x-api-key")?.trim();
+  if (key) return key;
+  return auth || null;
 }

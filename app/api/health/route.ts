@@ -1,3 +1,4 @@
+import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { checkHealth, isHealthy } from "@/lib/health/checkHealth";
 
 export const runtime = "nodejs";
@@ -10,3 +11,5 @@ export async function GET(): Promise<Response> {
     headers: { "cache-control": "no-store" },
   });
 }
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

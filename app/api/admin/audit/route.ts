@@ -1,3 +1,4 @@
+import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { adminRoute } from "@/lib/admin/adminRoute";
 import { auditQuerySchema } from "@/lib/admin/schemas";
 import { listAudit } from "@/lib/audit/auditLog";
@@ -10,3 +11,5 @@ export const GET = adminRoute("read", async (request) => {
   const query = parseInput(auditQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
   return Response.json(await listAudit(query));
 });
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

@@ -1,3 +1,4 @@
+import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { adminRoute } from "@/lib/admin/adminRoute";
 import { createTenantSchema } from "@/lib/admin/schemas";
 import { readJsonBody } from "@/lib/http/readJsonBody";
@@ -16,3 +17,5 @@ export const POST = adminRoute("write", async (request, actor) => {
   await services().announce(tenant.id);
   return Response.json(tenant, { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE } = notAllowed(["GET", "POST"]);

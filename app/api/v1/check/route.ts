@@ -1,3 +1,4 @@
+import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { checkIdentifier, checkRequestSchema } from "@/lib/enforce/checkIdentifier";
 import { protectedRoute } from "@/lib/enforce/protectedRoute";
 import { readJsonBody } from "@/lib/http/readJsonBody";
@@ -12,3 +13,7 @@ export const POST = protectedRoute(async (request, client) => {
   const { access, limiter } = services();
   return Response.json(await checkIdentifier(limiter, access.tenant(client.tenantId), input));
 });
+
+// Other methods are still authenticated and limited like any request under /api/v1, then refused.
+const wrongMethod = protectedRoute(notAllowed(["POST"]).GET);
+export { wrongMethod as GET, wrongMethod as PUT, wrongMethod as PATCH, wrongMethod as DELETE };

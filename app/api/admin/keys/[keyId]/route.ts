@@ -1,3 +1,4 @@
+import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { getKey, revokeKey } from "@/lib/apiKeys/keyStore";
 import { adminRoute } from "@/lib/admin/adminRoute";
 import { keyIdParam } from "@/lib/admin/params";
@@ -15,3 +16,5 @@ export const DELETE = adminRoute<Params>("write", async (_request, actor, params
   if (revoked.changed) await services().announce(revoked.tenantId);
   return new Response(null, { status: 204 });
 });
+
+export const { POST, PUT, PATCH } = notAllowed(["GET", "DELETE"]);

@@ -1,3 +1,4 @@
+import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { createKey, listKeys } from "@/lib/apiKeys/keyStore";
 import { adminRoute } from "@/lib/admin/adminRoute";
 import { tenantIdParam } from "@/lib/admin/params";
@@ -20,3 +21,5 @@ export const POST = adminRoute<Params>("write", async (request, actor, params) =
   await services().announce(tenantId);
   return Response.json(created, { status: 201, headers: { "cache-control": "no-store" } });
 });
+
+export const { PUT, PATCH, DELETE } = notAllowed(["GET", "POST"]);

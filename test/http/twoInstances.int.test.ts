@@ -1,0 +1,105 @@
+/**
+ * Two built servers on one Redis (same prefix) and one Postgres, as in production: a limit is one
+ * limit whichever instance a request reaches, and a rule change or key revocation made through one
+ * instance is in force on the other within 1 s of the admin API's answer (../shared/CONTRACT.md).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RuleInput } from "@/lib/rules/ruleSchema";
+import { adminClient, apiCall, deleteTenants, type AdminClient, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
+import { cleanupRedis, sleep, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
+import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+
+const HOUR_MS = 3_600_000;
+const PROPAGATION_LIMIT_MS = 1_000;
+const POLL_MS = 50;
+
+const shared = sluiceEnv("http-two");
+let a: SluiceServer;
+let b: SluiceServer;
+let adminA: AdminClient;
+const createdTenants: string[] = [];
+
+beforeAll(async () => {
+  // One after the other: two Next builds starting at once on 2 cores only slow each other down.
+  a = await startSluice({ env: shared.env });
+  b = await startSluice({ env: shared.env });
+  adminA = adminClient(a.url, shared.adminToken);
+});
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await deleteTenants(TEST_DATABASE_URL, createdTenants);
+  await cleanupRedis(shared.prefix);
+});
+
+const echo = (server: SluiceServer, key: CreatedKey): Promise<ApiAnswer> => apiCall(server.url, "/api/v1/echo", { key: key.key });
+
+const ECHO_ONLY = { path: "/api/v1/echo" };
+/** Charges only GET /api/v1/probe: B showing it proves B has the tenant's rule list and key. */
+const PROBE_RULE: RuleInput = { name: "probe", algorithm: "sliding_log", limit: 1_000_000, windowMs: HOUR_MS, match: { path: "/api/v1/probe" } };
+
+/**
+ * A tenant made through A with one key and `rules` (which must not match /api/v1/probe), returned
+ * once B serves them (set-up, not the propagation assertion: that is timed by the tests below).
+ */
+async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
+  const tenant = await adminA.createTenant();
+  createdTenants.push(tenant.id);
+  const key = await adminA.createKey(tenant.id);
+  await adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
+  await waitUntil(async () => (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") === `"probe";q=1000000;w=3600`, 10_000, "B serves the new tenant");
+  return { tenantId: tenant.id, key };
+}
+
+/** Polls `check` every 50 ms; resolves with the ms from `since` until it first held. */
+async function msUntil(since: number, check: () => Promise<boolean>): Promise<number> {
+  for (;;) {
+    if (await check()) return performance.now() - since;
+    if (performance.now() - since > 10 * PROPAGATION_LIMIT_MS) throw new Error("never happened (waited 10 s)");
+    await sleep(POLL_MS);
+  }
+}
+
+describe("two instances", () => {
+  it("share one limit: N requests split across both instances admit exactly N", async () => {
+    const limit = 12;
+    const { key } = await fixture([{ name: "shared", algorithm: "sliding_log", limit, windowMs: HOUR_MS, match: ECHO_ONLY }]);
+    // Sent at once, alternating instances: twice the limit.
+    const answers = await Promise.all(Array.from({ length: 2 * limit }, (_, i) => echo(i % 2 === 0 ? a : b, key)));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(limit);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(limit);
+    // And it stays used up on both.
+    expect((await echo(a, key)).status).toBe(429);
+    expect((await echo(b, key)).status).toBe(429);
+  });
+
+  it("a rule change made through A is in force on B within 1 s", async () => {
+    const { tenantId, key } = await fixture([{ name: "per-key", algorithm: "sliding_log", limit: 1000, windowMs: HOUR_MS, match: ECHO_ONLY }]);
+    const before = await echo(b, key);
+    expect(before.status).toBe(200);
+    expect(before.headers.get("ratelimit-policy")).toBe(`"per-key";q=1000;w=3600`);
+
+    await adminA.putTenantRules(tenantId, [{ name: "per-key", algorithm: "sliding_log", limit: 3, windowMs: HOUR_MS, match: ECHO_ONLY }]);
+    const changedAt = performance.now();
+    const elapsed = await msUntil(changedAt, async () => (await echo(b, key)).headers.get("ratelimit-policy") === `"per-key";q=3;w=3600`);
+    expect(elapsed).toBeLessThan(PROPAGATION_LIMIT_MS);
+
+    // And B enforces it: the counter kept its requests (the rule kept its name), so 3 is soon reached.
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await echo(b, key)).status);
+    expect(statuses).toContain(429);
+    expect((await echo(a, key)).status).toBe(429);
+  });
+
+  it("a key revoked through A is refused (401) on B within 1 s", async () => {
+    const { key } = await fixture([]);
+    expect((await echo(b, key)).status).toBe(200);
+
+    await adminA.revokeKey(key.id);
+    const revokedAt = performance.now();
+    const elapsed = await msUntil(revokedAt, async () => (await echo(b, key)).status === 401);
+    expect(elapsed).toBeLessThan(PROPAGATION_LIMIT_MS);
+    expect((await echo(a, key)).status).toBe(401);
+  });
+});
