@@ -4,7 +4,8 @@
  *     (token_bucket, and the best and worst algorithm);
  * (b) 3-rule decide at 256 / rate-limiter-flexible (one rule) at 256 >= 1.0 (same three);
  * (c) hot subject: Sluice with refusal cache / rate-limiter-flexible >= 5;
- * (d) Redis bytes per client <= 150 for fixed_window, sliding_window, token_bucket, gcra.
+ * (d) Redis bytes per client <= 150 for fixed_window, sliding_window, token_bucket, gcra;
+ * (e) HTTP: protected echo >= 0.85 x unprotected req/s, and p99 at most 2 ms more.
  */
 import { ALGORITHMS, type Algorithm } from "../../lib/limiter/types";
 import { round } from "./measure";
@@ -44,6 +45,13 @@ export function computeGoals(rows: RunRow[], memory: MemoryRow[]): Goal[] {
     ...decideGoals(rows, "3rule", 1.0, rlf),
     ...ratioGoal(`hot subject @${C}: sluice (refusal cache) / rate-limiter-flexible`, ops(rows, "sluice", "hot-subject"), ops(rows, "rate-limiter-flexible", "hot-subject"), 5),
   ];
+  const http = (name: string) => rows.find((r) => r.subject === "sluice-http" && r.case === name);
+  const [on, off] = [http("echo-protected"), http("echo-unprotected")];
+  goals.push(...ratioGoal("HTTP echo req/s: protected (1 rule) / enforcement off", on?.opsPerSec, off?.opsPerSec, 0.85));
+  if (on && off) {
+    const added = round(on.p99Ms - off.p99Ms, 2);
+    goals.push({ goal: "HTTP echo p99 added by enforcement, ms (at most)", value: added, target: 2, met: added <= 2 });
+  }
   for (const algorithm of ["fixed_window", "sliding_window", "token_bucket", "gcra"]) {
     const row = memory.find((m) => m.algorithm === algorithm);
     if (row) goals.push({ goal: `bytes per client, ${algorithm} (used_memory delta)`, value: row.bytesPerClient, target: 150, met: row.bytesPerClient <= 150 });

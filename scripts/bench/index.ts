@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: Sluice's limiter against rate-limiter-flexible on the local Redis (REDIS_URL,
  * default redis://127.0.0.1:6379). Env: BENCH_SECONDS (measured window per case, default 3),
- * BENCH_WARMUP_SECONDS (default 0.5). Writes reports/bench.json and prints the tables.
+ * BENCH_WARMUP_SECONDS (default 0.5), BENCH_ONLY=http (only the HTTP part). Writes
+ * reports/bench.json and prints the tables.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { runBench } from "./run";
+import { partsFromEnv, runBench } from "./run";
 
 export { runBench, DEFAULT_PARTS, type BenchPart, type RunOptions } from "./run";
 export { runCase, type BenchContext, type CaseSpec } from "./context";
@@ -13,7 +14,7 @@ export { runCase, type BenchContext, type CaseSpec } from "./context";
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 
 if (isMain) {
-  runBench().then(
+  runBench(partsFromEnv()).then(
     () => process.exit(0),
     (error: unknown) => {
       console.error(error);

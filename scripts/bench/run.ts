@@ -7,6 +7,7 @@
 import { createContext, deleteByPrefix, type BenchContext } from "./context";
 import { computeGoals } from "./goals";
 import { hotSubjectCases } from "./hotCases";
+import { httpCases } from "./httpCases";
 import { autoPipeliningCases, sluiceCases } from "./limiterCases";
 import { memoryPrefix, memoryRows } from "./memory";
 import { incrCeilingCase, rlfCases } from "./peerCases";
@@ -16,7 +17,15 @@ import type { BenchReport } from "./types";
 export type BenchPart = (ctx: BenchContext) => Promise<void>;
 
 /** The throughput parts, in the order they run (after the memory rows, measured on a quiet Redis). */
-export const DEFAULT_PARTS: readonly BenchPart[] = [sluiceCases, rlfCases, hotSubjectCases, incrCeilingCase, autoPipeliningCases];
+export const DEFAULT_PARTS: readonly BenchPart[] = [sluiceCases, rlfCases, hotSubjectCases, incrCeilingCase, autoPipeliningCases, httpCases];
+
+/** `BENCH_ONLY=http`: only the HTTP part, without the memory rows. */
+export function partsFromEnv(): { parts: readonly BenchPart[]; memory: boolean } {
+  const only = process.env.BENCH_ONLY;
+  if (!only) return { parts: DEFAULT_PARTS, memory: true };
+  if (only === "http") return { parts: [httpCases], memory: false };
+  throw new Error(`BENCH_ONLY must be "http", got "${only}"`);
+}
 
 export interface RunOptions {
   parts?: readonly BenchPart[];

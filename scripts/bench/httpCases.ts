@@ -1,0 +1,77 @@
+/**
+ * The HTTP path end to end: `GET /api/v1/echo` on the production server (scripts/server.mjs) with
+ * one generous token_bucket rule (nothing refused), against the same route with enforcement off
+ * (SLUICE_ENFORCEMENT=off: the key is still authenticated, no rule is checked), 100 connections,
+ * autocannon as the load generator in this process. The two servers run one after the other (two
+ * cores: never both at once). Needs a production build (`npm run build`); builds one if missing.
+ * Uses the local Postgres database `sluice_bench` (created and migrated here) and this run's Redis
+ * prefix; the tenant it creates is deleted afterwards.
+ * Rows: subject "sluice-http", cases "echo-protected" and "echo-unprotected". The CPU columns are
+ * not measured for these rows (NaN): the server is another process.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import autocannon from "autocannon";
+import { adminClient, deleteTenants } from "../../test/support/adminClient";
+import { startSluice, type SluiceServer } from "../../test/support/sluiceServer";
+import type { BenchContext } from "./context";
+import { round } from "./measure";
+import type { RunRow } from "./types";
+
+const CONNECTIONS = 100;
+const DATABASE_URL = process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/sluice_bench";
+const ADMIN_TOKEN = "bench-admin-token";
+
+function run(label: string, command: string, args: string[], env: Record<string, string> = {}): void {
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
+  if (result.status !== 0) throw new Error(`bench http: ${label} failed (exit ${result.status})`);
+}
+
+async function load(url: string, key: string, seconds: number): Promise<autocannon.Result> {
+  return autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: { authorization: `Bearer ${key}` } });
+}
+
+async function measureServer(ctx: BenchContext, server: SluiceServer, key: string, name: string, note: string): Promise<RunRow> {
+  const url = `${server.url}/api/v1/echo`;
+  await load(url, key, Math.max(2, ctx.settings.warmupMs / 1000)); // JIT, connections, caches
+  const result = await load(url, key, ctx.settings.durationMs / 1000);
+  const row: RunRow = {
+    subject: "sluice-http",
+    case: name,
+    concurrency: CONNECTIONS,
+    opsPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    refusedPct: result.requests.total > 0 ? round((100 * (result.statusCodeStats?.["429"]?.count ?? 0)) / result.requests.total, 2) : 0,
+    errors: result.errors + result.timeouts + result.non2xx,
+    nodeCpuUsPerOp: Number.NaN,
+    redisCpuUsPerOp: Number.NaN,
+    otherCpuPct: Number.NaN,
+    note,
+  };
+  ctx.rows.push(row);
+  console.log(`  ${row.subject.padEnd(22)} ${row.case.padEnd(44)} c=${CONNECTIONS}  ${String(row.opsPerSec).padStart(8)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms${row.errors ? `  ERRORS/non-2xx ${row.errors}` : ""}`);
+  return row;
+}
+
+export async function httpCases(ctx: BenchContext): Promise<void> {
+  if (!existsSync(".next/BUILD_ID")) run("npm run build", "npm", ["run", "build"]);
+  run("db:migrate", "npm", ["run", "db:migrate"], { DATABASE_URL });
+  const env = { DATABASE_URL, SLUICE_ADMIN_TOKEN: ADMIN_TOKEN, SLUICE_REDIS_PREFIX: `${ctx.prefix}http:`, REDIS_URL: ctx.url };
+  let tenantId: string | undefined;
+  let server = await startSluice({ env });
+  try {
+    const admin = adminClient(server.url, ADMIN_TOKEN);
+    const tenant = await admin.createTenant(`bench-http-${process.pid}`);
+    tenantId = tenant.id;
+    const { key } = await admin.createKey(tenant.id, "bench");
+    await admin.putTenantRules(tenant.id, [{ name: "per-key", algorithm: "token_bucket", limit: 1_000_000_000, windowMs: 60_000 }]);
+    await measureServer(ctx, server, key, "echo-protected", "one token_bucket rule (1e9 per 60 s), enforcement on");
+    await server.stop();
+    server = await startSluice({ env: { ...env, SLUICE_ENFORCEMENT: "off" } });
+    await measureServer(ctx, server, key, "echo-unprotected", "same key and route, SLUICE_ENFORCEMENT=off (authenticated, no rule checked)");
+  } finally {
+    await server.stop();
+    if (tenantId) await deleteTenants(DATABASE_URL, [tenantId]);
+  }
+}
