@@ -20,7 +20,9 @@ export function loadScript(name: string, dir: string = luaDir()): string {
   const expand = (file: string): string => {
     if (seen.has(file)) return "";
     seen.add(file);
-    const text = readFileSync(path.join(dir, file), "utf8");
+    // The .lua files reach the build through next.config.js outputFileTracingIncludes; without
+    // this hint Turbopack would trace the whole project for a dynamic path.
+    const text = readFileSync(path.join(/*turbopackIgnore: true*/ dir, file), "utf8");
     return text
       .split("\n")
       .map((line) => {
