@@ -77,6 +77,16 @@ describe("Lua agrees with the reference model", () => {
     );
   });
 
+  it("with counts beyond the packed integer state (text form) and back, across windows", async () => {
+    const big = (algorithm: (typeof ALGORITHMS)[number], cost: number) => ({ algorithm, limit: 3_000_000, windowMs: 2000, burstExtra: 0, cost, shadow: false });
+    const gaps = [0, 10, 700, 900, 1500, 300, 2100, 50, 4000, 10];
+    for (const algorithm of ["fixed_window", "sliding_window"] as const) {
+      await agree([big(algorithm, 700_000)], gaps); // above 2^21 / 2^10: stored as text
+      await agree([big(algorithm, 1000)], gaps); // sliding_window crosses 2^10 within the sequence
+      await agree([{ ...big(algorithm, 3), limit: 10 }], gaps); // packed throughout
+    }
+  });
+
   it("with one to four rules of mixed algorithms and modes in one decision", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(ruleArb, { minLength: 1, maxLength: 4 }), stepsArb, agree),

@@ -1,9 +1,10 @@
 /**
- * Redis memory per client: for each algorithm, 10,000 distinct clients (key ids k00000..k09999)
- * each make one request under a realistic rule (100 per 60 s, so nothing expires meanwhile), and
- * the INFO used_memory delta is divided by 10,000. rate-limiter-flexible is measured the same way.
- * Keys live under this run's own short prefix (`sbm<pid>:`, as short as a production `sluice:`)
- * and are deleted after each row.
+ * Redis memory per client: for each algorithm, 10,000 distinct clients each make one request
+ * under a realistic rule (100 per 60 s, so nothing expires meanwhile), and the INFO used_memory
+ * delta is divided by 10,000. rate-limiter-flexible is measured the same way.
+ * Keys are shaped like production keys: a 7-character prefix unique to this run (as long as the
+ * default `sluice:`), an 8-character tenant id and 8-character key ids (lib/ids.ts), rule ref "1"
+ * (lib/rules/ruleRefs.ts). They are deleted after each row.
  */
 import { createLimiter } from "../../lib/limiter/decide";
 import { ALGORITHMS, type Algorithm } from "../../lib/limiter/types";
@@ -12,7 +13,7 @@ import type { RedisClient } from "../../lib/redis/connect";
 import { deleteByPrefix, infoField, keysByPrefix, type BenchContext } from "./context";
 import { sluiceClient } from "./limiterCases";
 import { rlfLimiter } from "./peerCases";
-import { makeRule, TENANT } from "./workload";
+import { makeRule } from "./workload";
 import { round } from "./measure";
 import type { MemoryRow } from "./types";
 
@@ -20,7 +21,8 @@ const CLIENTS = 10_000;
 const CONCURRENCY = 64;
 const SAMPLE = 200;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const keyIdOf = (i: number): string => `k${String(i).padStart(5, "0")}`;
+const keyIdOf = (i: number): string => `k${String(i).padStart(7, "0")}`;
+const MEMORY_TENANT = "BenchTn1";
 
 async function usedMemory(ctx: BenchContext): Promise<number> {
   await sleep(300); // let active rehashing and client buffer resizing settle
@@ -70,7 +72,7 @@ async function measureRow(
 }
 
 /** The memory rows' own key prefix, short like a production `sluice:`. */
-export const memoryPrefix = (): string => `sbm${process.pid}:`;
+export const memoryPrefix = (): string => `s${process.pid.toString(36).padStart(5, "0").slice(-5)}:`;
 
 export async function memoryRows(ctx: BenchContext): Promise<MemoryRow[]> {
   const prefix = memoryPrefix();
@@ -80,10 +82,10 @@ export async function memoryRows(ctx: BenchContext): Promise<MemoryRow[]> {
     await redis.ping();
     const limiter = createLimiter({ redis, prefix, timeoutMs: 1000 });
     for (const algorithm of ALGORITHMS as readonly Algorithm[]) {
-      const rule = makeRule(algorithm, "per-key", "key", 100, 60_000);
+      const rule = { ...makeRule(algorithm, "per-key", "key", 100, 60_000), ref: "1" };
       const request = async (keyId: string) => {
-        const decision = await limiter.decide([rule], { tenantId: TENANT, keyId });
-        if (decision.results[0]?.source !== "redis") throw new Error(`memory fill: ${counterKey(prefix, rule, { tenantId: TENANT, keyId })} not answered by Redis`);
+        const decision = await limiter.decide([rule], { tenantId: MEMORY_TENANT, keyId });
+        if (decision.results[0]?.source !== "redis") throw new Error(`memory fill: ${counterKey(prefix, rule, { tenantId: MEMORY_TENANT, keyId })} not answered by Redis`);
       };
       rows.push(await measureRow(ctx, prefix, algorithm, request, "rule: 100 per 60 s, scope key"));
     }

@@ -31,6 +31,12 @@ export interface AlgorithmModel<S> {
 /** Lua's EPSILON: tolerance for floating-point drift in rate arithmetic. */
 export const EPSILON = 1e-9;
 
+/**
+ * Lua's compact states (preamble.lua): a window index and counts packed into one integer below
+ * 2^53 while the counts fit, else a text triple. Window indexes stay below this until 2106.
+ */
+export const PACK_WINDOWS = 2 ** 32;
+
 /** Lua's `ttl_ms`: whole ms, at least 1. */
 export function ttlMs(x: number): number {
   return Math.max(1, Math.ceil(x));

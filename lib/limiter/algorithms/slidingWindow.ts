@@ -1,11 +1,27 @@
 /** sliding_window (weighted two-window counter) reference model; twin of lua/includes/sliding_window.lua. */
 import type { AlgorithmModel, RuleView } from "./model";
-import { ttlMs } from "./model";
+import { PACK_WINDOWS, ttlMs } from "./model";
 
-export interface SlidingWindowState {
+interface Counts {
   window: number;
   current: number;
   previous: number;
+}
+
+/** As the Lua stores it: (window * SW_COUNT + previous) * SW_COUNT + current while both counts fit. */
+export type SlidingWindowState = number | Counts;
+const SW_COUNT = 2 ** 10;
+
+function unpack(state: SlidingWindowState): Counts {
+  if (typeof state !== "number") return state;
+  const current = state % SW_COUNT;
+  const rest = (state - current) / SW_COUNT;
+  const previous = rest % SW_COUNT;
+  return { window: (rest - previous) / SW_COUNT, current, previous };
+}
+
+function pack(c: Counts): SlidingWindowState {
+  return c.current < SW_COUNT && c.previous < SW_COUNT && c.window < PACK_WINDOWS ? (c.window * SW_COUNT + c.previous) * SW_COUNT + c.current : c;
 }
 
 export const slidingWindow: AlgorithmModel<SlidingWindowState> = {
@@ -13,11 +29,12 @@ export const slidingWindow: AlgorithmModel<SlidingWindowState> = {
     const w = Math.floor(now / window);
     let cur = 0;
     let prev = 0;
-    if (state?.window === w) {
-      cur = state.current;
-      prev = state.previous;
-    } else if (state?.window === w - 1) {
-      prev = state.current;
+    const stored = state === undefined ? undefined : unpack(state);
+    if (stored?.window === w) {
+      cur = stored.current;
+      prev = stored.previous;
+    } else if (stored?.window === w - 1) {
+      prev = stored.current;
     }
     const elapsed = now - w * window;
     const untilEnd = window - elapsed;
@@ -40,7 +57,7 @@ export const slidingWindow: AlgorithmModel<SlidingWindowState> = {
       retryAfterMs: retry,
       before: view(cur),
       after: view(cur + cost),
-      next: cost > 0 ? { state: { window: w, current: cur + cost, previous: prev }, ttlMs: ttlMs(untilEnd + window) } : null,
+      next: cost > 0 ? { state: pack({ window: w, current: cur + cost, previous: prev }), ttlMs: ttlMs(untilEnd + window) } : null,
     };
   },
 };

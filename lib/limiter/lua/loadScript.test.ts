@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("7671a988ef2195774367ba021df77ac44954f365");
+    expect(decideScriptSha()).toBe("484205b95c4ee8fef88b82e04d7617067922f0a7");
   });
 });

@@ -1,13 +1,22 @@
 --[[
   fixed_window ("fw"): windows aligned to the UTC epoch (each starts at a multiple of window_ms).
-  State: a string "<window index>:<count>", expiring at the window's end.
+  State, expiring at the window's end: window index * 2^21 + count while count < 2^21, else the
+  text "<window index>:<count>" (see "Compact states" in the preamble).
 ]]
+local FW_COUNT = 2097152 -- 2^21
 ALGORITHMS["fw"] = function(key, now, now_us, limit, window, burst, cost)
   local w = math.floor(now / window)
   local count = 0
   local raw = rcall("GET", key)
   if raw then
-    local sw, sc = split2(raw)
+    local sw, sc
+    local packed = tonumber(raw)
+    if packed then
+      sc = packed % FW_COUNT
+      sw = (packed - sc) / FW_COUNT
+    else
+      sw, sc = split2(raw)
+    end
     if sw == w then count = sc end
   end
   local until_end = (w + 1) * window - now
@@ -24,6 +33,8 @@ ALGORITHMS["fw"] = function(key, now, now_us, limit, window, burst, cost)
   if count > 0 then b_reset = until_end end
   if after > 0 then a_reset = until_end end
   local value
-  if cost > 0 then value = w .. ":" .. after end
+  if cost > 0 then
+    if after < FW_COUNT and w < PACK_WINDOWS then value = fmt_int(w * FW_COUNT + after) else value = w .. ":" .. after end
+  end
   return allowed, retry, b_left, b_reset, b_reset, a_left, a_reset, a_reset, value, ttl_ms(until_end)
 end

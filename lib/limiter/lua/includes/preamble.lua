@@ -1,7 +1,7 @@
 --[[
   Shared preamble of every Sluice script.
   Defines: rcall, ALGORITHMS (code -> check function), COMMITS (code -> custom commit), now_from,
-  fmt_num, ttl_ms, EPSILON, split2, split3.
+  fmt_num, fmt_int, ttl_ms, EPSILON, split2, split3.
 
   A check function has the signature
     check(key, now_ms, now_us, limit, window_ms, burst, cost)
@@ -32,6 +32,19 @@ end
 local function fmt_num(x)
   return string.format("%.17g", x)
 end
+
+-- Whole numbers below 2^53 as plain digits. Redis stores such a value as an integer (a 16-byte
+-- object instead of a 32- to 48-byte string), which is why compact states are packed into one.
+local function fmt_int(x)
+  return string.format("%.0f", x)
+end
+
+-- Compact states: a window index and counts packed into one integer below 2^53 (exact in a
+-- double), written as plain digits, which Redis stores as an integer object (16 bytes) instead
+-- of a string (32 to 48). Window indexes stay below 2^32 until 2106 for windows of 1 s or more.
+-- A state whose counts do not fit is written as text; readers tell the two forms apart by
+-- content (a ':' means text), never by the rule's current limit, which may have been edited.
+local PACK_WINDOWS = 4294967296 -- 2^32
 
 -- A TTL for SET PX: whole ms, at least 1.
 local function ttl_ms(x)

@@ -1,9 +1,11 @@
 --[[
   sliding_window ("sw"): weighted two-window counter over epoch-aligned windows.
   estimate = previous * (window - elapsed) / window + current
-  State: a string "<window index>:<current>:<previous>", expiring when the current window no
-  longer weighs (the end of the next window).
+  State, expiring when the current window no longer weighs (the end of the next window):
+  (window index * 2^10 + previous) * 2^10 + current while both counts are below 2^10, else the
+  text "<window index>:<current>:<previous>" (see "Compact states" in the preamble).
 ]]
+local SW_COUNT = 1024 -- 2^10
 local function sw_view(limit, window, until_end, prev, c)
   local left = math.floor(limit - (prev * until_end / window + c))
   if left < 0 then left = 0 end
@@ -26,7 +28,16 @@ ALGORITHMS["sw"] = function(key, now, now_us, limit, window, burst, cost)
   local cur, prev = 0, 0
   local raw = rcall("GET", key)
   if raw then
-    local sw, sc, sp = split3(raw)
+    local sw, sc, sp
+    local packed = tonumber(raw)
+    if packed then
+      sc = packed % SW_COUNT
+      local rest = (packed - sc) / SW_COUNT
+      sp = rest % SW_COUNT
+      sw = (rest - sp) / SW_COUNT
+    else
+      sw, sc, sp = split3(raw)
+    end
     if sw == w then
       cur, prev = sc, sp
     elseif sw == w - 1 then
@@ -53,6 +64,12 @@ ALGORITHMS["sw"] = function(key, now, now_us, limit, window, burst, cost)
   local b1, b2, b3 = sw_view(limit, window, until_end, prev, cur)
   local a1, a2, a3 = sw_view(limit, window, until_end, prev, cur + cost)
   local value
-  if cost > 0 then value = w .. ":" .. (cur + cost) .. ":" .. prev end
+  if cost > 0 then
+    if cur + cost < SW_COUNT and prev < SW_COUNT and w < PACK_WINDOWS then
+      value = fmt_int((w * SW_COUNT + prev) * SW_COUNT + cur + cost)
+    else
+      value = w .. ":" .. (cur + cost) .. ":" .. prev
+    end
+  end
   return allowed, retry, b1, b2, b3, a1, a2, a3, value, ttl_ms(until_end + window)
 end
