@@ -11,15 +11,18 @@ import { RefusalCache } from "./refusalCache";
 import type { LimiterRule } from "./types";
 
 type Reply = (keys: string[], args: (string | number)[]) => Promise<unknown>;
+type Arg = string | number | (string | number)[];
 
+/** Records each script call's ARGV, flattened one level as ioredis does. */
 function fakeRedis(reply: Reply, status = "ready") {
   const calls: (string | number)[][] = [];
   const client = {
     status,
     defineCommand() {},
-    sluiceDecide(numKeys: number, ...rest: (string | number)[]) {
-      calls.push(rest);
-      return reply(rest.slice(0, numKeys) as string[], rest.slice(numKeys));
+    sluiceDecide(numKeys: number, ...rest: Arg[]) {
+      const flat = rest.flat();
+      calls.push(flat.slice(numKeys));
+      return reply(flat.slice(0, numKeys) as string[], flat.slice(numKeys));
     },
   };
   return { client: client as unknown as RedisClient, calls };
@@ -107,7 +110,27 @@ describe("decide", () => {
     await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).decide([rule({})], subject, { nowMs: 1234 });
     await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, timeSource: "app", clock: () => 99 }).decide([rule({})], subject);
     await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).decide([rule({})], subject);
-    expect(calls.map((c) => c[2])).toEqual(["1234", "99", ""]);
+    // ARGV: spec count m, 6 fields per spec, the request count, then the first request's now.
+    const nowOfFirstRequest = (args: (string | number)[]) => args[2 + 6 * Number(args[0])];
+    expect(calls.map(nowOfFirstRequest)).toEqual(["1234", "99", ""]);
+  });
+
+  it("batches concurrent decisions into one call that sends each rule spec once", async () => {
+    const { client, calls } = fakeRedis(async () => [5, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0]);
+    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 });
+    const shared = rule({ name: "shared" });
+    const other = rule({ name: "other", limit: 9 });
+    const decisions = await Promise.all([
+      limiter.decide([shared], subject),
+      limiter.decide([shared], { tenantId: "t1", keyId: "k2" }),
+      limiter.decide([shared, other], { tenantId: "t1", keyId: "k3" }),
+    ]);
+    expect(calls).toHaveLength(1);
+    const args = calls[0]!;
+    expect(args.slice(0, 13)).toEqual([2, "fw", "2", "1000", "2", "1", "1", "fw", "9", "1000", "9", "1", "1"]);
+    // 3 requests: now, commit, TTL floor, rule count, then spec numbers.
+    expect(args.slice(13)).toEqual([3, "", "1", 0, 1, 1, "", "1", 0, 1, 1, "", "1", 0, 2, 1, 2]);
+    expect(decisions.map((d) => d.results.length)).toEqual([1, 1, 2]);
   });
 
   it("peek throws when Redis cannot answer (there is no quota to show)", async () => {

@@ -10,12 +10,15 @@
  *   memory). A decision never waits longer than `timeoutMs` plus timer jitter.
  * - `peek` reads without consuming; it throws `LimiterUnavailableError` when Redis cannot answer.
  * - Time: Redis TIME, unless `nowMs` is passed (tests, simulation) or `timeSource` is `app`.
+ *   With `nowMs`, keys live at least EXPLICIT_TIME_TTL_FLOOR_MS of real time: a TTL computed in
+ *   simulated time would expire state in the middle of a replayed sequence. The caller owns that
+ *   key space (a test prefix, the simulator's) and deletes it.
  * - Requests whose refusal is already known (refusal cache) are answered without Redis.
  */
 import { counterKey } from "./keys";
-import { ALGORITHM_DEFS } from "./algorithms/registry";
 import { decideScriptSource } from "./decideScript";
 import { DecideBatcher } from "./decideBatcher";
+import { ruleSpec } from "./ruleSpec";
 import type { RedisClient } from "../redis/connect";
 import type { LocalLimiter } from "./localLimiter";
 import type { RefusalCache } from "./refusalCache";
@@ -33,6 +36,9 @@ export interface LimiterDeps {
   /** Told about Redis failures and fail-mode use (metrics, logs). Must not throw. */
   onUnavailable?: (error: LimiterUnavailableError, rules: LimiterRule[]) => void;
 }
+
+/** Real-time lifetime, at least, of keys written with explicit time (see decide.lua). */
+export const EXPLICIT_TIME_TTL_FLOOR_MS = 600_000;
 
 export interface DecideOptions {
   /** Explicit time (epoch ms) instead of Redis TIME: tests and simulation. Bypasses the refusal cache. */
@@ -58,13 +64,14 @@ export function summarize(results: RuleResult[], nowMs: number, unavailable = fa
   };
 }
 
-/** Each rule's 6 script fields (see decide.lua); a peek charges nothing. */
-function ruleFields(rules: LimiterRule[], commit: boolean): (string | number)[] {
-  const fields: (string | number)[] = [];
-  for (const rule of rules) {
-    fields.push(ALGORITHM_DEFS[rule.algorithm].code, rule.limit, rule.windowMs, rule.burst, commit ? rule.cost : 0, rule.mode === "enforce" ? "1" : "0");
-  }
-  return fields;
+/**
+ * What makes a refusal the same refusal: the counters and every rule's parameters. A rule change
+ * therefore misses the cache by construction.
+ */
+function refusalFingerprint(rules: LimiterRule[], keys: string[]): string {
+  let fingerprint = "";
+  for (let i = 0; i < rules.length; i++) fingerprint += keys[i] + "#" + ruleSpec(rules[i]!, true).id + "|";
+  return fingerprint;
 }
 
 export function createLimiter(deps: LimiterDeps): Limiter {
@@ -76,10 +83,12 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   const batcher = new DecideBatcher(deps.redis, deps.timeoutMs);
   const clustered = deps.redis.isCluster;
 
-  async function callScript(rules: LimiterRule[], keys: string[], subject: Subject, now: string, commit: boolean): Promise<Decision> {
+  async function callScript(rules: LimiterRule[], keys: string[], subject: Subject, options: DecideOptions, commit: boolean): Promise<Decision> {
     // On a Cluster a call must stay within one slot: batch per tenant. On one node, batch all.
     const group = clustered ? subject.tenantId : "";
-    const parsed = await batcher.submit(group, { keys, now, commit, fields: ruleFields(rules, commit) });
+    const ttlFloorMs = options.nowMs === undefined ? 0 : EXPLICIT_TIME_TTL_FLOOR_MS;
+    const specs = rules.map((rule) => ruleSpec(rule, commit));
+    const parsed = await batcher.submit(group, { keys, now: timeArg(options), commit, ttlFloorMs, specs });
     const results: RuleResult[] = parsed.rules.map((r, i) => ({
       rule: rules[i]!,
       allowed: r.allowed,
@@ -134,16 +143,14 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     async decide(rules, subject, options = {}) {
       if (rules.length === 0) return EMPTY(options.nowMs ?? clock());
       const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
-      const explicitNow = options.nowMs !== undefined;
-      const nowArg = timeArg(options);
-      const useCache = !explicitNow && deps.refusals !== undefined;
-      const fingerprint = useCache ? keys.join("|") + "#" + ruleFields(rules, true).join(",") : "";
+      const useCache = options.nowMs === undefined && deps.refusals !== undefined;
+      const fingerprint = useCache ? refusalFingerprint(rules, keys) : "";
       if (useCache) {
         const cached = deps.refusals!.get(fingerprint, clock());
         if (cached) return cached;
       }
       try {
-        const decision = await callScript(rules, keys, subject, nowArg, true);
+        const decision = await callScript(rules, keys, subject, options, true);
         if (useCache) deps.refusals!.remember(fingerprint, decision, clock());
         return decision;
       } catch (error) {
@@ -156,7 +163,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     async peek(rules, subject, options = {}) {
       if (rules.length === 0) return EMPTY(options.nowMs ?? clock());
       const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
-      return callScript(rules, keys, subject, timeArg(options), false);
+      return callScript(rules, keys, subject, options, false);
     },
   };
 }

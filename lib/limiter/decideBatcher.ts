@@ -13,15 +13,19 @@ import type { RedisClient } from "../redis/connect";
 import { withDeadline } from "../redis/deadline";
 import { runDecideScript } from "./decideScript";
 import { parseDecideReply, type ParsedReply } from "./parseDecideReply";
+import type { RuleSpec } from "./ruleSpec";
 import { LimiterUnavailableError } from "./types";
 
 /** One request's part of a call: its counter keys and its ARGV segment (see decide.lua). */
 export interface BatchedRequest {
   keys: string[];
-  /** now ("" for Redis TIME), commit "1"/"0", then 6 fields per rule. */
+  /** "" for Redis TIME, else epoch ms. */
   now: string;
   commit: boolean;
-  fields: (string | number)[];
+  /** Real-time floor of the TTLs written (ms); 0 unless the time is explicit (see decide.lua). */
+  ttlFloorMs: number;
+  /** One per key, in the same order. */
+  specs: readonly RuleSpec[];
 }
 
 interface Pending {
@@ -68,12 +72,26 @@ export class DecideBatcher {
   }
 
   private async send(batch: Pending[]): Promise<void> {
+    // ARGV: the call's distinct rule specs once, then each request naming its specs by number.
     const keys: string[] = [];
-    const args: (string | number)[] = [batch.length];
+    const specArgs: string[] = [];
+    const requestArgs: (string | number)[] = [batch.length];
+    const specNumbers = new Map<string, number>();
     for (const { request } of batch) {
-      keys.push(...request.keys);
-      args.push(request.now, request.commit ? "1" : "0", request.keys.length, ...request.fields);
+      requestArgs.push(request.now, request.commit ? "1" : "0", request.ttlFloorMs, request.keys.length);
+      for (let i = 0; i < request.keys.length; i++) {
+        keys.push(request.keys[i]!);
+        const spec = request.specs[i]!;
+        let number = specNumbers.get(spec.id);
+        if (number === undefined) {
+          number = specNumbers.size + 1;
+          specNumbers.set(spec.id, number);
+          for (const field of spec.fields) specArgs.push(field);
+        }
+        requestArgs.push(number);
+      }
     }
+    const args = [specNumbers.size, specArgs, requestArgs];
     let reply: unknown;
     try {
       reply = await withDeadline(this.redis, () => runDecideScript(this.redis, keys, args), this.timeoutMs);

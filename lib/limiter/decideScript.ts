@@ -10,7 +10,9 @@ const COMMAND = "sluiceDecide";
 let source: string | undefined;
 const defined = new WeakSet<RedisClient>();
 
-type WithDecide = { [COMMAND](numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown> };
+/** Arrays among the arguments are flattened one level by ioredis (Command's `args.flat()`), sparing a copy. */
+type Arg = string | number | readonly (string | number)[];
+type WithDecide = { [COMMAND](numKeys: number, ...keysAndArgs: Arg[]): Promise<unknown> };
 
 export function decideScriptSource(): string {
   source ??= loadScript("decide.lua");
@@ -21,10 +23,10 @@ export function decideScriptSha(): string {
   return createHash("sha1").update(decideScriptSource()).digest("hex");
 }
 
-export function runDecideScript(redis: RedisClient, keys: string[], args: (string | number)[]): Promise<unknown> {
+export function runDecideScript(redis: RedisClient, keys: string[], args: Arg[]): Promise<unknown> {
   if (!defined.has(redis)) {
     redis.defineCommand(COMMAND, { lua: decideScriptSource() });
     defined.add(redis);
   }
-  return (redis as unknown as WithDecide)[COMMAND](keys.length, ...keys, ...args);
+  return (redis as unknown as WithDecide)[COMMAND](keys.length, keys, ...args);
 }

@@ -34,20 +34,21 @@ function compact(part: string): string {
   return "#" + createHash("sha256").update(part).digest("base64url").slice(0, 22);
 }
 
+function required(rule: Pick<LimiterRule, "scope" | "name">, value: string | undefined, what: string): string {
+  if (!value) throw new Error(`rule "${rule.name}" has scope ${rule.scope} but the subject has no ${what}`);
+  return compact(value);
+}
+
 export function subjectPart(rule: Pick<LimiterRule, "scope" | "name">, subject: Subject): string {
-  const need = (value: string | undefined, what: string): string => {
-    if (!value) throw new Error(`rule "${rule.name}" has scope ${rule.scope} but the subject has no ${what}`);
-    return compact(value);
-  };
   switch (rule.scope) {
     case "key":
-      return "K" + need(subject.keyId, "keyId");
+      return "K" + required(rule, subject.keyId, "keyId");
     case "tenant":
       return "T";
     case "ip":
-      return "I" + need(subject.ip, "ip");
+      return "I" + required(rule, subject.ip, "ip");
     case "identifier":
-      return "D" + need(subject.identifier, "identifier");
+      return "D" + required(rule, subject.identifier, "identifier");
   }
 }
 

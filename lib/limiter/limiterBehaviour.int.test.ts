@@ -131,6 +131,21 @@ describe("one decision over several rules", () => {
 });
 
 describe("keys", () => {
+  it("compact states: fixed_window, sliding_window, token_bucket and gcra store one integer for usual rules", async () => {
+    const subject = freshTenant();
+    const usual = ["fixed_window", "sliding_window", "token_bucket", "gcra"] as const;
+    const rules = usual.map((algorithm) => limiterRule({ name: algorithm.replace("_", "-"), algorithm, limit: 100, windowMs: 60_000 }));
+    await limiter.decide(rules, subject);
+    const keys = await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`);
+    expect(keys).toHaveLength(usual.length);
+    for (const key of keys) expect(await redis.object("ENCODING", key), key).toBe("int");
+    // An interval whose denominator exceeds 2^11 (1000 / 3001 ms) is kept as text, exactly.
+    const odd = limiterRule({ name: "odd", algorithm: "gcra", limit: 3001, windowMs: 1000 });
+    await limiter.decide([odd], subject);
+    const [oddKey] = (await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`)).filter((k) => !keys.includes(k));
+    expect(await redis.get(oddKey!)).toMatch(/^\d+:0\.\d+$/);
+  });
+
   it("every key written has a TTL no longer than its rule needs, and nothing remains after it", async () => {
     const subject = freshTenant();
     const rules = ALGORITHMS.map((algorithm) => limiterRule({ name: algorithm.replace("_", "-"), algorithm, limit: 5, windowMs: 1000 }));

@@ -87,6 +87,33 @@ describe("Lua agrees with the reference model", () => {
     }
   });
 
+  it("token_bucket and gcra: packed state (interval denominator up to 2^11), text beyond it, and both across an edit", async () => {
+    const gaps = [0, 0, 1, 0, 333, 1, 2, 1000, 0, 0, 0, 7, 5000, 0, 1];
+    for (const algorithm of ["token_bucket", "gcra"] as const) {
+      const spec = (limit: number, windowMs: number) => ({ algorithm, limit, windowMs, burstExtra: 2, cost: 1, shadow: false });
+      await agree([spec(3, 1000)], gaps); // T = 1000/3 ms: packed, fraction in thirds
+      await agree([spec(2047, 1000)], gaps); // q = 2047: packed
+      await agree([spec(3001, 1000)], gaps); // q = 3001 > 2^11: text
+      await agree([{ ...spec(7, 1000), cost: 3 }], gaps);
+    }
+  });
+
+  it("token_bucket and gcra: an edit that changes the interval's denominator reads the old state within 1 ms", async () => {
+    for (const algorithm of ["token_bucket", "gcra"] as const) {
+      const subject = { tenantId: `m${run++}`, keyId: "k" };
+      const states = new Map<string, unknown>();
+      const before = limiterRule({ name: "r0", algorithm, limit: 7, windowMs: 1000, burst: 9 });
+      const after = limiterRule({ name: "r0", algorithm, limit: 3, windowMs: 1000, burst: 4 });
+      let now = T0;
+      for (const [rule, gap] of [[before, 0], [before, 1], [before, 0], [after, 2], [after, 0], [after, 300], [after, 0]] as const) {
+        now += gap;
+        const actual = await limiter.decide([rule], subject, { nowMs: now });
+        const { allowed, remaining, resetMs, retryAfterMs, nextMs } = actual.results[0]!;
+        expect({ allowed, remaining, resetMs, retryAfterMs, nextMs }).toEqual(modelDecide(states, [rule], now)[0]);
+      }
+    }
+  });
+
   it("with one to four rules of mixed algorithms and modes in one decision", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(ruleArb, { minLength: 1, maxLength: 4 }), stepsArb, agree),

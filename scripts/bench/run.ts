@@ -19,13 +19,14 @@ export type BenchPart = (ctx: BenchContext) => Promise<void>;
 /** The throughput parts, in the order they run (after the memory rows, measured on a quiet Redis). */
 export const DEFAULT_PARTS: readonly BenchPart[] = [sluiceCases, rlfCases, hotSubjectCases, incrCeilingCase, autoPipeliningCases, httpCases];
 
-/** `BENCH_ONLY=http`: only the HTTP part; `BENCH_ONLY=memory`: only the memory rows. */
+/** `BENCH_ONLY=http`: only the HTTP part; `memory`: only the memory rows; `limiter`: the limiter and peer throughput cases. */
 export function partsFromEnv(): { parts: readonly BenchPart[]; memory: boolean } {
   const only = process.env.BENCH_ONLY;
   if (!only) return { parts: DEFAULT_PARTS, memory: true };
   if (only === "http") return { parts: [httpCases], memory: false };
   if (only === "memory") return { parts: [], memory: true };
-  throw new Error(`BENCH_ONLY must be "http" or "memory", got "${only}"`);
+  if (only === "limiter") return { parts: DEFAULT_PARTS.filter((part) => part !== httpCases), memory: false };
+  throw new Error(`BENCH_ONLY must be "http", "memory" or "limiter", got "${only}"`);
 }
 
 export interface RunOptions {

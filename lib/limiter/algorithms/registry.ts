@@ -58,7 +58,7 @@ export const ALGORITHM_DEFS: Record<Algorithm, AlgorithmDef> = {
     code: "gc",
     label: "GCRA",
     tradeOff:
-      "Spaces requests evenly (one every window/limit) with a burst tolerance; one number of state per client. Same limits as a token bucket, smoother pacing.",
+      "Paces requests at one every window/limit, with a burst tolerance of `burst`. It decides exactly like a token bucket with the same numbers (both store one time per client); pick the description your team reasons about best.",
     usesBurst: true,
     model: gcra as AlgorithmModel<unknown>,
   },

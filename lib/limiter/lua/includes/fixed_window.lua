@@ -5,9 +5,9 @@
 ]]
 local FW_COUNT = 2097152 -- 2^21
 ALGORITHMS["fw"] = function(key, now, now_us, limit, window, burst, cost)
-  local w = math.floor(now / window)
+  local w = floor(now / window)
   local count = 0
-  local raw = rcall("GET", key)
+  local raw = state_of(key)
   if raw then
     local sw, sc
     local packed = tonumber(raw)

@@ -52,16 +52,16 @@ ALGORITHMS["sl"] = function(key, now, now_us, limit, window, burst, cost)
   return allowed, retry, b_left, b_reset, b_next, a_left, window, a_next, nil, 0
 end
 
-COMMITS["sl"] = function(key, now, now_us, window, cost)
+COMMITS["sl"] = function(key, now, now_us, window, cost, ttl_floor)
   rcall("ZREMRANGEBYSCORE", key, "-inf", now - window)
   local id = now_us
   local suffix = ""
   if cost > 1 then suffix = ":" .. cost end
-  local member = string.format("%.0f", id) .. suffix
+  local member = format("%.0f", id) .. suffix
   while rcall("ZSCORE", key, member) do
     id = id + 1
-    member = string.format("%.0f", id) .. suffix
+    member = format("%.0f", id) .. suffix
   end
   rcall("ZADD", key, now, member)
-  rcall("PEXPIRE", key, ttl_ms(window))
+  rcall("PEXPIRE", key, math.max(ttl_ms(window), ttl_floor))
 end

@@ -7,7 +7,7 @@
 ]]
 local SW_COUNT = 1024 -- 2^10
 local function sw_view(limit, window, until_end, prev, c)
-  local left = math.floor(limit - (prev * until_end / window + c))
+  local left = floor(limit - (prev * until_end / window + c))
   if left < 0 then left = 0 end
   local reset, nxt = 0, 0
   if c > 0 then
@@ -16,7 +16,7 @@ local function sw_view(limit, window, until_end, prev, c)
     reset = until_end
   end
   if prev > 0 then
-    nxt = math.min(math.ceil(window / prev), until_end)
+    nxt = min(ceil(window / prev), until_end)
   elseif c > 0 then
     nxt = until_end
   end
@@ -24,9 +24,9 @@ local function sw_view(limit, window, until_end, prev, c)
 end
 
 ALGORITHMS["sw"] = function(key, now, now_us, limit, window, burst, cost)
-  local w = math.floor(now / window)
+  local w = floor(now / window)
   local cur, prev = 0, 0
-  local raw = rcall("GET", key)
+  local raw = state_of(key)
   if raw then
     local sw, sc, sp
     local packed = tonumber(raw)
@@ -53,12 +53,12 @@ ALGORITHMS["sw"] = function(key, now, now_us, limit, window, burst, cost)
       retry = -1
     elseif limit - cur - cost >= 0 then
       -- Within this window, once the previous window's weight has decayed enough.
-      retry = math.ceil(until_end - (limit - cur - cost) * window / prev)
+      retry = ceil(until_end - (limit - cur - cost) * window / prev)
     else
       -- Only in the next window, where this window's count becomes the decaying "previous".
       local wait_in_next = window - (limit - cost) * window / cur
       if wait_in_next < 0 then wait_in_next = 0 end
-      retry = math.ceil(until_end + wait_in_next)
+      retry = ceil(until_end + wait_in_next)
     end
   end
   local b1, b2, b3 = sw_view(limit, window, until_end, prev, cur)

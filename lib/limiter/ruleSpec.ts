@@ -1,0 +1,33 @@
+/**
+ * A rule as decide.lua reads it: 6 fields (algorithm code, limit, window ms, burst, cost, enforce
+ * "1"/"0"), sent once per script call however many requests of the call share it.
+ *
+ * Computed once per rule object and kept in a WeakMap: rules reach the limiter as long-lived,
+ * never-mutated objects (the access cache compiles them once per change), so the hot path builds
+ * no strings for them. `id` identifies equal specs of different objects within a call and in the
+ * refusal cache's fingerprint.
+ */
+import { ALGORITHM_DEFS } from "./algorithms/registry";
+import type { LimiterRule } from "./types";
+
+export interface RuleSpec {
+  id: string;
+  fields: readonly string[];
+}
+
+const specs = new WeakMap<LimiterRule, { decide: RuleSpec; peek: RuleSpec }>();
+
+function build(rule: LimiterRule, cost: number): RuleSpec {
+  const fields = [ALGORITHM_DEFS[rule.algorithm].code, String(rule.limit), String(rule.windowMs), String(rule.burst), String(cost), rule.mode === "enforce" ? "1" : "0"];
+  return { id: fields.join(","), fields };
+}
+
+/** The spec a decision sends (`commit`), or a peek's, which charges nothing. */
+export function ruleSpec(rule: LimiterRule, commit: boolean): RuleSpec {
+  let entry = specs.get(rule);
+  if (!entry) {
+    entry = { decide: build(rule, rule.cost), peek: build(rule, 0) };
+    specs.set(rule, entry);
+  }
+  return commit ? entry.decide : entry.peek;
+}
