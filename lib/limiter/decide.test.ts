@@ -82,6 +82,17 @@ describe("decide", () => {
     });
   });
 
+  it("a request refused by a closed rule while Redis is away consumes nothing of its local rules", async () => {
+    const { client } = fakeRedis(boom);
+    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, local: new LocalLimiter() });
+    const local = rule({ failMode: "local", name: "local", limit: 1 });
+    const closed = rule({ failMode: "closed", name: "closed" });
+    const refused = await limiter.decide([local, closed], subject);
+    expect(refused).toMatchObject({ allowed: false, unavailable: true });
+    expect(refused.results[0]).toMatchObject({ allowed: true, remaining: 1, source: "fail_local" });
+    expect((await limiter.decide([local], subject)).allowed).toBe(true);
+  });
+
   it("never waits much longer than the timeout", async () => {
     const { client } = fakeRedis(never);
     const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 40 });

@@ -111,18 +111,18 @@ export function createLimiter(deps: LimiterDeps): Limiter {
 
   function failModeDecision(rules: LimiterRule[], keys: string[]): Decision {
     const now = clock();
+    // A `closed` enforce rule refuses the request (503), so the local rules must not consume.
+    const unavailable = rules.some((rule) => rule.failMode === "closed" && rule.mode === "enforce");
     const localRules = rules
       .map((rule, i) => ({ rule, key: keys[i]! }))
       .filter(({ rule }) => rule.failMode === "local" && deps.local);
     const localResults = new Map(
-      (deps.local?.decide(localRules, now) ?? []).map((result) => [result.rule, result] as const),
+      (deps.local?.decide(localRules, now, !unavailable) ?? []).map((result) => [result.rule, result] as const),
     );
-    let unavailable = false;
     const results = rules.map((rule): RuleResult => {
       const local = localResults.get(rule);
       if (local) return local;
       const closed = rule.failMode === "closed" && rule.mode === "enforce";
-      if (closed) unavailable = true;
       return {
         rule,
         allowed: !closed,

@@ -21,4 +21,11 @@ describe("LocalLimiter (the `local` fail mode)", () => {
     expect(refused.map((r) => r.allowed)).toEqual([false, true]);
     expect(local.decide([{ rule: big, key: "b" }], 2)[0]!.remaining).toBe(99);
   });
+
+  it("consumes nothing when the request is refused by something else (commit false)", () => {
+    const local = new LocalLimiter();
+    const rule = limiterRule({ limit: 3, failMode: "local" });
+    expect(local.decide([{ rule, key: "k" }], 0, false)[0]).toMatchObject({ allowed: true, remaining: 3 });
+    expect(local.decide([{ rule, key: "k" }], 1)[0]!.remaining).toBe(2);
+  });
 });

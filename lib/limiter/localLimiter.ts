@@ -3,7 +3,9 @@
  * process's memory by the same reference models the Lua scripts mirror. Each instance then admits up
  * to the limit on its own (N instances: up to N x limit), which is the documented price of staying
  * up. State is bounded (oldest entries evicted) and expires like the Redis keys would.
- * Same all-or-nothing rule as Redis: a refusal by any local enforce rule consumes nothing.
+ * Same all-or-nothing rule as Redis: a refusal by any local enforce rule consumes nothing, and
+ * neither does a request that something else refuses (`commit: false`, e.g. a `closed` rule of the
+ * same request while Redis is away).
  */
 import { ALGORITHM_DEFS } from "./algorithms/registry";
 import { roundView } from "./algorithms/model";
@@ -17,16 +19,16 @@ export class LocalLimiter {
     this.states = new BoundedMap(maxEntries);
   }
 
-  /** Decides `rules` (with their counter keys) at `now`; commits only if every enforce rule allows. */
-  decide(rules: { rule: LimiterRule; key: string }[], now: number): RuleResult[] {
+  /** Decides `rules` (with their counter keys) at `now`; commits only if `commit` and every enforce rule allows. */
+  decide(rules: { rule: LimiterRule; key: string }[], now: number, commit = true): RuleResult[] {
     const evaluations = rules.map(({ rule, key }) => ({
       rule,
       key,
       evaluation: ALGORITHM_DEFS[rule.algorithm].model.evaluate(this.states.get(key, now), rule, now, rule.cost),
     }));
-    const commit = evaluations.every(({ rule, evaluation }) => rule.mode === "shadow" || evaluation.allowed);
+    const admitted = commit && evaluations.every(({ rule, evaluation }) => rule.mode === "shadow" || evaluation.allowed);
     return evaluations.map(({ rule, key, evaluation }) => {
-      const consumed = commit && evaluation.allowed && evaluation.next !== null;
+      const consumed = admitted && evaluation.allowed && evaluation.next !== null;
       if (consumed) this.states.set(key, evaluation.next!.state, now + evaluation.next!.ttlMs);
       const view = roundView(consumed ? evaluation.after : evaluation.before);
       return {

@@ -274,6 +274,34 @@ describe("rule application", () => {
   });
 });
 
+describe("GET /api/metrics", () => {
+  /** The value of one sample line, 0 when it is absent. */
+  const sample = (text: string, line: string): number => {
+    const found = text.split("\n").find((l) => l.startsWith(line + " "));
+    return found ? Number(found.slice(line.length + 1)) : 0;
+  };
+
+  it("counts decisions by outcome and rule verdicts by rule name, in Prometheus text, without key or tenant labels", async () => {
+    const { keys } = await fixture([{ name: "metered", algorithm: "fixed_window", limit: 2, windowMs: HOUR_MS }]);
+    const scrape = async () => {
+      const res = await fetch(`${server.url}/api/metrics`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+      return res.text();
+    };
+    const before = await scrape();
+    for (let i = 0; i < 3; i++) await echo(keys[0]!.key);
+    const after = await scrape();
+    const delta = (line: string) => sample(after, line) - sample(before, line);
+    expect(delta('sluice_decisions_total{outcome="allowed"}')).toBeGreaterThanOrEqual(2);
+    expect(delta('sluice_decisions_total{outcome="refused"}')).toBeGreaterThanOrEqual(1);
+    expect(delta('sluice_rule_results_total{rule="metered",result="allowed"}')).toBe(2);
+    expect(delta('sluice_rule_results_total{rule="metered",result="refused"}')).toBe(1);
+    expect(after).toMatch(/^sluice_decide_duration_seconds_count \d+$/m);
+    expect(after).not.toContain(keys[0]!.id);
+  });
+});
+
 describe("POST /api/v1/check", () => {
   let key: CreatedKey;
   let otherKey: CreatedKey;
