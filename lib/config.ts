@@ -2,6 +2,7 @@
  * Process configuration read from the environment, once, with the contract's defaults.
  * Invalid values throw at first use with the variable's name, so a typo never silently means "default".
  */
+import { emailSchema, newPasswordSchema } from "./auth/operatorSchemas";
 
 export interface SluiceConfig {
   databaseUrl: string;
@@ -17,6 +18,11 @@ export interface SluiceConfig {
   anonLimitPerMinute: number;
   trustProxyHops: number;
   adminToken: string | undefined;
+  /**
+   * The first `admin` operator (SLUICE_ADMIN_EMAIL, SLUICE_ADMIN_PASSWORD), created when no
+   * operator exists yet (lib/auth/firstAdmin.ts). Both or neither; the email is stored lower-cased.
+   */
+  firstAdmin: { email: string; password: string } | undefined;
   /**
    * `off` (SLUICE_ENFORCEMENT=off): requests are still authenticated but no rule is checked. An
    * emergency switch, and the baseline of the HTTP benchmark. Default `on`.
@@ -37,6 +43,20 @@ function intFrom(name: string, fallback: number, min: number, max: number): numb
 function flagFrom(name: string): boolean {
   const raw = process.env[name];
   return raw === "1" || raw === "true";
+}
+
+/** Both variables or neither, checked by the admin API's own schemas (lib/auth/operatorSchemas.ts). */
+function firstAdminFrom(): SluiceConfig["firstAdmin"] {
+  const rawEmail = process.env.SLUICE_ADMIN_EMAIL ?? "";
+  const rawPassword = process.env.SLUICE_ADMIN_PASSWORD ?? "";
+  if (rawEmail === "" && rawPassword === "") return undefined;
+  if (rawEmail === "") throw new Error("SLUICE_ADMIN_EMAIL must be set when SLUICE_ADMIN_PASSWORD is");
+  if (rawPassword === "") throw new Error("SLUICE_ADMIN_PASSWORD must be set when SLUICE_ADMIN_EMAIL is");
+  const email = emailSchema.safeParse(rawEmail);
+  if (!email.success) throw new Error(`SLUICE_ADMIN_EMAIL: ${email.error.issues[0]?.message}, got "${rawEmail}"`);
+  const password = newPasswordSchema.safeParse(rawPassword);
+  if (!password.success) throw new Error(`SLUICE_ADMIN_PASSWORD: ${password.error.issues[0]?.message}`);
+  return { email: email.data, password: password.data };
 }
 
 export function readConfig(): SluiceConfig {
@@ -65,6 +85,7 @@ export function readConfig(): SluiceConfig {
     anonLimitPerMinute: intFrom("SLUICE_ANON_LIMIT_PER_MINUTE", 30, 1, 1_000_000_000),
     trustProxyHops: intFrom("SLUICE_TRUST_PROXY", 0, 0, 32),
     adminToken: process.env.SLUICE_ADMIN_TOKEN || undefined,
+    firstAdmin: firstAdminFrom(),
     enforcement,
   };
 }

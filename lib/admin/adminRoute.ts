@@ -1,8 +1,11 @@
 /**
- * Wraps an admin API handler: authorization first (read or write), then the handler; any thrown
- * error becomes a problem response (lib/http/problem.ts). Route files stay thin glue.
+ * Wraps an admin API handler: authorization first (read or write: the bearer token, or the
+ * operator session cookie with its same-origin check, lib/auth/sessionResolver.ts), then the
+ * handler; any thrown error becomes a problem response (lib/http/problem.ts). Route files stay
+ * thin glue.
  */
 import type { Actor } from "../audit/auditLog";
+import { sessionActor } from "../auth/sessionResolver";
 import { problemFromError } from "../http/problem";
 import { authorize, type Access } from "./authorize";
 
@@ -16,7 +19,7 @@ export interface RouteContext<P> {
 export function adminRoute<P = Record<string, never>>(access: Access, handler: AdminHandler<P>): (request: Request, context: RouteContext<P>) => Promise<Response> {
   return async (request, context) => {
     try {
-      const actor = await authorize(request, access);
+      const actor = await authorize(request, access, { session: sessionActor });
       return await handler(request, actor, await context.params);
     } catch (error) {
       return problemFromError(error);

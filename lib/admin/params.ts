@@ -11,3 +11,9 @@ export function keyIdParam(value: string): string {
   if (!isId(value)) throw new AppError("not_found", `No API key with id ${JSON.stringify(value)}.`);
   return value;
 }
+
+/** Operator ids are cuids (lower-case letters and digits). */
+export function operatorIdParam(value: string): string {
+  if (!/^[a-z0-9]{1,64}$/.test(value)) throw new AppError("not_found", `No operator with id ${JSON.stringify(value)}.`);
+  return value;
+}

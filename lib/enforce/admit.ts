@@ -8,12 +8,16 @@
  * - 503 when Redis cannot answer and a `closed` rule applies, or when this instance has never been
  *   able to load the rule store.
  * No Postgres query happens here: keys and rules come from the access cache.
+ * Every decided request is also handed to the monitoring recorder (memory only, never awaited):
+ * authenticated ones under their tenant and key, a request no rule matched as admitted traffic,
+ * and the anonymous limit's decisions under the pseudo-tenant ANONYMOUS_TENANT.
  */
 import { keyIdOf, verifyKey } from "../apiKeys/apiKeySecret";
 import { problemFor, problemResponse } from "../http/problem";
 import type { Limiter } from "../limiter/decide";
 import { rateLimitHeaders, retryAfterSeconds, violatedPolicies } from "../limiter/headers";
 import type { Decision, LimiterRule } from "../limiter/types";
+import type { DecisionSink } from "../metrics/decisionRecorder";
 import type { SluiceMetrics } from "../metrics/metrics";
 import type { AccessCache } from "./accessCache";
 import type { KeyAccess } from "./accessLoader";
@@ -35,6 +39,8 @@ export interface AdmitDeps {
   enforce: boolean;
   metrics?: SluiceMetrics;
   keyUsage?: KeyUsage;
+  /** Monitoring data (lib/metrics/decisionRecorder.ts). */
+  recorder?: DecisionSink;
 }
 
 export interface Client {
@@ -81,6 +87,11 @@ function count(deps: AdmitDeps, outcome: string, decision?: Decision): void {
   }
 }
 
+/** Feeds the monitoring data; `decision` null: no rule matched (admitted without a decision). */
+function record(deps: AdmitDeps, tenantId: string, keyId: string | undefined, decision: Decision | null): void {
+  deps.recorder?.recordRequest(tenantId, keyId, decision);
+}
+
 async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Parameters<Limiter["decide"]>[1]): Promise<Decision> {
   const stop = deps.metrics?.decideSeconds.startTimer();
   try {
@@ -93,6 +104,7 @@ async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Param
 async function anonymous(deps: AdmitDeps, ip: string, reason: string): Promise<Admission> {
   const decision = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], { tenantId: ANONYMOUS_TENANT, ip });
   const headers = rateLimitHeaders(decision);
+  record(deps, ANONYMOUS_TENANT, undefined, decision);
   if (!decision.allowed) {
     count(deps, "unauthenticated_refused", decision);
     return { admitted: false, response: refusalResponse(decision, headers) };
@@ -123,10 +135,12 @@ export async function admit(request: Request, deps: AdmitDeps): Promise<Admissio
   const rules = deps.enforce ? rulesForRequest(key.rules, request.method, new URL(request.url).pathname) : [];
   if (rules.length === 0) {
     count(deps, "unmatched");
+    record(deps, key.tenantId, key.id, null);
     return { admitted: true, client, headers: {} };
   }
   const decision = await timedDecide(deps, rules, { tenantId: key.tenantId, keyId: key.id, ip });
   const headers = rateLimitHeaders(decision);
+  record(deps, key.tenantId, key.id, decision);
   if (!decision.allowed) {
     count(deps, decision.unavailable ? "unavailable" : "refused", decision);
     return { admitted: false, response: refusalResponse(decision, headers) };

@@ -2,11 +2,13 @@
  * POST /api/v1/check: the decision service for other programs. Charges the tenant's
  * `identifier`-scope rule named `rule` for the caller-given `identifier` and answers the verdict
  * as a value (200 whether allowed or not). The call itself was already admitted by the key's own
- * rules (lib/enforce/protectedRoute.ts).
+ * rules (lib/enforce/protectedRoute.ts). The decision is handed to the monitoring recorder, if
+ * given, as the rule's result (memory only, never awaited).
  */
 import { z } from "zod";
 import { AppError } from "../http/errors";
 import type { Limiter } from "../limiter/decide";
+import type { DecisionSink } from "../metrics/decisionRecorder";
 import type { TenantAccess } from "./accessLoader";
 
 export const checkRequestSchema = z
@@ -28,7 +30,7 @@ export interface CheckAnswer {
   rule: string;
 }
 
-export async function checkIdentifier(limiter: Limiter, tenant: TenantAccess | undefined, input: CheckRequest): Promise<CheckAnswer> {
+export async function checkIdentifier(limiter: Limiter, tenant: TenantAccess | undefined, input: CheckRequest, recorder?: DecisionSink): Promise<CheckAnswer> {
   const found = tenant?.rules.find((r) => r.rule.name === input.rule);
   if (!tenant || !found) throw new AppError("not_found", `This tenant has no rule named ${JSON.stringify(input.rule)}.`);
   if (found.rule.scope !== "identifier") {
@@ -36,6 +38,7 @@ export async function checkIdentifier(limiter: Limiter, tenant: TenantAccess | u
   }
   const rule = input.cost === undefined ? found.limiter : { ...found.limiter, cost: input.cost };
   const decision = await limiter.decide([rule], { tenantId: tenant.id, identifier: input.identifier });
+  recorder?.recordCheck(tenant.id, decision);
   if (decision.unavailable) throw new AppError("limiter_unavailable", "The rate limiter is unavailable and this rule fails closed. Retry later.", { headers: { "Retry-After": "1" } });
   const result = decision.results[0]!;
   return {

@@ -13,7 +13,7 @@ export type ProtectedHandler = (request: Request, client: Client) => Promise<Res
 function defaultDeps(): AdmitDeps {
   const s = services();
   const c = config();
-  return { access: s.access, limiter: s.limiter, keyUsage: s.keyUsage, metrics: metrics(), anonLimitPerMinute: c.anonLimitPerMinute, trustProxyHops: c.trustProxyHops, enforce: c.enforcement === "on" };
+  return { access: s.access, limiter: s.limiter, keyUsage: s.keyUsage, recorder: s.recorder, metrics: metrics(), anonLimitPerMinute: c.anonLimitPerMinute, trustProxyHops: c.trustProxyHops, enforce: c.enforcement === "on" };
 }
 
 export function protectedRoute(handler: ProtectedHandler, deps: () => AdmitDeps = defaultDeps): (request: Request) => Promise<Response> {

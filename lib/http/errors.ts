@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  /** A cookie-authenticated change (or a login) from another origin: the CSRF defence. */
+  csrf: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
@@ -27,6 +29,7 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   bad_request: "Bad Request",
   unauthorized: "Unauthorized",
   forbidden: "Forbidden",
+  csrf: "Forbidden",
   not_found: "Not Found",
   method_not_allowed: "Method Not Allowed",
   conflict: "Conflict",

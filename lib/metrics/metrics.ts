@@ -42,6 +42,17 @@ function create() {
       labelNames: ["mode"] as const,
       registers: [registry],
     }),
+    monitoringFlushes: new Counter({
+      name: "sluice_monitoring_flushes_total",
+      help: "Writes of the recorded decisions to Redis (about one per second), by outcome: written, or failed (that second's data dropped).",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
+    monitoringOverflow: new Counter({
+      name: "sluice_monitoring_overflow_total",
+      help: "Observations the monitoring recorder could not keep because a per-flush bound was reached.",
+      registers: [registry],
+    }),
     cacheReloads: new Counter({
       name: "sluice_cache_reloads_total",
       help: "Reloads of this instance's copy of keys and rules, by kind and outcome.",

@@ -1,7 +1,9 @@
 /**
  * The process's long-lived parts, wired once: the limiter (with refusal cache, local fail mode and
- * metrics), the access cache with its change subscription and periodic refresh, and the change
- * publisher. Kept on globalThis because Next bundles each route separately and all must share them.
+ * metrics), the access cache with its change subscription and periodic refresh, the change
+ * publisher, and the first admin operator (from SLUICE_ADMIN_EMAIL / SLUICE_ADMIN_PASSWORD, created
+ * in the background if no operator exists yet; lib/auth/firstAdmin.ts). Kept on globalThis
+ * because Next bundles each route separately and all must share them.
  */
 import { config } from "../config";
 import { createLimiter, type Limiter } from "../limiter/decide";
@@ -14,6 +16,10 @@ import { AccessCache } from "../enforce/accessCache";
 import { prismaAccessLoader } from "../enforce/accessLoader";
 import { publishChange, subscribeChanges } from "../enforce/changeBus";
 import { KeyUsage } from "../enforce/keyUsage";
+import type { DecisionRecorder } from "../metrics/decisionRecorder";
+import { createMonitoring } from "../metrics/monitoringServices";
+import type { MonitoringQueries } from "../metrics/monitoringQueries";
+import { ensureFirstAdmin } from "../auth/firstAdmin";
 
 /** Full reload of keys and rules, the safety net behind change notices. */
 export const FULL_REFRESH_MS = 15_000;
@@ -22,6 +28,10 @@ export interface Services {
   limiter: Limiter;
   access: AccessCache;
   keyUsage: KeyUsage;
+  /** Records every decision for the monitoring data (in memory; written to Redis every second). */
+  recorder: DecisionRecorder;
+  /** Reads the monitoring data: traffic series, refusal rates, hot keys, clients near their limit. */
+  monitoring: MonitoringQueries;
   /** Announces a committed change of a tenant's keys or rules to every instance (this one too). */
   announce(tenantId: string): Promise<void>;
 }
@@ -48,6 +58,11 @@ function create(): Services {
     onTenantReplaced: (tenantId) => refusals.dropTenant(tenantKeyPrefix(c.redisPrefix, tenantId)),
   });
   access.startPeriodicRefresh(FULL_REFRESH_MS);
+  const monitoring = createMonitoring(access);
+  // Not awaited: a login awaits it again (and retries it if this attempt failed).
+  ensureFirstAdmin().catch((error: unknown) => {
+    console.error("sluice: could not create the first admin yet:", error instanceof Error ? error.message : String(error));
+  });
   subscribeChanges(redis, c.redisPrefix, {
     onChange: (tenantId) => void access.tenantChanged(tenantId),
     onSubscribed: () => void access.refreshAll().catch(() => undefined),
@@ -56,6 +71,8 @@ function create(): Services {
     limiter,
     access,
     keyUsage: new KeyUsage(),
+    recorder: monitoring.recorder,
+    monitoring: monitoring.queries,
     async announce(tenantId) {
       // This instance applies the change before answering; the others within ~1 ms of the notice.
       await access.tenantChanged(tenantId);

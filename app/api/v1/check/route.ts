@@ -10,8 +10,8 @@ export const dynamic = "force-dynamic";
 
 export const POST = protectedRoute(async (request, client) => {
   const input = parseInput(checkRequestSchema, await readJsonBody(request));
-  const { access, limiter } = services();
-  return Response.json(await checkIdentifier(limiter, access.tenant(client.tenantId), input));
+  const { access, limiter, recorder } = services();
+  return Response.json(await checkIdentifier(limiter, access.tenant(client.tenantId), input, recorder));
 });
 
 // Other methods are still authenticated and limited like any request under /api/v1, then refused.

@@ -1,0 +1,15 @@
+import { adminRoute } from "@/lib/admin/adminRoute";
+import { notAllowed } from "@/lib/http/methodNotAllowed";
+import { trafficInput } from "@/lib/metrics/monitoringParams";
+import { services } from "@/lib/runtime/services";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = adminRoute("read", async (request) => {
+  const { monitoring } = services();
+  const input = await trafficInput(new URL(request.url).searchParams, Date.now(), monitoring.directory);
+  return Response.json(await monitoring.trafficSeries(input));
+});
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

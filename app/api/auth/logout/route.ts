@@ -1,0 +1,18 @@
+import { loggedOutResponse } from "@/lib/auth/sessionResponses";
+import { endRequestSession } from "@/lib/auth/sessionResolver";
+import { notAllowed } from "@/lib/http/methodNotAllowed";
+import { problemFromError } from "@/lib/http/problem";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export async function POST(request: Request): Promise<Response> {
+  try {
+    await endRequestSession(request);
+    return loggedOutResponse(request);
+  } catch (error) {
+    return problemFromError(error);
+  }
+}
+
+export const { GET, PUT, PATCH, DELETE } = notAllowed(["POST"]);

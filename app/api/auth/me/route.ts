@@ -1,0 +1,19 @@
+import { requestSession } from "@/lib/auth/sessionResolver";
+import { AppError } from "@/lib/http/errors";
+import { notAllowed } from "@/lib/http/methodNotAllowed";
+import { problemFromError } from "@/lib/http/problem";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export async function GET(request: Request): Promise<Response> {
+  try {
+    const session = await requestSession(request);
+    if (!session) throw new AppError("unauthorized", "Not logged in.");
+    return Response.json({ email: session.email, role: session.role }, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    return problemFromError(error);
+  }
+}
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

@@ -1,0 +1,58 @@
+/**
+ * Where a request says it came from, and whether that is Sluice's own origin: the CSRF defence
+ * of the cookie-authenticated API, and the `Secure` decision of the session cookie.
+ *
+ * - The request's own origin is its protocol plus its Host header (the URL's host without one).
+ *   Behind trusted proxies (SLUICE_TRUST_PROXY > 0) the first `X-Forwarded-Proto` and
+ *   `X-Forwarded-Host` values win, as the outermost proxy saw the request.
+ * - The claimed origin is the `Origin` header, or without one the origin of `Referer`.
+ *   `Origin: null`, a malformed value, or a different scheme, host or port is "cross".
+ * - `originCheck` answers "same", "cross" or "missing" (neither header); callers decide what
+ *   "missing" means (refused for cookie-authenticated writes, allowed for a login by a script).
+ */
+
+export type OriginVerdict = "same" | "cross" | "missing";
+
+const firstValue = (raw: string | null): string | null => raw?.split(",")[0]?.trim() || null;
+
+function forwarded(headers: Headers, name: string, trustProxyHops: number): string | null {
+  return trustProxyHops > 0 ? firstValue(headers.get(name)) : null;
+}
+
+export function isHttpsRequest(request: Request, trustProxyHops: number): boolean {
+  const proto = forwarded(request.headers, "x-forwarded-proto", trustProxyHops);
+  if (proto) return proto.toLowerCase() === "https";
+  return new URL(request.url).protocol === "https:";
+}
+
+/** The request's own origin, e.g. `https://sluice.example.com`; null when it cannot be formed. */
+export function requestOrigin(request: Request, trustProxyHops: number): string | null {
+  const host = forwarded(request.headers, "x-forwarded-host", trustProxyHops) ?? request.headers.get("host") ?? new URL(request.url).host;
+  const scheme = isHttpsRequest(request, trustProxyHops) ? "https:" : "http:";
+  return originOf(`${scheme}//${host}`);
+}
+
+function originOf(value: string): string | null {
+  try {
+    const origin = new URL(value).origin;
+    return origin === "null" ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+export function originCheck(request: Request, trustProxyHops: number): OriginVerdict {
+  const origin = request.headers.get("origin");
+  const referer = request.headers.get("referer");
+  const claimed = origin !== null ? origin : referer;
+  if (claimed === null) return "missing";
+  const own = requestOrigin(request, trustProxyHops);
+  const theirs = originOf(claimed.trim());
+  return own !== null && theirs === own ? "same" : "cross";
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export function isStateChanging(method: string): boolean {
+  return !SAFE_METHODS.has(method.toUpperCase());
+}

@@ -1,0 +1,126 @@
+/**
+ * Records decisions for the monitoring data without any I/O on the request path.
+ *
+ * Contract
+ * - `recordRequest` / `recordCheck` only update the in-memory batch (lib/metrics/decisionBatch.ts);
+ *   they never throw and never wait. Time is the recorder's clock unless `nowMs` is passed.
+ * - `flush()` swaps the batch for an empty one and writes it with one pipeline per Redis node
+ *   group (lib/metrics/monitoringPipeline.ts); `start()` runs it every `flushIntervalMs` (1 s) on an
+ *   unref'd timer, so requests never await it. Each instance writes only its own increments, so
+ *   several instances add up correctly.
+ * - A failed flush drops its batch (never retried, so nothing is counted twice) and is logged once
+ *   per outage, with one more line when writes succeed again. While a flush is in flight the next
+ *   tick is skipped and the batch keeps filling, within its bounds: memory never grows without bound.
+ * - `stop()` clears the timer and makes a last flush.
+ */
+import type { Decision } from "../limiter/types";
+import type { RedisClient } from "../redis/connect";
+import { DecisionBatch, DEFAULT_BATCH_LIMITS, type BatchLimits } from "./decisionBatch";
+import { flushCommands } from "./flushCommands";
+import { runPipelines } from "./monitoringPipeline";
+
+/** What the enforcement path sees of the recorder. */
+export interface DecisionSink {
+  /** A request under /api/v1: `decision` null when no rule matched; `keyId` undefined when unauthenticated. */
+  recordRequest(tenantId: string, keyId: string | undefined, decision: Decision | null, nowMs?: number): void;
+  /** A decision of POST /api/v1/check (its rule only; the request itself is recorded by recordRequest). */
+  recordCheck(tenantId: string, decision: Decision, nowMs?: number): void;
+}
+
+export type FlushOutcome = "written" | "empty" | "busy" | "failed";
+
+export interface RecorderOptions {
+  redis: RedisClient;
+  prefix: string;
+  clock?: () => number;
+  flushIntervalMs?: number;
+  /** Longest a flush may take before it counts as failed. */
+  timeoutMs?: number;
+  limits?: BatchLimits;
+  log?: (message: string) => void;
+  /** Told after each flush that wrote or dropped a batch (metrics); `overflow`: observations the batch could not keep. Must not throw. */
+  onFlush?: (outcome: FlushOutcome, overflow: number) => void;
+}
+
+export const FLUSH_INTERVAL_MS = 1_000;
+export const FLUSH_TIMEOUT_MS = 2_000;
+
+export class DecisionRecorder implements DecisionSink {
+  private batch: DecisionBatch;
+  private flushing = false;
+  private failing = false;
+  private droppedBatches = 0;
+  private recordFailed = false;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly clock: () => number;
+  private readonly log: (message: string) => void;
+
+  constructor(private readonly options: RecorderOptions) {
+    this.clock = options.clock ?? Date.now;
+    this.log = options.log ?? ((message) => console.warn(`[sluice] ${message}`));
+    this.batch = this.newBatch();
+  }
+
+  recordRequest(tenantId: string, keyId: string | undefined, decision: Decision | null, nowMs = this.clock()): void {
+    this.guard(() => this.batch.addRequest(tenantId, keyId, decision, nowMs));
+  }
+
+  recordCheck(tenantId: string, decision: Decision, nowMs = this.clock()): void {
+    this.guard(() => this.batch.addCheck(tenantId, decision, nowMs));
+  }
+
+  /** Entries waiting for the next flush (cells, clients and near-limit marks). */
+  pendingSize(): number {
+    return this.batch.size;
+  }
+
+  async flush(): Promise<FlushOutcome> {
+    if (this.flushing) return "busy";
+    const batch = this.batch;
+    if (batch.size === 0) return "empty";
+    this.batch = this.newBatch();
+    this.flushing = true;
+    let outcome: FlushOutcome = "failed";
+    try {
+      await runPipelines(this.options.redis, flushCommands(batch, this.options.prefix), this.options.timeoutMs ?? FLUSH_TIMEOUT_MS);
+      outcome = "written";
+      if (this.failing) this.log(`monitoring data is written again (${this.droppedBatches} batch(es) dropped during the outage)`);
+      this.failing = false;
+      this.droppedBatches = 0;
+    } catch (error) {
+      this.droppedBatches++;
+      if (!this.failing) this.log(`monitoring data could not be written, dropping it until Redis answers: ${(error as Error).message}`);
+      this.failing = true;
+    } finally {
+      this.flushing = false;
+    }
+    this.options.onFlush?.(outcome, batch.overflow);
+    return outcome;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.flush(), this.options.flushIntervalMs ?? FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  private newBatch(): DecisionBatch {
+    return new DecisionBatch(this.options.limits ?? DEFAULT_BATCH_LIMITS);
+  }
+
+  /** Recording must never break a request: an unexpected error is logged once and the observation lost. */
+  private guard(record: () => void): void {
+    try {
+      record();
+    } catch (error) {
+      if (!this.recordFailed) this.log(`a decision could not be recorded for monitoring: ${(error as Error).message}`);
+      this.recordFailed = true;
+    }
+  }
+}

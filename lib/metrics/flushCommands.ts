@@ -1,0 +1,100 @@
+/**
+ * Turns a batch of decisions (lib/metrics/decisionBatch.ts) into Redis writes, grouped by scope
+ * (a tenant id, or GLOBAL_SCOPE): each group touches only keys of one hash tag, so on a Cluster it
+ * can go in one pipeline to one slot. Pure: no I/O, no clock.
+ *
+ * - Series cells go to the per-second hash of their minute and the per-minute hash of their hour;
+ *   the tenant's `*` cells also to the global series (not for pseudo-tenants such as `-anon`).
+ * - The hour's indexes: the tenant's rule refs with their refusals, the global tenants with theirs
+ *   (pseudo-tenants included, so unauthenticated refusals show as a line of their own).
+ * - Clients (API keys) go to the tenant's and the global hot-key and refusal sets, per minute and
+ *   per hour; lowest remaining fractions to the near-limit sets likewise. Scores of the near-limit
+ *   sets are rounded to 1e-6 so they stay short.
+ * Key layout and bounds: lib/metrics/monitoringKeys.ts. Throws only on a scope that cannot be a
+ * key part (the batch never holds one).
+ */
+import type { DecisionBatch } from "./decisionBatch";
+import {
+  clientMember,
+  GLOBAL_SCOPE,
+  HOT_KEYS_KEPT,
+  isPseudoTenant,
+  LOWS_KEPT,
+  monitoringKeys,
+  REFUSALS_KEPT,
+  RETENTION_MS,
+  TOTAL_REF,
+  type MonitoringKeys,
+  type Resolution,
+} from "./monitoringKeys";
+import { ScopeWrites, type WriteCommand } from "./scopeWrites";
+
+export type CommandGroups = Map<string, WriteCommand[]>;
+
+const UNBOUNDED = Number.POSITIVE_INFINITY;
+
+export function flushCommands(batch: DecisionBatch, prefix: string): CommandGroups {
+  const scopes = new Map<string, { keys: MonitoringKeys; writes: ScopeWrites }>();
+  const scope = (id: string) => {
+    let entry = scopes.get(id);
+    if (!entry) scopes.set(id, (entry = { keys: monitoringKeys(prefix, id), writes: new ScopeWrites(RETENTION_MS) }));
+    return entry;
+  };
+  /** The tenant's scope, and the global one unless the tenant is a pseudo-tenant. */
+  const scopesOf = (tenantId: string) => (isPseudoTenant(tenantId) ? [tenantId] : [tenantId, GLOBAL_SCOPE]);
+
+  for (const cell of batch.cells.values()) {
+    const minute = Math.floor(cell.second / 60);
+    const hour = Math.floor(cell.second / 3600);
+    const targets = cell.ref === TOTAL_REF ? scopesOf(cell.tenantId) : [cell.tenantId];
+    for (const id of targets) {
+      const { keys, writes } = scope(id);
+      for (const kind of ["a", "r", "s"] as const) {
+        writes.hincr(keys.seconds(cell.ref, minute), `${cell.second % 60}${kind}`, cell[kind]);
+        writes.hincr(keys.minutes(cell.ref, hour), `${minute % 60}${kind}`, cell[kind]);
+      }
+    }
+    if (cell.ref === TOTAL_REF) {
+      const global = scope(GLOBAL_SCOPE);
+      global.writes.zincr(global.keys.tenants(hour), cell.tenantId, cell.r, UNBOUNDED);
+    } else {
+      const tenant = scope(cell.tenantId);
+      tenant.writes.zincr(tenant.keys.rules(hour), cell.ref, cell.r, UNBOUNDED);
+    }
+  }
+
+  for (const client of batch.clients.values()) {
+    for (const id of scopesOf(client.tenantId)) {
+      const { keys, writes } = scope(id);
+      const member = clientMember(id, client.tenantId, client.keyId);
+      for (const [resolution, index] of periods(client.minute)) {
+        writes.zincr(keys.hotKeys(resolution, index), member, client.requests, HOT_KEYS_KEPT);
+        if (client.refused > 0) writes.zincr(keys.refusals(resolution, index), member, client.refused, REFUSALS_KEPT);
+        for (const [ref, n] of client.refusedByRule) writes.zincr(keys.refusals(resolution, index), `${member}/${ref}`, n, REFUSALS_KEPT);
+      }
+    }
+  }
+
+  for (const low of batch.lows.values()) {
+    const score = Math.round(low.fraction * 1e6) / 1e6;
+    for (const id of scopesOf(low.tenantId)) {
+      const { keys, writes } = scope(id);
+      const member = `${clientMember(id, low.tenantId, low.keyId)}/${low.ref}/${low.capacity}`;
+      for (const [resolution, index] of periods(low.minute)) writes.zlow(keys.lows(resolution, index), member, score, LOWS_KEPT);
+    }
+  }
+
+  const groups: CommandGroups = new Map();
+  for (const [id, { writes }] of scopes) {
+    const commands = writes.commands();
+    if (commands.length > 0) groups.set(id, commands);
+  }
+  return groups;
+}
+
+function periods(minute: number): [Resolution, number][] {
+  return [
+    ["minute", minute],
+    ["hour", Math.floor(minute / 60)],
+  ];
+}

@@ -1,0 +1,112 @@
+/**
+ * Query-string parameters of the monitoring admin API, turned into query inputs.
+ *
+ * Time window: `range=5m|1h|24h` (ending at `to`, default now; points every 5 s, 1 min or
+ * 5 min), or `from` (epoch ms) with an optional `to` (default now); no window at all means the
+ * last 5 minutes. `step` (ms) overrides a series' step; without it a `from` window gets 5 s up to
+ * 5 min, 1 min up to 1 h and 5 min beyond. `tenantId` narrows to one tenant, `rule` (a rule NAME of
+ * that tenant, current or deleted) to one rule, `limit` caps list lengths.
+ * Unknown parameters, malformed values and windows the query schema refuses are 422s naming the
+ * parameter as it was given; a rule name the tenant never had is a 404.
+ */
+import { z } from "zod";
+import { AppError } from "../http/errors";
+import { parseInput } from "../http/validate";
+import type { MonitoringDirectory } from "./monitoringDirectory";
+import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS } from "./monitoringKeys";
+import {
+  hotKeysQuerySchema,
+  monitoringTenantIdSchema,
+  nearLimitQuerySchema,
+  refusalRateQuerySchema,
+  trafficQuerySchema,
+  type HotKeysQuery,
+  type NearLimitQuery,
+  type RefusalRateQuery,
+  type TrafficQuery,
+} from "./monitoringSchemas";
+
+export const RANGE_PRESETS = {
+  "5m": { rangeMs: 5 * MINUTE_MS, stepMs: 5 * SECOND_MS },
+  "1h": { rangeMs: HOUR_MS, stepMs: MINUTE_MS },
+  "24h": { rangeMs: DAY_MS, stepMs: 5 * MINUTE_MS },
+} as const;
+
+export type RangePreset = keyof typeof RANGE_PRESETS;
+
+const number = (name: string) => z.coerce.number({ error: `${name} must be a number` }).refine(Number.isFinite, `${name} must be a number`);
+
+const windowParams = {
+  tenantId: monitoringTenantIdSchema.optional(),
+  range: z.enum(["5m", "1h", "24h"], { error: "range must be 5m, 1h or 24h" }).optional(),
+  from: number("from").optional(),
+  to: number("to").optional(),
+  limit: number("limit").optional(),
+};
+
+export const seriesParamsSchema = z.object({ ...windowParams, step: number("step").optional() }).strict();
+export const trafficParamsSchema = seriesParamsSchema.extend({ rule: z.string().min(1, "rule must not be empty").max(64, "rule must be at most 64 characters").optional() }).strict().omit({ limit: true });
+export const listParamsSchema = z.object(windowParams).strict();
+
+type WindowParams = z.output<typeof listParamsSchema> & { step?: number };
+
+/** Default step of a `from` window, by its length. */
+export function defaultStepMs(rangeMs: number): number {
+  if (rangeMs <= 5 * MINUTE_MS) return 5 * SECOND_MS;
+  if (rangeMs <= HOUR_MS) return MINUTE_MS;
+  return 5 * MINUTE_MS;
+}
+
+function timeWindow(params: WindowParams, nowMs: number): { fromMs: number; toMs: number; stepMs: number } {
+  if (params.range !== undefined && params.from !== undefined) throw new AppError("invalid", "The input is invalid (from: give either range or from, not both).", { errors: { from: ["give either range or from, not both"] } });
+  const toMs = params.to ?? nowMs;
+  const preset = RANGE_PRESETS[params.range ?? "5m"];
+  const fromMs = params.from ?? toMs - preset.rangeMs;
+  const stepMs = params.step ?? (params.from === undefined ? preset.stepMs : defaultStepMs(toMs - fromMs));
+  return { fromMs, toMs, stepMs };
+}
+
+const PARAM_NAMES: Record<string, string> = { fromMs: "from", toMs: "to", stepMs: "step", ruleRef: "rule" };
+
+/** Validates a query input, naming fields as the query string does. */
+function validated<S extends z.ZodType>(schema: S, input: unknown): z.input<S> {
+  try {
+    parseInput(schema, input);
+    return input as z.input<S>;
+  } catch (error) {
+    if (!(error instanceof AppError) || !error.extra.errors) throw error;
+    const errors = Object.fromEntries(Object.entries(error.extra.errors).map(([field, messages]) => [PARAM_NAMES[field] ?? field, messages]));
+    const [field, messages] = Object.entries(errors)[0] ?? ["", []];
+    throw new AppError("invalid", `The input is invalid (${field}: ${messages[0]}).`, { errors });
+  }
+}
+
+const fields = (params: URLSearchParams) => Object.fromEntries(params);
+
+export async function trafficInput(params: URLSearchParams, nowMs: number, directory: MonitoringDirectory): Promise<TrafficQuery> {
+  const p = parseInput(trafficParamsSchema, fields(params));
+  let ruleRef: string | undefined;
+  if (p.rule !== undefined) {
+    if (p.tenantId === undefined) throw new AppError("invalid", "The input is invalid (rule: rule needs a tenantId).", { errors: { rule: ["rule needs a tenantId"] } });
+    ruleRef = (await directory.refOf(p.tenantId, p.rule)) ?? undefined;
+    if (ruleRef === undefined) throw new AppError("not_found", `Tenant ${p.tenantId} has no rule named ${JSON.stringify(p.rule)}.`);
+  }
+  return validated(trafficQuerySchema, { tenantId: p.tenantId, ruleRef, ...timeWindow(p, nowMs) });
+}
+
+export function refusalRateInput(params: URLSearchParams, nowMs: number): RefusalRateQuery {
+  const p = parseInput(seriesParamsSchema, fields(params));
+  return validated(refusalRateQuerySchema, { tenantId: p.tenantId, limit: p.limit, ...timeWindow(p, nowMs) });
+}
+
+export function hotKeysInput(params: URLSearchParams, nowMs: number): HotKeysQuery {
+  const p = parseInput(listParamsSchema, fields(params));
+  const { fromMs, toMs } = timeWindow(p, nowMs);
+  return validated(hotKeysQuerySchema, { tenantId: p.tenantId, limit: p.limit, fromMs, toMs });
+}
+
+export function nearLimitInput(params: URLSearchParams, nowMs: number): NearLimitQuery {
+  const p = parseInput(listParamsSchema, fields(params));
+  const { fromMs, toMs } = timeWindow(p, nowMs);
+  return validated(nearLimitQuerySchema, { tenantId: p.tenantId, limit: p.limit, fromMs, toMs });
+}

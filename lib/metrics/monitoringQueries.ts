@@ -1,0 +1,38 @@
+/**
+ * The monitoring read side as one object, bound to its Redis client, key prefix and directory of
+ * names: what the admin API and the dashboard call. Each query validates its input with its zod
+ * schema (lib/metrics/monitoringSchemas.ts; a bad input is a 422 AppError) and answers 503
+ * (AppError `limiter_unavailable`) when Redis cannot answer within `timeoutMs`.
+ */
+import type { RedisClient } from "../redis/connect";
+import { hotKeys, type HotKeys } from "./hotKeysQuery";
+import type { MonitoringDirectory } from "./monitoringDirectory";
+import type { HotKeysQuery, NearLimitQuery, RefusalRateQuery, TrafficQuery } from "./monitoringSchemas";
+import { nearLimit, type NearLimit } from "./nearLimitQuery";
+import { refusalRate, type RefusalRates } from "./refusalRateQuery";
+import { trafficSeries, type TrafficSeries } from "./trafficQuery";
+
+export interface MonitoringReadDeps {
+  redis: RedisClient;
+  prefix: string;
+  timeoutMs: number;
+  directory: MonitoringDirectory;
+}
+
+export interface MonitoringQueries {
+  directory: MonitoringDirectory;
+  trafficSeries(query: TrafficQuery): Promise<TrafficSeries>;
+  refusalRate(query: RefusalRateQuery): Promise<RefusalRates>;
+  hotKeys(query: HotKeysQuery): Promise<HotKeys>;
+  nearLimit(query: NearLimitQuery): Promise<NearLimit>;
+}
+
+export function monitoringQueries(deps: MonitoringReadDeps): MonitoringQueries {
+  return {
+    directory: deps.directory,
+    trafficSeries: (query) => trafficSeries(deps, query),
+    refusalRate: (query) => refusalRate(deps, query),
+    hotKeys: (query) => hotKeys(deps, query),
+    nearLimit: (query) => nearLimit(deps, query),
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The monitoring parts of the process (lib/runtime/services.ts creates them once): the decision
+ * recorder, flushing every second, and the queries, both on a Redis connection of their own so a
+ * flush pipeline never queues ahead of the limiter's calls, with a longer timeout than the
+ * limiter's (MONITORING_TIMEOUT_MS) because its writes and reads are bigger and never on a
+ * request's critical path. Flush outcomes and overflow are counted in the Prometheus metrics.
+ */
+import { config } from "../config";
+import type { AccessCache } from "../enforce/accessCache";
+import { createRedisClient } from "../redis/connect";
+import { listRuleRefs } from "../rules/ruleRefs";
+import { DecisionRecorder } from "./decisionRecorder";
+import { metrics } from "./metrics";
+import { accessDirectory } from "./monitoringDirectory";
+import { monitoringQueries, type MonitoringQueries } from "./monitoringQueries";
+
+export const MONITORING_TIMEOUT_MS = 2_000;
+
+export interface Monitoring {
+  recorder: DecisionRecorder;
+  queries: MonitoringQueries;
+}
+
+export function createMonitoring(access: AccessCache): Monitoring {
+  const c = config();
+  const m = metrics();
+  const redis = createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, timeoutMs: MONITORING_TIMEOUT_MS, autoPipelining: false });
+  const recorder = new DecisionRecorder({
+    redis,
+    prefix: c.redisPrefix,
+    timeoutMs: MONITORING_TIMEOUT_MS,
+    onFlush: (outcome, overflow) => {
+      m.monitoringFlushes.inc({ outcome });
+      if (overflow > 0) m.monitoringOverflow.inc(overflow);
+    },
+  });
+  recorder.start();
+  const queries = monitoringQueries({ redis, prefix: c.redisPrefix, timeoutMs: MONITORING_TIMEOUT_MS, directory: accessDirectory(access, listRuleRefs) });
+  return { recorder, queries };
+}
