@@ -1,6 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 
-const PORT = 3107;
+// E2E_PORT lets two checkouts run the suite side by side.
+const PORT = Number(process.env.E2E_PORT || 3107);
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 export default defineConfig({
