@@ -1,18 +1,21 @@
 /**
  * `npm run demo`: from a fresh clone (after `npm ci`): generate the Prisma client, migrate the
- * database, seed a demo tenant (one rule per algorithm) and keys, build, start the production
- * server, and drive demo traffic: a steady client well within its limits, a bursty one, and an
- * abusive one that is mostly refused. Prints the URL, the admin token and a demo API key.
- * Ctrl-C stops everything it started.
+ * database, seed the demo tenants (one rule per algorithm), keys and operators
+ * (lib/demo/seedDemo.ts), build, start the production server, and drive demo traffic
+ * (lib/demo/demoTraffic.ts) so the dashboard moves. Prints the dashboard URL, the operator logins,
+ * a demo API key and the admin token. Ctrl-C stops everything it started.
+ * The server trusts one proxy hop (SLUICE_TRUST_PROXY=1) because the traffic driver plays the
+ * load balancer that gives each demo client its own address.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { DEMO_BEHAVIOURS, formatTally, startDemoTraffic } from "../lib/demo/demoTraffic";
 
 const port = Number(process.env.PORT || 3000);
 const base = `http://127.0.0.1:${port}`;
 const adminToken = process.env.SLUICE_ADMIN_TOKEN || `demo-${randomBytes(12).toString("base64url")}`;
 const children: ChildProcess[] = [];
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", SLUICE_ADMIN_TOKEN: adminToken };
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", SLUICE_ADMIN_TOKEN: adminToken, SLUICE_TRUST_PROXY: "1" };
 
 function step(label: string, command: string, args: string[]): void {
   console.log(`\n▶ ${label}`);
@@ -41,34 +44,10 @@ function shutdown(code: number): never {
   process.exit(code);
 }
 
-/** Demo traffic: returns a tally of status codes per client, printed every few seconds. */
-function driveTraffic(keys: Record<string, string>): Map<string, Map<number, number>> {
-  const tally = new Map<string, Map<number, number>>();
-  const hit = async (client: string, method = "GET", path = "/api/v1/echo/items") => {
-    const counts = tally.get(client) ?? new Map<number, number>();
-    tally.set(client, counts);
-    try {
-      const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${keys[client]}` } });
-      await res.arrayBuffer();
-      counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
-    } catch {
-      counts.set(0, (counts.get(0) ?? 0) + 1);
-    }
-  };
-  setInterval(() => void hit("steady"), 1000); // 1 request/s: well within every limit
-  setInterval(() => {
-    for (let i = 0; i < 25; i++) void hit("bursty"); // 25 at once every 5 s: the token bucket bites
-  }, 5000);
-  setInterval(() => {
-    for (let i = 0; i < 4; i++) void hit("abusive", i === 0 ? "POST" : "GET");
-  }, 200); // 20 requests/s: mostly refused
-  return tally;
-}
-
 async function main(): Promise<void> {
   step("prisma generate", "npx", ["prisma", "generate"]);
   step("migrate the database", "npm", ["run", "db:migrate"]);
-  console.log("\n▶ seed the demo tenant, rules and keys");
+  console.log("\n▶ seed the demo tenants, rules, keys and operators");
   const { seedDemo } = await import("../lib/demo/seedDemo");
   const { closeDb } = await import("../lib/db/client");
   const seeded = await seedDemo();
@@ -82,19 +61,21 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => shutdown(0));
   await waitForServer(60_000);
 
+  const demoKey = seeded.tenants[0]!.keys.steady!;
+  const [admin, viewer] = seeded.operators;
   console.log(`
 Sluice is running.
-  Dashboard:    ${base}/
-  Admin API:    Authorization: Bearer ${adminToken}
-  Demo API key: ${seeded.keys.steady}
-  Try:          curl -i ${base}/api/v1/echo -H "Authorization: Bearer ${seeded.keys.steady}"
-Driving demo traffic (steady, bursty, abusive clients). Ctrl-C stops.
+  Dashboard:     ${base}/
+  Admin login:   ${admin!.email} / ${admin!.password}
+  Viewer login:  ${viewer!.email} / ${viewer!.password}
+  Demo API key:  ${demoKey}
+  Admin API:     Authorization: Bearer ${adminToken}
+  Try:           curl -i ${base}/api/v1/echo -H "Authorization: Bearer ${demoKey}"
+Driving demo traffic (${DEMO_BEHAVIOURS.map((b) => b.client).join(", ")}). Ctrl-C stops.
 `);
-  const tally = driveTraffic(seeded.keys);
-  setInterval(() => {
-    const line = [...tally].map(([client, counts]) => `${client}: ${[...counts].map(([s, n]) => `${s}×${n}`).join(" ")}`);
-    console.log(line.join("  |  "));
-  }, 5000);
+  const byName = new Map(seeded.tenants.map((t) => [t.name, t.keys]));
+  const traffic = startDemoTraffic({ baseUrl: base, keyOf: (tenant, client) => byName.get(tenant)![client]! });
+  setInterval(() => console.log(`${formatTally(traffic.tally)}\n`), 10_000);
 }
 
 main().catch((error) => {
