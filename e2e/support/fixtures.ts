@@ -14,7 +14,8 @@ export class ConsoleErrors {
 
   constructor(page: Page) {
     page.on("console", (message) => {
-      if (message.type() === "error") this.errors.push(`console: ${message.text()}`);
+      // The location names the failed resource of a "Failed to load resource" message.
+      if (message.type() === "error") this.errors.push(`console: ${message.text()} (${message.location().url})`);
     });
     page.on("pageerror", (error) => this.errors.push(`pageerror: ${error.message}`));
     page.on("dialog", (dialog) => {
