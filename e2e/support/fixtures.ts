@@ -36,15 +36,15 @@ export class ConsoleErrors {
 
 export const test = base.extend<{ consoleErrors: ConsoleErrors; api: AdminApi }>({
   consoleErrors: [
-    async ({ page }, use) => {
+    async ({ page }, provide) => {
       const collector = new ConsoleErrors(page);
-      await use(collector);
+      await provide(collector);
       expect(collector.unexpected(), "console errors, page errors or dialogs").toEqual([]);
     },
     { auto: true },
   ],
-  api: async ({ request }, use) => {
-    await use(new AdminApi(request));
+  api: async ({ request }, provide) => {
+    await provide(new AdminApi(request));
   },
 });
 
