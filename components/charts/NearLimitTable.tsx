@@ -5,7 +5,7 @@
  */
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { ChartCard } from "./ChartCard";
-import { formatCount, formatTime, RANGE_WORDS } from "./chartFormat";
+import { formatCount, formatWhen, RANGE_WORDS } from "./chartFormat";
 import { KeyLink, TenantLink } from "./entityLinks";
 import type { Range } from "./RangePicker";
 import { useNearLimit } from "./useMonitoring";
@@ -53,7 +53,7 @@ export function NearLimitTable({ tenantId, range }: { tenantId?: string; range: 
                         </span>
                         {formatCount(client.remaining)} of {formatCount(client.capacity)} left
                       </td>
-                      <td className="muted">{formatTime(client.atMs)}</td>
+                      <td className="muted">{formatWhen(client.atMs)}</td>
                     </tr>
                   );
                 })}

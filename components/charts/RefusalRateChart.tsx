@@ -13,7 +13,9 @@ import type { Range } from "./RangePicker";
 import { rateChart } from "./refusalRateLines";
 import { useRefusalRate } from "./useMonitoring";
 
-const yMax = (dataMax: number) => Math.min(100, Math.max(1, Math.ceil(dataMax * 1.1)));
+/** The top of the % axis: the smallest round value above the data, at most 100. */
+const Y_STOPS = [1, 2, 5, 10, 20, 50, 100];
+const yMax = (dataMax: number) => Y_STOPS.find((stop) => stop >= dataMax * 1.05) ?? 100;
 
 export function RefusalRateChart({ tenantId, range, by = tenantId ? "rule" : "tenant" }: { tenantId?: string; range: Range; by?: "tenant" | "rule" }) {
   const query = useRefusalRate({ tenantId, range });
@@ -47,7 +49,8 @@ export function RefusalRateChart({ tenantId, range, by = tenantId ? "rule" : "te
                     stroke={SERIES_COLOURS[i % SERIES_COLOURS.length]}
                     strokeWidth={2}
                     strokeDasharray={line.shadow ? "6 4" : undefined}
-                    dot={false}
+                    // Dots, because a bucket between two empty ones has no segment to draw.
+                    dot={{ r: 2 }}
                     isAnimationActive={false}
                   />
                 ))}

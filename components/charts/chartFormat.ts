@@ -10,6 +10,12 @@ export function formatTime(t: number): string {
   return new Date(t).toLocaleString([], { hour12: false });
 }
 
+/** The time of day alone for today, with the date otherwise. */
+export function formatWhen(t: number, now = Date.now()): string {
+  const date = new Date(t);
+  return date.toDateString() === new Date(now).toDateString() ? date.toLocaleTimeString([], { hour12: false }) : formatTime(t);
+}
+
 export function formatCount(n: number): string {
   return n.toLocaleString();
 }

@@ -21,10 +21,8 @@ export default function Overview() {
           <RefusalRateChart range={range} by="tenant" />
           <RefusalRateChart range={range} by="rule" />
         </div>
-        <div className="grid-2">
-          <HotKeysTable range={range} />
-          <NearLimitTable range={range} />
-        </div>
+        <HotKeysTable range={range} />
+        <NearLimitTable range={range} />
       </div>
     </>
   );
