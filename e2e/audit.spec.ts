@@ -13,7 +13,7 @@ test("a rule change shows before and after, and an admin reverts it", async ({ p
   await logInAsAdmin(page);
   await page.goto(`/audit?tenantId=${tenant.id}`);
   await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
-  await expect(page.getByLabel("Tenant")).toHaveValue(tenant.id);
+  await expect(page.getByLabel("Tenant", { exact: true })).toHaveValue(tenant.id);
 
   const [change] = await api.audit({ tenantId: tenant.id, limit: 1 });
   const entries = page.getByRole("article");
@@ -83,7 +83,7 @@ test("a tenant named like markup is shown as text in the audit log", async ({ pa
 
   await logInAsAdmin(page);
   await page.goto(`/audit?tenantId=${tenant.id}`);
-  await expect(page.getByLabel("Tenant").locator("option:checked")).toHaveText(MARKUP_NAME);
+  await expect(page.getByLabel("Tenant", { exact: true }).locator("option:checked")).toHaveText(MARKUP_NAME);
   const latest = page.getByRole("article").first();
   await expect(latest.getByRole("link", { name: MARKUP_NAME })).toHaveAttribute("href", `/tenants/${tenant.id}`);
   await expect(page.locator("img")).toHaveCount(0);
