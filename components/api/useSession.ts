@@ -1,0 +1,30 @@
+"use client";
+/**
+ * The logged-in operator: GET /api/auth/me as a React Query result (`{ email, role }`). A 401
+ * means "not logged in" (the shell redirects to /login); it is never retried.
+ */
+import { useQuery, type UseQueryResult } from "@tanstack/react-query";
+import { ApiError, apiGet } from "./apiClient";
+
+export type Role = "admin" | "viewer";
+
+export interface Session {
+  email: string;
+  role: Role;
+}
+
+export const SESSION_QUERY_KEY = ["session"] as const;
+
+export function useSession(): UseQueryResult<Session, ApiError> {
+  return useQuery<Session, ApiError>({
+    queryKey: SESSION_QUERY_KEY,
+    queryFn: () => apiGet<Session>("/api/auth/me"),
+    // Roles are read per request on the server; re-reading now and then keeps the UI in step.
+    refetchInterval: 30_000,
+    retry: (failures, error) => error.status !== 401 && error.status !== 403 && failures < 2,
+  });
+}
+
+export function useIsAdmin(): boolean {
+  return useSession().data?.role === "admin";
+}

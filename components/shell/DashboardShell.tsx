@@ -1,0 +1,99 @@
+"use client";
+/**
+ * The frame of every dashboard page: navigation, the operator's email and role, and Log out.
+ * Pages render only once the session is known; a 401 from /api/auth/me (never logged in, logged
+ * out elsewhere, or expired) replaces the page with the login, which comes back here afterwards.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useEffect, useState, type ReactNode } from "react";
+import { apiSend } from "@/components/api/apiClient";
+import { useSession } from "@/components/api/useSession";
+import { ErrorState, Loading, errorMessage } from "./PageState";
+import { loginPathFor } from "./safeNextPath";
+
+const NAV: readonly { href: string; label: string; matches: (path: string) => boolean }[] = [
+  { href: "/", label: "Overview", matches: (p) => p === "/" },
+  { href: "/tenants", label: "Tenants", matches: (p) => p.startsWith("/tenants") || p.startsWith("/keys") },
+  { href: "/audit", label: "Audit log", matches: (p) => p.startsWith("/audit") },
+  { href: "/operators", label: "Operators", matches: (p) => p.startsWith("/operators") },
+];
+
+function currentPath(): string {
+  return `${window.location.pathname}${window.location.search}`;
+}
+
+export default function DashboardShell({ children }: { children: ReactNode }) {
+  const session = useSession();
+  const router = useRouter();
+  const pathname = usePathname();
+  const queryClient = useQueryClient();
+  const [logoutError, setLogoutError] = useState<string | null>(null);
+  const [loggingOut, setLoggingOut] = useState(false);
+  const loggedOut = session.error?.status === 401;
+
+  useEffect(() => {
+    if (loggedOut) router.replace(loginPathFor(currentPath()));
+  }, [loggedOut, router]);
+
+  async function logOut() {
+    setLoggingOut(true);
+    setLogoutError(null);
+    try {
+      await apiSend("POST", "/api/auth/logout");
+      // A full page load on purpose: it drops every cached answer of the session that just
+      // ended, and no mounted query can ask /api/auth/me again in between.
+      queryClient.clear();
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+      window.location.assign("/login");
+    } catch (error) {
+      setLogoutError(errorMessage(error));
+      setLoggingOut(false);
+    }
+  }
+
+  if (session.data === undefined) {
+    return (
+      <main className="centered">
+        {session.error && !loggedOut ? <ErrorState error={session.error} /> : <Loading label={loggedOut ? "Redirecting to the login…" : "Loading…"} />}
+      </main>
+    );
+  }
+
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link href="/" className="brand">
+          Sluice
+        </Link>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.href}>
+                <Link href={item.href} aria-current={item.matches(pathname) ? "page" : undefined}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="whoami">
+          <span className="whoami-email" title="Logged in as">
+            {session.data.email}
+          </span>
+          <span className={`badge badge-${session.data.role}`}>{session.data.role}</span>
+          <button type="button" className="button-quiet" onClick={logOut} disabled={loggingOut}>
+            {loggingOut ? "Logging out…" : "Log out"}
+          </button>
+        </div>
+      </header>
+      {logoutError ? (
+        <p className="banner banner-error" role="alert">
+          Log out failed: {logoutError}
+        </p>
+      ) : null}
+      <main className="content">{children}</main>
+    </div>
+  );
+}
