@@ -10,9 +10,10 @@ export interface AlgorithmGuide {
   tradeOff: string;
   /** token_bucket and gcra have a capacity; the window algorithms ignore `burst`. */
   usesBurst: boolean;
-  limitLabel: string;
-  windowLabel: string;
-  burstLabel?: string;
+  /** What `limit`, `windowMs` and `burst` mean for this algorithm (the labels stay the field names). */
+  limitHint: string;
+  windowHint: string;
+  burstHint?: string;
 }
 
 export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
@@ -21,42 +22,42 @@ export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
     tradeOff:
       "Counts requests in windows aligned to the clock (each starts at a multiple of the window). Cheapest, but a client can send up to twice the limit across a window boundary.",
     usesBurst: false,
-    limitLabel: "Limit (requests per window)",
-    windowLabel: "Window (ms)",
+    limitHint: "requests per window",
+    windowHint: "window length in milliseconds",
   },
   sliding_window: {
     title: "Sliding window",
     tradeOff:
       "Weighs the previous window's count by how much of it still overlaps. Smooths the boundary burst at the same cost as a fixed window; an estimate that assumes the previous window's requests were evenly spread.",
     usesBurst: false,
-    limitLabel: "Limit (requests per window)",
-    windowLabel: "Window (ms)",
+    limitHint: "requests per window",
+    windowHint: "window length in milliseconds",
   },
   sliding_log: {
     title: "Sliding log",
     tradeOff:
       "Remembers every admitted request in the window: exact, never more than the limit in any window. Memory and CPU grow with the requests per window, so keep it for limits up to a few thousand.",
     usesBurst: false,
-    limitLabel: "Limit (requests per window)",
-    windowLabel: "Window (ms)",
+    limitHint: "requests per window",
+    windowHint: "window length in milliseconds",
   },
   token_bucket: {
     title: "Token bucket",
     tradeOff:
       "A bucket of burst tokens refilled with limit tokens per period, fractionally. Allows short bursts up to the capacity, then a steady rate.",
     usesBurst: true,
-    limitLabel: "Refill (tokens per period)",
-    windowLabel: "Refill period (ms)",
-    burstLabel: "Burst (bucket capacity)",
+    limitHint: "tokens added per period",
+    windowHint: "refill period in milliseconds",
+    burstHint: "bucket capacity (empty: the limit)",
   },
   gcra: {
     title: "GCRA",
     tradeOff:
       "Spaces requests one every period ÷ limit, tolerating up to burst requests ahead of schedule. Admits exactly what a token bucket with the same numbers admits; pick the description you reason about best.",
     usesBurst: true,
-    limitLabel: "Rate (requests per period)",
-    windowLabel: "Period (ms)",
-    burstLabel: "Burst tolerance",
+    limitHint: "requests per period",
+    windowHint: "period in milliseconds",
+    burstHint: "requests allowed ahead of schedule (empty: the limit)",
   },
 };
 
