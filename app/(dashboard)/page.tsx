@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
+import Overview from "@/components/overview/Overview";
 
 export const metadata: Metadata = { title: "Overview" };
 
 export default function OverviewPage() {
-  return <h1>Overview</h1>;
+  return <Overview />;
 }

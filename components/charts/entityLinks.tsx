@@ -1,0 +1,35 @@
+/**
+ * Links to a key's and a tenant's page. Ids go into the URL only when they look like ids (8
+ * base62 characters), so a pseudo-tenant such as `-anon` or an unexpected value never becomes a
+ * link; names are always React text.
+ */
+import Link from "next/link";
+
+const ID = /^[0-9A-Za-z]{8}$/;
+
+export function KeyLink({ keyId, keyName }: { keyId: string; keyName: string | null }) {
+  const label = keyName ?? keyId;
+  return (
+    <>
+      {ID.test(keyId) ? (
+        <Link href={`/keys/${keyId}`} className="name">
+          {label}
+        </Link>
+      ) : (
+        <span className="name">{label}</span>
+      )}
+      {keyName === null ? <span className="muted"> (revoked)</span> : null}
+    </>
+  );
+}
+
+export function TenantLink({ tenantId, tenantName }: { tenantId: string; tenantName: string | null }) {
+  const label = tenantName ?? tenantId;
+  return ID.test(tenantId) ? (
+    <Link href={`/tenants/${tenantId}`} className="name">
+      {label}
+    </Link>
+  ) : (
+    <span className="name">{label}</span>
+  );
+}

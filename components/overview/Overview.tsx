@@ -1,0 +1,31 @@
+"use client";
+/** The overview at `/`: live traffic of every tenant, 429 rates, hot keys, clients near their limit. */
+import { useState } from "react";
+import { HotKeysTable } from "@/components/charts/HotKeysTable";
+import { NearLimitTable } from "@/components/charts/NearLimitTable";
+import { RangePicker, type Range } from "@/components/charts/RangePicker";
+import { RefusalRateChart } from "@/components/charts/RefusalRateChart";
+import { TrafficChart } from "@/components/charts/TrafficChart";
+
+export default function Overview() {
+  const [range, setRange] = useState<Range>("5m");
+  return (
+    <>
+      <div className="page-header">
+        <h1>Overview</h1>
+        <RangePicker value={range} onChange={setRange} />
+      </div>
+      <div className="stack">
+        <TrafficChart range={range} title="Requests per second, all tenants" />
+        <div className="grid-2">
+          <RefusalRateChart range={range} by="tenant" />
+          <RefusalRateChart range={range} by="rule" />
+        </div>
+        <div className="grid-2">
+          <HotKeysTable range={range} />
+          <NearLimitTable range={range} />
+        </div>
+      </div>
+    </>
+  );
+}
