@@ -9,8 +9,9 @@
  *   able to load the rule store.
  * No Postgres query happens here: keys and rules come from the access cache.
  * Every decided request is also handed to the monitoring recorder (memory only, never awaited):
- * authenticated ones under their tenant and key, a request no rule matched as admitted traffic,
- * and the anonymous limit's decisions under the pseudo-tenant ANONYMOUS_TENANT.
+ * authenticated ones under their tenant and key with their method and path (no query string, for
+ * the key's recent decisions), a request no rule matched as admitted traffic, and the anonymous
+ * limit's decisions under the pseudo-tenant ANONYMOUS_TENANT.
  */
 import { keyIdOf, verifyKey } from "../apiKeys/apiKeySecret";
 import { problemFor, problemResponse } from "../http/problem";
@@ -18,6 +19,7 @@ import type { Limiter } from "../limiter/decide";
 import { rateLimitHeaders, retryAfterSeconds, violatedPolicies } from "../limiter/headers";
 import type { Decision, LimiterRule } from "../limiter/types";
 import type { DecisionSink } from "../metrics/decisionRecorder";
+import { MAX_PATH_CHARS } from "../metrics/recentDecisions";
 import type { SluiceMetrics } from "../metrics/metrics";
 import type { AccessCache } from "./accessCache";
 import type { KeyAccess } from "./accessLoader";
@@ -88,8 +90,8 @@ function count(deps: AdmitDeps, outcome: string, decision?: Decision): void {
 }
 
 /** Feeds the monitoring data; `decision` null: no rule matched (admitted without a decision). */
-function record(deps: AdmitDeps, tenantId: string, keyId: string | undefined, decision: Decision | null): void {
-  deps.recorder?.recordRequest(tenantId, keyId, decision);
+function record(deps: AdmitDeps, request: Request, tenantId: string, keyId: string | undefined, decision: Decision | null, path: string): void {
+  deps.recorder?.recordRequest({ tenantId, keyId, decision, method: request.method, path: path.slice(0, MAX_PATH_CHARS) });
 }
 
 async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Parameters<Limiter["decide"]>[1]): Promise<Decision> {
@@ -101,10 +103,10 @@ async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Param
   }
 }
 
-async function anonymous(deps: AdmitDeps, ip: string, reason: string): Promise<Admission> {
+async function anonymous(deps: AdmitDeps, request: Request, path: string, ip: string, reason: string): Promise<Admission> {
   const decision = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], { tenantId: ANONYMOUS_TENANT, ip });
   const headers = rateLimitHeaders(decision);
-  record(deps, ANONYMOUS_TENANT, undefined, decision);
+  record(deps, request, ANONYMOUS_TENANT, undefined, decision, path);
   if (!decision.allowed) {
     count(deps, "unauthenticated_refused", decision);
     return { admitted: false, response: refusalResponse(decision, headers) };
@@ -124,23 +126,24 @@ export async function admit(request: Request, deps: AdmitDeps): Promise<Admissio
     count(deps, "store_unavailable");
     return { admitted: false, response: problemFor("db_unavailable", "API keys cannot be checked yet: the rule store is unavailable. Retry shortly.", {}, { "Retry-After": "5" }) };
   }
+  const path = new URL(request.url).pathname;
   const presented = presentedKey(request.headers);
-  if (presented === null) return anonymous(deps, ip, "An API key is required: send Authorization: Bearer <key> or x-api-key: <key>.");
+  if (presented === null) return anonymous(deps, request, path, ip, "An API key is required: send Authorization: Bearer <key> or x-api-key: <key>.");
   const keyId = keyIdOf(presented);
   const key = keyId ? deps.access.key(keyId) : undefined;
-  if (!key || !verifyKey(presented, key.secretHash)) return anonymous(deps, ip, "The API key is malformed, unknown or revoked.");
+  if (!key || !verifyKey(presented, key.secretHash)) return anonymous(deps, request, path, ip, "The API key is malformed, unknown or revoked.");
 
   deps.keyUsage?.noteUse(key.id);
   const client: Client = { tenantId: key.tenantId, key, ip };
-  const rules = deps.enforce ? rulesForRequest(key.rules, request.method, new URL(request.url).pathname) : [];
+  const rules = deps.enforce ? rulesForRequest(key.rules, request.method, path) : [];
   if (rules.length === 0) {
     count(deps, "unmatched");
-    record(deps, key.tenantId, key.id, null);
+    record(deps, request, key.tenantId, key.id, null, path);
     return { admitted: true, client, headers: {} };
   }
   const decision = await timedDecide(deps, rules, { tenantId: key.tenantId, keyId: key.id, ip });
   const headers = rateLimitHeaders(decision);
-  record(deps, key.tenantId, key.id, decision);
+  record(deps, request, key.tenantId, key.id, decision, path);
   if (!decision.allowed) {
     count(deps, decision.unavailable ? "unavailable" : "refused", decision);
     return { admitted: false, response: refusalResponse(decision, headers) };

@@ -5,21 +5,39 @@
  * What one decision adds, at the second it was recorded:
  * - a request under /api/v1 (`addRequest`), to the tenant's `*` cell: `a` if admitted, `r` if
  *   refused (429, or 503 under a `closed` rule), and also `s` if admitted while a shadow rule would
- *   have refused it (the extra refusals enforcing the shadow rules would cause). A request no rule
- *   matched (`decision` null) is admitted traffic too;
+ *   have refused it (the extra refusals enforcing the shadow rules would cause; a request already
+ *   refused by an enforce rule is not counted again). A request no rule matched (`decision` null) is
+ *   admitted traffic too;
  * - per rule result, to that rule's cell: `a` if the rule passed it, `r` if an enforce rule
- *   refused, `s` if a shadow rule would have refused;
+ *   refused, `s` if a shadow rule would have refused. So `r` and `s` are never mixed: the traffic
+ *   and refusal-rate series show real refusals and would-be refusals apart;
  * - with a key id: the key's requests and refusals in that minute (refusals also per refusing rule),
- *   and per enforce rule the lowest remaining/capacity the key saw (capacity: `burst` for
- *   token_bucket and gcra, else `limit`). Fail-open/closed results carry no real quota and are skipped;
+ *   per enforce rule the lowest remaining/capacity the key saw (capacity: `burst` for token_bucket
+ *   and gcra, else `limit`; 0 when the rule refused it), and the request as a recent decision of the
+ *   key (lib/metrics/recentDecisions.ts). Fail-open/closed results carry no real quota and are
+ *   skipped for the low marks;
  * - a decision of POST /api/v1/check (`addCheck`) adds its rule cells only: the request itself
  *   was already recorded by `addRequest`.
  *
- * Bounded: past `limits` new cells, clients or lows are not kept and are counted in `overflow`
- * (existing entries still count). Ids and refs that could not be part of a key are skipped the same way.
+ * Bounded: past `limits` new cells, clients, lows or recent entries are not kept and are counted in
+ * `overflow` (existing entries still count). Ids and refs that could not be part of a key are
+ * skipped the same way.
  */
 import type { Decision, RuleResult } from "../limiter/types";
-import { minuteOf, TOTAL_REF } from "./monitoringKeys";
+import { minuteOf, RECENT_DECISIONS_KEPT, TOTAL_REF } from "./monitoringKeys";
+import { recentDecision, RecentBuffer } from "./recentDecisions";
+
+/** One request under /api/v1 as the enforcement path reports it. */
+export interface RecordedRequest {
+  tenantId: string;
+  /** undefined when the request had no valid API key. */
+  keyId?: string;
+  /** null when no rule matched (admitted without a decision). */
+  decision: Decision | null;
+  method: string;
+  /** The path without the query string (cut to MAX_PATH_CHARS when stored). */
+  path: string;
+}
 
 export interface SeriesCell {
   tenantId: string;
@@ -53,9 +71,11 @@ export interface BatchLimits {
   maxCells: number;
   maxClients: number;
   maxLows: number;
+  /** Recent-decision entries (each at most ~400 bytes of JSON). */
+  maxRecent: number;
 }
 
-export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxCells: 20_000, maxClients: 20_000, maxLows: 20_000 };
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxCells: 20_000, maxClients: 20_000, maxLows: 20_000, maxRecent: 20_000 };
 
 const SAFE_PART = /^[A-Za-z0-9_-]{1,64}$/;
 const QUOTA_SOURCES = new Set<RuleResult["source"]>(["redis", "cache", "fail_local"]);
@@ -70,15 +90,19 @@ export class DecisionBatch {
   readonly cells = new Map<string, SeriesCell>();
   readonly clients = new Map<string, ClientStats>();
   readonly lows = new Map<string, LowMark>();
+  readonly recent: RecentBuffer;
   overflow = 0;
 
-  constructor(private readonly limits: BatchLimits = DEFAULT_BATCH_LIMITS) {}
-
-  get size(): number {
-    return this.cells.size + this.clients.size + this.lows.size;
+  constructor(private readonly limits: BatchLimits = DEFAULT_BATCH_LIMITS) {
+    this.recent = new RecentBuffer(RECENT_DECISIONS_KEPT, limits.maxRecent);
   }
 
-  addRequest(tenantId: string, keyId: string | undefined, decision: Decision | null, nowMs: number): void {
+  get size(): number {
+    return this.cells.size + this.clients.size + this.lows.size + this.recent.size;
+  }
+
+  addRequest(request: RecordedRequest, nowMs: number): void {
+    const { tenantId, keyId, decision } = request;
     if (!SAFE_PART.test(tenantId) || (keyId !== undefined && !SAFE_PART.test(keyId))) {
       this.overflow++;
       return;
@@ -104,6 +128,7 @@ export class DecisionBatch {
     for (const r of decision?.results ?? []) {
       if (r.rule.mode === "enforce" && QUOTA_SOURCES.has(r.source)) this.low(tenantId, keyId, r, minuteOf(nowMs));
     }
+    if (!this.recent.add(tenantId, keyId, recentDecision(decision, request.method, request.path, nowMs))) this.overflow++;
   }
 
   addCheck(tenantId: string, decision: Decision, nowMs: number): void {
@@ -159,7 +184,8 @@ export class DecisionBatch {
   private low(tenantId: string, keyId: string, result: RuleResult, minute: number): void {
     const capacity = capacityOf(result);
     if (!(capacity > 0)) return;
-    const fraction = Math.min(1, Math.max(0, result.remaining / capacity));
+    // A rule that refused the key has it at its limit, whatever units a costly request left over.
+    const fraction = result.allowed ? Math.min(1, Math.max(0, result.remaining / capacity)) : 0;
     const id = `${tenantId}\n${keyId}\n${result.rule.ref}\n${capacity}\n${minute}`;
     const known = this.lows.get(id);
     if (known) {

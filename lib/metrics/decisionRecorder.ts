@@ -11,21 +11,24 @@
  * - A failed flush drops its batch (never retried, so nothing is counted twice) and is logged once
  *   per outage, with one more line when writes succeed again. While a flush is in flight the next
  *   tick is skipped and the batch keeps filling, within its bounds: memory never grows without bound.
- * - `stop()` clears the timer and makes a last flush.
+ * - `stop()` clears the timer, waits for a flush in flight and makes a last flush.
+ * What the flush writes, and for how long it is kept: lib/metrics/monitoringKeys.ts.
  */
 import type { Decision } from "../limiter/types";
 import type { RedisClient } from "../redis/connect";
-import { DecisionBatch, DEFAULT_BATCH_LIMITS, type BatchLimits } from "./decisionBatch";
+import { DecisionBatch, DEFAULT_BATCH_LIMITS, type BatchLimits, type RecordedRequest } from "./decisionBatch";
 import { flushCommands } from "./flushCommands";
 import { runPipelines } from "./monitoringPipeline";
 
 /** What the enforcement path sees of the recorder. */
 export interface DecisionSink {
   /** A request under /api/v1: `decision` null when no rule matched; `keyId` undefined when unauthenticated. */
-  recordRequest(tenantId: string, keyId: string | undefined, decision: Decision | null, nowMs?: number): void;
+  recordRequest(request: RecordedRequest, nowMs?: number): void;
   /** A decision of POST /api/v1/check (its rule only; the request itself is recorded by recordRequest). */
   recordCheck(tenantId: string, decision: Decision, nowMs?: number): void;
 }
+
+export type { RecordedRequest };
 
 export type FlushOutcome = "written" | "empty" | "busy" | "failed";
 
@@ -47,7 +50,7 @@ export const FLUSH_TIMEOUT_MS = 2_000;
 
 export class DecisionRecorder implements DecisionSink {
   private batch: DecisionBatch;
-  private flushing = false;
+  private inFlight: Promise<FlushOutcome> | null = null;
   private failing = false;
   private droppedBatches = 0;
   private recordFailed = false;
@@ -61,8 +64,8 @@ export class DecisionRecorder implements DecisionSink {
     this.batch = this.newBatch();
   }
 
-  recordRequest(tenantId: string, keyId: string | undefined, decision: Decision | null, nowMs = this.clock()): void {
-    this.guard(() => this.batch.addRequest(tenantId, keyId, decision, nowMs));
+  recordRequest(request: RecordedRequest, nowMs = this.clock()): void {
+    this.guard(() => this.batch.addRequest(request, nowMs));
   }
 
   recordCheck(tenantId: string, decision: Decision, nowMs = this.clock()): void {
@@ -75,11 +78,19 @@ export class DecisionRecorder implements DecisionSink {
   }
 
   async flush(): Promise<FlushOutcome> {
-    if (this.flushing) return "busy";
+    if (this.inFlight) return "busy";
     const batch = this.batch;
     if (batch.size === 0) return "empty";
     this.batch = this.newBatch();
-    this.flushing = true;
+    this.inFlight = this.write(batch);
+    try {
+      return await this.inFlight;
+    } finally {
+      this.inFlight = null;
+    }
+  }
+
+  private async write(batch: DecisionBatch): Promise<FlushOutcome> {
     let outcome: FlushOutcome = "failed";
     try {
       await runPipelines(this.options.redis, flushCommands(batch, this.options.prefix), this.options.timeoutMs ?? FLUSH_TIMEOUT_MS);
@@ -91,10 +102,12 @@ export class DecisionRecorder implements DecisionSink {
       this.droppedBatches++;
       if (!this.failing) this.log(`monitoring data could not be written, dropping it until Redis answers: ${(error as Error).message}`);
       this.failing = true;
-    } finally {
-      this.flushing = false;
     }
-    this.options.onFlush?.(outcome, batch.overflow);
+    try {
+      this.options.onFlush?.(outcome, batch.overflow);
+    } catch {
+      // A metrics callback must not turn a flush into an unhandled rejection of the timer.
+    }
     return outcome;
   }
 
@@ -107,6 +120,7 @@ export class DecisionRecorder implements DecisionSink {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    while (this.inFlight) await this.inFlight;
     await this.flush();
   }
 

@@ -5,11 +5,14 @@
  *
  * - Series cells go to the per-second hash of their minute and the per-minute hash of their hour;
  *   the tenant's `*` cells also to the global series (not for pseudo-tenants such as `-anon`).
- * - The hour's indexes: the tenant's rule refs with their refusals, the global tenants with theirs
- *   (pseudo-tenants included, so unauthenticated refusals show as a line of their own).
+ * - The hour's indexes: the tenant's rule refs with their refusals and would-be refusals (so shadow
+ *   rules rank too), the global tenants with their refused requests (pseudo-tenants included, so
+ *   unauthenticated refusals show as a line of their own).
  * - Clients (API keys) go to the tenant's and the global hot-key and refusal sets, per minute and
  *   per hour; lowest remaining fractions to the near-limit sets likewise. Scores of the near-limit
  *   sets are rounded to 1e-6 so they stay short.
+ * - Recent decisions go to their key's list in the tenant's scope (newest at the head, trimmed to
+ *   RECENT_DECISIONS_KEPT).
  * Key layout and bounds: lib/metrics/monitoringKeys.ts. Throws only on a scope that cannot be a
  * key part (the batch never holds one).
  */
@@ -21,6 +24,7 @@ import {
   isPseudoTenant,
   LOWS_KEPT,
   monitoringKeys,
+  RECENT_DECISIONS_KEPT,
   REFUSALS_KEPT,
   RETENTION_MS,
   TOTAL_REF,
@@ -59,7 +63,7 @@ export function flushCommands(batch: DecisionBatch, prefix: string): CommandGrou
       global.writes.zincr(global.keys.tenants(hour), cell.tenantId, cell.r, UNBOUNDED);
     } else {
       const tenant = scope(cell.tenantId);
-      tenant.writes.zincr(tenant.keys.rules(hour), cell.ref, cell.r, UNBOUNDED);
+      tenant.writes.zincr(tenant.keys.rules(hour), cell.ref, cell.r + cell.s, UNBOUNDED);
     }
   }
 
@@ -82,6 +86,11 @@ export function flushCommands(batch: DecisionBatch, prefix: string): CommandGrou
       const member = `${clientMember(id, low.tenantId, low.keyId)}/${low.ref}/${low.capacity}`;
       for (const [resolution, index] of periods(low.minute)) writes.zlow(keys.lows(resolution, index), member, score, LOWS_KEPT);
     }
+  }
+
+  for (const recent of batch.recent.keys.values()) {
+    const { keys, writes } = scope(recent.tenantId);
+    writes.lpush(keys.recent(recent.keyId), recent.entries.map((entry) => JSON.stringify(entry)), RECENT_DECISIONS_KEPT);
   }
 
   const groups: CommandGroups = new Map();

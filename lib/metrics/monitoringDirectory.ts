@@ -8,6 +8,8 @@
  * Postgres query); refs the cache does not know (deleted rules) are looked up in the stored refs,
  * and stay unnamed (`name: null`) if that fails. Revoked keys and deleted tenants have no name.
  * The pseudo-tenant `-anon` (requests without a valid key) has its own fixed names.
+ * `keyTenant` finds the tenant of an API key: from the cache for live keys, else from the store
+ * (revoked keys keep their recent decisions for 24 h); store errors propagate (503 upstream).
  */
 import { ANONYMOUS_TENANT, anonymousRule } from "../enforce/admit";
 import type { AccessCache } from "../enforce/accessCache";
@@ -28,10 +30,15 @@ export interface MonitoringDirectory {
   describeRules(tenantId: string, refs: string[]): Promise<Map<string, RuleLabel>>;
   /** The ref of a rule name of the tenant (current or deleted), or null if it never existed. */
   refOf(tenantId: string, ruleName: string): Promise<string | null>;
+  /** The tenant of an API key (live or revoked), or null if no such key exists. */
+  keyTenant(keyId: string): Promise<string | null>;
 }
 
 /** Every name → ref the tenant ever had (from the RuleRef table). */
 export type StoredRuleRefs = (tenantId: string) => Promise<{ name: string; ref: string }[]>;
+
+/** The tenant of a stored API key, revoked or not; null when there is none. */
+export type StoredKeyTenant = (keyId: string) => Promise<string | null>;
 
 export const ANONYMOUS_TENANT_NAME = "unauthenticated requests";
 
@@ -46,7 +53,7 @@ function currentRules(tenant: TenantAccess | undefined): Map<string, { name: str
   return out;
 }
 
-export function accessDirectory(access: AccessCache, storedRefs: StoredRuleRefs): MonitoringDirectory {
+export function accessDirectory(access: AccessCache, storedRefs: StoredRuleRefs, storedKeyTenant: StoredKeyTenant): MonitoringDirectory {
   const anonymous = anonymousRule(1);
   const known = (tenantId: string) =>
     tenantId === ANONYMOUS_TENANT ? new Map([[anonymous.ref, { name: anonymous.name, mode: anonymous.mode }]]) : currentRules(access.tenant(tenantId));
@@ -79,6 +86,9 @@ export function accessDirectory(access: AccessCache, storedRefs: StoredRuleRefs)
     async refOf(tenantId, ruleName) {
       for (const [ref, rule] of known(tenantId)) if (rule.name === ruleName) return ref;
       return (await stored(tenantId)).find((r) => r.name === ruleName)?.ref ?? null;
+    },
+    async keyTenant(keyId) {
+      return access.key(keyId)?.tenantId ?? (await storedKeyTenant(keyId));
     },
   };
 }

@@ -10,15 +10,20 @@
  * | ---------------------------- | ---- | ----------------------------------------------------- |
  * | `{S}ms<ref>:<epoch minute>`  | hash | per-second cells `<second 0-59><a|r|s>` → count       |
  * | `{S}mm<ref>:<epoch hour>`    | hash | per-minute cells `<minute 0-59><a|r|s>` → count       |
- * | `{T}mr:<epoch hour>`         | zset | rule ref → refusals: the refs with traffic that hour  |
+ * | `{T}mr:<epoch hour>`         | zset | rule ref → refusals + would-be refusals: refs with traffic |
  * | `{-}mt:<epoch hour>`         | zset | tenant id → refused requests: tenants with traffic    |
  * | `{S}mk<m|h>:<minute|hour>`   | zset | client → requests, top HOT_KEYS_KEPT                  |
  * | `{S}mx<m|h>:<minute|hour>`   | zset | client, and client/ref → refusals, top REFUSALS_KEPT  |
  * | `{S}mn<m|h>:<minute|hour>`   | zset | client/ref/capacity → lowest remaining/capacity seen, lowest LOWS_KEPT |
+ * | `{T}md<keyId>`               | list | the key's last RECENT_DECISIONS_KEPT decisions, JSON, newest first |
  *
  * `<ref>` is a rule's counter ref, or `*` for the tenant's requests as a whole (the global scope
  * keeps only `*`: every real tenant's requests together). A client is a key id in a tenant's keys
- * and `<tenantId>:<keyId>` in the global ones. Every key gets a TTL of RETENTION_MS at each write.
+ * and `<tenantId>:<keyId>` in the global ones. Every key gets a TTL of RETENTION_MS at each write,
+ * so nothing is kept longer than 24 h (plus a margin) after its last write; per-second and
+ * per-minute hashes hold at most 180 fields, sorted sets at most their `*_KEPT` members, and lists
+ * RECENT_DECISIONS_KEPT entries. The indexes `mr` and `mt` are bounded by the tenant's rule names and
+ * the number of tenants.
  * Throws on a scope that cannot be part of a key (lib/limiter/keys.ts `tenantKeyPrefix`).
  */
 import { tenantKeyPrefix } from "../limiter/keys";
@@ -39,6 +44,8 @@ export const TOTAL_REF = "*";
 export const HOT_KEYS_KEPT = 100;
 export const REFUSALS_KEPT = 120;
 export const LOWS_KEPT = 100;
+/** Recent decisions kept per API key (a Redis list trimmed at every write). */
+export const RECENT_DECISIONS_KEPT = 50;
 
 export type Resolution = "minute" | "hour";
 export type CellKind = "a" | "r" | "s";
@@ -70,6 +77,8 @@ export interface MonitoringKeys {
   hotKeys(resolution: Resolution, index: number): string;
   refusals(resolution: Resolution, index: number): string;
   lows(resolution: Resolution, index: number): string;
+  /** Only in a tenant's scope. */
+  recent(keyId: string): string;
 }
 
 const letter = (resolution: Resolution): string => (resolution === "minute" ? "m" : "h");
@@ -85,5 +94,6 @@ export function monitoringKeys(prefix: string, scope: string): MonitoringKeys {
     hotKeys: (resolution, index) => `${base}k${letter(resolution)}:${index}`,
     refusals: (resolution, index) => `${base}x${letter(resolution)}:${index}`,
     lows: (resolution, index) => `${base}n${letter(resolution)}:${index}`,
+    recent: (keyId) => `${base}d${keyId}`,
   };
 }

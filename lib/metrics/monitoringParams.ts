@@ -6,11 +6,13 @@
  * last 5 minutes. `step` (ms) overrides a series' step; without it a `from` window gets 5 s up to
  * 5 min, 1 min up to 1 h and 5 min beyond. `tenantId` narrows to one tenant, `rule` (a rule NAME of
  * that tenant, current or deleted) to one rule, `limit` caps list lengths.
- * Unknown parameters, malformed values and windows the query schema refuses are 422s naming the
- * parameter as it was given; a rule name the tenant never had is a 404.
+ * Unknown or repeated parameters, malformed values (an empty value is malformed, never 0) and
+ * windows the query schema refuses are 422s naming the parameter as it was given, in the errors'
+ * keys and in their messages; a rule name the tenant never had is a 404.
+ * A key's recent decisions take `limit` only (1 to 50, default 50).
  */
 import { z } from "zod";
-import { AppError } from "../http/errors";
+import { AppError, type FieldErrors } from "../http/errors";
 import { parseInput } from "../http/validate";
 import type { MonitoringDirectory } from "./monitoringDirectory";
 import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS } from "./monitoringKeys";
@@ -18,10 +20,12 @@ import {
   hotKeysQuerySchema,
   monitoringTenantIdSchema,
   nearLimitQuerySchema,
+  recentDecisionsQuerySchema,
   refusalRateQuerySchema,
   trafficQuerySchema,
   type HotKeysQuery,
   type NearLimitQuery,
+  type RecentDecisionsQuery,
   type RefusalRateQuery,
   type TrafficQuery,
 } from "./monitoringSchemas";
@@ -34,7 +38,12 @@ export const RANGE_PRESETS = {
 
 export type RangePreset = keyof typeof RANGE_PRESETS;
 
-const number = (name: string) => z.coerce.number({ error: `${name} must be a number` }).refine(Number.isFinite, `${name} must be a number`);
+/** A decimal number given as text; an empty or non-numeric value is refused rather than read as 0. */
+const number = (name: string) =>
+  z
+    .string()
+    .regex(/^-?\d+(?:\.\d+)?$/, `${name} must be a number`)
+    .transform(Number);
 
 const windowParams = {
   tenantId: monitoringTenantIdSchema.optional(),
@@ -47,8 +56,26 @@ const windowParams = {
 export const seriesParamsSchema = z.object({ ...windowParams, step: number("step").optional() }).strict();
 export const trafficParamsSchema = seriesParamsSchema.extend({ rule: z.string().min(1, "rule must not be empty").max(64, "rule must be at most 64 characters").optional() }).strict().omit({ limit: true });
 export const listParamsSchema = z.object(windowParams).strict();
+export const decisionsParamsSchema = z.object({ limit: number("limit").optional() }).strict();
 
 type WindowParams = z.output<typeof listParamsSchema> & { step?: number };
+
+function invalid(errors: FieldErrors): AppError {
+  const [field, messages] = Object.entries(errors)[0] ?? ["", [""]];
+  return new AppError("invalid", `The input is invalid (${field}: ${messages[0]}).`, { errors });
+}
+
+/** Parses the query string: unknown and repeated parameters are 422s naming them. */
+function parseParams<S extends z.ZodObject>(schema: S, params: URLSearchParams): z.output<S> {
+  const known = Object.keys(schema.shape);
+  const errors: FieldErrors = {};
+  for (const name of new Set(params.keys())) {
+    if (!known.includes(name)) errors[name] = [`${name} is not a parameter of this query (known: ${known.join(", ")})`];
+    else if (params.getAll(name).length > 1) errors[name] = [`${name} must be given once`];
+  }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  return parseInput(schema, Object.fromEntries(params));
+}
 
 /** Default step of a `from` window, by its length. */
 export function defaultStepMs(rangeMs: number): number {
@@ -58,7 +85,7 @@ export function defaultStepMs(rangeMs: number): number {
 }
 
 function timeWindow(params: WindowParams, nowMs: number): { fromMs: number; toMs: number; stepMs: number } {
-  if (params.range !== undefined && params.from !== undefined) throw new AppError("invalid", "The input is invalid (from: give either range or from, not both).", { errors: { from: ["give either range or from, not both"] } });
+  if (params.range !== undefined && params.from !== undefined) throw invalid({ from: ["give either range or from, not both"] });
   const toMs = params.to ?? nowMs;
   const preset = RANGE_PRESETS[params.range ?? "5m"];
   const fromMs = params.from ?? toMs - preset.rangeMs;
@@ -67,27 +94,25 @@ function timeWindow(params: WindowParams, nowMs: number): { fromMs: number; toMs
 }
 
 const PARAM_NAMES: Record<string, string> = { fromMs: "from", toMs: "to", stepMs: "step", ruleRef: "rule" };
+const FIELD_NAME = /\b(fromMs|toMs|stepMs|ruleRef)\b/g;
 
-/** Validates a query input, naming fields as the query string does. */
+/** Validates a query input, naming fields (in keys and messages) as the query string does. */
 function validated<S extends z.ZodType>(schema: S, input: unknown): z.input<S> {
   try {
     parseInput(schema, input);
     return input as z.input<S>;
   } catch (error) {
     if (!(error instanceof AppError) || !error.extra.errors) throw error;
-    const errors = Object.fromEntries(Object.entries(error.extra.errors).map(([field, messages]) => [PARAM_NAMES[field] ?? field, messages]));
-    const [field, messages] = Object.entries(errors)[0] ?? ["", []];
-    throw new AppError("invalid", `The input is invalid (${field}: ${messages[0]}).`, { errors });
+    const rename = (text: string) => text.replace(FIELD_NAME, (name) => PARAM_NAMES[name] ?? name);
+    throw invalid(Object.fromEntries(Object.entries(error.extra.errors).map(([field, messages]) => [rename(field), messages.map(rename)])));
   }
 }
 
-const fields = (params: URLSearchParams) => Object.fromEntries(params);
-
 export async function trafficInput(params: URLSearchParams, nowMs: number, directory: MonitoringDirectory): Promise<TrafficQuery> {
-  const p = parseInput(trafficParamsSchema, fields(params));
+  const p = parseParams(trafficParamsSchema, params);
   let ruleRef: string | undefined;
   if (p.rule !== undefined) {
-    if (p.tenantId === undefined) throw new AppError("invalid", "The input is invalid (rule: rule needs a tenantId).", { errors: { rule: ["rule needs a tenantId"] } });
+    if (p.tenantId === undefined) throw invalid({ rule: ["rule needs a tenantId"] });
     ruleRef = (await directory.refOf(p.tenantId, p.rule)) ?? undefined;
     if (ruleRef === undefined) throw new AppError("not_found", `Tenant ${p.tenantId} has no rule named ${JSON.stringify(p.rule)}.`);
   }
@@ -95,18 +120,24 @@ export async function trafficInput(params: URLSearchParams, nowMs: number, direc
 }
 
 export function refusalRateInput(params: URLSearchParams, nowMs: number): RefusalRateQuery {
-  const p = parseInput(seriesParamsSchema, fields(params));
+  const p = parseParams(seriesParamsSchema, params);
   return validated(refusalRateQuerySchema, { tenantId: p.tenantId, limit: p.limit, ...timeWindow(p, nowMs) });
 }
 
 export function hotKeysInput(params: URLSearchParams, nowMs: number): HotKeysQuery {
-  const p = parseInput(listParamsSchema, fields(params));
+  const p = parseParams(listParamsSchema, params);
   const { fromMs, toMs } = timeWindow(p, nowMs);
   return validated(hotKeysQuerySchema, { tenantId: p.tenantId, limit: p.limit, fromMs, toMs });
 }
 
 export function nearLimitInput(params: URLSearchParams, nowMs: number): NearLimitQuery {
-  const p = parseInput(listParamsSchema, fields(params));
+  const p = parseParams(listParamsSchema, params);
   const { fromMs, toMs } = timeWindow(p, nowMs);
   return validated(nearLimitQuerySchema, { tenantId: p.tenantId, limit: p.limit, fromMs, toMs });
+}
+
+/** `GET /api/admin/keys/{keyId}/decisions?limit=`: the key id comes from the path. */
+export function recentDecisionsInput(keyId: string, params: URLSearchParams): RecentDecisionsQuery {
+  const p = parseParams(decisionsParamsSchema, params);
+  return validated(recentDecisionsQuerySchema, { keyId, limit: p.limit });
 }

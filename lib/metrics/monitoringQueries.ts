@@ -1,14 +1,16 @@
 /**
  * The monitoring read side as one object, bound to its Redis client, key prefix and directory of
- * names: what the admin API and the dashboard call. Each query validates its input with its zod
+ * names: what the admin API and the dashboard call (traffic series, refusal rates, hot keys,
+ * clients near their limit, a key's recent decisions). Each query validates its input with its zod
  * schema (lib/metrics/monitoringSchemas.ts; a bad input is a 422 AppError) and answers 503
  * (AppError `limiter_unavailable`) when Redis cannot answer within `timeoutMs`.
  */
 import type { RedisClient } from "../redis/connect";
 import { hotKeys, type HotKeys } from "./hotKeysQuery";
 import type { MonitoringDirectory } from "./monitoringDirectory";
-import type { HotKeysQuery, NearLimitQuery, RefusalRateQuery, TrafficQuery } from "./monitoringSchemas";
+import type { HotKeysQuery, NearLimitQuery, RecentDecisionsQuery, RefusalRateQuery, TrafficQuery } from "./monitoringSchemas";
 import { nearLimit, type NearLimit } from "./nearLimitQuery";
+import { recentDecisions, type RecentDecisions } from "./recentDecisionsQuery";
 import { refusalRate, type RefusalRates } from "./refusalRateQuery";
 import { trafficSeries, type TrafficSeries } from "./trafficQuery";
 
@@ -25,6 +27,7 @@ export interface MonitoringQueries {
   refusalRate(query: RefusalRateQuery): Promise<RefusalRates>;
   hotKeys(query: HotKeysQuery): Promise<HotKeys>;
   nearLimit(query: NearLimitQuery): Promise<NearLimit>;
+  recentDecisions(query: RecentDecisionsQuery): Promise<RecentDecisions>;
 }
 
 export function monitoringQueries(deps: MonitoringReadDeps): MonitoringQueries {
@@ -34,5 +37,6 @@ export function monitoringQueries(deps: MonitoringReadDeps): MonitoringQueries {
     refusalRate: (query) => refusalRate(deps, query),
     hotKeys: (query) => hotKeys(deps, query),
     nearLimit: (query) => nearLimit(deps, query),
+    recentDecisions: (query) => recentDecisions(deps, query),
   };
 }

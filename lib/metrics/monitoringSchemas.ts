@@ -5,7 +5,8 @@
  * ranges up to 1 h only; a series has at most MAX_POINTS points. Messages name the field at fault.
  */
 import { z } from "zod";
-import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS } from "./monitoringKeys";
+import { ID_PATTERN } from "../ids";
+import { DAY_MS, HOUR_MS, MINUTE_MS, RECENT_DECISIONS_KEPT, SECOND_MS } from "./monitoringKeys";
 
 export const MAX_POINTS = 1440;
 
@@ -88,7 +89,15 @@ export const hotKeysQuerySchema = z
 
 export const nearLimitQuerySchema = hotKeysQuerySchema;
 
+export const recentDecisionsQuerySchema = z
+  .object({
+    keyId: z.string({ error: "keyId must be an API key id" }).regex(ID_PATTERN, "keyId must be an API key id"),
+    limit: limitSchema(RECENT_DECISIONS_KEPT, RECENT_DECISIONS_KEPT),
+  })
+  .strict();
+
 export type TrafficQuery = z.input<typeof trafficQuerySchema>;
 export type RefusalRateQuery = z.input<typeof refusalRateQuerySchema>;
 export type HotKeysQuery = z.input<typeof hotKeysQuerySchema>;
 export type NearLimitQuery = z.input<typeof nearLimitQuerySchema>;
+export type RecentDecisionsQuery = z.input<typeof recentDecisionsQuerySchema>;

@@ -5,13 +5,15 @@
  * limiter's (MONITORING_TIMEOUT_MS) because its writes and reads are bigger and never on a
  * request's critical path. Flush outcomes and overflow are counted in the Prometheus metrics.
  */
+import { getKey } from "../apiKeys/keyStore";
 import { config } from "../config";
+import { AppError } from "../http/errors";
 import type { AccessCache } from "../enforce/accessCache";
 import { createRedisClient } from "../redis/connect";
 import { listRuleRefs } from "../rules/ruleRefs";
 import { DecisionRecorder } from "./decisionRecorder";
 import { metrics } from "./metrics";
-import { accessDirectory } from "./monitoringDirectory";
+import { accessDirectory, type StoredKeyTenant } from "./monitoringDirectory";
 import { monitoringQueries, type MonitoringQueries } from "./monitoringQueries";
 
 export const MONITORING_TIMEOUT_MS = 2_000;
@@ -20,6 +22,15 @@ export interface Monitoring {
   recorder: DecisionRecorder;
   queries: MonitoringQueries;
 }
+
+const storedKeyTenant: StoredKeyTenant = async (keyId) => {
+  try {
+    return (await getKey(keyId)).tenantId;
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") return null;
+    throw error;
+  }
+};
 
 export function createMonitoring(access: AccessCache): Monitoring {
   const c = config();
@@ -35,6 +46,6 @@ export function createMonitoring(access: AccessCache): Monitoring {
     },
   });
   recorder.start();
-  const queries = monitoringQueries({ redis, prefix: c.redisPrefix, timeoutMs: MONITORING_TIMEOUT_MS, directory: accessDirectory(access, listRuleRefs) });
+  const queries = monitoringQueries({ redis, prefix: c.redisPrefix, timeoutMs: MONITORING_TIMEOUT_MS, directory: accessDirectory(access, listRuleRefs, storedKeyTenant) });
   return { recorder, queries };
 }

@@ -3,8 +3,11 @@
  *
  * - Without tenantId: `byTenant` has the `limit` tenants with the most refused requests (ties and
  *   tenants without refusals by id), the pseudo-tenant `-anon` included; `byRule` the `limit`
- *   rules of those tenants with the most refusals.
- * - With tenantId: `byTenant` is that tenant alone, `byRule` its `limit` rules with the most refusals.
+ *   rules of those tenants with the most refusals plus would-be refusals (so a shadow rule on
+ *   trial ranks by what it would have refused).
+ * - With tenantId: `byTenant` is that tenant alone, `byRule` its `limit` rules ranked likewise.
+ * Every point and total carries `refused` (real refusals) and `shadowRefused` (what shadow rules
+ * would have refused) apart, with a percentage each; each rule's label carries its current mode.
  * Tenants and rules are ranked by the hourly indexes of every hour the range overlaps (coarser at
  * the edges than the range); the series themselves are exact. For a tenant line `requests` is
  * allowed + refused; for a rule line it is every request the rule was evaluated for (allowed +

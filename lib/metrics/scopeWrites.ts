@@ -1,9 +1,10 @@
 /**
  * The writes of one flush to one scope's keys (a tenant's, or the global ones), merged before they
  * are sent: one HINCRBY per hash field, one ZINCRBY per sorted-set member, one ZADD LT per
- * lowest-value set. Sorted sets are bounded twice: only the `keep` best members of this flush are
- * sent, and ZREMRANGEBYRANK trims the stored set back to `keep` afterwards (other instances write
- * too). Every key written gets PEXPIRE `ttlMs` after its writes, so nothing outlives the retention.
+ * lowest-value set, one LPUSH per list. Sorted sets are bounded twice: only the `keep` best members
+ * of this flush are sent, and ZREMRANGEBYRANK trims the stored set back to `keep` afterwards (other
+ * instances write too); lists likewise: at most `keep` values are pushed and LTRIM keeps the `keep`
+ * newest. Every key written gets PEXPIRE `ttlMs` after its writes, so nothing outlives the retention.
  */
 
 export type WriteCommand = [command: string, key: string, ...args: (string | number)[]];
@@ -25,6 +26,7 @@ export class ScopeWrites {
   private readonly hashes = new Map<string, Map<string, number>>();
   private readonly counters = new Map<string, RankedSet>();
   private readonly lows = new Map<string, RankedSet>();
+  private readonly lists = new Map<string, { keep: number; values: string[] }>();
 
   constructor(private readonly ttlMs: number) {}
 
@@ -46,6 +48,14 @@ export class ScopeWrites {
     const set = this.ranked(this.lows, key, keep);
     const known = set.members.get(member);
     set.members.set(member, known === undefined ? score : Math.min(known, score));
+  }
+
+  /** Pushes values (oldest first, so the newest ends at the head) and keeps the list's `keep` newest. */
+  lpush(key: string, values: string[], keep: number): void {
+    if (values.length === 0) return;
+    let list = this.lists.get(key);
+    if (!list) this.lists.set(key, (list = { keep, values: [] }));
+    list.values.push(...values);
   }
 
   private ranked(sets: Map<string, RankedSet>, key: string, keep: number): RankedSet {
@@ -71,6 +81,11 @@ export class ScopeWrites {
       for (const [member, score] of best(set, "lowest")) args.push(score, member);
       out.push(["ZADD", key, "LT", ...args]);
       out.push(["ZREMRANGEBYRANK", key, set.keep, -1]);
+      expire(key);
+    }
+    for (const [key, list] of this.lists) {
+      out.push(["LPUSH", key, ...list.values.slice(-list.keep)]);
+      out.push(["LTRIM", key, 0, list.keep - 1]);
       expire(key);
     }
     return out;

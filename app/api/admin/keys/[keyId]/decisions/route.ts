@@ -1,0 +1,18 @@
+import { adminRoute } from "@/lib/admin/adminRoute";
+import { keyIdParam } from "@/lib/admin/params";
+import { notAllowed } from "@/lib/http/methodNotAllowed";
+import { recentDecisionsInput } from "@/lib/metrics/monitoringParams";
+import { services } from "@/lib/runtime/services";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Params = { keyId: string };
+
+/** The key's recent decisions, newest first: `{ decisions: [...] }` (lib/metrics/recentDecisionsQuery.ts). */
+export const GET = adminRoute<Params>("read", async (request, _actor, params) => {
+  const input = recentDecisionsInput(keyIdParam(params.keyId), new URL(request.url).searchParams);
+  return Response.json(await services().monitoring.recentDecisions(input));
+});
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

@@ -1,0 +1,78 @@
+"use client";
+/**
+ * One change: who, what, when, the tenant it belongs to, before and after side by side, and for
+ * admins a Revert button (with confirmation) whose outcome, or the server's refusal (409: this
+ * change cannot be reverted), is shown under the entry.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { apiSend, type ApiError } from "@/components/api/apiClient";
+import { formatTime } from "@/components/charts/chartFormat";
+import { TenantLink } from "@/components/charts/entityLinks";
+import { ConfirmButton } from "@/components/shell/ConfirmButton";
+import { errorMessage } from "@/components/shell/PageState";
+import { actorLabel, type AuditEvent } from "./auditTypes";
+import { JsonDiff } from "./JsonDiff";
+
+const ID = /^[0-9A-Za-z]{8}$/;
+
+function Target({ target }: { target: string }) {
+  const [kind, id = ""] = target.split(/:(.*)/s);
+  if (kind === "key" && ID.test(id)) return <Link href={`/keys/${id}`}>{target}</Link>;
+  if (kind === "tenant" && ID.test(id)) return <Link href={`/tenants/${id}`}>{target}</Link>;
+  return <span className="name">{target}</span>;
+}
+
+export function AuditEntry({ event, tenantName, canRevert }: { event: AuditEvent; tenantName: string | null; canRevert: boolean }) {
+  const queryClient = useQueryClient();
+  const revert = useMutation<AuditEvent, ApiError>({
+    mutationFn: () => apiSend<AuditEvent>("POST", `/api/admin/audit/${encodeURIComponent(event.id)}/revert`),
+    // A revert changes rules, keys or operators: every view may be stale now.
+    onSuccess: () => queryClient.invalidateQueries(),
+  });
+  const headingId = `audit-${event.id}`;
+
+  return (
+    <article className="card audit-entry" aria-labelledby={headingId}>
+      <div className="audit-meta">
+        <span id={headingId} className="audit-action">
+          {event.action}
+        </span>
+        <span>
+          <span className="muted">on </span>
+          <Target target={event.target} />
+        </span>
+        {event.tenantId ? (
+          <span>
+            <span className="muted">tenant </span>
+            <TenantLink tenantId={event.tenantId} tenantName={tenantName} />
+          </span>
+        ) : null}
+        <span>
+          <span className="muted">by </span>
+          <span className="name">{actorLabel(event.actor)}</span>
+        </span>
+        <time dateTime={event.at} className="muted">
+          {formatTime(Date.parse(event.at))}
+        </time>
+        <span className="muted">#{event.id}</span>
+        {canRevert ? (
+          <span style={{ marginLeft: "auto" }}>
+            <ConfirmButton label="Revert" question={`Revert change #${event.id}?`} confirmLabel="Yes, revert" onConfirm={() => revert.mutateAsync().catch(() => undefined)} />
+          </span>
+        ) : null}
+      </div>
+      {revert.isSuccess ? (
+        <p className="notice notice-ok" role="status">
+          Reverted. The revert is recorded as change #{revert.data.id}.
+        </p>
+      ) : null}
+      {revert.isError ? (
+        <p className="form-error" role="alert">
+          Could not revert: {errorMessage(revert.error)}
+        </p>
+      ) : null}
+      <JsonDiff before={event.before} after={event.after} />
+    </article>
+  );
+}

@@ -1,0 +1,67 @@
+"use client";
+/** One operator; for admins, its role can be changed and it can be deleted (with confirmation). */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiSend, type ApiError } from "@/components/api/apiClient";
+import { formatTime } from "@/components/charts/chartFormat";
+import { ConfirmButton } from "@/components/shell/ConfirmButton";
+import { errorMessage } from "@/components/shell/PageState";
+import { ROLES, type Role } from "@/lib/auth/operatorSchemas";
+import type { OperatorView } from "@/lib/auth/operatorStore";
+
+export function OperatorRow({ operator, canChange, isSelf }: { operator: OperatorView; canChange: boolean; isSelf: boolean }) {
+  const queryClient = useQueryClient();
+  const path = `/api/admin/operators/${encodeURIComponent(operator.id)}`;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["operators"] });
+  const changeRole = useMutation<OperatorView, ApiError, Role>({ mutationFn: (role) => apiSend("PATCH", path, { role }), onSettled: refresh });
+  const remove = useMutation<void, ApiError>({ mutationFn: () => apiSend("DELETE", path), onSettled: refresh });
+  const failure = changeRole.error ?? remove.error;
+
+  return (
+    <tr>
+      <td className="name">
+        {operator.email}
+        {isSelf ? <span className="muted"> (you)</span> : null}
+      </td>
+      <td>
+        {canChange ? (
+          <select
+            aria-label={`Role of ${operator.email}`}
+            value={changeRole.isPending && changeRole.variables ? changeRole.variables : operator.role}
+            disabled={changeRole.isPending}
+            onChange={(e) => {
+              remove.reset();
+              changeRole.mutate(e.target.value as Role);
+            }}
+          >
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <span className={`badge badge-${operator.role}`}>{operator.role}</span>
+        )}
+        {failure ? (
+          <p className="field-error" role="alert">
+            {errorMessage(failure)}
+          </p>
+        ) : null}
+      </td>
+      <td className="muted">{formatTime(Date.parse(operator.createdAt))}</td>
+      {canChange ? (
+        <td>
+          <ConfirmButton
+            label="Delete"
+            question={`Delete ${operator.email}?`}
+            confirmLabel="Yes, delete"
+            onConfirm={() => {
+              changeRole.reset();
+              return remove.mutateAsync().catch(() => undefined);
+            }}
+          />
+        </td>
+      ) : null}
+    </tr>
+  );
+}
