@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError, apiSend } from "@/components/api/apiClient";
 import { errorMessage } from "@/components/shell/PageState";
+import formStyles from "@/components/tenants/tenants.module.css";
 import { createKeySchema } from "@/lib/admin/schemas";
 import { CreatedKeyNotice } from "./CreatedKeyNotice";
 import { tenantKeysPath } from "./keyQueries";
@@ -51,7 +52,7 @@ export function CreateKeyForm({ tenantId }: { tenantId: string }) {
           </p>
         ) : null}
         <div className="form-row">
-          <div className="field">
+          <div className={`field ${formStyles.nameField}`}>
             <label htmlFor="key-name">Key name</label>
             <input
               id="key-name"

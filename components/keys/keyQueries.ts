@@ -46,6 +46,7 @@ export function useKeyQuota(keyId: string, enabled = true) {
   return useLive<KeyQuota>(["key", keyId, "quota"], `${keyPath(keyId)}/quota`, enabled);
 }
 
-export function useKeyDecisions(keyId: string, limit = 50) {
-  return useLive<RecentDecisions>(["key", keyId, "decisions", limit], withQuery(`${keyPath(keyId)}/decisions`, { limit }));
+/** Without `limit` the API answers every decision it keeps (the last 50). */
+export function useKeyDecisions(keyId: string, limit?: number) {
+  return useLive<RecentDecisions>(["key", keyId, "decisions", limit ?? null], withQuery(`${keyPath(keyId)}/decisions`, { limit }));
 }

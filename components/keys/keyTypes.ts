@@ -1,5 +1,7 @@
 /**
  * Answer shapes of the key and quota endpoints of the admin API, as the dashboard reads them.
+ * Where the answering module exists in lib/, its own type is re-exported (a change there is then
+ * a compile error here).
  */
 import type { Algorithm, RuleMode, Scope } from "@/lib/limiter/types";
 import type { Rule } from "@/lib/rules/ruleSchema";
@@ -50,17 +52,5 @@ export interface TenantQuota {
   truncated: boolean;
 }
 
-export interface RecentDecision {
-  atMs: number;
-  method: string;
-  path: string;
-  allowed: boolean;
-  unavailable: boolean;
-  shadowRefused: string[];
-  refusedBy: string | null;
-  remaining: number | null;
-}
-
-export interface RecentDecisions {
-  decisions: RecentDecision[];
-}
+export type { RecentDecision } from "@/lib/metrics/recentDecisions";
+export type { RecentDecisions } from "@/lib/metrics/recentDecisionsQuery";

@@ -15,12 +15,14 @@ export function AlgorithmPicker({ idPrefix, value, error, onChange }: { idPrefix
         return (
           <div key={algorithm} className={styles.algorithmOption}>
             <input type="radio" id={id} name={`${idPrefix}-algorithm`} value={algorithm} checked={value === algorithm} onChange={() => onChange(algorithm)} aria-describedby={`${id}-tradeoff`} />
-            <label htmlFor={id}>
-              <strong>{guide.title}</strong> <code className="muted">{algorithm}</code>
+            <div>
+              <label htmlFor={id}>
+                <strong>{guide.title}</strong> <code className="muted">{algorithm}</code>
+              </label>
               <span id={`${id}-tradeoff`} className={styles.tradeOff}>
                 {guide.tradeOff}
               </span>
-            </label>
+            </div>
           </div>
         );
       })}

@@ -13,10 +13,10 @@ import { RuleSelectField, RuleTextField } from "./RuleField";
 import { SCOPE_HINT } from "./ruleOwner";
 import styles from "./RuleEditor.module.css";
 
-const FAIL_MODE_LABEL: Record<(typeof FAIL_MODES)[number], string> = {
-  open: "open: allow while Redis is unreachable",
-  closed: "closed: refuse with 503 while Redis is unreachable",
-  local: "local: enforce in each instance's memory until Redis is back",
+const FAIL_MODE_HINT: Record<(typeof FAIL_MODES)[number], string> = {
+  open: "while Redis cannot answer: allow",
+  closed: "while Redis cannot answer: refuse with 503",
+  local: "while Redis cannot answer: enforce in each instance's memory",
 };
 
 export function RuleFieldset({
@@ -72,9 +72,10 @@ export function RuleFieldset({
         <RuleSelectField
           id={id("failMode")}
           label="Fail mode"
+          hint={FAIL_MODE_HINT[draft.failMode]}
           error={errors.failMode}
           value={draft.failMode}
-          options={FAIL_MODES.map((m) => ({ value: m, label: FAIL_MODE_LABEL[m] }))}
+          options={FAIL_MODES.map((m) => ({ value: m, label: m }))}
           onChange={(failMode) => onChange({ failMode })}
         />
       </div>

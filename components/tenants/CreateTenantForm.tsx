@@ -8,6 +8,7 @@ import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { ApiError, apiSend } from "@/components/api/apiClient";
 import { errorMessage } from "@/components/shell/PageState";
+import formStyles from "@/components/tenants/tenants.module.css";
 import { createTenantSchema } from "@/lib/admin/schemas";
 import { TENANTS_QUERY_KEY, type Tenant } from "./tenantQueries";
 
@@ -52,7 +53,7 @@ export function CreateTenantForm() {
         </p>
       ) : null}
       <div className="form-row">
-        <div className="field">
+        <div className={`field ${formStyles.nameField}`}>
           <label htmlFor="tenant-name">Tenant name</label>
           <input
             id="tenant-name"
