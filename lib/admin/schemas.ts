@@ -3,6 +3,7 @@
  * Rules themselves are defined once in lib/rules/ruleSchema.ts.
  */
 import { z } from "zod";
+import { normalizeIp } from "../enforce/clientIp";
 import { ruleListSchema } from "../rules/ruleSchema";
 
 /** Tenant, key and operator names: any text of 1 to 128 characters after trimming. */
@@ -26,12 +27,36 @@ export const keyRulesSchema = ruleListSchema.superRefine((rules, ctx) => {
   });
 });
 
+/** Audit event ids are database sequence numbers, written in decimal. */
+export const AUDIT_ID_PATTERN = /^[1-9][0-9]{0,17}$/;
+
+/** GET /api/admin/audit: newest first, `limit` per page, `before` = the last id of the previous page. */
 export const auditQuerySchema = z
   .object({
     tenantId: z.string().regex(/^[0-9A-Za-z]{8}$/, "tenantId must be a tenant id").optional(),
     limit: z.coerce.number({ error: "limit must be a number" }).int("limit must be a whole number").min(1, "limit must be at least 1").max(500, "limit must be at most 500").default(100),
+    before: z.string().regex(AUDIT_ID_PATTERN, "before must be the id of an audit event").optional(),
   })
   .strict();
+
+/**
+ * GET /api/admin/keys/{keyId}/quota: `ip` and `identifier` name whose counter the key's `ip` and
+ * `identifier` rules are read for (without them those rules are listed unread).
+ */
+export const keyQuotaQuerySchema = z
+  .object({
+    ip: z
+      .string()
+      .trim()
+      .pipe(z.union([z.ipv4(), z.ipv6()], { error: "ip must be an IPv4 or IPv6 address" }))
+      .transform(normalizeIp)
+      .optional(),
+    identifier: z.string().min(1, "identifier must not be empty").max(256, "identifier must be at most 256 characters").optional(),
+  })
+  .strict();
+
+/** GET /api/admin/tenants/{tenantId}/quota takes no query parameters. */
+export const tenantQuotaQuerySchema = z.object({}).strict();
 
 export type CreateTenantInput = z.input<typeof createTenantSchema>;
 export type CreateKeyInput = z.input<typeof createKeySchema>;

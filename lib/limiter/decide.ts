@@ -8,7 +8,9 @@
  * - Redis errors, malformed replies and timeouts never escape `decide`: each rule's failMode turns
  *   them into a result (`open` allows, `closed` refuses with `unavailable: true`, `local` enforces in
  *   memory). A decision never waits longer than `timeoutMs` plus timer jitter.
- * - `peek` reads without consuming; it throws `LimiterUnavailableError` when Redis cannot answer.
+ * - `peek` reads without consuming: each rule's remaining quota, and whether (`allowed`) and when
+ *   (`retryAfterMs`) a request of the rule's cost would pass. It throws `LimiterUnavailableError`
+ *   when Redis cannot answer.
  * - Time: Redis TIME, unless `nowMs` is passed (tests, simulation) or `timeSource` is `app`.
  *   With `nowMs`, keys live at least EXPLICIT_TIME_TTL_FLOOR_MS of real time: a TTL computed in
  *   simulated time would expire state in the middle of a replayed sequence. The caller owns that

@@ -128,6 +128,23 @@ describe("one decision over several rules", () => {
     const peeks = [await limiter.peek([rule], subject, { nowMs: T0 + 1 }), await limiter.peek([rule], subject, { nowMs: T0 + 2 })];
     expect(peeks.map((d) => d.results[0]!.remaining)).toEqual([4, 4]);
   });
+
+  it.each(ALGORITHMS)("peek tells whether and when a request of the rule's cost passes, as decide would, without consuming (%s)", async (algorithm) => {
+    const subject = freshTenant();
+    const rule = limiterRule({ algorithm, limit: 4, windowMs: 10_000, cost: 2 });
+    await limiter.decide([rule], subject, { nowMs: T0 });
+    const open = await limiter.peek([rule], subject, { nowMs: T0 + 1 });
+    expect([open.allowed, open.results[0]!.retryAfterMs]).toEqual([true, 0]);
+    await limiter.decide([rule], subject, { nowMs: T0 + 1 });
+    const full = await limiter.peek([rule], subject, { nowMs: T0 + 2 });
+    const refused = await limiter.decide([rule], subject, { nowMs: T0 + 2 });
+    expect(full.allowed).toBe(false);
+    expect(full.results[0]!.remaining).toBe(0);
+    expect(full.results[0]!.retryAfterMs).toBeGreaterThan(0);
+    expect(full.results[0]!.retryAfterMs).toBe(refused.results[0]!.retryAfterMs);
+    const passes = await limiter.decide([rule], subject, { nowMs: T0 + 2 + full.results[0]!.retryAfterMs });
+    expect(passes.allowed).toBe(true);
+  });
 });
 
 describe("keys", () => {

@@ -22,11 +22,15 @@ function build(rule: LimiterRule, cost: number): RuleSpec {
   return { id: fields.join(","), fields };
 }
 
-/** The spec a decision sends (`commit`), or a peek's, which charges nothing. */
+/** The spec a decision sends (`commit`), or a peek's (the same: charging is the call's commit flag). */
 export function ruleSpec(rule: LimiterRule, commit: boolean): RuleSpec {
   let entry = specs.get(rule);
   if (!entry) {
-    entry = { decide: build(rule, rule.cost), peek: build(rule, 0) };
+    // A peek carries the rule's cost too: decide.lua never writes when it is told not to commit,
+    // and with the cost its answer says whether (allowed) and when (retryAfterMs) a request would
+    // pass; `remaining`, `resetMs` and `nextMs` of a peek are the untouched state's either way.
+    const spec = build(rule, rule.cost);
+    entry = { decide: spec, peek: spec };
     specs.set(rule, entry);
   }
   return commit ? entry.decide : entry.peek;

@@ -1,12 +1,12 @@
 /**
  * Rule lists of tenants and keys: read, and replace a whole list atomically (one transaction
- * with its audit event). Each rule name gets a counter ref (see lib/rules/ruleRefs.ts).
+ * with its audit event; `replaceRulesIn` joins a caller's transaction, e.g. a revert's). Each rule name gets a counter ref (see lib/rules/ruleRefs.ts).
  * Callers announce the change to every instance after the transaction commits.
  */
 import { getDb } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { AppError } from "../http/errors";
-import { recordAudit, type Actor } from "../audit/auditLog";
+import { recordAudit, type Actor, type AuditEventView } from "../audit/auditLog";
 import { ensureRuleRefs } from "./ruleRefs";
 import type { Rule } from "./ruleSchema";
 import { fromColumns, toColumns } from "./storedRule";
@@ -55,18 +55,36 @@ export async function getRules(owner: RuleOwner): Promise<Rule[]> {
   return getDb().$transaction(async (tx) => readRules(tx, await resolveOwner(tx, owner, false)));
 }
 
-/** Replaces the owner's whole list; returns the list as stored and the tenant to announce. */
-export async function replaceRules(actor: Actor, owner: RuleOwner, rules: Rule[]): Promise<{ tenantId: string; rules: Rule[] }> {
-  return getDb().$transaction(async (tx) => {
-    const resolved = await resolveOwner(tx, owner, true);
-    const before = await readRules(tx, resolved);
-    await ensureRuleRefs(tx, resolved.tenantId, rules.map((r) => r.name));
-    await tx.rule.deleteMany({ where: { tenantId: resolved.tenantId, keyId: resolved.keyId } });
-    await tx.rule.createMany({
-      data: rules.map((rule, position) => ({ ...toColumns(rule), tenantId: resolved.tenantId, keyId: resolved.keyId, position })),
-    });
-    const after = await readRules(tx, resolved);
-    await recordAudit(tx, actor, { action: "rules.replace", target: resolved.target, tenantId: resolved.tenantId, before, after });
-    return { tenantId: resolved.tenantId, rules: after };
+/** How a change is audited when it is not a plain PUT (a revert: lib/admin/revertChange.ts). */
+export interface ChangeNote {
+  action?: string;
+  revertOf?: string;
+}
+
+export interface ReplacedRules {
+  tenantId: string;
+  rules: Rule[];
+  audit: AuditEventView;
+}
+
+/**
+ * Replaces the owner's whole list within the caller's transaction; returns the list as stored, the
+ * tenant to announce and the audit event written. `rules` must have passed the owner's schema.
+ */
+export async function replaceRulesIn(tx: Tx, actor: Actor, owner: RuleOwner, rules: Rule[], note: ChangeNote = {}): Promise<ReplacedRules> {
+  const resolved = await resolveOwner(tx, owner, true);
+  const before = await readRules(tx, resolved);
+  await ensureRuleRefs(tx, resolved.tenantId, rules.map((r) => r.name));
+  await tx.rule.deleteMany({ where: { tenantId: resolved.tenantId, keyId: resolved.keyId } });
+  await tx.rule.createMany({
+    data: rules.map((rule, position) => ({ ...toColumns(rule), tenantId: resolved.tenantId, keyId: resolved.keyId, position })),
   });
+  const after = await readRules(tx, resolved);
+  const audit = await recordAudit(tx, actor, { action: note.action ?? "rules.replace", target: resolved.target, tenantId: resolved.tenantId, before, after, revertOf: note.revertOf });
+  return { tenantId: resolved.tenantId, rules: after, audit };
+}
+
+/** Replaces the owner's whole list in its own transaction (PUT .../rules). */
+export async function replaceRules(actor: Actor, owner: RuleOwner, rules: Rule[]): Promise<ReplacedRules> {
+  return getDb().$transaction((tx) => replaceRulesIn(tx, actor, owner, rules));
 }

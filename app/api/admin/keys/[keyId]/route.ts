@@ -1,5 +1,6 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { getKey, revokeKey } from "@/lib/apiKeys/keyStore";
+import { getKeyDetails } from "@/lib/apiKeys/keyRules";
+import { revokeKey } from "@/lib/apiKeys/keyStore";
 import { adminRoute } from "@/lib/admin/adminRoute";
 import { keyIdParam } from "@/lib/admin/params";
 import { services } from "@/lib/runtime/services";
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 type Params = { keyId: string };
 
-export const GET = adminRoute<Params>("read", async (_request, _actor, params) => Response.json(await getKey(keyIdParam(params.keyId))));
+export const GET = adminRoute<Params>("read", async (_request, _actor, params) => Response.json(await getKeyDetails(keyIdParam(params.keyId))));
 
 export const DELETE = adminRoute<Params>("write", async (_request, actor, params) => {
   const revoked = await revokeKey(actor, keyIdParam(params.keyId));

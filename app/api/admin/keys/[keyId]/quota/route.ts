@@ -1,0 +1,20 @@
+import { notAllowed } from "@/lib/http/methodNotAllowed";
+import { adminRoute } from "@/lib/admin/adminRoute";
+import { keyIdParam } from "@/lib/admin/params";
+import { quotaOfKey } from "@/lib/admin/quotaService";
+import { keyQuotaQuerySchema } from "@/lib/admin/schemas";
+import { parseInput } from "@/lib/http/validate";
+import { services } from "@/lib/runtime/services";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+type Params = { keyId: string };
+
+export const GET = adminRoute<Params>("read", async (request, _actor, params) => {
+  const keyId = keyIdParam(params.keyId);
+  const probe = parseInput(keyQuotaQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+  return Response.json(await quotaOfKey(services().limiter, keyId, probe), { headers: { "cache-control": "no-store" } });
+});
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

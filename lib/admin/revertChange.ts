@@ -1,0 +1,83 @@
+/**
+ * POST /api/admin/audit/{auditId}/revert: restores the `before` state of a change as a NEW change,
+ * in ONE transaction with its own audit event (action `<base action>.revert`, `revertOf` = the
+ * reverted event's id, before/after of the revert itself). The caller announces the tenant.
+ *
+ * - Rules (a tenant's list or a key's overrides): the event's `before` list goes through the same
+ *   schema and store code as PUT .../rules. Reverting the same event again is allowed: it
+ *   re-applies that list once more (another audited change), whatever happened in between.
+ * - Key revocation: un-revokes the key only while that revocation is the one in force; reverting
+ *   it a second time, or after the key was revoked again, is a 409. Reverting an un-revoke revokes
+ *   the key again (409 if it already is revoked).
+ * - 409 `conflict` with the reason for everything else: an action that cannot be reverted (see
+ *   lib/audit/revertPlan.ts), a target that no longer exists, a revoked key's overrides, a stored
+ *   list that no longer passes today's validation. 404 for an unknown event.
+ */
+import type { Prisma } from "../db/generated/client";
+import { getDb } from "../db/client";
+import { revokeKeyIn, unrevokeKeyIn } from "../apiKeys/keyStore";
+import { auditView, type Actor, type AuditEventView } from "../audit/auditLog";
+import { revertAction, revertPlan, type RevertPlan } from "../audit/revertPlan";
+import { AppError } from "../http/errors";
+import { fieldErrors } from "../http/validate";
+import { replaceRulesIn } from "../rules/ruleStore";
+import type { Rule } from "../rules/ruleSchema";
+import { keyRulesSchema, tenantRulesSchema } from "./schemas";
+
+type Tx = Prisma.TransactionClient;
+
+export interface RevertResult {
+  /** The audit event of the revert. */
+  revert: AuditEventView;
+  /** The tenant to announce. */
+  tenantId: string;
+}
+
+function validRules(event: AuditEventView, plan: Extract<RevertPlan, { kind: "rules" }>): Rule[] {
+  const schema = plan.owner.kind === "tenant" ? tenantRulesSchema : keyRulesSchema;
+  const parsed = schema.safeParse(plan.rules);
+  if (parsed.success) return parsed.data;
+  const [field, messages] = Object.entries(fieldErrors(parsed.error))[0] ?? ["", ["invalid"]];
+  throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: its earlier rule list no longer passes validation (${field || "list"}: ${messages[0]}).`);
+}
+
+/** The target vanished (a key or tenant deleted since): a conflict, not a 404 of the audit event. */
+async function targetMustExist<T>(event: AuditEventView, apply: () => Promise<T>): Promise<T> {
+  try {
+    return await apply();
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") {
+      throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: its target ${event.target} no longer exists.`);
+    }
+    throw error;
+  }
+}
+
+async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<RevertResult> {
+  const plan = revertPlan(event);
+  const note = { action: revertAction(event.action), revertOf: event.id };
+  switch (plan.kind) {
+    case "rules": {
+      const rules = validRules(event, plan);
+      const saved = await targetMustExist(event, () => replaceRulesIn(tx, actor, plan.owner, rules, note));
+      return { revert: saved.audit, tenantId: saved.tenantId };
+    }
+    case "unrevoke_key": {
+      const restored = await targetMustExist(event, () => unrevokeKeyIn(tx, actor, plan.keyId, plan.revokedAt, note));
+      return { revert: restored.audit, tenantId: restored.tenantId };
+    }
+    case "revoke_key": {
+      const revoked = await targetMustExist(event, () => revokeKeyIn(tx, actor, plan.keyId, note));
+      if (!revoked.audit) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: API key ${plan.keyId} is already revoked.`);
+      return { revert: revoked.audit, tenantId: revoked.tenantId };
+    }
+  }
+}
+
+export async function revertChange(actor: Actor, auditId: string): Promise<RevertResult> {
+  return getDb().$transaction(async (tx) => {
+    const row = await tx.auditEvent.findUnique({ where: { id: BigInt(auditId) } });
+    if (!row) throw new AppError("not_found", `No audit event with id ${JSON.stringify(auditId)}.`);
+    return apply(tx, actor, auditView(row));
+  });
+}
