@@ -33,7 +33,7 @@ export function CreatedKeyNotice({ created, onDone }: { created: CreatedKey; onD
       </p>
       <div className={styles.keyRow}>
         <label htmlFor="created-key-value" className={styles.visuallyHidden}>
-          API key
+          The new key
         </label>
         <input id="created-key-value" ref={inputRef} readOnly value={created.key} className={styles.keyValue} onFocus={(e) => e.target.select()} spellCheck={false} />
         <button type="button" className="button-primary" onClick={copy}>
