@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_TOKEN, REDIS_PREFIX } from "./e2e/support/testEnv";
 
 // E2E_PORT lets two checkouts run the suite side by side.
 const PORT = Number(process.env.E2E_PORT || 3107);
@@ -7,6 +8,7 @@ const baseURL = `http://127.0.0.1:${PORT}`;
 export default defineConfig({
   testDir: "e2e",
   globalSetup: "./e2e/global-setup.ts",
+  globalTeardown: "./e2e/support/global-teardown.ts",
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: 1,
@@ -43,6 +45,16 @@ export default defineConfig({
     timeout: 120_000,
     stdout: "pipe",
     stderr: "pipe",
-    env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", PORT: String(PORT), HOSTNAME: "127.0.0.1" },
+    env: {
+      NEXT_TELEMETRY_DISABLED: "1",
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOSTNAME: "127.0.0.1",
+      // Test-only credentials (e2e/support/testEnv.ts): the first admin is created from them.
+      SLUICE_ADMIN_EMAIL: ADMIN_EMAIL,
+      SLUICE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      SLUICE_ADMIN_TOKEN: ADMIN_TOKEN,
+      SLUICE_REDIS_PREFIX: REDIS_PREFIX,
+    },
   },
 });

@@ -1,6 +1,28 @@
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
+import type { Session } from "@/components/api/useSession";
 import DashboardShell from "@/components/shell/DashboardShell";
+import { readSessionCookie } from "@/lib/auth/sessionCookie";
+import { findSession } from "@/lib/auth/sessionStore";
 
-export default function DashboardLayout({ children }: { children: ReactNode }) {
-  return <DashboardShell>{children}</DashboardShell>;
+export const dynamic = "force-dynamic";
+
+/**
+ * The operator of this request's session cookie: null when there is none (the shell sends the
+ * browser to the login at once, without a 401 round trip), undefined when the session store could
+ * not be read (the shell then asks /api/auth/me, which reports the problem as a problem body).
+ */
+async function currentOperator(): Promise<Session | null | undefined> {
+  const token = readSessionCookie(await headers());
+  if (token === null) return null;
+  try {
+    const session = await findSession(token);
+    return session ? { email: session.email, role: session.role } : null;
+  } catch {
+    return undefined;
+  }
+}
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  return <DashboardShell initialSession={await currentOperator()}>{children}</DashboardShell>;
 }

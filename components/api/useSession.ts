@@ -15,10 +15,13 @@ export interface Session {
 
 export const SESSION_QUERY_KEY = ["session"] as const;
 
-export function useSession(): UseQueryResult<Session, ApiError> {
+/** `initial`: the session the server already knows (the dashboard layout), to skip a first fetch. */
+export function useSession(initial?: Session): UseQueryResult<Session, ApiError> {
   return useQuery<Session, ApiError>({
     queryKey: SESSION_QUERY_KEY,
     queryFn: () => apiGet<Session>("/api/auth/me"),
+    initialData: initial,
+    staleTime: 10_000,
     // Roles are read per request on the server; re-reading now and then keeps the UI in step.
     refetchInterval: 30_000,
     retry: (failures, error) => error.status !== 401 && error.status !== 403 && failures < 2,

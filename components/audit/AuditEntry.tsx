@@ -1,8 +1,9 @@
 "use client";
 /**
  * One change: who, what, when, the tenant it belongs to, before and after side by side, and for
- * admins a Revert button (with confirmation) whose outcome, or the server's refusal (409: this
- * change cannot be reverted), is shown under the entry.
+ * admins a Revert button (with confirmation) on the kinds of change that can be reverted. Its
+ * outcome, or the server's refusal (409: e.g. the key was revoked again since), is shown under
+ * the entry.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
@@ -56,7 +57,8 @@ export function AuditEntry({ event, tenantName, canRevert }: { event: AuditEvent
           {formatTime(Date.parse(event.at))}
         </time>
         <span className="muted">#{event.id}</span>
-        {canRevert ? (
+        {event.revertOf ? <span className="badge">reverts #{event.revertOf}</span> : null}
+        {canRevert && event.revertible ? (
           <span style={{ marginLeft: "auto" }}>
             <ConfirmButton label="Revert" question={`Revert change #${event.id}?`} confirmLabel="Yes, revert" onConfirm={() => revert.mutateAsync().catch(() => undefined)} />
           </span>

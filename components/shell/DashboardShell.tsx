@@ -1,15 +1,16 @@
 "use client";
 /**
  * The frame of every dashboard page: navigation, the operator's email and role, and Log out.
- * Pages render only once the session is known; a 401 from /api/auth/me (never logged in, logged
- * out elsewhere, or expired) replaces the page with the login, which comes back here afterwards.
+ * Pages render only once the session is known. No session (the layout found none, or
+ * /api/auth/me later answers 401: logged out elsewhere, expired) replaces the page with the
+ * login, which comes back here afterwards.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useState, type ReactNode } from "react";
 import { apiSend } from "@/components/api/apiClient";
-import { useSession } from "@/components/api/useSession";
+import { useSession, type Session } from "@/components/api/useSession";
 import { ErrorState, Loading, errorMessage } from "./PageState";
 import { loginPathFor } from "./safeNextPath";
 
@@ -24,8 +25,24 @@ function currentPath(): string {
   return `${window.location.pathname}${window.location.search}`;
 }
 
-export default function DashboardShell({ children }: { children: ReactNode }) {
-  const session = useSession();
+function RedirectToLogin() {
+  const router = useRouter();
+  useEffect(() => router.replace(loginPathFor(currentPath())), [router]);
+  return (
+    <main className="centered">
+      <Loading label="Redirecting to the login…" />
+    </main>
+  );
+}
+
+/** `initialSession`: null when the server saw no session, undefined when it could not tell. */
+export default function DashboardShell({ initialSession, children }: { initialSession: Session | null | undefined; children: ReactNode }) {
+  if (initialSession === null) return <RedirectToLogin />;
+  return <Shell initialSession={initialSession}>{children}</Shell>;
+}
+
+function Shell({ initialSession, children }: { initialSession: Session | undefined; children: ReactNode }) {
+  const session = useSession(initialSession);
   const router = useRouter();
   const pathname = usePathname();
   const queryClient = useQueryClient();

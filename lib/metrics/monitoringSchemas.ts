@@ -30,7 +30,7 @@ const limitSchema = (fallback: number, max: number) =>
 const stepSchema = z
   .number({ error: "stepMs must be a number" })
   .int("stepMs must be a whole number")
-  .min(SECOND_MS, "stepMs must be at least 1000")
+  .min(SECOND_MS, { message: "stepMs must be at least 1000", abort: true })
   .max(DAY_MS, "stepMs must be at most 86400000")
   .refine((step) => step % SECOND_MS === 0, "stepMs must be a whole number of seconds");
 

@@ -1,0 +1,54 @@
+/**
+ * `test` for browser specs: every test fails if its page logged a console error or threw, unless
+ * the test declared that error expected (`consoleErrors.allow(/pattern/)`: e.g. the browser's
+ * "Failed to load resource: ... 401" when a spec logs in with a wrong password on purpose).
+ * Any `alert()`/dialog also fails the test: markup in names must never run.
+ * Also: `api`, the admin API with the bearer token; `attachScreenshot` for the report.
+ */
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { AdminApi } from "./adminApi";
+
+export class ConsoleErrors {
+  private readonly errors: string[] = [];
+  private readonly allowed: RegExp[] = [];
+
+  constructor(page: Page) {
+    page.on("console", (message) => {
+      if (message.type() === "error") this.errors.push(`console: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => this.errors.push(`pageerror: ${error.message}`));
+    page.on("dialog", (dialog) => {
+      this.errors.push(`dialog (${dialog.type()}): ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+  }
+
+  /** Declares an error this test provokes on purpose. */
+  allow(pattern: RegExp): void {
+    this.allowed.push(pattern);
+  }
+
+  unexpected(): string[] {
+    return this.errors.filter((error) => !this.allowed.some((pattern) => pattern.test(error)));
+  }
+}
+
+export const test = base.extend<{ consoleErrors: ConsoleErrors; api: AdminApi }>({
+  consoleErrors: [
+    async ({ page }, use) => {
+      const collector = new ConsoleErrors(page);
+      await use(collector);
+      expect(collector.unexpected(), "console errors, page errors or dialogs").toEqual([]);
+    },
+    { auto: true },
+  ],
+  api: async ({ request }, use) => {
+    await use(new AdminApi(request));
+  },
+});
+
+export { expect };
+
+export async function attachScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+}

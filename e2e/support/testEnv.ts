@@ -1,0 +1,20 @@
+/**
+ * Test-only credentials and the Redis prefix of one end-to-end run, shared by playwright.config.ts
+ * (the server's environment) and the specs (who logs in, which token calls the admin API).
+ *
+ * The prefix is fresh per run unless SLUICE_REDIS_PREFIX is set: the login limiter counts failed
+ * logins per IP for 15 minutes, and every spec logs in from 127.0.0.1, so a run must not inherit
+ * the failures of the run before. The config module is loaded by the runner and again by each
+ * worker; the first load puts the prefix into process.env, which the workers inherit.
+ * global-teardown.ts deletes the run's keys.
+ */
+import { randomBytes } from "node:crypto";
+
+export const ADMIN_EMAIL = "e2e-admin@sluice.test";
+export const ADMIN_PASSWORD = "e2e-admin-password-not-secret";
+export const ADMIN_TOKEN = "e2e-admin-token-not-secret";
+
+process.env.E2E_REDIS_PREFIX ||= process.env.SLUICE_REDIS_PREFIX || `e2e${randomBytes(3).toString("hex")}:`;
+
+export const REDIS_PREFIX: string = process.env.E2E_REDIS_PREFIX;
+export const OWN_PREFIX = !process.env.SLUICE_REDIS_PREFIX;
