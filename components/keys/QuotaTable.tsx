@@ -60,7 +60,7 @@ export function QuotaTable({ rules, caption, showSource = false }: { rules: Rule
                 <RemainingCell rule={rule} />
               </td>
               <td>{rule.retryAfterMs === null ? "" : rule.retryAfterMs === 0 ? "available now" : `in ${formatWait(rule.retryAfterMs)}`}</td>
-              <td>{rule.resetMs === null ? "" : rule.resetMs === 0 ? "whole" : `in ${formatWait(rule.resetMs)}`}</td>
+              <td>{rule.resetMs === null ? "" : rule.resetMs === 0 ? "now" : `in ${formatWait(rule.resetMs)}`}</td>
             </tr>
           ))}
         </tbody>
