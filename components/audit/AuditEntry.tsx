@@ -31,10 +31,11 @@ export function AuditEntry({ event, tenantName, canRevert }: { event: AuditEvent
     // A revert changes rules, keys or operators: every view may be stale now.
     onSuccess: () => queryClient.invalidateQueries(),
   });
+  // The entry's accessible name: "<action> #<id>".
   const headingId = `audit-${event.id}`;
 
   return (
-    <article className="card audit-entry" aria-labelledby={headingId}>
+    <article className="card audit-entry" aria-labelledby={`${headingId} ${headingId}-id`}>
       <div className="audit-meta">
         <span id={headingId} className="audit-action">
           {event.action}
@@ -56,7 +57,9 @@ export function AuditEntry({ event, tenantName, canRevert }: { event: AuditEvent
         <time dateTime={event.at} className="muted">
           {formatTime(Date.parse(event.at))}
         </time>
-        <span className="muted">#{event.id}</span>
+        <span className="muted" id={`${headingId}-id`}>
+          #{event.id}
+        </span>
         {event.revertOf ? <span className="badge">reverts #{event.revertOf}</span> : null}
         {canRevert && event.revertible ? (
           <span style={{ marginLeft: "auto" }}>

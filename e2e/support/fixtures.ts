@@ -14,7 +14,8 @@ export class ConsoleErrors {
 
   constructor(page: Page) {
     page.on("console", (message) => {
-      if (message.type() === "error") this.errors.push(`console: ${message.text()}`);
+      // The location names the failed resource of a "Failed to load resource" message.
+      if (message.type() === "error") this.errors.push(`console: ${message.text()} (${message.location().url})`);
     });
     page.on("pageerror", (error) => this.errors.push(`pageerror: ${error.message}`));
     page.on("dialog", (dialog) => {
@@ -35,15 +36,15 @@ export class ConsoleErrors {
 
 export const test = base.extend<{ consoleErrors: ConsoleErrors; api: AdminApi }>({
   consoleErrors: [
-    async ({ page }, use) => {
+    async ({ page }, provide) => {
       const collector = new ConsoleErrors(page);
-      await use(collector);
+      await provide(collector);
       expect(collector.unexpected(), "console errors, page errors or dialogs").toEqual([]);
     },
     { auto: true },
   ],
-  api: async ({ request }, use) => {
-    await use(new AdminApi(request));
+  api: async ({ request }, provide) => {
+    await provide(new AdminApi(request));
   },
 });
 

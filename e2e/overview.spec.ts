@@ -1,0 +1,77 @@
+import { echo, tenantWithKey, uniqueName } from "./support/adminApi";
+import { attachScreenshot, expect, test } from "./support/fixtures";
+import { MARKUP_NAME } from "./support/markup";
+import { logInAsAdmin } from "./support/session";
+
+const RULES = [
+  // One minute, three requests: the rest of a quick burst is refused.
+  { name: "per-key", algorithm: "fixed_window", limit: 3, windowMs: 60_000 },
+  // Would refuse from the second request on, and never refuses.
+  { name: "trial", algorithm: "fixed_window", limit: 1, windowMs: 60_000, mode: "shadow" },
+];
+
+test("the overview shows traffic, 429 rates, hot keys and clients near their limit", async ({ page, api, request }, testInfo) => {
+  const { tenant, key } = await tenantWithKey(api, uniqueName("overview"), RULES);
+  const statuses: number[] = [];
+  for (let i = 0; i < 8; i++) statuses.push(await echo(request, key.key));
+  expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+
+  await logInAsAdmin(page);
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+
+  // The charts poll every 2 s; decisions reach them within about a second.
+  const traffic = page.getByRole("region", { name: "Requests per second, all tenants" });
+  await expect(traffic.getByTestId("traffic-totals")).toContainText("refused", { timeout: 15_000 });
+  await expect(traffic.locator(".recharts-area")).toHaveCount(2);
+  await expect(traffic.locator(".recharts-line")).toHaveCount(1);
+
+  const hotKeys = page.getByRole("region", { name: "Hot keys" });
+  const keyRow = hotKeys.getByRole("row").filter({ hasText: key.name });
+  await expect(keyRow).toHaveCount(1, { timeout: 15_000 });
+  await expect(keyRow.getByRole("cell").nth(2)).toHaveText("8");
+  await expect(keyRow).toContainText("per-key");
+  await expect(keyRow.getByRole("link", { name: key.name })).toHaveAttribute("href", `/keys/${key.id}`);
+
+  const perTenant = page.getByRole("region", { name: "429 rate per tenant" });
+  await expect(perTenant.getByRole("row").filter({ hasText: tenant.name })).toHaveCount(1);
+  const perRule = page.getByRole("region", { name: "429 rate per rule" });
+  await expect(perRule.getByRole("row").filter({ hasText: `${tenant.name} · per-key` })).toHaveCount(1);
+  await expect(perRule.getByRole("row").filter({ hasText: `${tenant.name} · trial (shadow)` })).toHaveCount(1);
+
+  const nearLimit = page.getByRole("region", { name: "Clients near their limit" });
+  await expect(nearLimit.getByRole("row").filter({ hasText: key.name })).toContainText("0 of 3 left");
+
+  await attachScreenshot(page, testInfo, "overview (5 min)");
+
+  await page.getByRole("button", { name: "1 hour" }).click();
+  await expect(page.getByRole("button", { name: "1 hour" })).toHaveAttribute("aria-pressed", "true");
+  await expect(hotKeys.getByRole("row").filter({ hasText: key.name })).toHaveCount(1);
+  await expect(hotKeys).toContainText("the last hour");
+});
+
+test("the overview refreshes without a reload", async ({ page, api, request }) => {
+  const { key } = await tenantWithKey(api, uniqueName("live"), [{ name: "per-key", limit: 100, windowMs: 60_000 }]);
+  await echo(request, key.key);
+  await logInAsAdmin(page);
+  await page.goto("/");
+  const row = page.getByRole("region", { name: "Hot keys" }).getByRole("row").filter({ hasText: key.name });
+  await expect(row.getByRole("cell").nth(2)).toHaveText("1", { timeout: 15_000 });
+  for (let i = 0; i < 4; i++) await echo(request, key.key);
+  await expect(row.getByRole("cell").nth(2)).toHaveText("5", { timeout: 15_000 });
+});
+
+test("a tenant named like markup is shown as text on the overview", async ({ page, api, request }, testInfo) => {
+  const { key } = await tenantWithKey(api, MARKUP_NAME, [{ name: "per-key", limit: 1, windowMs: 60_000 }]);
+  await echo(request, key.key);
+  await echo(request, key.key);
+
+  await logInAsAdmin(page);
+  await page.goto("/");
+  const row = page.getByRole("region", { name: "Hot keys" }).getByRole("row").filter({ hasText: key.name });
+  await expect(row.getByRole("link", { name: MARKUP_NAME })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("region", { name: "429 rate per tenant" }).getByRole("cell", { name: MARKUP_NAME })).toBeVisible();
+  // Rendered as text, no element was made from it (the fixture also fails on any dialog).
+  await expect(page.locator("img")).toHaveCount(0);
+  await attachScreenshot(page, testInfo, "overview with a markup-named tenant");
+});
