@@ -11,7 +11,7 @@
  * - A failed flush drops its batch (never retried, so nothing is counted twice) and is logged once
  *   per outage, with one more line when writes succeed again. While a flush is in flight the next
  *   tick is skipped and the batch keeps filling, within its bounds: memory never grows without bound.
- * - `stop()` clears the timer, waits for a flush in flight and makes a last flush.
+ * - `drain()` waits for a flush in flight and flushes what is pending; `stop()` also clears the timer.
  * What the flush writes, and for how long it is kept: lib/metrics/monitoringKeys.ts.
  */
 import type { Decision } from "../limiter/types";
@@ -117,11 +117,16 @@ export class DecisionRecorder implements DecisionSink {
     this.timer.unref();
   }
 
+  /** Waits for a flush in flight, then writes what is pending (tests, and `stop`). */
+  async drain(): Promise<FlushOutcome> {
+    while (this.inFlight) await this.inFlight;
+    return this.flush();
+  }
+
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    while (this.inFlight) await this.inFlight;
-    await this.flush();
+    await this.drain();
   }
 
   private newBatch(): DecisionBatch {

@@ -1,74 +1,21 @@
 /**
- * The monitoring recorder and queries against the shared local Redis, under this file's own prefix:
- * decisions recorded (with an injected clock) and flushed are read back by every query with the
- * right numbers, every key written carries its TTL, several recorders add up, and an outage drops
- * a batch without throwing. Each test uses tenant ids of its own; the prefix is deleted at the end.
+ * The monitoring queries against the shared local Redis, under this file's own prefix: decisions
+ * recorded (with an injected clock) and flushed are read back by every query with the right
+ * numbers (allowed, refused and shadow-refused apart, per tenant and per rule), every key written
+ * carries its TTL, and hot-key sets stay within their top-K bound. Each test uses tenant ids of its
+ * own; the prefix is deleted at the end.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { decisionOf, ruleResult } from "@/test/support/decisions";
-import { freePort } from "@/test/support/freePort";
-import { deleteByPrefix, keysByPrefix, plainRedis, REDIS_URL, uniquePrefix } from "@/test/support/testRedis";
-import { AppError } from "../http/errors";
-import type { Decision, RuleMode } from "../limiter/types";
-import { createRedisClient, type RedisClient } from "../redis/connect";
-import { DecisionRecorder, type RecordedRequest } from "./decisionRecorder";
-import type { MonitoringDirectory, RuleLabel } from "./monitoringDirectory";
-import { HOT_KEYS_KEPT, monitoringKeys, RECENT_DECISIONS_KEPT, RETENTION_MS } from "./monitoringKeys";
-import { monitoringQueries, type MonitoringQueries } from "./monitoringQueries";
+import { counts, HOUR, MIN, monitoringTestBed, NOW, per, perRefused, req, SEC, trialPass, trialRefuses } from "@/test/support/monitoringTestBed";
+import { keysByPrefix } from "@/test/support/testRedis";
+import { HOT_KEYS_KEPT, monitoringKeys, RETENTION_MS } from "./monitoringKeys";
 
-const PREFIX = uniquePrefix("mon");
-const TIMEOUT_MS = 2_000;
-const MIN = 60_000;
-const HOUR = 3_600_000;
-/** An injected clock: 10.5 s into a minute, a few minutes ago (the queries name explicit ranges). */
-const NOW = Math.floor(Date.now() / MIN) * MIN - 5 * MIN + 10_500;
-const SEC = Math.floor(NOW / 1000) * 1000;
+const bed = monitoringTestBed("mon");
+const { queries, plain, recorder, newTenant } = bed;
+const PREFIX = bed.prefix;
 
-const clients: RedisClient[] = [];
-function client(url = REDIS_URL): RedisClient {
-  const c = createRedisClient({ url, cluster: false, timeoutMs: TIMEOUT_MS, autoPipelining: false });
-  clients.push(c);
-  return c;
-}
-const redis = client();
-const plain = plainRedis();
-
-afterAll(async () => {
-  await deleteByPrefix(plain, PREFIX);
-  plain.disconnect();
-  for (const c of clients) c.disconnect();
-});
-
-/** Names the tests give their tenants, keys and rules (what the access cache would know). */
-const rules: Record<string, { name: string; mode: RuleMode }> = { "1": { name: "per-key", mode: "enforce" }, "2": { name: "burst", mode: "enforce" }, "3": { name: "trial", mode: "shadow" } };
-const keyTenants = new Map<string, string>();
-const directory: MonitoringDirectory = {
-  tenantName: (id) => `name of ${id}`,
-  keyName: (_tenantId, keyId) => `key ${keyId}`,
-  describeRules: async (_tenantId, refs) => new Map(refs.map((ref): [string, RuleLabel] => [ref, { ref, name: rules[ref]?.name ?? null, mode: rules[ref]?.mode ?? null }])),
-  refOf: async (_tenantId, name) => Object.entries(rules).find(([, r]) => r.name === name)?.[0] ?? null,
-  keyTenant: async (keyId) => keyTenants.get(keyId) ?? null,
-};
-const queries: MonitoringQueries = monitoringQueries({ redis, prefix: PREFIX, timeoutMs: TIMEOUT_MS, directory });
-
-function recorder(redisClient: RedisClient = redis, log: (message: string) => void = () => undefined): DecisionRecorder {
-  return new DecisionRecorder({ redis: redisClient, prefix: PREFIX, timeoutMs: TIMEOUT_MS, clock: () => NOW, log });
-}
-
-let tenantCounter = 0;
-/** A tenant id of this test alone (8 base62 characters). */
-const newTenant = () => `Tn${String(++tenantCounter).padStart(6, "0")}`;
-
-const per = ruleResult({ name: "per-key", ref: "1", limit: 10 }, { remaining: 5 });
-const perRefused = ruleResult({ name: "per-key", ref: "1", limit: 10 }, { allowed: false, remaining: 0 });
-const trialPass = ruleResult({ name: "trial", ref: "3", mode: "shadow", limit: 4 });
-const trialRefuses = ruleResult({ name: "trial", ref: "3", mode: "shadow", limit: 4 }, { allowed: false, remaining: 0 });
-
-function req(tenantId: string, keyId: string | undefined, decision: Decision | null, path = "/api/v1/echo"): RecordedRequest {
-  return { tenantId, keyId, decision, method: "GET", path };
-}
-
-const counts = (p: { allowed: number; refused: number; shadowRefused: number } | undefined) => (p ? [p.allowed, p.refused, p.shadowRefused] : undefined);
+afterAll(() => bed.close());
 
 describe("recording and reading back traffic", () => {
   const A = newTenant();
@@ -229,112 +176,3 @@ describe("bounds", () => {
   });
 });
 
-describe("recent decisions of a key", () => {
-  it(`keeps the last ${RECENT_DECISIONS_KEPT}, newest first, with method, path and verdict; expires in 24 h`, async () => {
-    const T = newTenant();
-    keyTenants.set("KeyRcnt1", T);
-    const r = recorder();
-    for (let i = 0; i < 40; i++) r.recordRequest(req(T, "KeyRcnt1", decisionOf([per]), `/api/v1/echo/${i}`), NOW + i);
-    expect(await r.flush()).toBe("written");
-    for (let i = 40; i < 60; i++) r.recordRequest(req(T, "KeyRcnt1", decisionOf([perRefused, trialRefuses]), `/api/v1/echo/${i}`), NOW + i);
-    expect(await r.flush()).toBe("written");
-
-    const key = monitoringKeys(PREFIX, T).recent("KeyRcnt1");
-    expect(await plain.llen(key)).toBe(RECENT_DECISIONS_KEPT);
-    expect(await plain.pttl(key)).toBeGreaterThan(RETENTION_MS - 5 * MIN);
-
-    const { decisions } = await queries.recentDecisions({ keyId: "KeyRcnt1" });
-    expect(decisions).toHaveLength(RECENT_DECISIONS_KEPT);
-    expect(decisions[0]).toEqual({ atMs: NOW + 59, method: "GET", path: "/api/v1/echo/59", allowed: false, unavailable: false, shadowRefused: ["trial"], refusedBy: "per-key", remaining: 0 });
-    expect(decisions.at(-1)).toMatchObject({ atMs: NOW + 10, path: "/api/v1/echo/10", allowed: true, shadowRefused: [], refusedBy: null, remaining: 5 });
-    expect(decisions.map((d) => d.atMs)).toEqual([...decisions.map((d) => d.atMs)].sort((x, y) => y - x));
-
-    const five = await queries.recentDecisions({ keyId: "KeyRcnt1", limit: 5 });
-    expect(five.decisions.map((d) => d.atMs)).toEqual([59, 58, 57, 56, 55].map((i) => NOW + i));
-  });
-
-  it("merges the lists of several instances by time; a key without decisions has none; an unknown key is a 404", async () => {
-    const T = newTenant();
-    keyTenants.set("KeyRcnt2", T);
-    keyTenants.set("KeyQuiet", T);
-    const one = recorder();
-    const two = recorder();
-    one.recordRequest(req(T, "KeyRcnt2", null, "/one/a"), NOW + 1);
-    one.recordRequest(req(T, "KeyRcnt2", null, "/one/b"), NOW + 3);
-    two.recordRequest(req(T, "KeyRcnt2", null, "/two/a"), NOW + 2);
-    await one.flush();
-    await two.flush();
-    expect((await queries.recentDecisions({ keyId: "KeyRcnt2" })).decisions.map((d) => d.path)).toEqual(["/one/b", "/two/a", "/one/a"]);
-    expect(await queries.recentDecisions({ keyId: "KeyQuiet" })).toEqual({ decisions: [] });
-    await expect(queries.recentDecisions({ keyId: "KeyNone0" })).rejects.toMatchObject({ code: "not_found" });
-  });
-});
-
-describe("several recorders", () => {
-  it("add up: counts, hot keys and refusals sum; near-limit keeps the lowest", async () => {
-    const T = newTenant();
-    const recorders = [recorder(), recorder(), recorder()];
-    recorders.forEach((r, i) => {
-      r.recordRequest(req(T, "KeyMulti", decisionOf([ruleResult({ name: "per-key", ref: "1", limit: 10 }, { remaining: 8 - i })])), SEC);
-      r.recordRequest(req(T, "KeyMulti", decisionOf([perRefused])), SEC + 10);
-    });
-    expect(await Promise.all(recorders.map((r) => r.flush()))).toEqual(["written", "written", "written"]);
-    const series = await queries.trafficSeries({ fromMs: SEC, toMs: SEC + 1_000, stepMs: 1_000, tenantId: T });
-    expect(series.points.map(counts)).toEqual([[3, 3, 0]]);
-    const hot = await queries.hotKeys({ fromMs: NOW - MIN, toMs: NOW + MIN, tenantId: T });
-    expect(hot.keys).toMatchObject([{ keyId: "KeyMulti", requests: 6, refused: 3, topRule: { name: "per-key", refused: 3 } }]);
-    const near = await queries.nearLimit({ fromMs: NOW - MIN, toMs: NOW + MIN, tenantId: T });
-    expect(near.clients.map((c) => c.fraction)).toEqual([0]);
-  });
-});
-
-describe("Redis outage", () => {
-  it("a flush to an unreachable Redis drops its batch without throwing, logged once per outage", async () => {
-    const port = await freePort();
-    const down = client(`redis://127.0.0.1:${port}`);
-    const logged: string[] = [];
-    const r = recorder(down, (message) => logged.push(message));
-    const T = newTenant();
-    r.recordRequest(req(T, "KeyDown1", decisionOf([per])), NOW);
-    expect(r.pendingSize()).toBeGreaterThan(0);
-    await expect(r.flush()).resolves.toBe("failed");
-    expect(r.pendingSize()).toBe(0);
-    r.recordRequest(req(T, "KeyDown1", decisionOf([per])), NOW);
-    await expect(r.flush()).resolves.toBe("failed");
-    expect(logged).toHaveLength(1);
-    expect(logged[0]).toContain("dropping it");
-    expect(await r.flush()).toBe("empty");
-    await r.stop();
-  });
-
-  it("queries answer 503 (limiter_unavailable) when Redis cannot answer", async () => {
-    const port = await freePort();
-    const down = monitoringQueries({ redis: client(`redis://127.0.0.1:${port}`), prefix: PREFIX, timeoutMs: 500, directory });
-    keyTenants.set("KeyDown2", "TnDown00");
-    const range = { fromMs: NOW - MIN, toMs: NOW };
-    for (const call of [
-      () => down.trafficSeries({ ...range, stepMs: 5_000 }),
-      () => down.refusalRate({ ...range, stepMs: 5_000 }),
-      () => down.hotKeys(range),
-      () => down.nearLimit(range),
-      () => down.recentDecisions({ keyId: "KeyDown2" }),
-    ]) {
-      const error = await call().then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(AppError);
-      expect((error as AppError).status).toBe(503);
-      expect((error as AppError).code).toBe("limiter_unavailable");
-    }
-  });
-
-  it("stop() writes what is still pending", async () => {
-    const T = newTenant();
-    keyTenants.set("KeyStop1", T);
-    const r = recorder();
-    r.recordRequest(req(T, "KeyStop1", null, "/last"), NOW);
-    await r.stop();
-    expect((await queries.recentDecisions({ keyId: "KeyStop1" })).decisions.map((d) => d.path)).toEqual(["/last"]);
-  });
-});
