@@ -6,6 +6,7 @@
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { logInAs, logInAsAdmin } from "./support/session";
 import { uniqueName } from "./support/adminApi";
+import { MARKUP_NAME } from "./support/markup";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
@@ -14,7 +15,7 @@ test("an admin creates a tenant (a duplicate name is refused inline) and a key t
   await page.goto("/tenants");
   await expect(page.getByRole("heading", { level: 1, name: "Tenants" })).toBeVisible();
 
-  const name = `<img src=x onerror=alert(1)> ${uniqueName("tenant")}`;
+  const name = `${MARKUP_NAME} ${uniqueName("tenant")}`;
   await page.getByLabel("Tenant name").fill(name);
   await page.getByRole("button", { name: "Create tenant" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Created tenant" })).toContainText(name);
@@ -37,7 +38,7 @@ test("an admin creates a tenant (a duplicate name is refused inline) and a key t
   await page.getByRole("button", { name: "Create key" }).click();
   await expect(page.getByText("name must not be empty")).toBeVisible();
 
-  const keyName = "<b>checkout</b> key";
+  const keyName = `${MARKUP_NAME} checkout key`;
   await page.getByLabel("Key name").fill(keyName);
   await page.getByRole("button", { name: "Create key" }).click();
   const notice = page.getByRole("region", { name: `New key ${keyName}` });
