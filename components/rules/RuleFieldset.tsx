@@ -44,7 +44,7 @@ export function RuleFieldset({
   }
 
   return (
-    <fieldset className={`${styles.ruleCard} ${draft.mode === "shadow" ? styles.shadow : ""}`} aria-label={title}>
+    <fieldset className={`${styles.ruleCard} ${draft.mode === "shadow" ? styles.shadow : ""}`}>
       <legend className={styles.ruleLegend}>{title}</legend>
       <div className={styles.ruleTop}>
         <label className={styles.toggle}>
