@@ -1,0 +1,94 @@
+"use client";
+/**
+ * `/keys/[keyId]`: the key, its effective rules (tenant rules and its overrides told apart), the
+ * overrides editor, its remaining quota and its recent decisions, all live. A revoked key is
+ * marked as such and offers no editing.
+ */
+import Link from "next/link";
+import { useIsAdmin } from "@/components/api/useSession";
+import { RuleEditor } from "@/components/rules/RuleEditor";
+import { RuleList } from "@/components/rules/RuleList";
+import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
+import { formatDateTime } from "@/components/tenants/formatTime";
+import { KeyQuotaCard } from "./KeyQuotaCard";
+import { RevokedBadge } from "./KeysCard";
+import { useKey } from "./keyQueries";
+import { RecentDecisionsCard } from "./RecentDecisionsCard";
+import { RevokeKeyButton } from "./RevokeKeyButton";
+import styles from "./keys.module.css";
+
+export default function KeyPage({ keyId }: { keyId: string }) {
+  const isAdmin = useIsAdmin();
+  const key = useKey(keyId);
+
+  if (key.isPending) return <Loading label="Loading key…" />;
+  if (!key.data) {
+    return (
+      <>
+        <p>
+          <Link href="/tenants">← Tenants</Link>
+        </p>
+        <ErrorState error={key.error} />
+      </>
+    );
+  }
+
+  const k = key.data;
+  const revoked = k.revokedAt !== null;
+  return (
+    <>
+      <p className="hint">
+        <Link href={`/tenants/${encodeURIComponent(k.tenantId)}`} className="name">
+          ← {k.tenantName}
+        </Link>
+      </p>
+      <div className="page-header">
+        <h1 className="name">
+          {k.name} {revoked ? <RevokedBadge at={k.revokedAt!} /> : null}
+        </h1>
+        {isAdmin && !revoked ? <RevokeKeyButton keyId={k.id} keyName={k.name} tenantId={k.tenantId} /> : null}
+      </div>
+      {key.error ? <ErrorState error={key.error} /> : null}
+      {revoked ? (
+        <p className="notice notice-warn" role="status">
+          This key was revoked on {formatDateTime(k.revokedAt!)}. Every request with it is refused (401); its rules can no longer be changed.
+        </p>
+      ) : null}
+      <div className="stack">
+        <section className="card" aria-labelledby="key-facts-heading">
+          <h2 id="key-facts-heading">Key</h2>
+          <dl className={styles.keyFacts}>
+            <dt>Id</dt>
+            <dd>
+              <code>{k.id}</code>
+            </dd>
+            <dt>Prefix</dt>
+            <dd>
+              <code>{k.prefix}</code>
+            </dd>
+            <dt>Tenant</dt>
+            <dd className="name">{k.tenantName}</dd>
+            <dt>Created</dt>
+            <dd>{formatDateTime(k.createdAt)}</dd>
+            <dt>Last used</dt>
+            <dd>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "never"}</dd>
+          </dl>
+        </section>
+        <section className="card" aria-labelledby="effective-rules-heading">
+          <h2 id="effective-rules-heading">Effective rules</h2>
+          <p className="hint">What this key&apos;s requests are checked against: the tenant&apos;s rules, with a same-named key override in its place, and other overrides added.</p>
+          {k.rules.effective.length === 0 ? <Empty>No rules apply: this key is not limited.</Empty> : <RuleList rules={k.rules.effective} caption="Effective rules" />}
+        </section>
+        <RuleEditor
+          owner={{ kind: "key", keyId: k.id }}
+          heading="Key overrides"
+          description="Rules of this key alone. An override named like a tenant rule replaces it for this key; scope key or ip only."
+          emptyText="No overrides: this key follows its tenant's rules."
+          readOnlyReason={revoked ? "A revoked key's overrides cannot be edited." : undefined}
+        />
+        {revoked ? null : <KeyQuotaCard keyId={k.id} />}
+        <RecentDecisionsCard keyId={k.id} />
+      </div>
+    </>
+  );
+}

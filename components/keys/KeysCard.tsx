@@ -1,0 +1,67 @@
+"use client";
+/** A tenant's API keys: name, prefix, use, status; admins create keys and revoke them here. */
+import { KeyLink } from "@/components/charts/entityLinks";
+import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
+import { formatDateTime } from "@/components/tenants/formatTime";
+import { CreateKeyForm } from "./CreateKeyForm";
+import { useTenantKeys } from "./keyQueries";
+import { RevokeKeyButton } from "./RevokeKeyButton";
+import styles from "./keys.module.css";
+
+export function RevokedBadge({ at }: { at: string }) {
+  return (
+    <span className={`badge ${styles.revoked}`} title={`Revoked ${formatDateTime(at)}`}>
+      revoked
+    </span>
+  );
+}
+
+export function KeysCard({ tenantId, canEdit }: { tenantId: string; canEdit: boolean }) {
+  const keys = useTenantKeys(tenantId);
+
+  return (
+    <section className="card" aria-labelledby="keys-heading">
+      <h2 id="keys-heading">API keys</h2>
+      {canEdit ? <CreateKeyForm tenantId={tenantId} /> : null}
+      {keys.isPending ? <Loading label="Loading keys…" /> : null}
+      {keys.error ? <ErrorState error={keys.error} /> : null}
+      {keys.data && keys.data.length === 0 ? <Empty>This tenant has no keys yet.</Empty> : null}
+      {keys.data && keys.data.length > 0 ? (
+        <div className="table-wrap">
+          <table aria-label="API keys">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
+                {canEdit ? (
+                  <th scope="col">
+                    <span className={styles.visuallyHidden}>Actions</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.map((key) => (
+                <tr key={key.id} data-key-id={key.id}>
+                  <td>
+                    <KeyLink keyId={key.id} keyName={key.name} />
+                  </td>
+                  <td>
+                    <code>{key.prefix}</code>
+                  </td>
+                  <td>{formatDateTime(key.createdAt)}</td>
+                  <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : <span className="muted">never</span>}</td>
+                  <td>{key.revokedAt ? <RevokedBadge at={key.revokedAt} /> : <span className="badge">active</span>}</td>
+                  {canEdit ? <td>{key.revokedAt ? null : <RevokeKeyButton keyId={key.id} keyName={key.name} tenantId={tenantId} />}</td> : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * Remaining quota per rule, as peeked (nothing charged): a bar and the figure, when the next unit
+ * comes back, and when the rule is whole again. Rules counted per IP or identifier have no single
+ * figure for a key; they say so instead of showing a made-up number.
+ */
+import { ModeBadge, SourceBadge } from "@/components/rules/RuleList";
+import { formatWait } from "@/components/tenants/formatTime";
+import type { RuleQuota } from "./keyTypes";
+import styles from "./keys.module.css";
+
+const UNREAD: Partial<Record<RuleQuota["scope"], string>> = {
+  ip: "counted per client IP",
+  identifier: "counted per identifier",
+};
+
+function RemainingCell({ rule }: { rule: RuleQuota }) {
+  if (rule.remaining === null) return <span className="muted">{UNREAD[rule.scope] ?? "not read"}</span>;
+  const share = rule.capacity > 0 ? Math.max(0, Math.min(1, rule.remaining / rule.capacity)) : 0;
+  return (
+    <>
+      <span
+        className={`${styles.quotaMeter} ${share < 0.2 ? styles.low : ""}`}
+        role="meter"
+        aria-label={`${rule.name} remaining`}
+        aria-valuemin={0}
+        aria-valuemax={rule.capacity}
+        aria-valuenow={rule.remaining}
+      >
+        <span style={{ width: `${share * 100}%` }} />
+      </span>
+      <span>
+        {rule.remaining.toLocaleString("en")} of {rule.capacity.toLocaleString("en")} left
+      </span>
+    </>
+  );
+}
+
+export function QuotaTable({ rules, caption, showSource = false }: { rules: RuleQuota[]; caption: string; showSource?: boolean }) {
+  return (
+    <div className="table-wrap">
+      <table aria-label={caption}>
+        <thead>
+          <tr>
+            <th scope="col">Rule</th>
+            <th scope="col">Scope</th>
+            <th scope="col">Remaining</th>
+            <th scope="col">Next unit back</th>
+            <th scope="col">Whole again</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rules.map((rule) => (
+            <tr key={`${rule.source}:${rule.name}`} data-rule={rule.name}>
+              <td>
+                <code className="name">{rule.name}</code> {showSource ? <SourceBadge source={rule.source} /> : null}{" "}
+                {rule.mode === "shadow" ? <ModeBadge mode="shadow" /> : null}
+              </td>
+              <td>{rule.scope}</td>
+              <td>
+                <RemainingCell rule={rule} />
+              </td>
+              <td>{rule.retryAfterMs === null ? "" : rule.retryAfterMs === 0 ? "available now" : `in ${formatWait(rule.retryAfterMs)}`}</td>
+              <td>{rule.resetMs === null ? "" : rule.resetMs === 0 ? "now" : `in ${formatWait(rule.resetMs)}`}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+"use client";
+/** The key's latest decisions, newest first, live: why was this client refused just now? */
+import { ChartCard } from "@/components/charts/ChartCard";
+import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
+import { formatClock } from "@/components/tenants/formatTime";
+import { useKeyDecisions } from "./keyQueries";
+import type { RecentDecision } from "./keyTypes";
+import styles from "./keys.module.css";
+
+function Outcome({ decision }: { decision: RecentDecision }) {
+  if (decision.allowed) return <span className={styles.outcomeAllowed}>allowed</span>;
+  if (decision.unavailable) return <span className={styles.outcomeRefused}>refused: limiter unavailable (503)</span>;
+  return (
+    <span className={styles.outcomeRefused}>
+      refused (429){decision.refusedBy ? (
+        <>
+          {" "}
+          by <code>{decision.refusedBy}</code>
+        </>
+      ) : null}
+    </span>
+  );
+}
+
+export function RecentDecisionsCard({ keyId }: { keyId: string }) {
+  const decisions = useKeyDecisions(keyId);
+  const list = decisions.data?.decisions;
+
+  return (
+    <ChartCard title="Recent decisions" hint="The latest requests with this key, newest first; refreshed every 2 s.">
+      {decisions.isPending ? <Loading label="Loading decisions…" /> : null}
+      {decisions.error ? <ErrorState error={decisions.error} /> : null}
+      {list && list.length === 0 ? <Empty>No recent requests with this key.</Empty> : null}
+      {list && list.length > 0 ? (
+        <div className="table-wrap">
+          <table aria-label="Recent decisions">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Request</th>
+                <th scope="col">Outcome</th>
+                <th scope="col" className="num">
+                  Remaining
+                </th>
+                <th scope="col">Shadow rules that would refuse</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((d, i) => (
+                <tr key={`${d.atMs}-${i}`}>
+                  <td>{formatClock(d.atMs)}</td>
+                  <td className="name">
+                    <code>
+                      {d.method} {d.path}
+                    </code>
+                  </td>
+                  <td>
+                    <Outcome decision={d} />
+                  </td>
+                  <td className="num">{d.remaining ?? <span className="muted">n/a</span>}</td>
+                  <td>{d.shadowRefused.length > 0 ? d.shadowRefused.join(", ") : <span className="muted">none</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </ChartCard>
+  );
+}

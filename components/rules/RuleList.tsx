@@ -1,0 +1,92 @@
+/**
+ * A rule list, read-only: what is in force. With `source` on each rule (a key's effective rules),
+ * a badge tells tenant rules from the key's overrides.
+ */
+import type { Rule } from "@/lib/rules/ruleSchema";
+import { ALGORITHM_GUIDE, describeDuration } from "./algorithmGuide";
+import styles from "./RuleEditor.module.css";
+
+export type RuleSource = "tenant" | "override";
+export type ListedRule = Rule & { source?: RuleSource };
+
+export function describeMatch(rule: Rule): string {
+  const methods = rule.match.methods?.join(", ") ?? "any method";
+  return `${methods} ${rule.match.path ?? "/api/v1/**"}`;
+}
+
+export function SourceBadge({ source }: { source: RuleSource }) {
+  return source === "override" ? (
+    <span className={`badge ${styles.overrideBadge}`} title="This key's own rule">
+      key override
+    </span>
+  ) : (
+    <span className={`badge ${styles.tenantBadge}`} title="Inherited from the tenant">
+      tenant rule
+    </span>
+  );
+}
+
+export function ModeBadge({ mode }: { mode: Rule["mode"] }) {
+  return mode === "shadow" ? (
+    <span className="badge badge-shadow" title="Counts what it would refuse; never refuses">
+      shadow
+    </span>
+  ) : (
+    <span className="badge">enforce</span>
+  );
+}
+
+export function RuleList({ rules, caption }: { rules: ListedRule[]; caption: string }) {
+  const withSource = rules.some((r) => r.source);
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className={styles.caption}>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            {withSource ? <th scope="col">Source</th> : null}
+            <th scope="col">Mode</th>
+            <th scope="col">Scope</th>
+            <th scope="col">Algorithm</th>
+            <th scope="col" className="num">
+              Limit
+            </th>
+            <th scope="col" className="num">
+              Burst
+            </th>
+            <th scope="col" className="num">
+              Cost
+            </th>
+            <th scope="col">Applies to</th>
+            <th scope="col">Fail mode</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rules.map((rule) => (
+            <tr key={`${rule.source ?? ""}:${rule.name}`}>
+              <td className="name">
+                <code>{rule.name}</code>
+              </td>
+              {withSource ? <td>{rule.source ? <SourceBadge source={rule.source} /> : null}</td> : null}
+              <td>
+                <ModeBadge mode={rule.mode} />
+              </td>
+              <td>{rule.scope}</td>
+              <td>{ALGORITHM_GUIDE[rule.algorithm].title}</td>
+              <td className="num">
+                {rule.limit.toLocaleString("en")} / {describeDuration(rule.windowMs)}
+              </td>
+              <td className="num">{ALGORITHM_GUIDE[rule.algorithm].usesBurst ? rule.burst.toLocaleString("en") : <span className="muted">n/a</span>}</td>
+              <td className="num">{rule.cost}</td>
+              <td>
+                <code>{describeMatch(rule)}</code>
+              </td>
+              <td>{rule.failMode}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

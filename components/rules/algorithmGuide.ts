@@ -1,0 +1,77 @@
+/**
+ * What the algorithm picker tells an operator: each algorithm's trade-off in a sentence or two,
+ * and how the shared numeric fields read for it. Keyed by `Algorithm`, so a new algorithm in the
+ * limiter core does not compile until it is explained here.
+ */
+import type { Algorithm } from "@/lib/limiter/types";
+
+export interface AlgorithmGuide {
+  title: string;
+  tradeOff: string;
+  /** token_bucket and gcra have a capacity; the window algorithms ignore `burst`. */
+  usesBurst: boolean;
+  /** What `limit`, `windowMs` and `burst` mean for this algorithm (the labels stay the field names). */
+  limitHint: string;
+  windowHint: string;
+  burstHint?: string;
+}
+
+export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
+  fixed_window: {
+    title: "Fixed window",
+    tradeOff:
+      "Counts requests in windows aligned to the clock (each starts at a multiple of the window). Cheapest, but a client can send up to twice the limit across a window boundary.",
+    usesBurst: false,
+    limitHint: "requests per window",
+    windowHint: "window length in milliseconds",
+  },
+  sliding_window: {
+    title: "Sliding window",
+    tradeOff:
+      "Weighs the previous window's count by how much of it still overlaps. Smooths the boundary burst at the same cost as a fixed window; an estimate that assumes the previous window's requests were evenly spread.",
+    usesBurst: false,
+    limitHint: "requests per window",
+    windowHint: "window length in milliseconds",
+  },
+  sliding_log: {
+    title: "Sliding log",
+    tradeOff:
+      "Remembers every admitted request in the window: exact, never more than the limit in any window. Memory and CPU grow with the requests per window, so keep it for limits up to a few thousand.",
+    usesBurst: false,
+    limitHint: "requests per window",
+    windowHint: "window length in milliseconds",
+  },
+  token_bucket: {
+    title: "Token bucket",
+    tradeOff:
+      "A bucket of burst tokens refilled with limit tokens per period, fractionally. Allows short bursts up to the capacity, then a steady rate.",
+    usesBurst: true,
+    limitHint: "tokens added per period",
+    windowHint: "refill period in milliseconds",
+    burstHint: "bucket capacity (empty: the limit)",
+  },
+  gcra: {
+    title: "GCRA",
+    tradeOff:
+      "Spaces requests one every period ÷ limit, tolerating up to burst requests ahead of schedule. Admits exactly what a token bucket with the same numbers admits; pick the description you reason about best.",
+    usesBurst: true,
+    limitHint: "requests per period",
+    windowHint: "period in milliseconds",
+    burstHint: "requests allowed ahead of schedule (empty: the limit)",
+  },
+};
+
+/** A window length as people read it: 60000 → "1 min", 1500 → "1.5 s". */
+export function describeDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms <= 0) return "";
+  const units: [number, string][] = [
+    [86_400_000, "d"],
+    [3_600_000, "h"],
+    [60_000, "min"],
+    [1_000, "s"],
+  ];
+  for (const [size, unit] of units) {
+    if (ms >= size) return `${Number((ms / size).toFixed(2))} ${unit}`;
+  }
+  return `${ms} ms`;
+}

@@ -1,0 +1,92 @@
+/**
+ * A rule as the form holds it (numbers as typed text), and its conversion to the input of the
+ * shared rule schema. The schema, not the form, decides what is valid: empty or non-numeric text
+ * becomes a value the schema refuses with its own message naming the field.
+ */
+import { matchSchema, type Rule, type RuleInput } from "@/lib/rules/ruleSchema";
+import type { Algorithm, FailMode, RuleMode, Scope } from "@/lib/limiter/types";
+import { ALGORITHM_GUIDE } from "./algorithmGuide";
+
+/** The methods a rule may match, read from the schema itself. */
+export const HTTP_METHODS = matchSchema.shape.methods.unwrap().element.options;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export interface RuleDraft {
+  /** Stable identity for React and for attaching errors; never sent. */
+  draftId: string;
+  name: string;
+  scope: Scope;
+  algorithm: Algorithm;
+  limit: string;
+  windowMs: string;
+  burst: string;
+  cost: string;
+  methods: HttpMethod[];
+  path: string;
+  failMode: FailMode;
+  mode: RuleMode;
+}
+
+let nextDraftId = 0;
+const newDraftId = () => `rule-${++nextDraftId}`;
+
+export function emptyDraft(scope: Scope = "key"): RuleDraft {
+  return {
+    draftId: newDraftId(),
+    name: "",
+    scope,
+    algorithm: "sliding_window",
+    limit: "",
+    windowMs: "60000",
+    burst: "",
+    cost: "1",
+    methods: [],
+    path: "",
+    failMode: "open",
+    mode: "enforce",
+  };
+}
+
+export function draftFromRule(rule: Rule): RuleDraft {
+  return {
+    draftId: newDraftId(),
+    name: rule.name,
+    scope: rule.scope,
+    algorithm: rule.algorithm,
+    limit: String(rule.limit),
+    windowMs: String(rule.windowMs),
+    // The window algorithms store burst = limit; the form shows burst only where it means something.
+    burst: ALGORITHM_GUIDE[rule.algorithm].usesBurst ? String(rule.burst) : "",
+    cost: String(rule.cost),
+    methods: [...(rule.match.methods ?? [])],
+    path: rule.match.path ?? "",
+    failMode: rule.failMode,
+    mode: rule.mode,
+  };
+}
+
+/** "" → undefined (the schema's default or "must be a number"); anything else → Number (NaN is refused). */
+function numberOrUndefined(text: string): number | undefined {
+  const trimmed = text.trim();
+  return trimmed === "" ? undefined : Number(trimmed);
+}
+
+export function draftToInput(draft: RuleDraft): RuleInput {
+  const usesBurst = ALGORITHM_GUIDE[draft.algorithm].usesBurst;
+  const path = draft.path.trim();
+  return {
+    name: draft.name.trim(),
+    scope: draft.scope,
+    algorithm: draft.algorithm,
+    limit: numberOrUndefined(draft.limit) as number,
+    windowMs: numberOrUndefined(draft.windowMs) as number,
+    burst: usesBurst ? numberOrUndefined(draft.burst) : undefined,
+    cost: numberOrUndefined(draft.cost),
+    match: {
+      methods: draft.methods.length > 0 ? [...draft.methods] : undefined,
+      path: path === "" ? undefined : path,
+    },
+    failMode: draft.failMode,
+    mode: draft.mode,
+  };
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { ALGORITHMS } from "@/lib/limiter/types";
+import { ruleSchema, type Rule } from "@/lib/rules/ruleSchema";
+import { draftFromRule, draftToInput, emptyDraft, type RuleDraft } from "./ruleDraft";
+import { hasErrors, placeFieldErrors, validateDrafts } from "./ruleErrors";
+
+const tenant = { kind: "tenant", tenantId: "Tn000001" } as const;
+const key = { kind: "key", keyId: "Ky000001" } as const;
+
+const draft = (fields: Partial<RuleDraft>): RuleDraft => ({ ...emptyDraft(), name: "per-key", limit: "10", ...fields });
+
+describe("a stored rule survives the form unchanged", () => {
+  it.each(ALGORITHMS)("%s", (algorithm) => {
+    const rule: Rule = ruleSchema.parse({
+      name: "r1",
+      scope: "ip",
+      algorithm,
+      limit: 5,
+      windowMs: 30_000,
+      burst: algorithm === "token_bucket" || algorithm === "gcra" ? 9 : undefined,
+      cost: 2,
+      match: { methods: ["POST", "GET"], path: "/api/v1/echo/**" },
+      failMode: "local",
+      mode: "shadow",
+    });
+    expect(ruleSchema.parse(draftToInput(draftFromRule(rule)))).toEqual(rule);
+  });
+});
+
+describe("draftToInput", () => {
+  it("drops burst for the window algorithms, whatever the form still holds", () => {
+    expect(draftToInput(draft({ algorithm: "fixed_window", burst: "50" })).burst).toBeUndefined();
+    expect(draftToInput(draft({ algorithm: "gcra", burst: "50" })).burst).toBe(50);
+  });
+
+  it("leaves empty match fields out, so the rule matches every request", () => {
+    expect(draftToInput(draft({ methods: [], path: "  " })).match).toEqual({ methods: undefined, path: undefined });
+  });
+});
+
+describe("validateDrafts (the owner's own schema)", () => {
+  it("accepts a valid list and returns what it will send", () => {
+    const result = validateDrafts(tenant, [draft({})]);
+    expect(result).toMatchObject({ ok: true, rules: [{ name: "per-key", limit: 10, windowMs: 60000 }] });
+  });
+
+  it("puts each message on the field of the rule it concerns", () => {
+    const a = draft({ name: "a" });
+    const b = draft({ name: "b", limit: "", windowMs: "500", cost: "1.5", path: "/other" });
+    const result = validateDrafts(tenant, [a, b]);
+    if (result.ok) throw new Error("expected errors");
+    expect(result.errors.rules[a.draftId]).toBeUndefined();
+    expect(result.errors.rules[b.draftId]).toEqual({
+      limit: "limit must be a number",
+      windowMs: "windowMs must be at least 1000 (1 second)",
+      cost: "cost must be a whole number",
+      "match.path": "path must start with /api/v1 and contain no spaces, ? or #",
+    });
+  });
+
+  it("refuses a duplicate name on the second rule", () => {
+    const second = draft({});
+    const result = validateDrafts(tenant, [draft({}), second]);
+    expect(result.ok ? null : result.errors.rules[second.draftId]?.name).toBe('duplicate rule name "per-key"');
+  });
+
+  it("refuses a tenant-scope override on a key, but not on a tenant", () => {
+    const d = draft({ scope: "tenant" });
+    const result = validateDrafts(key, [d]);
+    expect(result.ok ? null : result.errors.rules[d.draftId]?.scope).toMatch(/a key rule may not have scope tenant/);
+    expect(validateDrafts(tenant, [d]).ok).toBe(true);
+  });
+});
+
+describe("placeFieldErrors (the server's 422 paths)", () => {
+  const drafts = [draft({ name: "a" }), draft({ name: "b" })];
+
+  it("reads array and object body paths alike", () => {
+    const errors = placeFieldErrors(drafts, { "1.limit": ["limit must be at least 1"], "rules.0.match.methods.2": "methods must be among GET" });
+    expect(errors.rules[drafts[1]!.draftId]).toEqual({ limit: "limit must be at least 1" });
+    expect(errors.rules[drafts[0]!.draftId]).toEqual({ "match.methods": "methods must be among GET" });
+  });
+
+  it("keeps messages about the list, or about rules it no longer has, at the top", () => {
+    const errors = placeFieldErrors(drafts, { "": ["at most 100 rules per owner"], "7.name": ["gone"] });
+    expect(errors.list).toEqual(["at most 100 rules per owner", "gone"]);
+    expect(hasErrors(errors)).toBe(true);
+  });
+
+  it("files an unknown field under the rule as a whole", () => {
+    const errors = placeFieldErrors(drafts, { "0.colour": ["unknown field"] });
+    expect(errors.rules[drafts[0]!.draftId]).toEqual({ rule: "unknown field" });
+  });
+});

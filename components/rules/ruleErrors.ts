@@ -1,0 +1,73 @@
+/**
+ * Validation of the whole list with the owner's schema, and the placing of per-field messages,
+ * whether they come from that schema in the browser or from the server's 422 (`errors` keyed by
+ * field path: `0.limit`, `rules.0.match.path`, `""` for the list). Both use the same paths, since
+ * both run the same schema.
+ */
+import { fieldErrors } from "@/lib/http/validate";
+import type { RuleInput } from "@/lib/rules/ruleSchema";
+import { draftToInput, type RuleDraft } from "./ruleDraft";
+import { ruleListSchemaFor, type RuleOwner } from "./ruleOwner";
+
+export type RuleField =
+  | "name"
+  | "scope"
+  | "algorithm"
+  | "limit"
+  | "windowMs"
+  | "burst"
+  | "cost"
+  | "match.methods"
+  | "match.path"
+  | "failMode"
+  | "mode"
+  /** A message about the rule as a whole (e.g. an unknown field). */
+  | "rule";
+
+const FIELDS = new Set<string>(["name", "scope", "algorithm", "limit", "windowMs", "burst", "cost", "match.methods", "match.path", "failMode", "mode"]);
+
+export interface EditorErrors {
+  /** Messages about the list itself (too many rules, a malformed body). */
+  list: string[];
+  /** By draftId, then field. */
+  rules: Record<string, Partial<Record<RuleField, string>>>;
+}
+
+export const NO_ERRORS: EditorErrors = { list: [], rules: {} };
+
+export function hasErrors(errors: EditorErrors): boolean {
+  return errors.list.length > 0 || Object.values(errors.rules).some((fields) => Object.keys(fields).length > 0);
+}
+
+/** Places messages keyed by field path onto the drafts they were computed for (by index). */
+export function placeFieldErrors(drafts: RuleDraft[], messages: Record<string, string | string[]>): EditorErrors {
+  const out: EditorErrors = { list: [], rules: {} };
+  for (const [path, value] of Object.entries(messages)) {
+    const message = Array.isArray(value) ? value[0] : value;
+    if (!message) continue;
+    const parts = path === "" ? [] : path.split(".");
+    if (parts[0] === "rules") parts.shift();
+    const index = parts.length > 0 && /^\d+$/.test(parts[0]!) ? Number(parts.shift()) : undefined;
+    const draft = index === undefined ? undefined : drafts[index];
+    if (!draft) {
+      out.list.push(message);
+      continue;
+    }
+    // match.methods.2 → match.methods: a bad entry is shown on the method group.
+    const twoLevel = parts.slice(0, 2).join(".");
+    const field: RuleField = FIELDS.has(twoLevel) ? (twoLevel as RuleField) : FIELDS.has(parts[0] ?? "") ? (parts[0] as RuleField) : "rule";
+    const fields = (out.rules[draft.draftId] ??= {});
+    fields[field] ??= message;
+  }
+  return out;
+}
+
+export type DraftValidation = { ok: true; rules: RuleInput[] } | { ok: false; errors: EditorErrors };
+
+/** Runs the owner's schema (the one its PUT route runs) over the whole list. */
+export function validateDrafts(owner: RuleOwner, drafts: RuleDraft[]): DraftValidation {
+  const inputs = drafts.map(draftToInput);
+  const result = ruleListSchemaFor(owner).safeParse(inputs);
+  if (result.success) return { ok: true, rules: inputs };
+  return { ok: false, errors: placeFieldErrors(drafts, fieldErrors(result.error)) };
+}

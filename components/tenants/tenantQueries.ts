@@ -1,0 +1,38 @@
+"use client";
+/**
+ * Tenants as React Query results. Lists and the tenant itself refresh every 2 s, keeping the last
+ * answer on screen while the next loads, so another operator's change appears without a reload.
+ */
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { apiGet, type ApiError } from "@/components/api/apiClient";
+
+export interface Tenant {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export const LIVE_MS = 2000;
+export const TENANTS_QUERY_KEY = ["tenants"] as const;
+
+export function tenantPath(tenantId: string): string {
+  return `/api/admin/tenants/${encodeURIComponent(tenantId)}`;
+}
+
+export function useTenants() {
+  return useQuery<Tenant[], ApiError>({
+    queryKey: TENANTS_QUERY_KEY,
+    queryFn: () => apiGet<Tenant[]>("/api/admin/tenants"),
+    refetchInterval: LIVE_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useTenant(tenantId: string) {
+  return useQuery<Tenant, ApiError>({
+    queryKey: ["tenant", tenantId],
+    queryFn: () => apiGet<Tenant>(tenantPath(tenantId)),
+    refetchInterval: LIVE_MS,
+    placeholderData: keepPreviousData,
+  });
+}
