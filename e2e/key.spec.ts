@@ -1,8 +1,9 @@
 /**
  * The operator's journey through a limit, all in the browser: a tenant and a key are created, a
  * rule is set, the key is used until 429, its remaining quota falls and the refusal shows among
- * its recent decisions, the limit is raised and the next request passes, and the key is revoked
- * (with confirmation), after which the API answers 401.
+ * its recent decisions, the limit is raised and the next request passes, the overview shows the
+ * refusal and the key among the hot keys, the raise is reverted from the audit log (refused again),
+ * and the key is revoked (with confirmation), after which the API answers 401.
  */
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { echo, uniqueName } from "./support/adminApi";
@@ -71,6 +72,28 @@ test("create, limit, refuse, raise, revoke: the key page follows every step live
   await expect(page.getByRole("meter", { name: "per-key remaining" })).toHaveAttribute("aria-valuenow", "6", { timeout: 10_000 });
   await attachScreenshot(page, testInfo, "tenant page after raising the limit");
 
+  // The overview shows the refusal and the key among the hot keys.
+  await page.goto("/");
+  const traffic = page.getByRole("region", { name: "Requests per second, all tenants" });
+  await expect(traffic.getByTestId("traffic-totals")).toContainText("refused", { timeout: 15_000 });
+  const hotKey = page.getByRole("region", { name: "Hot keys" }).getByRole("row").filter({ hasText: tenantName });
+  await expect(hotKey).toContainText("journey key", { timeout: 15_000 });
+  await expect(hotKey).toContainText("per-key");
+  await attachScreenshot(page, testInfo, "overview with the journey key");
+
+  // The raise is in the audit log; reverting it puts the limit of 3 back in force at once.
+  await page.goto(tenantUrl);
+  await page.getByRole("link", { name: "Audit log of this tenant" }).click();
+  // Newest first: the latest rules change (a revert would be named rules.replace.revert).
+  const raise = page.getByRole("article", { name: /^rules\.replace #\d+$/ }).first();
+  await expect(raise.getByLabel("After")).toContainText('"limit": 10');
+  await expect(raise.getByLabel("Before")).toContainText('"limit": 3');
+  await raise.getByRole("button", { name: "Revert" }).click();
+  await raise.getByRole("button", { name: "Yes, revert" }).click();
+  await expect(raise.getByRole("status")).toContainText("Reverted");
+  expect(await echo(request, key)).toBe(429);
+  await page.goto(tenantUrl);
+
   // Revoke, cancelling once first.
   const keys = page.getByRole("table", { name: "API keys" });
   await keys.getByRole("button", { name: "Revoke key journey key" }).click();
@@ -79,7 +102,8 @@ test("create, limit, refuse, raise, revoke: the key page follows every step live
   await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
-  expect(await echo(request, key)).toBe(200);
+  // Not revoked: still answered by the (reverted) limit, not 401.
+  expect(await echo(request, key)).toBe(429);
 
   await keys.getByRole("button", { name: "Revoke key journey key" }).click();
   await attachScreenshot(page, testInfo, "revoke confirmation");
