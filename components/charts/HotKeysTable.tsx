@@ -1,30 +1,30 @@
 "use client";
 /** The hottest API keys of the range (top 20): requests, refusals, and the rule that refused most. */
-import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { ChartCard } from "./ChartCard";
 import { formatCount, formatPct, RANGE_WORDS } from "./chartFormat";
-import { KeyLink, TenantLink } from "./entityLinks";
+import { KeyCells, KeyHeaders } from "./entityLinks";
+import { LiveQueryBody } from "./LiveQueryBody";
 import type { Range } from "./RangePicker";
 import { useHotKeys } from "./useMonitoring";
 
 export function HotKeysTable({ tenantId, range }: { tenantId?: string; range: Range }) {
   const query = useHotKeys({ tenantId, range });
-  const keys = query.data?.keys;
 
   return (
     <ChartCard title="Hot keys" hint={`The keys with the most requests, ${RANGE_WORDS[range]}.`}>
-      {query.isError && !keys ? <ErrorState error={query.error} /> : null}
-      {query.isPending ? <Loading label="Loading hot keys…" /> : null}
-      {keys ? (
-        keys.length === 0 ? (
-          <Empty>No key made requests in {RANGE_WORDS[range]}.</Empty>
-        ) : (
+      <LiveQueryBody
+        query={query}
+        data={query.data?.keys}
+        loadingLabel="Loading hot keys…"
+        isEmpty={(keys) => keys.length === 0}
+        empty={<>No key made requests in {RANGE_WORDS[range]}.</>}
+      >
+        {(keys) => (
           <div className="table-wrap">
             <table>
               <thead>
                 <tr>
-                  <th scope="col">Key</th>
-                  {tenantId ? null : <th scope="col">Tenant</th>}
+                  <KeyHeaders withTenant={!tenantId} />
                   <th scope="col" className="num">
                     Requests
                   </th>
@@ -37,14 +37,7 @@ export function HotKeysTable({ tenantId, range }: { tenantId?: string; range: Ra
               <tbody>
                 {keys.map((key) => (
                   <tr key={`${key.tenantId}/${key.keyId}`}>
-                    <td>
-                      <KeyLink keyId={key.keyId} keyName={key.keyName} />
-                    </td>
-                    {tenantId ? null : (
-                      <td>
-                        <TenantLink tenantId={key.tenantId} tenantName={key.tenantName} />
-                      </td>
-                    )}
+                    <KeyCells row={key} withTenant={!tenantId} />
                     <td className="num">{formatCount(key.requests)}</td>
                     <td className="num">
                       {formatCount(key.refused)}
@@ -65,9 +58,8 @@ export function HotKeysTable({ tenantId, range }: { tenantId?: string; range: Ra
               </tbody>
             </table>
           </div>
-        )
-      ) : null}
-      {query.isError && keys ? <ErrorState error={query.error} /> : null}
+        )}
+      </LiveQueryBody>
     </ChartCard>
   );
 }

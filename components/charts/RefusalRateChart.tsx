@@ -6,9 +6,9 @@
  * line's rate over the whole range.
  */
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { ChartCard } from "./ChartCard";
 import { formatCount, formatPct, formatTick, formatTime, RANGE_WORDS, SERIES_COLOURS } from "./chartFormat";
+import { LiveQueryBody } from "./LiveQueryBody";
 import type { Range } from "./RangePicker";
 import { rateChart } from "./refusalRateLines";
 import { useRefusalRate } from "./useMonitoring";
@@ -21,17 +21,18 @@ export function RefusalRateChart({ tenantId, range, by = tenantId ? "rule" : "te
   const query = useRefusalRate({ tenantId, range });
   const data = query.data;
   const chart = data ? rateChart(by === "tenant" ? data.byTenant : data.byRule, by === "rule" && !tenantId) : null;
-  const active = chart ? chart.lines.filter((l) => l.requests > 0) : [];
   const title = by === "tenant" ? "429 rate per tenant" : "429 rate per rule";
 
   return (
     <ChartCard title={title} hint={`Share of requests refused, ${RANGE_WORDS[range]}. Dashed: what a shadow rule would refuse.`}>
-      {query.isError && !data ? <ErrorState error={query.error} /> : null}
-      {query.isPending ? <Loading label="Loading 429 rates…" /> : null}
-      {chart ? (
-        active.length === 0 ? (
-          <Empty>No requests in {RANGE_WORDS[range]}.</Empty>
-        ) : (
+      <LiveQueryBody
+        query={query}
+        data={chart}
+        loadingLabel="Loading 429 rates…"
+        isEmpty={(c) => !c.lines.some((l) => l.requests > 0)}
+        empty={<>No requests in {RANGE_WORDS[range]}.</>}
+      >
+        {(chart) => (
           <>
             <div className="chart-frame" role="img" aria-label={`${title} over ${RANGE_WORDS[range]}`}>
               <LineChart responsive style={{ width: "100%", height: 240 }} data={chart.rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
@@ -81,9 +82,8 @@ export function RefusalRateChart({ tenantId, range, by = tenantId ? "rule" : "te
               </table>
             </div>
           </>
-        )
-      ) : null}
-      {query.isError && data ? <ErrorState error={query.error} /> : null}
+        )}
+      </LiveQueryBody>
     </ChartCard>
   );
 }

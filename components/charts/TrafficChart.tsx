@@ -5,9 +5,9 @@
  * Counts per bucket are divided by the bucket length: the average rate over each bucket.
  */
 import { Area, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
-import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { ChartCard } from "./ChartCard";
 import { ALLOWED_COLOUR, formatCount, formatRate, formatTick, formatTime, RANGE_WORDS, REFUSED_COLOUR, SHADOW_COLOUR } from "./chartFormat";
+import { LiveQueryBody } from "./LiveQueryBody";
 import type { Range } from "./RangePicker";
 import { useTraffic, type TrafficSeries } from "./useMonitoring";
 
@@ -29,17 +29,19 @@ export function trafficTotals(series: TrafficSeries) {
 export function TrafficChart({ tenantId, rule, range, title = "Requests per second" }: { tenantId?: string; rule?: string; range: Range; title?: string }) {
   const query = useTraffic({ tenantId, rule, range });
   const series = query.data;
-  const totals = series ? trafficTotals(series) : null;
+  const drawn = series ? { series, totals: trafficTotals(series) } : null;
   const hint = series ? `Average per second over each ${series.stepMs / 1000} s, ${RANGE_WORDS[range]}.` : undefined;
 
   return (
     <ChartCard title={title} hint={hint}>
-      {query.isError && !series ? <ErrorState error={query.error} /> : null}
-      {query.isPending ? <Loading label="Loading traffic…" /> : null}
-      {series && totals ? (
-        totals.allowed + totals.refused + totals.shadowRefused === 0 ? (
-          <Empty>No requests in {RANGE_WORDS[range]}.</Empty>
-        ) : (
+      <LiveQueryBody
+        query={query}
+        data={drawn}
+        loadingLabel="Loading traffic…"
+        isEmpty={({ totals }) => totals.allowed + totals.refused + totals.shadowRefused === 0}
+        empty={<>No requests in {RANGE_WORDS[range]}.</>}
+      >
+        {({ series, totals }) => (
           <>
             <p className="traffic-totals" data-testid="traffic-totals">
               <span>{formatCount(totals.allowed)} allowed</span> · <span>{formatCount(totals.refused)} refused</span> ·{" "}
@@ -58,9 +60,8 @@ export function TrafficChart({ tenantId, rule, range, title = "Requests per seco
               </ComposedChart>
             </div>
           </>
-        )
-      ) : null}
-      {query.isError && series ? <ErrorState error={query.error} /> : null}
+        )}
+      </LiveQueryBody>
     </ChartCard>
   );
 }

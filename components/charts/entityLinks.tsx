@@ -1,7 +1,8 @@
 /**
  * Links to a key's and a tenant's page. Ids go into the URL only when they look like ids (8
  * base62 characters), so a pseudo-tenant such as `-anon` or an unexpected value never becomes a
- * link; names are always React text.
+ * link; names are always React text. `KeyHeaders` and `KeyCells` are the first columns of a table
+ * of keys: the key, then its tenant unless the table is of one tenant's keys.
  */
 import Link from "next/link";
 
@@ -31,5 +32,36 @@ export function TenantLink({ tenantId, tenantName }: { tenantId: string; tenantN
     </Link>
   ) : (
     <span className="name">{label}</span>
+  );
+}
+
+interface KeyRow {
+  keyId: string;
+  keyName: string | null;
+  tenantId: string;
+  tenantName: string | null;
+}
+
+export function KeyHeaders({ withTenant }: { withTenant: boolean }) {
+  return (
+    <>
+      <th scope="col">Key</th>
+      {withTenant ? <th scope="col">Tenant</th> : null}
+    </>
+  );
+}
+
+export function KeyCells({ row, withTenant }: { row: KeyRow; withTenant: boolean }) {
+  return (
+    <>
+      <td>
+        <KeyLink keyId={row.keyId} keyName={row.keyName} />
+      </td>
+      {withTenant ? (
+        <td>
+          <TenantLink tenantId={row.tenantId} tenantName={row.tenantName} />
+        </td>
+      ) : null}
+    </>
   );
 }

@@ -8,6 +8,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError, apiSend } from "@/components/api/apiClient";
 import { errorMessage } from "@/components/shell/PageState";
+import { TextField } from "@/components/shell/TextField";
 import { createOperatorSchema, MIN_PASSWORD_LENGTH, ROLES, type CreateOperatorInput } from "@/lib/auth/operatorSchemas";
 import { zodFieldErrors } from "./zodFieldErrors";
 
@@ -41,12 +42,6 @@ export function CreateOperatorForm() {
     create.mutate(parsed.data);
   }
 
-  const fieldError = (name: string) =>
-    fieldErrors[name] ? (
-      <p className="field-error" id={`operator-${name}-error`}>
-        {fieldErrors[name]}
-      </p>
-    ) : null;
   const otherError = create.isError && Object.keys(create.error.fieldErrors).length === 0 ? errorMessage(create.error) : fieldErrors[""];
 
   return (
@@ -54,36 +49,17 @@ export function CreateOperatorForm() {
       <h2 id="create-operator-heading">Add an operator</h2>
       <form onSubmit={submit} noValidate>
         <div className="form-row">
-          <div className="field">
-            <label htmlFor="operator-email">Email</label>
-            <input
-              id="operator-email"
-              type="email"
-              autoComplete="off"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              aria-invalid={fieldErrors.email ? true : undefined}
-              aria-describedby={fieldErrors.email ? "operator-email-error" : undefined}
-            />
-            {fieldError("email")}
-          </div>
-          <div className="field">
-            <label htmlFor="operator-password">Password</label>
-            <input
-              id="operator-password"
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              aria-invalid={fieldErrors.password ? true : undefined}
-              aria-describedby={fieldErrors.password ? "operator-password-error" : "operator-password-hint"}
-            />
-            {fieldError("password") ?? (
-              <p className="hint" id="operator-password-hint">
-                At least {MIN_PASSWORD_LENGTH} characters.
-              </p>
-            )}
-          </div>
+          <TextField id="operator-email" label="Email" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={fieldErrors.email} />
+          <TextField
+            id="operator-password"
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={fieldErrors.password}
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+          />
           <div className="field">
             <label htmlFor="operator-role">Role</label>
             <select id="operator-role" value={role} onChange={(e) => setRole(e.target.value)}>
@@ -93,7 +69,11 @@ export function CreateOperatorForm() {
                 </option>
               ))}
             </select>
-            {fieldError("role")}
+            {fieldErrors.role ? (
+              <p className="field-error" id="operator-role-error">
+                {fieldErrors.role}
+              </p>
+            ) : null}
           </div>
           <div className="form-actions">
             <button type="submit" className="button-primary" disabled={create.isPending}>

@@ -10,6 +10,7 @@ import { useState, type FormEvent } from "react";
 import { ApiError, apiSend } from "@/components/api/apiClient";
 import { SESSION_QUERY_KEY, type Session } from "@/components/api/useSession";
 import { errorMessage } from "./PageState";
+import { TextField } from "./TextField";
 
 function refusalText(error: unknown): string {
   if (!(error instanceof ApiError)) return errorMessage(error);
@@ -45,22 +46,8 @@ export default function LoginForm({ next }: { next: string }) {
   return (
     <form className="card login-card" onSubmit={submit} aria-labelledby="login-heading">
       <h1 id="login-heading">Log in to Sluice</h1>
-      <div className="field">
-        <label htmlFor="login-email">Email</label>
-        <input id="login-email" name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor="login-password">Password</label>
-        <input
-          id="login-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </div>
+      <TextField id="login-email" label="Email" name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      <TextField id="login-password" label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
       {problem ? (
         <p className="form-error" role="alert">
           {problem}

@@ -3,41 +3,20 @@
  * (no server) against the test database and the shared Redis under this file's own prefix.
  * Cleans up the tenants it created (keys, rules and refs cascade) and their audit events.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
-import { deleteByPrefix, plainRedis, uniquePrefix } from "@/test/support/testRedis";
+import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
+import { loadRoutes, routeTestEnv, type Routes } from "@/test/support/routeTestEnv";
 
-const TOKEN = "admin-api-test-token";
-const PREFIX = uniquePrefix("admin");
-const DATABASE_URL = process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/sluice_test";
-process.env.SLUICE_ADMIN_TOKEN = TOKEN;
-process.env.SLUICE_REDIS_PREFIX = PREFIX;
-process.env.DATABASE_URL = DATABASE_URL;
-
-type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type Routes = Record<string, Handler>;
-
-let tenants: Routes, keys: Routes, key: Routes, tenantRules: Routes, keyRules: Routes, audit: Routes;
-let db: Awaited<typeof import("@/lib/db/client")>;
+const { token: TOKEN, close } = routeTestEnv("admin");
+// Loaded after the environment is set: config() reads it once, on first use.
+const { tenants, tenantKeys: keys, key, tenantRules, keyRules, audit } = await loadRoutes("tenants", "tenantKeys", "key", "tenantRules", "keyRules", "audit");
+const db = await import("@/lib/db/client");
 const created: string[] = [];
 
-beforeAll(async () => {
-  // After the environment above: config() is read once, on first use.
-  tenants = (await import("@/app/api/admin/tenants/route")) as unknown as Routes;
-  keys = (await import("@/app/api/admin/tenants/[tenantId]/keys/route")) as unknown as Routes;
-  key = (await import("@/app/api/admin/keys/[keyId]/route")) as unknown as Routes;
-  tenantRules = (await import("@/app/api/admin/tenants/[tenantId]/rules/route")) as unknown as Routes;
-  keyRules = (await import("@/app/api/admin/keys/[keyId]/rules/route")) as unknown as Routes;
-  audit = (await import("@/app/api/admin/audit/route")) as unknown as Routes;
-  db = await import("@/lib/db/client");
-});
-
 afterAll(async () => {
-  await deleteTenants(DATABASE_URL, created);
-  const redis = plainRedis();
-  await deleteByPrefix(redis, PREFIX);
-  redis.disconnect();
-  await db.closeDb();
+  await deleteTenants(TEST_DATABASE_URL, created);
+  await close();
 });
 
 interface Call {

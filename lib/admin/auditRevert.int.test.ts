@@ -7,54 +7,28 @@
  * Redis prefix.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
-import { callRoute, ORIGIN, sessionCookieOf, type RouteAnswer, type RouteHandler } from "@/test/support/routeCall";
+import { callRoute, ORIGIN, sessionCookieOf, type RouteAnswer } from "@/test/support/routeCall";
 import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
-import { deleteByPrefix, plainRedis, REDIS_URL, uniquePrefix } from "@/test/support/testRedis";
+import { loadRoutes, routeTestEnv, type Routes } from "@/test/support/routeTestEnv";
 import type { RuleInput } from "@/lib/rules/ruleSchema";
 
-const TOKEN = `revert-test-${randomBytes(8).toString("hex")}`;
-const PREFIX = uniquePrefix("revert");
-process.env.DATABASE_URL = TEST_DATABASE_URL;
-process.env.REDIS_URL = REDIS_URL;
-process.env.SLUICE_REDIS_PREFIX = PREFIX;
-process.env.SLUICE_ADMIN_TOKEN = TOKEN;
-process.env.SLUICE_TRUST_PROXY = "0";
-delete process.env.SLUICE_ADMIN_EMAIL;
-delete process.env.SLUICE_ADMIN_PASSWORD;
-
-type Routes = Record<string, RouteHandler>;
-let tenants: Routes, keys: Routes, key: Routes, tenantRules: Routes, keyRules: Routes, audit: Routes, revert: Routes, echo: Routes, login: Routes;
-let runtime: typeof import("@/lib/runtime/services");
-let db: typeof import("@/lib/db/client");
+const { auth, close } = routeTestEnv("revert");
+// Loaded after the environment is set: config() reads it once, on first use.
+const { tenants, tenantKeys: keys, key, tenantRules, keyRules, audit, auditRevert: revert, echo, login } =
+  await loadRoutes("tenants", "tenantKeys", "key", "tenantRules", "keyRules", "audit", "auditRevert", "echo", "login");
+const runtime = await import("@/lib/runtime/services");
+const db = await import("@/lib/db/client");
 const created: string[] = [];
 const operatorIds: string[] = [];
-
-beforeAll(async () => {
-  tenants = (await import("@/app/api/admin/tenants/route")) as unknown as Routes;
-  keys = (await import("@/app/api/admin/tenants/[tenantId]/keys/route")) as unknown as Routes;
-  key = (await import("@/app/api/admin/keys/[keyId]/route")) as unknown as Routes;
-  tenantRules = (await import("@/app/api/admin/tenants/[tenantId]/rules/route")) as unknown as Routes;
-  keyRules = (await import("@/app/api/admin/keys/[keyId]/rules/route")) as unknown as Routes;
-  audit = (await import("@/app/api/admin/audit/route")) as unknown as Routes;
-  revert = (await import("@/app/api/admin/audit/[auditId]/revert/route")) as unknown as Routes;
-  echo = (await import("@/app/api/v1/echo/[[...rest]]/route")) as unknown as Routes;
-  login = (await import("@/app/api/auth/login/route")) as unknown as Routes;
-  runtime = await import("@/lib/runtime/services");
-  db = await import("@/lib/db/client");
-});
 
 afterAll(async () => {
   await deleteTenants(TEST_DATABASE_URL, created);
   await db.getDb().operator.deleteMany({ where: { id: { in: operatorIds } } });
-  const redis = plainRedis();
-  await deleteByPrefix(redis, PREFIX);
-  redis.disconnect();
-  await db.closeDb();
+  await close();
 });
 
-const auth = { authorization: `Bearer ${TOKEN}` };
 const admin = (routes: Routes, method: string, path: string, params: Record<string, string>, body?: unknown, headers: Record<string, string> = auth): Promise<RouteAnswer> =>
   callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers });
 

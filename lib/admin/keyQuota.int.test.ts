@@ -8,54 +8,26 @@
  */
 import { createServer, type Server } from "node:net";
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
 import { freePort } from "@/test/support/freePort";
-import { callRoute, type RouteAnswer, type RouteHandler } from "@/test/support/routeCall";
+import { callRoute, type RouteAnswer } from "@/test/support/routeCall";
 import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
-import { deleteByPrefix, plainRedis, REDIS_URL, uniquePrefix } from "@/test/support/testRedis";
+import { loadRoutes, routeTestEnv, type Routes } from "@/test/support/routeTestEnv";
 import type { RuleInput } from "@/lib/rules/ruleSchema";
 
-const TOKEN = `quota-test-${randomBytes(8).toString("hex")}`;
-const PREFIX = uniquePrefix("quota");
-process.env.DATABASE_URL = TEST_DATABASE_URL;
-process.env.REDIS_URL = REDIS_URL;
-process.env.SLUICE_REDIS_PREFIX = PREFIX;
-process.env.SLUICE_ADMIN_TOKEN = TOKEN;
-process.env.SLUICE_TRUST_PROXY = "0";
-delete process.env.SLUICE_ADMIN_EMAIL;
-delete process.env.SLUICE_ADMIN_PASSWORD;
-
-type Routes = Record<string, RouteHandler>;
-let tenants: Routes, tenant: Routes, keys: Routes, key: Routes, tenantRules: Routes, keyRules: Routes, keyQuota: Routes, tenantQuota: Routes, echo: Routes;
-let runtime: typeof import("@/lib/runtime/services");
-let db: typeof import("@/lib/db/client");
+const { prefix: PREFIX, auth, close } = routeTestEnv("quota");
+// Loaded after the environment is set: config() reads it once, on first use.
+const { tenants, tenant, tenantKeys: keys, key, tenantRules, keyRules, keyQuota, tenantQuota, echo } =
+  await loadRoutes("tenants", "tenant", "tenantKeys", "key", "tenantRules", "keyRules", "keyQuota", "tenantQuota", "echo");
+const runtime = await import("@/lib/runtime/services");
 const created: string[] = [];
-
-beforeAll(async () => {
-  // After the environment above: config() is read once, on first use.
-  tenants = (await import("@/app/api/admin/tenants/route")) as unknown as Routes;
-  tenant = (await import("@/app/api/admin/tenants/[tenantId]/route")) as unknown as Routes;
-  keys = (await import("@/app/api/admin/tenants/[tenantId]/keys/route")) as unknown as Routes;
-  key = (await import("@/app/api/admin/keys/[keyId]/route")) as unknown as Routes;
-  tenantRules = (await import("@/app/api/admin/tenants/[tenantId]/rules/route")) as unknown as Routes;
-  keyRules = (await import("@/app/api/admin/keys/[keyId]/rules/route")) as unknown as Routes;
-  keyQuota = (await import("@/app/api/admin/keys/[keyId]/quota/route")) as unknown as Routes;
-  tenantQuota = (await import("@/app/api/admin/tenants/[tenantId]/quota/route")) as unknown as Routes;
-  echo = (await import("@/app/api/v1/echo/[[...rest]]/route")) as unknown as Routes;
-  runtime = await import("@/lib/runtime/services");
-  db = await import("@/lib/db/client");
-});
 
 afterAll(async () => {
   await deleteTenants(TEST_DATABASE_URL, created);
-  const redis = plainRedis();
-  await deleteByPrefix(redis, PREFIX);
-  redis.disconnect();
-  await db.closeDb();
+  await close();
 });
 
-const auth = { authorization: `Bearer ${TOKEN}` };
 const admin = (routes: Routes, method: string, path: string, params: Record<string, string>, body?: unknown): Promise<RouteAnswer> =>
   callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers: auth });
 

@@ -6,49 +6,28 @@
  * cascade) with their audit events, and its Redis prefix.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
-import { callRoute, ORIGIN, sessionCookieOf, type RouteAnswer, type RouteHandler } from "@/test/support/routeCall";
+import { callRoute, ORIGIN, sessionCookieOf, type RouteAnswer } from "@/test/support/routeCall";
 import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
-import { deleteByPrefix, plainRedis, uniquePrefix } from "@/test/support/testRedis";
+import { loadRoutes, routeTestEnv } from "@/test/support/routeTestEnv";
 
-const TOKEN = `auth-test-${randomBytes(8).toString("hex")}`;
-const PREFIX = uniquePrefix("auth");
 const PASSWORD = "correct horse battery staple";
-process.env.DATABASE_URL = TEST_DATABASE_URL;
-process.env.SLUICE_REDIS_PREFIX = PREFIX;
-process.env.SLUICE_ADMIN_TOKEN = TOKEN;
-process.env.SLUICE_TRUST_PROXY = "0";
-// This file must not bootstrap an admin into the shared test database.
-delete process.env.SLUICE_ADMIN_EMAIL;
-delete process.env.SLUICE_ADMIN_PASSWORD;
-
-type Routes = Record<string, RouteHandler>;
-let login: Routes, logout: Routes, me: Routes, tenants: Routes;
-let db: typeof import("@/lib/db/client");
-let hashPassword: (password: string) => Promise<string>;
+const { token: TOKEN, close } = routeTestEnv("auth");
+// Loaded after the environment is set: config() reads it once, on first use.
+const { login, logout, me, tenants } = await loadRoutes("login", "logout", "me", "tenants");
+const db = await import("@/lib/db/client");
+const { hashPassword } = await import("./passwordHash");
 const operatorIds: string[] = [];
 const tenantIds: string[] = [];
 let ipCounter = 0;
-
-beforeAll(async () => {
-  login = (await import("@/app/api/auth/login/route")) as unknown as Routes;
-  logout = (await import("@/app/api/auth/logout/route")) as unknown as Routes;
-  me = (await import("@/app/api/auth/me/route")) as unknown as Routes;
-  tenants = (await import("@/app/api/admin/tenants/route")) as unknown as Routes;
-  db = await import("@/lib/db/client");
-  ({ hashPassword } = await import("./passwordHash"));
-});
 
 afterAll(async () => {
   const prisma = db.getDb();
   await prisma.auditEvent.deleteMany({ where: { target: { in: operatorIds.map((id) => `operator:${id}`) } } });
   await prisma.operator.deleteMany({ where: { id: { in: operatorIds } } });
   await deleteTenants(TEST_DATABASE_URL, tenantIds);
-  const redis = plainRedis();
-  await deleteByPrefix(redis, PREFIX);
-  redis.disconnect();
-  await db.closeDb();
+  await close();
 });
 
 /** A fresh client address per scenario, so login-limit counters never leak between tests. */

@@ -9,45 +9,23 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
-import { callRoute, type RouteAnswer, type RouteHandler } from "@/test/support/routeCall";
+import { callRoute, type RouteAnswer } from "@/test/support/routeCall";
+import { loadRoutes, routeTestEnv, type Routes } from "@/test/support/routeTestEnv";
 import { awayFromWindowEdge, TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
-import { deleteByPrefix, plainRedis, uniquePrefix } from "@/test/support/testRedis";
 
-const TOKEN = `monitoring-routes-${randomBytes(8).toString("hex")}`;
-const PREFIX = uniquePrefix("monroutes");
-process.env.DATABASE_URL = TEST_DATABASE_URL;
-process.env.SLUICE_REDIS_PREFIX = PREFIX;
-process.env.SLUICE_ADMIN_TOKEN = TOKEN;
-delete process.env.SLUICE_ADMIN_EMAIL;
-delete process.env.SLUICE_ADMIN_PASSWORD;
-
-type Routes = Record<string, RouteHandler>;
-let tenants: Routes, tenantKeys: Routes, tenantRules: Routes, key: Routes, echo: Routes;
-let traffic: Routes, refusalRate: Routes, hotKeys: Routes, nearLimit: Routes, decisions: Routes;
-let services: typeof import("@/lib/runtime/services").services;
-let db: typeof import("@/lib/db/client");
+const { auth, close } = routeTestEnv("monroutes");
+// Loaded after the environment is set: config() reads it once, on first use.
+const { tenants, tenantKeys, tenantRules, key, echo, traffic, refusalRate, hotKeys, nearLimit, keyDecisions: decisions } =
+  await loadRoutes("tenants", "tenantKeys", "tenantRules", "key", "echo", "traffic", "refusalRate", "hotKeys", "nearLimit", "keyDecisions");
+const { services } = await import("@/lib/runtime/services");
 let tenantId = "";
 let key1: { id: string; key: string };
 let key2: { id: string; key: string };
-const auth = { authorization: `Bearer ${TOKEN}` };
 
 const admin = (handler: Routes, init: { method?: string; path?: string; body?: unknown; params?: Record<string, string> } = {}): Promise<RouteAnswer> =>
   callRoute(handler[init.method ?? "GET"], { ...init, headers: auth });
 
 beforeAll(async () => {
-  tenants = (await import("@/app/api/admin/tenants/route")) as unknown as Routes;
-  tenantKeys = (await import("@/app/api/admin/tenants/[tenantId]/keys/route")) as unknown as Routes;
-  tenantRules = (await import("@/app/api/admin/tenants/[tenantId]/rules/route")) as unknown as Routes;
-  key = (await import("@/app/api/admin/keys/[keyId]/route")) as unknown as Routes;
-  echo = (await import("@/app/api/v1/echo/[[...rest]]/route")) as unknown as Routes;
-  traffic = (await import("@/app/api/admin/monitoring/traffic/route")) as unknown as Routes;
-  refusalRate = (await import("@/app/api/admin/monitoring/refusal-rate/route")) as unknown as Routes;
-  hotKeys = (await import("@/app/api/admin/monitoring/hot-keys/route")) as unknown as Routes;
-  nearLimit = (await import("@/app/api/admin/monitoring/near-limit/route")) as unknown as Routes;
-  decisions = (await import("@/app/api/admin/keys/[keyId]/decisions/route")) as unknown as Routes;
-  ({ services } = await import("@/lib/runtime/services"));
-  db = await import("@/lib/db/client");
-
   const tenant = await admin(tenants, { method: "POST", body: { name: `monitoring-routes-${randomBytes(4).toString("hex")}` } });
   expect(tenant.status).toBe(201);
   tenantId = tenant.body.id;
@@ -76,12 +54,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await services?.().recorder.stop();
+  await services().recorder.stop();
   await deleteTenants(TEST_DATABASE_URL, tenantId ? [tenantId] : []);
-  const redis = plainRedis();
-  await deleteByPrefix(redis, PREFIX);
-  redis.disconnect();
-  await db?.closeDb();
+  await close();
 });
 
 const sum = (points: { allowed: number; refused: number; shadowRefused: number }[]) =>
