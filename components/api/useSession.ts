@@ -15,10 +15,14 @@ export interface Session {
 
 export const SESSION_QUERY_KEY = ["session"] as const;
 
-/** `initial`: the session the server already knows (the dashboard layout), to skip a first fetch. */
-export function useSession(initial?: Session): UseQueryResult<Session, ApiError> {
+/**
+ * `initial`: the session the server already knows (the dashboard layout), to skip a first fetch.
+ * `paused`: ask nothing (the shell, while logging out).
+ */
+export function useSession(initial?: Session, paused = false): UseQueryResult<Session, ApiError> {
   return useQuery<Session, ApiError>({
     queryKey: SESSION_QUERY_KEY,
+    enabled: !paused,
     queryFn: () => apiGet<Session>("/api/auth/me"),
     initialData: initial,
     staleTime: 10_000,

@@ -42,32 +42,46 @@ export default function DashboardShell({ initialSession, children }: { initialSe
 }
 
 function Shell({ initialSession, children }: { initialSession: Session | undefined; children: ReactNode }) {
-  const session = useSession(initialSession);
+  const [logoutError, setLogoutError] = useState<string | null>(null);
+  const [loggingOut, setLoggingOut] = useState(false);
+  const session = useSession(initialSession, loggingOut);
   const router = useRouter();
   const pathname = usePathname();
   const queryClient = useQueryClient();
-  const [logoutError, setLogoutError] = useState<string | null>(null);
-  const [loggingOut, setLoggingOut] = useState(false);
   const loggedOut = session.error?.status === 401;
 
   useEffect(() => {
     if (loggedOut) router.replace(loginPathFor(currentPath()));
   }, [loggedOut, router]);
 
-  async function logOut() {
-    setLoggingOut(true);
+  // Logging out: the page is unmounted and the session query paused first (no new polls), and
+  // the requests already in flight finish while the session is still valid, so none of them
+  // comes back 401 after the session ends.
+  useEffect(() => {
+    if (!loggingOut) return;
+    let abandoned = false;
+    void (async () => {
+      while (queryClient.isFetching() > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      try {
+        await apiSend("POST", "/api/auth/logout");
+        // A full page load on purpose: it drops every cached answer of the session that ended.
+        queryClient.clear();
+        // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+        window.location.assign("/login");
+      } catch (error) {
+        if (abandoned) return;
+        setLogoutError(errorMessage(error));
+        setLoggingOut(false);
+      }
+    })();
+    return () => {
+      abandoned = true;
+    };
+  }, [loggingOut, queryClient]);
+
+  function logOut() {
     setLogoutError(null);
-    try {
-      await apiSend("POST", "/api/auth/logout");
-      // A full page load on purpose: it drops every cached answer of the session that just
-      // ended, and no mounted query can ask /api/auth/me again in between.
-      queryClient.clear();
-      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
-      window.location.assign("/login");
-    } catch (error) {
-      setLogoutError(errorMessage(error));
-      setLoggingOut(false);
-    }
+    setLoggingOut(true);
   }
 
   if (session.data === undefined) {
@@ -110,7 +124,7 @@ function Shell({ initialSession, children }: { initialSession: Session | undefin
           Log out failed: {logoutError}
         </p>
       ) : null}
-      <main className="content">{children}</main>
+      <main className="content">{loggingOut ? <Loading label="Logging out…" /> : children}</main>
     </div>
   );
 }
