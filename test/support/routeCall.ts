@@ -1,7 +1,7 @@
 /**
  * Calling Next route handlers directly (no server) in integration tests, as a browser or a script
  * would: `callRoute(handler, { method, path, body, headers, params })` builds the Request on
- * `ORIGIN` and answers status, headers and the parsed body. Every error answer is checked to be
+ * `ORIGIN` and answers status, headers and the body (parsed when JSON, else text). Every error answer is checked to be
  * problem+json with a matching `status`. `sessionCookieOf` turns a login's Set-Cookie into the
  * Cookie header a browser would send back.
  */
@@ -36,7 +36,8 @@ export async function callRoute(handler: RouteHandler | undefined, init: RouteCa
   });
   const response = await handler(request, { params: Promise.resolve(init.params ?? {}) });
   const text = await response.text();
-  const body: unknown = text ? JSON.parse(text) : null;
+  const isJson = /json/.test(response.headers.get("content-type") ?? "");
+  const body: unknown = !text ? null : isJson ? JSON.parse(text) : text;
   if (response.status >= 400) {
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect((body as { status: number }).status).toBe(response.status);
