@@ -3,15 +3,16 @@
  * Rules themselves are defined once in lib/rules/ruleSchema.ts.
  */
 import { z } from "zod";
+import { identifierSchema } from "../enforce/checkIdentifier";
 import { normalizeIp } from "../enforce/clientIp";
 import { ruleListSchema } from "../rules/ruleSchema";
+import { plainText } from "../textInput";
 
-/** Tenant, key and operator names: any text of 1 to 128 characters after trimming. */
-export const displayNameSchema = z
-  .string({ error: "name is required and must be text" })
-  .trim()
-  .min(1, "name must not be empty")
-  .max(128, "name must be at most 128 characters");
+/** Tenant, key and operator names: any text of 1 to 128 characters after trimming (plain text: no control characters). */
+export const displayNameSchema = plainText(
+  z.string({ error: "name is required and must be text" }).trim().min(1, "name must not be empty").max(128, "name must be at most 128 characters"),
+  "name",
+);
 
 export const createTenantSchema = z.object({ name: displayNameSchema }).strict();
 export const createKeySchema = z.object({ name: displayNameSchema }).strict();
@@ -51,7 +52,7 @@ export const keyQuotaQuerySchema = z
       .pipe(z.union([z.ipv4(), z.ipv6()], { error: "ip must be an IPv4 or IPv6 address" }))
       .transform(normalizeIp)
       .optional(),
-    identifier: z.string().min(1, "identifier must not be empty").max(256, "identifier must be at most 256 characters").optional(),
+    identifier: identifierSchema.optional(),
   })
   .strict();
 

@@ -10,6 +10,7 @@
  *   which passwords could exist.
  */
 import { z } from "zod";
+import { plainText } from "../textInput";
 
 export const ROLES = ["admin", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
@@ -17,12 +18,9 @@ export type Role = (typeof ROLES)[number];
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 1024;
 
-export const emailSchema = z
-  .string({ error: "email is required and must be text" })
-  .trim()
-  .toLowerCase()
-  .max(254, "email must be at most 254 characters")
-  .pipe(z.email("email must be an email address"));
+export const emailSchema = plainText(z.string({ error: "email is required and must be text" }).trim().toLowerCase().max(254, "email must be at most 254 characters"), "email").pipe(
+  z.email("email must be an email address"),
+);
 
 export const newPasswordSchema = z
   .string({ error: "password is required and must be text" })
@@ -42,7 +40,7 @@ export const updateOperatorSchema = z
 
 export const loginSchema = z
   .object({
-    email: z.string({ error: "email is required and must be text" }).trim().toLowerCase().min(1, "email must not be empty").max(254, "email must be at most 254 characters"),
+    email: plainText(z.string({ error: "email is required and must be text" }).trim().toLowerCase().min(1, "email must not be empty").max(254, "email must be at most 254 characters"), "email"),
     password: z.string({ error: "password is required and must be text" }).min(1, "password must not be empty").max(MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`),
   })
   .strict();

@@ -9,11 +9,18 @@ import { z } from "zod";
 import { AppError } from "../http/errors";
 import type { Limiter } from "../limiter/decide";
 import type { DecisionSink } from "../metrics/decisionRecorder";
+import { plainText } from "../textInput";
 import type { TenantAccess } from "./accessLoader";
+
+/** A caller-given identifier (a Redis counter key part): 1 to 256 characters of plain text. */
+export const identifierSchema = plainText(
+  z.string({ error: "identifier is required and must be text" }).min(1, "identifier must not be empty").max(256, "identifier must be at most 256 characters"),
+  "identifier",
+);
 
 export const checkRequestSchema = z
   .object({
-    identifier: z.string({ error: "identifier is required and must be text" }).min(1, "identifier must not be empty").max(256, "identifier must be at most 256 characters"),
+    identifier: identifierSchema,
     rule: z.string({ error: "rule is required and must be a rule name" }).min(1, "rule must not be empty").max(64, "rule must be at most 64 characters"),
     cost: z.number({ error: "cost must be a number" }).int("cost must be a whole number").min(0, "cost must be at least 0").max(1_000_000_000, "cost must be at most 1,000,000,000").optional(),
   })

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ALGORITHMS, FAIL_MODES, RULE_MODES, SCOPES, type LimiterRule } from "../limiter/types";
+import { plainText } from "../textInput";
 
 const MAX_UNITS = 1_000_000_000;
 const MIN_WINDOW_MS = 1_000;
@@ -19,13 +20,15 @@ const units = (what: string, min: number) =>
     .max(MAX_UNITS, `${what} must be at most ${MAX_UNITS.toLocaleString("en")}`);
 
 /** `*` matches one path segment, `**` any number; the glob must stay under /api/v1. */
-export const pathGlobSchema = z
-  .string()
-  .max(512, "path must be at most 512 characters")
-  .regex(/^\/api\/v1(\/[^\s?#]*)?$/, "path must start with /api/v1 and contain no spaces, ? or #")
-  .refine((p) => p.split("/").every((seg) => !seg.includes("*") || seg === "*" || seg === "**"), {
-    message: "path wildcards must be a whole segment: /* or /**",
-  });
+export const pathGlobSchema = plainText(
+  z
+    .string({ error: "path must be text" })
+    .max(512, "path must be at most 512 characters")
+    .regex(/^\/api\/v1(\/[^\s?#]*)?$/, "path must start with /api/v1 and contain no spaces, ? or #"),
+  "path",
+).refine((p) => p.split("/").every((seg) => !seg.includes("*") || seg === "*" || seg === "**"), {
+  message: "path wildcards must be a whole segment: /* or /**",
+});
 
 export const matchSchema = z
   .object({

@@ -6,8 +6,8 @@
  * cookie-carried change must name this origin, else 403).
  */
 import { ORIGIN } from "@/test/support/routeCall";
-import type { Fixture, MethodSpec } from "./routeTable";
-import { tokenOfCookie } from "./securityFixtures";
+import type { MethodSpec } from "./routeTable";
+import { tokenOfCookie, type Fixture } from "./securityFixtures";
 
 export const OTHER_ORIGIN = "https://evil.example";
 

@@ -20,7 +20,7 @@ export const PASSWORD = "correct horse battery staple";
 
 /** A rule list that every fixture tenant holds, so tests can tell whether it changed. */
 export const BASELINE_RULES = [
-  { name: "per-key", scope: "key", algorithm: "sliding_window", limit: 1000, windowMs: 60_000 },
+  { name: "per-key", scope: "key", algorithm: "sliding_window", limit: 1000, windowMs: 60_000, match: { methods: ["GET", "POST"], path: "/api/v1/echo/*" } },
   { name: "checked", scope: "identifier", algorithm: "fixed_window", limit: 1000, windowMs: 60_000 },
 ] as const;
 

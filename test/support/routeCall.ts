@@ -23,6 +23,8 @@ export interface RouteCall {
   method?: string;
   path?: string;
   body?: unknown;
+  /** Sent as is instead of `body` (hostile-input tests: non-JSON, empty, oversized). */
+  rawBody?: string;
   headers?: Record<string, string>;
   params?: Record<string, string>;
 }
@@ -32,7 +34,7 @@ export async function callRoute(handler: RouteHandler | undefined, init: RouteCa
   const request = new Request(ORIGIN + (init.path ?? "/"), {
     method: init.method ?? "GET",
     headers: init.headers ?? {},
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
   });
   const response = await handler(request, { params: Promise.resolve(init.params ?? {}) });
   const text = await response.text();

@@ -1,0 +1,39 @@
+/**
+ * One fuzz case against a route handler, and the invariant every answer must keep whatever the
+ * input: the handler does not throw, the status is never 5xx, and every 4xx is
+ * `application/problem+json` whose body parses and carries the same status (callRoute checks the
+ * last two). `FUZZ_RUNS` scales every fuzzer's case count (e.g. FUZZ_RUNS=10 for a deeper local run).
+ */
+import { expect } from "vitest";
+import { callRoute, type RouteAnswer, type RouteHandler } from "@/test/support/routeCall";
+import { toWellFormed, type WireBody } from "./hostileInput";
+
+export const FUZZ_SCALE = Number(process.env.FUZZ_RUNS ?? "1") || 1;
+
+export const runs = (n: number): number => Math.max(1, Math.round(n * FUZZ_SCALE));
+
+export interface FuzzRequest {
+  method: string;
+  /** Route pattern, e.g. `api/admin/tenants/[tenantId]/keys`. */
+  route: string;
+  params: Record<string, string>;
+  query: string;
+  body?: WireBody;
+  headers: Record<string, string>;
+}
+
+/** The URL path of the request: parameters percent-encoded as a client would send them. */
+export function pathOf(route: string, params: Record<string, string>): string {
+  return "/" + route.replace(/\[(\w+)\]/g, (_m, name: string) => encodeURIComponent(toWellFormed(params[name] ?? "x")));
+}
+
+export async function fuzzCall(handler: RouteHandler, req: FuzzRequest): Promise<RouteAnswer> {
+  const headers = { ...req.headers, ...(req.body?.contentType ? { "content-type": req.body.contentType } : {}) };
+  const answer = await callRoute(handler, { method: req.method, path: pathOf(req.route, req.params) + req.query, params: req.params, rawBody: req.body?.text, headers });
+  expect(answer.status, `${req.method} ${req.route}: ${JSON.stringify(answer.body)?.slice(0, 300)}`).toBeLessThan(500);
+  if (answer.status >= 400) {
+    expect(typeof answer.body.title).toBe("string");
+    expect(typeof answer.body.detail).toBe("string");
+  }
+  return answer;
+}

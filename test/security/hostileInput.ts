@@ -1,0 +1,135 @@
+/**
+ * fast-check arbitraries of hostile input for the fuzzers (adminFuzz, apiFuzz):
+ * - `hostileText`: strings with NUL and other control characters, unpaired surrogates, bidi and
+ *   zero-width marks, astral characters, prototype names, number-ish and SQL-ish text, long runs;
+ * - `hostileJson`: any JSON value made of those, nested deep, with `__proto__`/`constructor` keys;
+ * - `mutatedFrom(valid)`: a valid body with one field replaced, removed or added, which gets past
+ *   the outer checks and so reaches the inner ones (and the database);
+ * - `hostileBody(valid)`: what goes over the wire: JSON of the above, non-JSON text, empty bodies,
+ *   deep nesting, bodies over the 64 KiB limit, each with a content type from a hostile set;
+ * - `hostileSegment` / `hostileQuery`: path parameters and query strings;
+ * - `headerText`: what a header value may carry (Latin-1 without CR, LF or NUL), for credentials.
+ */
+import fc from "fast-check";
+
+const SPECIAL_CHARS = ["\u0000", "\u0001", "\u0008", "\t", "\n", "\r", "\u001b", "\u007f", "\u0085", "\u00a0", "\u200b", "\u200e", "\u202e", "\u2028", "\ufeff", "\uffff", "\ud800", "\udbff", "\udc00", "\udfff", "\u{1f600}", "\u{10ffff}", "é", "ß", "İ", "\u0301", "<", ">", "&", "\"", "'", "\\", "/", "%", "*", "?", "#", " "];
+
+const SPECIAL_STRINGS = ["", " ", "__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "NaN", "Infinity", "-Infinity", "-0", "1e308", "1e400", "0x10", "1_000", "9007199254740993", "-1", "0", "1.5", "null", "undefined", "true", "[]", "{}", "'; DROP TABLE \"Tenant\"; --", "../../etc/passwd", "%00", "%2e%2e%2f", "%ZZ", "<script>alert(1)</script>", "${jndi:ldap://x}", "{{7*7}}", "\u0000admin", "admin\u0000", "a\ud800b", "\udfff"];
+
+const specialChar = fc.constantFrom(...SPECIAL_CHARS);
+
+/** One character: mostly any code unit (so lone surrogates too), often one of the notorious ones. */
+const hostileUnit = fc.oneof({ arbitrary: specialChar, weight: 3 }, { arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), weight: 2 }, { arbitrary: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), weight: 2 });
+
+export const hostileText: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.constantFrom(...SPECIAL_STRINGS), weight: 3 },
+  { arbitrary: fc.string({ unit: hostileUnit, maxLength: 40 }), weight: 5 },
+  // A valid-looking word with something hostile inside it.
+  { arbitrary: fc.tuple(fc.stringMatching(/^[a-z0-9]{1,10}$/), specialChar, fc.stringMatching(/^[a-z0-9]{0,10}$/)).map(([a, c, b]) => a + c + b), weight: 3 },
+  { arbitrary: fc.tuple(fc.integer({ min: 100, max: 5000 }), hostileUnit).map(([n, c]) => c.repeat(n)), weight: 1 },
+);
+
+export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
+  fc.constantFrom(0, -0, -1, 1, 0.5, 1.5, 999, 1000, 1001, 2 ** 31, 2 ** 31 - 1, 2 ** 32, 2 ** 53, 2 ** 53 + 2, 1e21, 1e308, -1e308, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+);
+
+/** Keys that trip naive object handling. */
+const hostileKey = fc.oneof({ arbitrary: fc.constantFrom("__proto__", "constructor", "prototype", "toString", "valueOf", "name", "rules", "limit", ""), weight: 2 }, { arbitrary: hostileText, weight: 1 });
+
+export const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    hostileText,
+    hostileNumber,
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 5 }),
+    fc.dictionary(hostileKey, tie("value"), { maxKeys: 5 }),
+  ),
+})).value;
+
+type Json = unknown;
+
+function leafPaths(value: Json, base: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return [base, ...value.flatMap((v, i) => leafPaths(v, [...base, i]))];
+  if (value && typeof value === "object") return [base, ...Object.entries(value).flatMap(([k, v]) => leafPaths(v, [...base, k]))];
+  return [base];
+}
+
+function setAt(value: Json, path: (string | number)[], next: Json | typeof REMOVE): Json {
+  if (path.length === 0) return next === REMOVE ? undefined : next;
+  const [head, ...rest] = path;
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, Json>;
+  const child = setAt(copy[head!], rest, next);
+  if (child === undefined) delete copy[head!];
+  else Object.defineProperty(copy, head!, { value: child, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+const REMOVE = Symbol("remove");
+
+/** `valid` with one place changed: a value replaced by a hostile one, a key removed, or a hostile key added. */
+export function mutatedFrom(valid: Json): fc.Arbitrary<Json> {
+  const paths = leafPaths(valid);
+  const replacement = fc.oneof({ arbitrary: hostileText, weight: 6 }, { arbitrary: hostileNumber, weight: 2 }, { arbitrary: hostileJson, weight: 2 }, { arbitrary: fc.constant(REMOVE), weight: 1 });
+  // An extra key now and then (a strict schema refuses it, which hides the replaced value).
+  const extra = fc.oneof({ arbitrary: fc.constant(null), weight: 6 }, { arbitrary: fc.tuple(hostileKey, hostileJson), weight: 1 });
+  return fc.tuple(fc.nat(paths.length - 1), replacement, extra).map(([i, replacement, extra]) => {
+    const mutated = setAt(valid, paths[i]!, replacement);
+    if (!extra || !mutated || typeof mutated !== "object" || Array.isArray(mutated)) return mutated ?? null;
+    return setAt(mutated, [extra[0]], extra[1]);
+  });
+}
+
+export interface WireBody {
+  /** The bytes sent, or undefined for no body at all. */
+  text: string | undefined;
+  contentType: string | undefined;
+}
+
+const CONTENT_TYPES = [undefined, "application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=xyz", "application/xml", "application/json; charset=utf-16", "*/*", "garbage"];
+
+const deepNesting = fc.tuple(fc.integer({ min: 100, max: 20_000 }), fc.constantFrom("[", "{\"a\":")).map(([depth, open]) => open.repeat(depth) + "1" + (open === "[" ? "]" : "}").repeat(depth));
+
+/** What goes over the wire, where a valid body would be `valid`. */
+export function hostileBody(valid: Json): fc.Arbitrary<WireBody> {
+  const text: fc.Arbitrary<string | undefined> = fc.oneof(
+    { arbitrary: mutatedFrom(valid).map((v) => JSON.stringify(v)), weight: 12 },
+    { arbitrary: hostileJson.map((v) => JSON.stringify(v)), weight: 3 },
+    { arbitrary: hostileText, weight: 1 },
+    { arbitrary: fc.constantFrom(undefined, "", " ", "null", "[]", "{}", "{", "\u0000", "{\"name\":\"a\",\"name\":\"b\"}", "{\"__proto__\":{\"admin\":true},\"name\":\"x\"}", "[1e400]", "{\"limit\":1e400}", "\ufeff{}"), weight: 2 },
+    { arbitrary: deepNesting, weight: 1 },
+    { arbitrary: fc.integer({ min: 64 * 1024 - 10, max: 200 * 1024 }).map((n) => JSON.stringify({ name: "x".repeat(n) })), weight: 1 },
+  );
+  return fc.record({ text, contentType: fc.constantFrom(...CONTENT_TYPES) });
+}
+
+/** A path parameter: hostile text, or something shaped like an id that names nothing. */
+export const hostileSegment: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: hostileText, weight: 4 },
+  { arbitrary: fc.stringMatching(/^[0-9A-Za-z]{8}$/), weight: 2 },
+  { arbitrary: fc.stringMatching(/^[0-9]{1,25}$/), weight: 1 },
+  { arbitrary: fc.constantFrom("0", "-1", "1.0", "1e3", "99999999999999999999", "9223372036854775807", "9223372036854775808", "AAAAAAAA ", " AAAAAAAA", "AAAAAAA", "AAAAAAAAA", "%41AAAAAAA"), weight: 1 },
+);
+
+/** A query string (with its `?`), made of known and unknown names with hostile values. */
+export function hostileQuery(knownNames: string[]): fc.Arbitrary<string> {
+  const name = fc.oneof({ arbitrary: fc.constantFrom(...knownNames, "__proto__", "constructor"), weight: 4 }, { arbitrary: hostileText, weight: 1 });
+  const value = fc.oneof({ arbitrary: hostileText, weight: 3 }, { arbitrary: hostileNumber.map(String), weight: 2 }, { arbitrary: fc.constantFrom("5m", "1h", "24h", "1000", "60000"), weight: 1 });
+  const pair = fc.tuple(name, value, fc.boolean()).map(([n, v, raw]) => (raw ? `${n}=${v}` : `${encodeURIComponent(toWellFormed(n))}=${encodeURIComponent(toWellFormed(v))}`));
+  return fc.array(pair, { maxLength: 5 }).map((pairs) => (pairs.length === 0 ? "" : `?${pairs.join("&")}`));
+}
+
+/** encodeURIComponent throws on lone surrogates; the raw form (above) still sends them. */
+export function toWellFormed(s: string): string {
+  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
+}
+
+/** Latin-1 text without CR, LF and NUL: what the Headers API lets a client send. */
+export const headerText: fc.Arbitrary<string> = fc.oneof(
+  fc.string({ unit: fc.integer({ min: 1, max: 255 }).filter((c) => c !== 10 && c !== 13).map((c) => String.fromCharCode(c)), maxLength: 60 }),
+  fc.constantFrom("", " ", "Bearer", "Bearer ", "Bearer  ", "bearer x", "BEARER x", "Basic Og==", "Bearer sluice_", "Bearer sluice_AAAAAAAA_", "Bearer a b", "Token x", "Bearer \u00ff"),
+  fc.integer({ min: 200, max: 9000 }).map((n) => "Bearer " + "k".repeat(n)),
+);
