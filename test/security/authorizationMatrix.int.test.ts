@@ -34,7 +34,7 @@ describe("the route table", () => {
 describe.each(inventory.methods.map((m) => [`${m.method} /${m.route}`, m] as const))("%s", (_name, { route, method, spec, handler }) => {
   it.each(CALLERS)("%s", async (caller) => {
     const prepared = spec.kind === "not_allowed" ? { status: 405 } : await spec.ok(fx);
-    const headers = await headersOf(caller, fx, who);
+    const headers = await headersOf(caller, fx, who, { fresh: spec.kind === "logout" });
     const path = "/" + route.replace(/\[(\w+)\]/g, (_m, name: string) => ("params" in prepared && prepared.params?.[name]) || "x") + (("query" in prepared && prepared.query) || "");
     const res = await callRoute(handler, {
       method,

@@ -1,7 +1,6 @@
 /**
- * The callers of the authorization matrix, each a set of request headers made fresh per call
- * (session callers get a session of their own, so a logout or a deleted operator never affects
- * the next call), and the status each kind of route owes each caller (CONTRACT.md "Admin API":
+ * The callers of the authorization matrix, each a set of request headers (session callers get
+ * sessions of their own, fresh for a logout so that ending one never affects the next call), and the status each kind of route owes each caller (CONTRACT.md "Admin API":
  * missing or wrong credentials 401, a viewer changing state 403; lib/auth/sessionResolver.ts: a
  * cookie-carried change must name this origin, else 403).
  */
@@ -36,8 +35,19 @@ export interface Credentials {
   adminId: string;
 }
 
-export async function headersOf(caller: Caller, fx: Fixture, who: Credentials): Promise<Record<string, string>> {
-  const cookie = (id: string, state?: "live" | "expired" | "ended") => fx.sec.sessionCookie(id, state);
+const sessions = new Map<string, Promise<string>>();
+
+/**
+ * The caller's headers. Sessions are made once per caller and kind, unless `fresh` (a logout
+ * ends the session it is called with).
+ */
+export async function headersOf(caller: Caller, fx: Fixture, who: Credentials, { fresh = false } = {}): Promise<Record<string, string>> {
+  const cookie = (id: string, state: "live" | "expired" | "ended" = "live") => {
+    const key = `${caller}/${id}/${state}`;
+    // An expired row is deleted by the next session made, so each call gets one of its own.
+    if (fresh || state === "expired" || !sessions.has(key)) sessions.set(key, fx.sec.sessionCookie(id, state));
+    return sessions.get(key)!;
+  };
   switch (caller) {
     case "anonymous":
       return {};
