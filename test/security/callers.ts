@@ -45,7 +45,8 @@ export async function headersOf(caller: Caller, fx: Fixture, who: Credentials, {
   const cookie = (id: string, state: "live" | "expired" | "ended" = "live") => {
     const key = `${caller}/${id}/${state}`;
     // An expired row is deleted by the next session made, so each call gets one of its own.
-    if (fresh || state === "expired" || !sessions.has(key)) sessions.set(key, fx.sec.sessionCookie(id, state));
+    if (fresh || state === "expired") return fx.sec.sessionCookie(id, state);
+    if (!sessions.has(key)) sessions.set(key, fx.sec.sessionCookie(id, state));
     return sessions.get(key)!;
   };
   switch (caller) {
