@@ -15,6 +15,7 @@ describe("keyQuotaQuerySchema", () => {
     [{ ip: "nope" }, "ip: ip must be an IPv4 or IPv6 address"],
     [{ identifier: "" }, "identifier: identifier must not be empty"],
     [{ identifier: "x".repeat(257) }, "identifier: identifier must be at most 256 characters"],
+    [{ identifier: "user\u0000" }, "identifier: identifier must not contain control characters (U+0000 at position 4)"],
   ])("refuses %j naming the field", (input, message) => {
     expect(messages(keyQuotaQuerySchema.safeParse(input))).toEqual([message]);
   });

@@ -32,6 +32,7 @@ describe("createOperatorSchema", () => {
     ["an email without @", { ...valid, email: "ops.example.com" }, "email", "email must be an email address"],
     ["an email of spaces", { ...valid, email: "   " }, "email", "email must be an email address"],
     ["an email over 254 characters", { ...valid, email: `${"a".repeat(250)}@example.com` }, "email", "email must be at most 254 characters"],
+    ["NUL in the email", { ...valid, email: "ops\u0000@example.com" }, "email", "email must not contain control characters (U+0000 at position 3)"],
     ["an unknown role", { ...valid, role: "owner" }, "role", "role must be one of admin, viewer"],
     ["no role", { email: valid.email, password: valid.password }, "role", "role must be one of admin, viewer"],
     ["a password hash smuggled in", { ...valid, passwordHash: "$argon2id$..." }, "", 'Unrecognized key: "passwordHash"'],
@@ -69,6 +70,7 @@ describe("loginSchema", () => {
     ["an empty password", { email: "a@b.c", password: "" }, "password", "password must not be empty"],
     ["an over-long password", { email: "a@b.c", password: "x".repeat(1025) }, "password", "password must be at most 1024 characters"],
     ["an extra field", { email: "a@b.c", password: "x", remember: true }, "", 'Unrecognized key: "remember"'],
+    ["an unpaired surrogate in the email (it reached Postgres: 500)", { email: "a\udc00@b.c", password: "x" }, "email", "email must not contain an unpaired surrogate (U+DC00 at position 1); send well-formed Unicode"],
   ])("rejects %s", (_, input, field, message) => {
     expect(issues(loginSchema, input)).toContainEqual([field, message]);
   });

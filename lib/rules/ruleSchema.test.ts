@@ -52,6 +52,8 @@ describe("ruleSchema rejects, naming the field", () => {
     ["negative cost", { ...valid, cost: -1 }, "cost", "cost must be at least 0"],
     ["path outside /api/v1", { ...valid, match: { path: "/admin" } }, "match.path", "path must start with /api/v1 and contain no spaces, ? or #"],
     ["partial-segment wildcard", { ...valid, match: { path: "/api/v1/ec*" } }, "match.path", "path wildcards must be a whole segment: /* or /**"],
+    ["NUL in the path (Postgres refuses it in text)", { ...valid, match: { path: "/api/v1/a\u0000" } }, "match.path", "path must not contain control characters (U+0000 at position 9)"],
+    ["an unpaired surrogate in the path", { ...valid, match: { path: "/api/v1/\ud800" } }, "match.path", "path must not contain an unpaired surrogate (U+D800 at position 8); send well-formed Unicode"],
     ["unknown method", { ...valid, match: { methods: ["FETCH"] } }, "match.methods.0", "methods must be among GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"],
     ["empty methods", { ...valid, match: { methods: [] } }, "match.methods", "methods must list at least one method"],
     ["unknown failMode", { ...valid, failMode: "retry" }, "failMode", "failMode must be one of open, closed, local"],
