@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { displayNameSchema, keyRulesSchema, tenantRulesSchema } from "@/lib/admin/schemas";
 import { emailSchema } from "@/lib/auth/operatorSchemas";
 import { ORIGIN, type RouteAnswer } from "@/test/support/routeCall";
-import { fuzzCall, runs } from "./fuzzCall";
+import { fuzzCall, runs, seedOf } from "./fuzzCall";
 import { headerText, hostileBody, hostileQuery, hostileSegment } from "./hostileInput";
 import type { RouteMethod } from "./routeInventory";
 import { createFixture, securityEnv, type Fixture } from "./securityFixtures";
@@ -41,12 +41,6 @@ const QUERY_NAMES = ["tenantId", "limit", "before", "range", "from", "to", "step
 const RUNS = { write: runs(200), read: runs(80), not_allowed: runs(5) } as const;
 /** A revert reads no body, and each accepted case re-applies a rule list and waits until it is in force. */
 const RUNS_OF: Record<string, number> = { "POST /api/admin/audit/[auditId]/revert": runs(60) };
-
-function seedOf(text: string): number {
-  let h = 7;
-  for (const c of text) h = (h * 31 + c.codePointAt(0)!) | 0;
-  return h;
-}
 
 const validParams = (f: Fixture): Record<string, string> => ({ tenantId: f.tenantId, keyId: f.keyId, operatorId: f.targetOperatorId, auditId: f.auditId });
 

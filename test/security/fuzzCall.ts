@@ -2,7 +2,8 @@
  * One fuzz case against a route handler, and the invariant every answer must keep whatever the
  * input: the handler does not throw, the status is never 5xx, and every 4xx is
  * `application/problem+json` whose body parses and carries the same status (callRoute checks the
- * last two). `FUZZ_RUNS` scales every fuzzer's case count (e.g. FUZZ_RUNS=10 for a deeper local run).
+ * last two). `FUZZ_RUNS` scales every fuzzer's case count (e.g. FUZZ_RUNS=10 for a deeper local run);
+ * `FUZZ_SEED` shifts every fixed seed, to explore other cases (a failure prints the seed to replay).
  */
 import { expect } from "vitest";
 import { callRoute, type RouteAnswer, type RouteHandler } from "@/test/support/routeCall";
@@ -11,6 +12,13 @@ import { toWellFormed, type WireBody } from "./hostileInput";
 export const FUZZ_SCALE = Number(process.env.FUZZ_RUNS ?? "1") || 1;
 
 export const runs = (n: number): number => Math.max(1, Math.round(n * FUZZ_SCALE));
+
+/** A fixed seed per property (from its name), shifted by FUZZ_SEED. */
+export function seedOf(name: string): number {
+  let h = Number(process.env.FUZZ_SEED ?? "0") | 0;
+  for (const c of name) h = (h * 31 + c.codePointAt(0)!) | 0;
+  return h;
+}
 
 export interface FuzzRequest {
   method: string;
