@@ -139,7 +139,8 @@ describe("the candidate's figures", () => {
     expect(res.status).toBe(200);
     const expected = aggregate({ fromMs: res.body.fromMs, toMs: res.body.toMs }, entries, Uint8Array.from(entries.map(refusedOf)), Uint8Array.from(reference));
     expect(res.body.candidate).toEqual(expected.candidate);
-    expect(res.body.newlyRefused.map(({ keyName: _name, ...client }: { keyName: string }) => client)).toEqual(expected.newlyRefused.map(({ keyName: _name, ...client }) => client));
+    const withoutName = (clients: { keyName: string | null }[]) => clients.map((client) => ({ ...client, keyName: null }));
+    expect(withoutName(res.body.newlyRefused)).toEqual(withoutName(expected.newlyRefused));
     // The candidate is stricter than the current rules: the comparison is not vacuous.
     expect(expected.candidate.refused).toBeGreaterThan(expected.current.refused);
   });
