@@ -74,6 +74,42 @@ function logOutagesOnce(client: RedisClient, label: string): RedisClient {
   return client;
 }
 
+/** A node failing again this soon after it was logged is the same outage flapping (the slot map
+ * names it again until its replica has taken over): not logged again. */
+const NODE_LOG_QUIET_MS = 60_000;
+
+/**
+ * On a Cluster, a dead node does not make the client emit "error" (its other slots still work):
+ * logs a node once when it fails, and once when the refreshed slot map no longer needs it (its
+ * replica took over) or it answers again, however many reconnection attempts fail in between.
+ */
+function logNodeOutagesOnce(cluster: Cluster): Cluster {
+  const down = new Set<string>();
+  const loggedDownAt = new Map<string, number>();
+  const loggedEnd = new Set<string>();
+  cluster.on("node error", (error: Error, key: string) => {
+    if (down.has(key)) return;
+    down.add(key);
+    const last = loggedDownAt.get(key);
+    if (last !== undefined && Date.now() - last < NODE_LOG_QUIET_MS) return;
+    loggedDownAt.set(key, Date.now());
+    loggedEnd.delete(key);
+    console.warn(`[sluice] redis cluster node ${key} unavailable: ${error.message}`);
+  });
+  cluster.on("refresh", () => {
+    for (const key of down) {
+      const node = cluster.nodes("all").find((n) => `${n.options.host}:${n.options.port}` === key);
+      const serving = cluster.slots.some((owners) => owners?.includes(key));
+      if (serving && node?.status !== "ready") continue;
+      down.delete(key);
+      if (loggedEnd.has(key)) continue;
+      loggedEnd.add(key);
+      console.warn(`[sluice] redis cluster node ${key} ${serving ? "is back" : "no longer serves slots: the cluster failed over"}`);
+    }
+  });
+  return cluster;
+}
+
 export function createRedisClient(options: ConnectOptions): RedisClient {
   const base = nodeOptions(options);
   if (options.sentinel) {
@@ -109,5 +145,5 @@ export function createRedisClient(options: ConnectOptions): RedisClient {
     retryDelayOnTryAgain: 50,
     redisOptions: { ...base, ...credentialsOf(first) },
   });
-  return logOutagesOnce(cluster, "cluster");
+  return logOutagesOnce(logNodeOutagesOnce(cluster), "cluster");
 }

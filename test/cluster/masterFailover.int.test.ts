@@ -160,6 +160,12 @@ describe("a Cluster master killed under traffic", () => {
     const heapAfter = await metric(bed.a, /^sluice_process_nodejs_heap_size_used_bytes /);
     console.info(`[failover] redis log lines since the kill: A ${logLines[0]}, B ${logLines[1]}; heap of A ${Math.round(heapBefore / 1e6)} → ${Math.round(heapAfter / 1e6)} MB\n${newLines.flat().join("\n")}`);
     expect(Math.max(...logLines)).toBeLessThanOrEqual(10);
+    // The node's outage is logged, once per client (decisions, monitoring), not once per retry.
+    for (const lines of newLines) {
+      const logged = lines.filter((l) => l.includes(`node 127.0.0.1:${master} unavailable`)).length;
+      expect(logged).toBeGreaterThanOrEqual(1);
+      expect(logged).toBeLessThanOrEqual(2);
+    }
     expect(heapAfter - heapBefore).toBeLessThan(100e6);
   });
 
