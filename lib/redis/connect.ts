@@ -110,6 +110,20 @@ function logNodeOutagesOnce(cluster: Cluster): Cluster {
   return cluster;
 }
 
+/**
+ * A Cluster client that lost every node keeps the commands sent meanwhile in its offline queue
+ * and runs them when it reconnects, however late: decisions long since answered by their fail
+ * mode would then consume quota (a test saw a whole limit used up that way). Those commands are
+ * rejected as soon as the client knows it is down; later ones are refused by `isKnownDown`.
+ * (`flushQueue` is ioredis' own method for this, not in its typings; checked for at run time.)
+ */
+function dropQueuedCommandsWhenDown(cluster: Cluster): Cluster {
+  const flush = (cluster as unknown as { flushQueue?: (error: Error) => void }).flushQueue;
+  if (typeof flush !== "function") return cluster;
+  cluster.on("reconnecting", () => flush.call(cluster, new Error("Redis Cluster unavailable: queued command dropped")));
+  return cluster;
+}
+
 export function createRedisClient(options: ConnectOptions): RedisClient {
   const base = nodeOptions(options);
   if (options.sentinel) {
@@ -145,5 +159,5 @@ export function createRedisClient(options: ConnectOptions): RedisClient {
     retryDelayOnTryAgain: 50,
     redisOptions: { ...base, ...credentialsOf(first) },
   });
-  return logOutagesOnce(logNodeOutagesOnce(cluster), "cluster");
+  return logOutagesOnce(logNodeOutagesOnce(dropQueuedCommandsWhenDown(cluster)), "cluster");
 }
