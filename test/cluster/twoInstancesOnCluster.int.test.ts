@@ -10,6 +10,7 @@ import type { RuleInput } from "@/lib/rules/ruleSchema";
 import { adminClient, apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
 import { startClusterBed, type ClusterBed } from "@/test/support/clusterBed";
 import { withRedis } from "@/test/support/redisServer";
+import { keysByPrefix } from "@/test/support/testRedis";
 import { awayFromWindowEdge, msUntil } from "@/test/support/sluiceEnv";
 import type { SluiceServer } from "@/test/support/sluiceServer";
 
@@ -28,19 +29,8 @@ afterAll(async () => {
 
 const echo = (server: SluiceServer, key: CreatedKey, path = "/api/v1/echo"): Promise<ApiAnswer> => apiCall(server.url, path, { key: key.key });
 
-/** The keys under `prefix` held by the node on `port` (SCAN, never KEYS). */
-async function keysOn(port: number, prefix: string): Promise<string[]> {
-  return withRedis(port, async (redis) => {
-    const found: string[] = [];
-    let cursor = "0";
-    do {
-      const [next, batch] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
-      cursor = next;
-      found.push(...batch);
-    } while (cursor !== "0");
-    return found;
-  });
-}
+/** The keys under `prefix` held by the node on `port`. */
+const keysOn = (port: number, prefix: string): Promise<string[]> => withRedis(port, (redis) => keysByPrefix(redis, prefix));
 
 describe("two instances on a Redis Cluster", () => {
   it("every algorithm admits exactly `limit` of concurrent requests split over both instances", async () => {
