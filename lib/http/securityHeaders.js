@@ -23,7 +23,8 @@
  *   request's nonce ('strict-dynamic' lets those load the chunks they import); `<style>` elements
  *   need the nonce too, while style *attributes* are allowed ('unsafe-inline' in style-src-attr
  *   only): React renders `style={...}` into server HTML (charts, bars), and a style attribute
- *   cannot run script. Development adds 'unsafe-eval' (React's dev tooling uses eval).
+ *   cannot run script. Development adds 'unsafe-eval' (React's dev tooling uses eval) and allows
+ *   inline <style> (the dev server's CSS injection carries no nonce); production never does.
  */
 
 /** @typedef {{ key: string, value: string }} HeaderEntry */
@@ -55,12 +56,15 @@ export const NONCE_HEADER = "x-nonce";
  */
 export function pageContentSecurityPolicy(nonce, options = {}) {
   if (!/^[A-Za-z0-9+/]{16,}={0,2}$/.test(nonce)) throw new Error("pageContentSecurityPolicy: the nonce must be base64 of at least 12 bytes");
-  const scripts = ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...(options.development ? ["'unsafe-eval'"] : [])];
+  const dev = options.development === true;
+  const scripts = ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...(dev ? ["'unsafe-eval'"] : [])];
+  // `next dev` injects <style> elements without the nonce (CSS hot reload), as Next's guide notes.
+  const styleElements = dev ? "'self' 'unsafe-inline'" : `'self' 'nonce-${nonce}'`;
   return [
     "default-src 'self'",
     `script-src ${scripts.join(" ")}`,
-    `style-src 'self' 'nonce-${nonce}'`,
-    `style-src-elem 'self' 'nonce-${nonce}'`,
+    `style-src ${styleElements}`,
+    `style-src-elem ${styleElements}`,
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",

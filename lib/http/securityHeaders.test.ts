@@ -37,9 +37,11 @@ describe("pageContentSecurityPolicy", () => {
     expect(policy.get("style-src-attr")).toEqual(["'unsafe-inline'"]);
   });
 
-  it("allows eval in development only", () => {
-    expect(directives(pageContentSecurityPolicy(NONCE, { development: true })).get("script-src")).toContain("'unsafe-eval'");
-    expect(pageContentSecurityPolicy(NONCE)).not.toContain("unsafe-eval");
+  it("allows eval and inline <style> in development only", () => {
+    const dev = directives(pageContentSecurityPolicy(NONCE, { development: true }));
+    expect(dev.get("script-src")).toEqual(["'self'", `'nonce-${NONCE}'`, "'strict-dynamic'", "'unsafe-eval'"]);
+    expect(dev.get("style-src-elem")).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(pageContentSecurityPolicy(NONCE)).not.toMatch(/unsafe-eval|style-src-elem[^;]*unsafe-inline/);
   });
 
   it.each(["", "short", "abc'; script-src *", `${NONCE} 'unsafe-inline'`])("refuses a nonce that is not base64 of 12+ bytes: %j", (bad) => {
