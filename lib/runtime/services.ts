@@ -23,6 +23,7 @@ import { ensureFirstAdmin } from "../auth/firstAdmin";
 import { createRedisClient } from "../redis/connect";
 import { createSimulator, SIMULATION_TIMEOUT_MS, type Simulator } from "../simulator/simulator";
 import { prismaSimulationStore } from "../simulator/simulationStore";
+import { errorSummary } from "../http/redactSecrets";
 
 /** Full reload of keys and rules, the safety net behind change notices. */
 export const FULL_REFRESH_MS = 15_000;
@@ -66,7 +67,8 @@ function create(): Services {
   const monitoring = createMonitoring(access);
   // Not awaited: a login awaits it again (and retries it if this attempt failed).
   ensureFirstAdmin().catch((error: unknown) => {
-    console.error("sluice: could not create the first admin yet:", error instanceof Error ? error.message : String(error));
+    // Masked: a failed create may render its arguments (the password hash) in the message.
+    console.error("sluice: could not create the first admin yet:", errorSummary(error));
   });
   subscribeChanges(redis, c.redisPrefix, {
     onChange: (tenantId) => void access.tenantChanged(tenantId),
