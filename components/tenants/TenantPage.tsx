@@ -7,7 +7,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { useIsAdmin } from "@/components/api/useSession";
 import { HotKeysTable } from "@/components/charts/HotKeysTable";
-import { RangePicker, type Range } from "@/components/charts/RangePicker";
+import { RANGES, RangePicker, type Range } from "@/components/charts/RangePicker";
 import { RefusalRateChart } from "@/components/charts/RefusalRateChart";
 import { TrafficChart } from "@/components/charts/TrafficChart";
 import { KeysCard } from "@/components/keys/KeysCard";
@@ -60,7 +60,7 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
         <TenantQuotaCard tenantId={tenantId} />
         <div className="page-header">
           <h2>Traffic</h2>
-          <RangePicker value={range} onChange={setRange} />
+          <RangePicker value={range} onChange={setRange} options={RANGES} />
         </div>
         <TrafficChart tenantId={tenantId} range={range} title="Requests per second, this tenant" />
         <div className="grid-2">
