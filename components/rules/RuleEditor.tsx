@@ -6,9 +6,9 @@
  * placed on the same fields. The PUT answers only after this instance applied the rules and
  * announced them to the others, so a 200 means "in force everywhere", and the editor says so.
  */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-import { apiGet, apiSend } from "@/components/api/apiClient";
+import { apiSend } from "@/components/api/apiClient";
 import { useIsAdmin } from "@/components/api/useSession";
 import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
 import type { Rule, RuleInput } from "@/lib/rules/ruleSchema";
@@ -16,6 +16,7 @@ import type { RuleDraft } from "./ruleDraft";
 import { RuleList } from "./RuleList";
 import { RuleListForm } from "./RuleListForm";
 import { ownerQueryPrefix, rulesPath, rulesQueryKey, scopesFor, type RuleOwner } from "./ruleOwner";
+import { useRules } from "./ruleQueries";
 import { useRuleDrafts } from "./useRuleDrafts";
 
 interface SaveRequest {
@@ -41,12 +42,7 @@ export function RuleEditor({
   const canEdit = isAdmin && !readOnlyReason;
   const queryClient = useQueryClient();
   const queryKey = rulesQueryKey(owner);
-  const rules = useQuery({
-    queryKey,
-    queryFn: () => apiGet<Rule[]>(rulesPath(owner)),
-    refetchInterval: 2000,
-    placeholderData: keepPreviousData,
-  });
+  const rules = useRules(owner);
 
   const editing = useRuleDrafts(owner);
   const drafts = editing.drafts;

@@ -29,8 +29,9 @@ export interface RuleDrafts {
   clearErrors: () => void;
 }
 
-export function useRuleDrafts(owner: RuleOwner): RuleDrafts {
-  const [drafts, setDrafts] = useState<RuleDraft[] | null>(null);
+/** `initial`: rules to start editing at once (the simulator's candidate starts as the current rules). */
+export function useRuleDrafts(owner: RuleOwner, initial: Rule[] | null = null): RuleDrafts {
+  const [drafts, setDrafts] = useState<RuleDraft[] | null>(() => initial?.map(draftFromRule) ?? null);
   const [errors, setErrors] = useState<EditorErrors>(NO_ERRORS);
   const [attempted, setAttempted] = useState(false);
 

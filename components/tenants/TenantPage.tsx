@@ -1,7 +1,7 @@
 "use client";
 /**
  * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), each key's
- * remaining quota live, its own traffic charts, and a link to its audit log.
+ * remaining quota live, its own traffic charts, and links to its audit log and its rule simulator.
  */
 import Link from "next/link";
 import { useState } from "react";
@@ -44,7 +44,8 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
           <h1 className="name">{tenant.data.name}</h1>
           <p className="hint">
             Tenant <code>{tenant.data.id}</code>, created {formatDateTime(tenant.data.createdAt)} ·{" "}
-            <Link href={`/audit?tenantId=${encodeURIComponent(tenant.data.id)}`}>Audit log of this tenant</Link>
+            <Link href={`/audit?tenantId=${encodeURIComponent(tenant.data.id)}`}>Audit log of this tenant</Link> ·{" "}
+            <Link href={`/tenants/${encodeURIComponent(tenant.data.id)}/simulate`}>Simulate a rule change</Link>
           </p>
         </div>
       </div>
