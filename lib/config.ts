@@ -28,6 +28,8 @@ export interface SluiceConfig {
    * emergency switch, and the baseline of the HTTP benchmark. Default `on`.
    */
   enforcement: "on" | "off";
+  /** Requests kept per tenant for the rule simulator (SLUICE_SIM_MAX_REQUESTS, default 200,000). */
+  simMaxRequests: number;
 }
 
 function intFrom(name: string, fallback: number, min: number, max: number): number {
@@ -87,6 +89,7 @@ export function readConfig(): SluiceConfig {
     adminToken: process.env.SLUICE_ADMIN_TOKEN || undefined,
     firstAdmin: firstAdminFrom(),
     enforcement,
+    simMaxRequests: intFrom("SLUICE_SIM_MAX_REQUESTS", 200_000, 1_000, 10_000_000),
   };
 }
 

@@ -40,6 +40,7 @@ export function createMonitoring(access: AccessCache): Monitoring {
     redis,
     prefix: c.redisPrefix,
     timeoutMs: MONITORING_TIMEOUT_MS,
+    traceMaxLen: c.simMaxRequests,
     onFlush: (outcome, overflow) => {
       m.monitoringFlushes.inc({ outcome });
       if (overflow > 0) m.monitoringOverflow.inc(overflow);
