@@ -7,11 +7,12 @@
  * drafts it was computed for with `showServerErrors`.
  */
 import { useState } from "react";
+import type { ZodType } from "zod";
 import { ApiError } from "@/components/api/apiClient";
 import type { Rule, RuleInput } from "@/lib/rules/ruleSchema";
 import { draftFromRule, type RuleDraft } from "./ruleDraft";
-import { NO_ERRORS, placeFieldErrors, validateDrafts, type EditorErrors } from "./ruleErrors";
-import type { RuleOwner } from "./ruleOwner";
+import { NO_ERRORS, placeFieldErrors, validateBody, validateDrafts, type EditorErrors } from "./ruleErrors";
+import { ruleListSchemaFor, type RuleOwner } from "./ruleOwner";
 
 export interface RuleDrafts {
   drafts: RuleDraft[] | null;
@@ -19,8 +20,10 @@ export interface RuleDrafts {
   /** Starts editing the given rules (or stops, with null); forgets earlier errors. */
   load: (rules: Rule[] | null) => void;
   update: (next: RuleDraft[]) => void;
-  /** Runs the schema over the drafts: the list to send, or null (the errors are then shown). */
+  /** Runs the owner's schema over the drafts: the list to send, or null (the errors are then shown). */
   check: () => RuleInput[] | null;
+  /** The same for a body holding the list (`toBody`), checked with its route's schema. */
+  checkBody: <B>(schema: ZodType, toBody: (rules: RuleInput[]) => B) => B | null;
   /**
    * Places a 422's field errors on `sent` (the drafts the request was built from) and answers
    * true; answers false for any other failure, which the caller reports its own way.
@@ -34,6 +37,14 @@ export function useRuleDrafts(owner: RuleOwner, initial: Rule[] | null = null): 
   const [drafts, setDrafts] = useState<RuleDraft[] | null>(() => initial?.map(draftFromRule) ?? null);
   const [errors, setErrors] = useState<EditorErrors>(NO_ERRORS);
   const [attempted, setAttempted] = useState(false);
+
+  function checkBody<B>(schema: ZodType, toBody: (rules: RuleInput[]) => B): B | null {
+    if (!drafts) return null;
+    setAttempted(true);
+    const result = validateBody(schema, drafts, toBody);
+    setErrors(result.ok ? NO_ERRORS : result.errors);
+    return result.ok ? result.body : null;
+  }
 
   return {
     drafts,
@@ -50,13 +61,8 @@ export function useRuleDrafts(owner: RuleOwner, initial: Rule[] | null = null): 
         setErrors(result.ok ? NO_ERRORS : result.errors);
       }
     },
-    check() {
-      if (!drafts) return null;
-      setAttempted(true);
-      const result = validateDrafts(owner, drafts);
-      setErrors(result.ok ? NO_ERRORS : result.errors);
-      return result.ok ? result.rules : null;
-    },
+    check: () => checkBody(ruleListSchemaFor(owner), (rules) => rules),
+    checkBody,
     showServerErrors(error, sent) {
       if (!(error instanceof ApiError) || error.status !== 422 || Object.keys(error.fieldErrors).length === 0) return false;
       setErrors(placeFieldErrors(sent, error.fieldErrors));

@@ -8,7 +8,7 @@
 import { Area, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { ALLOWED_COLOUR, formatCount, formatMinuteTick, formatTime, REFUSED_COLOUR } from "@/components/charts/chartFormat";
 import { simulationRows } from "./simulationRows";
-import type { SimulationResult } from "./simulationTypes";
+import type { SimulationResult } from "@/lib/simulator/simulationResult";
 
 export function SimulationChart({ result }: { result: SimulationResult }) {
   const { current, candidate } = result;

@@ -1,13 +1,13 @@
 /** The totals of a simulation, current rules against the candidate, one row each. */
 import { formatCount, formatPct } from "@/components/charts/chartFormat";
-import type { SimulatedOutcome, SimulationResult } from "./simulationTypes";
+import type { SideFigures, SimulationResult } from "@/lib/simulator/simulationResult";
 
-function refusedPct(outcome: SimulatedOutcome): number | null {
+function refusedPct(outcome: SideFigures): number | null {
   const total = outcome.allowed + outcome.refused;
   return total === 0 ? null : (outcome.refused / total) * 100;
 }
 
-function TotalsRow({ label, outcome }: { label: string; outcome: SimulatedOutcome }) {
+function TotalsRow({ label, outcome }: { label: string; outcome: SideFigures }) {
   return (
     <tr>
       <th scope="row">{label}</th>

@@ -15,18 +15,17 @@ import { scopesFor, type RuleOwner } from "@/components/rules/ruleOwner";
 import { useRuleDrafts } from "@/components/rules/useRuleDrafts";
 import { ChartCard } from "@/components/charts/ChartCard";
 import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
-import type { Rule, RuleInput } from "@/lib/rules/ruleSchema";
+import type { Rule } from "@/lib/rules/ruleSchema";
+import { simulateSchema, type SimulateBody } from "@/lib/simulator/simulateSchema";
 import { CandidateActions } from "./CandidateActions";
 import { SimulationReport } from "./SimulationReport";
 import { requestRange, SIMULATION_RANGE_WORDS, SIMULATION_RANGES, type SimulationRange } from "./simulationRange";
-import type { SimulationResult } from "./simulationTypes";
+import type { SimulationResult } from "@/lib/simulator/simulationResult";
 
-interface RunRequest {
+interface RunRequest extends SimulateBody {
+  /** The drafts the body was built from: a 422 lands on them; edited since, the report is stale. */
   drafts: RuleDraft[];
-  rules: RuleInput[];
   range: SimulationRange;
-  fromMs: number;
-  toMs: number;
 }
 
 function simulatePath(tenantId: string): string {
@@ -50,12 +49,12 @@ export function SimulatorWorkbench({ tenantId, initialRules, currentRules, canAp
   function submit() {
     setFormError(null);
     const drafts = editing.drafts;
-    const rules = editing.check();
-    if (!drafts || !rules) {
+    const body = editing.checkBody(simulateSchema, (rules): SimulateBody => ({ rules, ...requestRange(range, Date.now()) }));
+    if (!drafts || !body) {
       setFormError("Nothing was simulated: fix the fields marked below.");
       return;
     }
-    run.mutate({ drafts, rules, range, ...requestRange(range, Date.now()) });
+    run.mutate({ drafts, range, ...body });
   }
 
   function resetToCurrent() {
