@@ -53,10 +53,10 @@ test("a stricter candidate is simulated on recorded traffic, started in shadow m
   await expect(keyRow.getByRole("cell")).toHaveText([key.name, String(REQUESTS), "0", "7", "+7"]);
   await expect(keyRow.getByRole("link", { name: key.name })).toHaveAttribute("href", `/keys/${key.id}`);
 
-  // Both rule sets on one chart: the current rules as areas, the candidate as dashed lines.
+  // Both rule sets on one chart: the current rules as stacked bars, the candidate as dashed lines.
   const chart = report.getByTestId("simulation-chart");
   await expect(chart).toHaveAttribute("aria-label", "Requests per minute: current rules 10 allowed and 0 refused; candidate rules 3 allowed and 7 refused");
-  await expect(chart.locator(".recharts-area")).toHaveCount(2);
+  await expect(chart.locator(".recharts-bar")).toHaveCount(2);
   await expect(chart.locator(".recharts-line")).toHaveCount(2);
   for (const series of ["Current: allowed", "Current: refused", "Candidate: allowed", "Candidate: refused"]) {
     await expect(chart.locator(".recharts-legend-wrapper")).toContainText(series);

@@ -82,7 +82,8 @@ export function CandidateActions({
 
   const busy = shadow.isPending || enforce.isPending;
   return (
-    <div className="stack">
+    <div>
+      <h3>Apply the candidate</h3>
       <p className="hint">
         Shadow mode trials what the candidate would refuse more than the current rules: a rule it removes or loosens stays in force until you enforce. The
         shadow series appears in the <Link href="/">overview</Link> and on the <Link href={`/tenants/${tenantId}`}>tenant page</Link>. Both changes are
@@ -93,7 +94,7 @@ export function CandidateActions({
           The candidate was edited after this run. Run the simulation again before starting it in shadow mode or enforcing it.
         </p>
       ) : null}
-      <div className="form-actions">
+      <div>
         <button type="button" onClick={() => shadow.mutate()} disabled={busy || stale}>
           {shadow.isPending ? "Starting…" : "Start in shadow mode"}
         </button>{" "}
