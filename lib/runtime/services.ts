@@ -17,7 +17,7 @@ import { prismaAccessLoader } from "../enforce/accessLoader";
 import { publishChange, subscribeChanges } from "../enforce/changeBus";
 import { KeyUsage } from "../enforce/keyUsage";
 import type { DecisionRecorder } from "../metrics/decisionRecorder";
-import { createMonitoring } from "../metrics/monitoringServices";
+import { createMonitoring, MONITORING_TIMEOUT_MS } from "../metrics/monitoringServices";
 import type { MonitoringQueries } from "../metrics/monitoringQueries";
 import { ensureFirstAdmin } from "../auth/firstAdmin";
 import { createRedisClient } from "../redis/connect";
@@ -36,6 +36,12 @@ export interface Services {
   recorder: DecisionRecorder;
   /** Reads the monitoring data: traffic series, refusal rates, hot keys, clients near their limit. */
   monitoring: MonitoringQueries;
+  /**
+   * Peeks for the admin API's quota views: the same script, on the monitoring connection with its
+   * longer deadline (MONITORING_TIMEOUT_MS), so a loaded Redis that misses the live limiter's
+   * budget still answers the dashboard; no local fallback (a quota view never shows a made-up figure).
+   */
+  quotaLimiter: Limiter;
   /** Replays recorded requests against candidate rules (on a Redis connection of its own). */
   simulator: Simulator;
   /** Announces a committed change of a tenant's keys or rules to every instance (this one too). */
@@ -78,11 +84,12 @@ function create(): Services {
     limiter,
     access,
     keyUsage: new KeyUsage(),
+    quotaLimiter: createLimiter({ redis: monitoring.redis, prefix: c.redisPrefix, timeoutMs: MONITORING_TIMEOUT_MS, timeSource: c.timeSource }),
     recorder: monitoring.recorder,
     monitoring: monitoring.queries,
     simulator: createSimulator({
       // Its own connection: a replay's thousands of script calls never queue ahead of live decisions.
-      redis: createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, timeoutMs: SIMULATION_TIMEOUT_MS, autoPipelining: false }),
+      redis: createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, sentinel: c.redisSentinel, timeoutMs: SIMULATION_TIMEOUT_MS, autoPipelining: false }),
       prefix: c.redisPrefix,
       store: prismaSimulationStore,
       maxReplay: c.simMaxRequests,
@@ -90,7 +97,8 @@ function create(): Services {
     async announce(tenantId) {
       // This instance applies the change before answering; the others within ~1 ms of the notice.
       await access.tenantChanged(tenantId);
-      await publishChange(redis, c.redisPrefix, tenantId);
+      // On the monitoring connection: a notice must not be lost to the limiter's short deadline.
+      await publishChange(monitoring.redis, c.redisPrefix, tenantId);
     },
   };
 }
