@@ -43,7 +43,7 @@ describe.each(inventory.methods.map((m) => [`${m.method} /${m.route}`, m] as con
       body: "body" in prepared ? prepared.body : undefined,
       headers: { "x-forwarded-for": sec.freshIp(), ...headers },
     });
-    const want = expectedStatus(spec, caller, prepared.status);
+    const want = expectedStatus(spec, method, caller, prepared.status);
     expect(res.status, JSON.stringify(res.body)).toBe(want);
     if (want === 405) expect(res.headers.get("allow")).toBeTruthy();
     if (want === 401 && spec.kind !== "me" && spec.kind !== "login") expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);

@@ -86,15 +86,16 @@ export async function headersOf(caller: Caller, fx: Fixture, who: Credentials, {
 const LIVE_SESSION = new Set<Caller>(["viewer session", "admin session", "admin session, cross-origin (CSRF)", "admin session, no Origin (CSRF)", "viewer session, cross-origin (CSRF)"]);
 const CROSS_SITE = new Set<Caller>(["admin session, cross-origin (CSRF)", "admin session, no Origin (CSRF)", "viewer session, cross-origin (CSRF)"]);
 
-/** The status `caller` must get from a method of this kind whose allowed call answers `ok`. */
-export function expectedStatus(spec: MethodSpec, caller: Caller, ok: number): number {
+/** The status `caller` must get from `method` of this kind whose allowed call answers `ok`. */
+export function expectedStatus(spec: MethodSpec, method: string, caller: Caller, ok: number): number {
   switch (spec.kind) {
     case "not_allowed":
       return 405;
     case "public":
       return ok;
     case "read":
-      // Reads are safe methods: no CSRF check, so any live session (and the token) reads.
+      // A GET is a safe method: no CSRF check, so any live session (and the token) reads.
+      if (method !== "GET" && CROSS_SITE.has(caller)) return 403;
       return LIVE_SESSION.has(caller) || caller === "admin token" ? ok : 401;
     case "write":
       if (caller === "admin session" || caller === "admin token") return ok;

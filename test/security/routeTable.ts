@@ -21,7 +21,7 @@ export interface PreparedCall {
 }
 
 export type MethodSpec =
-  /** Admin API: any signed-in operator or the admin token may read. */
+  /** Admin API: any signed-in operator or the admin token may read (a POST that reads still gets the CSRF check). */
   | { kind: "read"; ok: (fx: Fixture) => Promise<PreparedCall> | PreparedCall }
   /** Admin API: only an admin (session from this origin, or the admin token) may change state. */
   | { kind: "write"; ok: (fx: Fixture) => Promise<PreparedCall> | PreparedCall }
@@ -76,6 +76,16 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   },
   "api/admin/tenants/[tenantId]/quota": {
     methods: { GET: read((fx) => ({ params: tenant(fx), status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+  },
+  "api/admin/tenants/[tenantId]/simulate": {
+    methods: {
+      // A simulation changes nothing, so a viewer may run it; being a POST, a session's needs this origin.
+      POST: read((fx) => ({ params: tenant(fx), body: { rules: BASELINE_RULES, fromMs: Date.now() - 60_000, toMs: Date.now() }, status: 200 })),
+      GET: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/admin/keys/[keyId]": {
     methods: {
