@@ -74,7 +74,7 @@ describe.each(adminMethods.map((m) => [`${m.method} /${m.route}`, m] as const))(
     const paramNames = [...m.route.matchAll(/\[(\w+)\]/g)].map((x) => x[1]!);
     const valid = { ...validParams(fx), ...("params" in prepared ? prepared.params : {}) };
     const params = fc.record(Object.fromEntries(paramNames.map((p) => [p, fc.oneof({ arbitrary: fc.constant(valid[p]!), weight: 2 }, { arbitrary: segmentFor(p), weight: 1 })])));
-    const query = fc.oneof(fc.constant(("query" in prepared && prepared.query) || ""), hostileQuery(QUERY_NAMES));
+    const query = fc.oneof(fc.constant(("query" in prepared && prepared.query) || ""), hostileQuery(QUERY_NAMES, [fx.tenantId, fx.keyId, fx.auditId, "per-key", "checked", "192.0.2.1"]));
     const body = m.method === "GET" || m.method === "HEAD" ? fc.constant(undefined) : hostileBody("body" in prepared ? (prepared.body ?? {}) : {});
     // Mostly the admin token; sometimes an admin session with any Origin (the CSRF check parses it).
     const origin = fc.option(fc.oneof(fc.constant(ORIGIN), headerText), { freq: 5 });

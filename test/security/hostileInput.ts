@@ -114,10 +114,18 @@ export const hostileSegment: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom("0", "-1", "1.0", "1e3", "99999999999999999999", "9223372036854775807", "9223372036854775808", "AAAAAAAA ", " AAAAAAAA", "AAAAAAA", "AAAAAAAAA", "%41AAAAAAA"), weight: 1 },
 );
 
-/** A query string (with its `?`), made of known and unknown names with hostile values. */
-export function hostileQuery(knownNames: string[]): fc.Arbitrary<string> {
+/**
+ * A query string (with its `?`), made of known and unknown names with hostile values, and now and
+ * then a valid one (`validValues`: ids that exist), so that one parameter's check is passed and
+ * the next one's is reached.
+ */
+export function hostileQuery(knownNames: string[], validValues: string[] = []): fc.Arbitrary<string> {
   const name = fc.oneof({ arbitrary: fc.constantFrom(...knownNames, "__proto__", "constructor"), weight: 4 }, { arbitrary: hostileText, weight: 1 });
-  const value = fc.oneof({ arbitrary: hostileText, weight: 3 }, { arbitrary: hostileNumber.map(String), weight: 2 }, { arbitrary: fc.constantFrom("5m", "1h", "24h", "1000", "60000"), weight: 1 });
+  const value = fc.oneof(
+    { arbitrary: hostileText, weight: 3 },
+    { arbitrary: hostileNumber.map(String), weight: 2 },
+    { arbitrary: fc.constantFrom("5m", "1h", "24h", "1000", "60000", String(Date.now()), "-anon", ...validValues), weight: 2 },
+  );
   const pair = fc.tuple(name, value, fc.boolean()).map(([n, v, raw]) => (raw ? `${n}=${v}` : `${encodeURIComponent(toWellFormed(n))}=${encodeURIComponent(toWellFormed(v))}`));
   return fc.array(pair, { maxLength: 5 }).map((pairs) => (pairs.length === 0 ? "" : `?${pairs.join("&")}`));
 }
