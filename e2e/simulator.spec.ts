@@ -24,7 +24,7 @@ async function waitForRecording(api: AdminApi, tenantId: string, count: number):
     .toBeGreaterThanOrEqual(count);
 }
 
-test("a stricter candidate is simulated on recorded traffic, started in shadow mode, then enforced", async ({ page, api, request, consoleErrors }, testInfo) => {
+test("a stricter candidate is simulated on recorded traffic, started in shadow mode, then enforced", async ({ page, api, request }, testInfo) => {
   const { tenant, key } = await tenantWithKey(api, uniqueName("simulator"), [GENEROUS]);
   for (let i = 0; i < REQUESTS; i++) expect(await echo(request, key.key)).toBe(200);
   await waitForRecording(api, tenant.id, REQUESTS);
