@@ -32,7 +32,7 @@ export function subscribeChanges(
 ): ChangeSubscription {
   // A subscribed connection can do nothing else: use a dedicated one, without a command timeout
   // (it only waits for messages) and with an offline queue so SUBSCRIBE is replayed on reconnect.
-  const subscriber = redis.duplicate({ commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: true } as never) as RedisClient;
+  const subscriber = redis.duplicate({ commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: true, connectionName: "sluice-changes" } as never) as RedisClient;
   const channel = changesChannel(prefix);
   subscriber.on("message", (got: string, tenantId: string) => {
     if (got === channel) handlers.onChange(tenantId);

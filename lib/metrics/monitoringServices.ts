@@ -35,7 +35,7 @@ const storedKeyTenant: StoredKeyTenant = async (keyId) => {
 export function createMonitoring(access: AccessCache): Monitoring {
   const c = config();
   const m = metrics();
-  const redis = createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, timeoutMs: MONITORING_TIMEOUT_MS, autoPipelining: false });
+  const redis = createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, timeoutMs: MONITORING_TIMEOUT_MS, autoPipelining: false, name: "monitoring" });
   const recorder = new DecisionRecorder({
     redis,
     prefix: c.redisPrefix,

@@ -16,6 +16,7 @@ export function getRedis(): RedisClient {
       cluster: c.redisCluster,
       timeoutMs: c.redisTimeoutMs,
       autoPipelining: c.redisAutoPipelining,
+      name: "limiter",
     });
   }
   return globalForRedis.sluiceRedis;
