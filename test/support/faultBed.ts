@@ -51,10 +51,12 @@ export interface FaultBedOptions {
   /** Extra server environment, e.g. SLUICE_REDIS_TIMEOUT_MS. */
   env?: Record<string, string>;
   instances?: number;
+  /** Extra redis-server arguments, e.g. ["--enable-debug-command", "yes"]. */
+  redisArgs?: string[];
 }
 
 export async function startFaultBed(options: FaultBedOptions): Promise<FaultBed> {
-  const redis = await startRedisServer();
+  const redis = await startRedisServer({ args: options.redisArgs });
   const setup = sluiceEnv(options.label, { REDIS_URL: redis.url, ...options.env });
   const servers: SluiceServer[] = [];
   const tenants: string[] = [];
