@@ -140,6 +140,10 @@ describe("fault: Redis stopped and restarted under traffic", () => {
     const lines = bed.logSince(logMark);
     console.info(`redis restart: ${clients.length} connection(s) after recovery; ${lines.length} log line(s) for the outage:\n${lines.join("\n")}`);
     expect(lines.length).toBeLessThanOrEqual(MAX_OUTAGE_LOG_LINES);
+    for (const part of ["limiter", "monitoring"]) {
+      expect(lines.filter((line) => line.includes(`(${part}) unavailable`))).toHaveLength(1);
+      expect(lines.filter((line) => line.includes(`(${part}) is back`))).toHaveLength(1);
+    }
     expect(lines.join("\n")).not.toMatch(/unexpected error/i);
   });
 });

@@ -29,6 +29,7 @@ export interface Sample {
   status: number;
   contentType: string | null;
   remaining: string | null;
+  policy: string | null;
   retryAfter: string | null;
   body: unknown;
   error?: string;
@@ -69,12 +70,13 @@ export function startTraffic(next: (i: number) => Target, options: TrafficOption
           status: res.status,
           contentType: res.headers.get("content-type"),
           remaining: res.headers.get("x-ratelimit-remaining"),
+          policy: res.headers.get("ratelimit-policy"),
           retryAfter: res.headers.get("retry-after"),
           body: res.body,
         });
       } catch (error) {
         const answeredAt = performance.now();
-        samples.push({ ...base, answeredAt, ms: answeredAt - sentAt, status: 0, contentType: null, remaining: null, retryAfter: null, body: null, error: (error as Error).message });
+        samples.push({ ...base, answeredAt, ms: answeredAt - sentAt, status: 0, contentType: null, remaining: null, policy: null, retryAfter: null, body: null, error: (error as Error).message });
       }
       if (pauseMs > 0) await sleep(pauseMs);
     }
