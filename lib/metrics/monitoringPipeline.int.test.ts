@@ -6,18 +6,18 @@
  * monitoring flush uses) cut just before EXEC, every write already sent, leaves nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCuttingProxy, type CuttingProxy } from "@/test/support/cuttingProxy";
+import { startFaultyProxy, type FaultyProxy } from "@/test/support/faultyProxy";
 import { startRedisServer, withRedis, type RedisServerHandle } from "@/test/support/redisServer";
 import { createRedisClient, type RedisClient } from "../redis/connect";
 import { runPipelines, type Command } from "./monitoringPipeline";
 
 let server: RedisServerHandle;
-let proxy: CuttingProxy;
+let proxy: FaultyProxy;
 let redis: RedisClient;
 
 beforeAll(async () => {
   server = await startRedisServer();
-  proxy = await startCuttingProxy(server.port);
+  proxy = await startFaultyProxy(server.port);
   redis = createRedisClient({ url: proxy.url, cluster: false, timeoutMs: 2_000, autoPipelining: false });
 });
 
