@@ -50,6 +50,7 @@ describe("fault: SCRIPT FLUSH under traffic", () => {
     await waitUntil(async () => (await apiCall(url, failModePath("closed"), { key: key.key })).status === 200, 10_000, "Redis decides");
     await apiCall(url, failModePath("open"), { key: key.key });
     const evalsBefore = await commandCalls("eval");
+    const logMark = bed.logMark();
 
     const modes = ["open", "closed"] as const;
     const traffic = startTraffic((i) => ({ baseUrl: url, path: failModePath(modes[i % 2]!), key: key.key, label: modes[i % 2] }), { concurrency: 4, pauseMs: 0 });
@@ -66,6 +67,8 @@ describe("fault: SCRIPT FLUSH under traffic", () => {
     console.info(`script flush: ${flushes} flushes, ${samples.length} requests ${JSON.stringify(tally(samples))}, ${reloads} reload(s) by EVAL`);
     expect(reloads).toBeGreaterThan(5);
 
+    // Nothing went wrong as far as the server knows: it logged nothing.
+    expect(bed.logSince(logMark)).toEqual([]);
     // No request failed or got a fail-mode answer.
     expect(tally(samples)).toEqual({ "open 200": expect.any(Number), "closed 200": expect.any(Number) });
     // Exact: the n admitted requests of a path saw remaining LIMIT-2 .. LIMIT-1-n (one request

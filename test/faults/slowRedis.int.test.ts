@@ -20,6 +20,8 @@ const BOUND_MS = TIMEOUT_MS + 1_000;
 const SLOW_MS = 2_500;
 const OPEN_LIMIT = 1_000_000;
 const LOCAL_LIMIT = 5;
+/** Monitoring writes failed once and written again, and slack; requests log nothing. */
+const MAX_LOG_LINES = 4;
 
 let bed: FaultBed;
 
@@ -68,6 +70,7 @@ describe.each(slowDowns)("fault: slow Redis (%s) under traffic", (_, slowDown) =
       return { baseUrl: url, path: failModePath(mode), key: mode === "local" ? localKey.key : traffic.key, label: mode };
     }, { concurrency: 6 });
     await sleep(300);
+    const logMark = bed.logMark();
     await slowDown();
     localKey = localDuring;
     const slowFrom = performance.now();
@@ -101,6 +104,10 @@ describe.each(slowDowns)("fault: slow Redis (%s) under traffic", (_, slowDown) =
     expect(localSlow.filter((s) => s.status === 200).length).toBe(Math.min(localSlow.length, LOCAL_LIMIT));
     const during = samples.filter((s) => s.sentAt >= slowFrom && s.sentAt < slowFrom + SLOW_MS);
     console.info(`slow redis (${_}): ${samples.length} requests, slowest ${Math.round(slowest)} ms (bound ${BOUND_MS}); while slow ${JSON.stringify(tally(during))}; recovered ${Math.round(recoveredAt - slowFrom - SLOW_MS)} ms after Redis answered again`);
+
+    // No error storm: at most a failed monitoring write and its recovery, nothing per request.
+    const lines = bed.logSince(logMark);
+    expect(lines.length, lines.join("\n")).toBeLessThanOrEqual(MAX_LOG_LINES);
 
     // Recovered: Redis decides, exactly (a key the fault never touched).
     const remaining: (string | null)[] = [];
