@@ -27,6 +27,14 @@ function answered(redis: RedisClient): void {
   silentSince.delete(redis);
 }
 
+/** As lib/redis/connect.ts labels its outage lines: `host:port (part)`. */
+function label(redis: RedisClient): string {
+  const options = redis.options as { host?: string; port?: number; connectionName?: string; redisOptions?: { connectionName?: string } };
+  const part = (options.connectionName ?? options.redisOptions?.connectionName ?? "").replace(/^sluice-/, "");
+  const where = options.host ? `${options.host}:${options.port}` : "cluster";
+  return part ? `${where} (${part})` : where;
+}
+
 function timedOut(redis: RedisClient, startedAt: number): void {
   const since = silentSince.get(redis);
   if (since === undefined) {
@@ -35,8 +43,9 @@ function timedOut(redis: RedisClient, startedAt: number): void {
   }
   if (Date.now() - since < SILENT_RECONNECT_MS || isKnownDown(redis)) return;
   silentSince.delete(redis);
-  const name = (redis.options as { connectionName?: string }).connectionName ?? "connection";
+  const name = label(redis);
   console.warn(`[sluice] redis ${name} answered nothing for ${Math.round((Date.now() - since) / 1000)} s; reconnecting`);
+  redis.once("ready", () => console.warn(`[sluice] redis ${name} is back`));
   // Flushes the commands waiting on the dead socket (they reject) and reconnects by the retry strategy.
   redis.disconnect(true);
 }

@@ -3,12 +3,14 @@
  * (redisServer.ts) the test may stop, pause or flush; one or more built Sluice servers on it
  * (sluiceServer.ts, with the test database and a prefix of their own); one tenant whose rules
  * charge one path per fail mode (`/api/v1/echo/open`, `/closed`, `/local`); and helpers to read
- * what the fault did: the server log written since a mark, and the connections Redis sees.
+ * what the fault did: the server log written since a mark, and the connections Redis sees. With
+ * `proxy`, the servers reach Redis through a proxy that can cut or silence the link (faultyProxy.ts).
  * `close()` stops the servers and Redis and deletes the tenant.
  */
 import type { RuleInput } from "@/lib/rules/ruleSchema";
 import type { FailMode } from "@/lib/limiter/types";
 import { adminClient, deleteTenants, type AdminClient, type CreatedKey } from "./adminClient";
+import { startFaultyProxy, type FaultyProxy } from "./faultyProxy";
 import { startRedisServer, withRedis, type RedisServerHandle } from "./redisServer";
 import { sluiceEnv, TEST_DATABASE_URL, type SluiceTestEnv } from "./sluiceEnv";
 import { startSluice, type SluiceServer } from "./sluiceServer";
@@ -32,6 +34,8 @@ export function failModeRules(limits: Record<FailMode, number>): RuleInput[] {
 
 export interface FaultBed {
   redis: RedisServerHandle;
+  /** Between the servers and Redis, when asked for. */
+  proxy: FaultyProxy | null;
   servers: SluiceServer[];
   setup: SluiceTestEnv;
   admin: AdminClient;
@@ -53,15 +57,19 @@ export interface FaultBedOptions {
   instances?: number;
   /** Extra redis-server arguments, e.g. ["--enable-debug-command", "yes"]. */
   redisArgs?: string[];
+  /** Put a faulty proxy between the servers and Redis. */
+  proxy?: boolean;
 }
 
 export async function startFaultBed(options: FaultBedOptions): Promise<FaultBed> {
   const redis = await startRedisServer({ args: options.redisArgs });
-  const setup = sluiceEnv(options.label, { REDIS_URL: redis.url, ...options.env });
+  const proxy = options.proxy ? await startFaultyProxy(redis.port) : null;
+  const setup = sluiceEnv(options.label, { REDIS_URL: proxy?.url ?? redis.url, ...options.env });
   const servers: SluiceServer[] = [];
   const tenants: string[] = [];
   const close = async () => {
     await Promise.all(servers.map((s) => s.stop()));
+    await proxy?.close();
     await redis.stop();
     await deleteTenants(TEST_DATABASE_URL, tenants);
   };
@@ -74,6 +82,7 @@ export async function startFaultBed(options: FaultBedOptions): Promise<FaultBed>
     await admin.putTenantRules(tenant.id, options.rules);
     return {
       redis,
+      proxy,
       servers,
       setup,
       admin,
