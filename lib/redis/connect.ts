@@ -37,8 +37,9 @@ function nodeOptions(options: ConnectOptions): RedisOptions {
     commandTimeout: options.timeoutMs,
     connectTimeout: Math.max(options.timeoutMs * 10, 1000),
     maxRetriesPerRequest: 0,
-    // Queue only while the very first (lazy) connection is being made; afterwards a down
-    // connection rejects at once. See `failFastWhenDisconnected`.
+    // Commands queue only while a connection is being made (the first, lazy one, or a reconnect
+    // attempt), each under its caller's deadline; a failed attempt rejects them (no retries), and
+    // between attempts `withDeadline` (deadline.ts) rejects at once.
     enableOfflineQueue: true,
     retryStrategy: reconnectDelayMs,
     enableAutoPipelining: options.autoPipelining,
