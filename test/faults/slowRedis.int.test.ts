@@ -44,16 +44,18 @@ const slowDowns: [string, () => Promise<void>][] = [
   [
     "DEBUG SLEEP",
     async () => {
-      // DEBUG SLEEP answers only when it ends: send it and do not wait for the answer.
+      // DEBUG SLEEP answers only when it ends: send it, do not wait for its answer, but wait
+      // until Redis stops answering others.
       void withRedis(bed.redis.port, (redis) => redis.call("DEBUG", "SLEEP", String(SLOW_MS / 1000)), SLOW_MS + 5_000).catch(() => undefined);
-      await sleep(50);
+      const answers = () => withRedis(bed.redis.port, (redis) => redis.ping(), 200).then(() => true, () => false);
+      await waitUntil(async () => !(await answers()), 2_000, "DEBUG SLEEP in effect");
     },
   ],
 ];
 
 const of = (samples: Sample[], label: string) => samples.filter((s) => s.label === label);
 
-describe.each(slowDowns)("fault: slow Redis (%s) under traffic", (_, slowDown) => {
+describe.each(slowDowns)("fault: slow Redis (%s) under traffic", (how, slowDown) => {
   it("answers every request within the timeout plus a margin by fail mode, and recovers", async () => {
     const url = bed.servers[0]!.url;
     const traffic = await bed.createKey("traffic");
@@ -71,10 +73,13 @@ describe.each(slowDowns)("fault: slow Redis (%s) under traffic", (_, slowDown) =
     }, { concurrency: 6 });
     await sleep(300);
     const logMark = bed.logMark();
+    // Redis answers again SLOW_MS after this at the earliest.
+    const slowStartedAt = performance.now();
     await slowDown();
     localKey = localDuring;
     const slowFrom = performance.now();
-    await sleep(SLOW_MS);
+    const slowUntil = slowStartedAt + SLOW_MS;
+    await sleep(slowUntil - performance.now());
     // Redis answers again: wait until a closed rule admits, then stop the load.
     await waitUntil(async () => (await closedAnswers()) === 200, 10_000, "Redis decides again");
     const recoveredAt = performance.now();
@@ -87,7 +92,7 @@ describe.each(slowDowns)("fault: slow Redis (%s) under traffic", (_, slowDown) =
     expect(samples.filter((s) => s.ms > BOUND_MS)).toEqual([]);
 
     // Sent while Redis could not answer before the deadline: the fail modes answered.
-    const slow = samples.filter((s) => s.sentAt >= slowFrom && s.sentAt + TIMEOUT_MS + 200 < slowFrom + SLOW_MS);
+    const slow = samples.filter((s) => s.sentAt >= slowFrom && s.sentAt + TIMEOUT_MS + 200 < slowUntil);
     expect(of(slow, "open").length).toBeGreaterThan(2);
     for (const s of of(slow, "open")) {
       expect(s.status).toBe(200);
@@ -102,8 +107,8 @@ describe.each(slowDowns)("fault: slow Redis (%s) under traffic", (_, slowDown) =
     expect(localSlow.length).toBeGreaterThan(2);
     // Enforced in memory: a fresh key, so at most the limit admitted, and a refusal past it.
     expect(localSlow.filter((s) => s.status === 200).length).toBe(Math.min(localSlow.length, LOCAL_LIMIT));
-    const during = samples.filter((s) => s.sentAt >= slowFrom && s.sentAt < slowFrom + SLOW_MS);
-    console.info(`slow redis (${_}): ${samples.length} requests, slowest ${Math.round(slowest)} ms (bound ${BOUND_MS}); while slow ${JSON.stringify(tally(during))}; recovered ${Math.round(recoveredAt - slowFrom - SLOW_MS)} ms after Redis answered again`);
+    const during = samples.filter((s) => s.sentAt >= slowFrom && s.sentAt < slowUntil);
+    console.info(`slow redis (${how}): ${samples.length} requests, slowest ${Math.round(slowest)} ms (bound ${BOUND_MS}); while slow ${JSON.stringify(tally(during))}; recovered ${Math.round(recoveredAt - slowUntil)} ms after Redis could answer again`);
 
     // No error storm: at most a failed monitoring write and its recovery, nothing per request.
     const lines = bed.logSince(logMark);
