@@ -1,12 +1,13 @@
 /**
  * Fault: a slow Redis, under traffic. The throwaway redis-server is made to answer nothing for
- * 2.5 s, once by CLIENT PAUSE (commands wait) and once by DEBUG SLEEP (the whole server blocks),
+ * 3 s, once by CLIENT PAUSE (commands wait) and once by DEBUG SLEEP (the whole server blocks),
  * while the test keeps sending requests to one path per fail mode. The connection stays up, so
  * only the timeout (SLUICE_REDIS_TIMEOUT_MS) can answer: every request answers within the timeout
  * plus a margin (measured per request; the bound is timeout + 1 s on this loaded machine), the
  * fail modes apply (open 200, closed 503, local enforced in memory), and once Redis answers again
  * decisions are Redis-backed and exact.
  */
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withRedis } from "@/test/support/redisServer";
 import { failModePath, failModeRules, startFaultBed, type FaultBed } from "@/test/support/faultBed";
@@ -17,7 +18,7 @@ import { startTraffic, tally, type Sample } from "@/test/support/traffic";
 const TIMEOUT_MS = 300;
 /** No request may take longer than this, whatever Redis does. */
 const BOUND_MS = TIMEOUT_MS + 1_000;
-const SLOW_MS = 2_500;
+const SLOW_MS = 3_000;
 const OPEN_LIMIT = 1_000_000;
 const LOCAL_LIMIT = 5;
 /** Monitoring writes failed once and written again, and slack; requests log nothing. */
@@ -38,17 +39,57 @@ afterAll(async () => {
   await bed?.close();
 });
 
-/** Makes Redis answer nothing for SLOW_MS; resolves once that is in effect. */
-const slowDowns: [string, () => Promise<void>][] = [
-  ["CLIENT PAUSE", () => bed.redis.pause(SLOW_MS)],
+/**
+ * Whether Redis answers a PING on a new connection within `timeoutMs`, on a bare socket: an ioredis
+ * client would wait for its ready check, which a sleeping Redis never answers.
+ */
+function answersPing(port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    const done = (answered: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answered);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once("connect", () => socket.write("PING\r\n"));
+    socket.once("data", (data: Buffer) => done(data.toString().startsWith("+PONG")));
+    socket.once("error", () => done(false));
+  });
+}
+
+/**
+ * Makes Redis answer nothing for SLOW_MS. Resolves once that is in effect, with the time
+ * (performance.now()) the command was sent: Redis answers again SLOW_MS after it at the earliest.
+ */
+const slowDowns: [string, () => Promise<number>][] = [
+  [
+    "CLIENT PAUSE",
+    () =>
+      withRedis(bed.redis.port, async (redis) => {
+        await redis.ping();
+        const sentAt = performance.now();
+        // Answered once the pause is in effect.
+        await redis.call("CLIENT", "PAUSE", String(SLOW_MS), "ALL");
+        return sentAt;
+      }),
+  ],
   [
     "DEBUG SLEEP",
     async () => {
-      // DEBUG SLEEP answers only when it ends: send it, do not wait for its answer, but wait
-      // until Redis stops answering others.
-      void withRedis(bed.redis.port, (redis) => redis.call("DEBUG", "SLEEP", String(SLOW_MS / 1000)), SLOW_MS + 5_000).catch(() => undefined);
-      const answers = () => withRedis(bed.redis.port, (redis) => redis.ping(), 200).then(() => true, () => false);
-      await waitUntil(async () => !(await answers()), 2_000, "DEBUG SLEEP in effect");
+      // DEBUG SLEEP answers only when it ends: send it on a connection made beforehand, do not
+      // wait for its answer, but wait until Redis stops answering others.
+      const sent = new Promise<number>((resolve, reject) => {
+        withRedis(bed.redis.port, async (redis) => {
+          await redis.ping();
+          const asleep = redis.call("DEBUG", "SLEEP", String(SLOW_MS / 1000));
+          resolve(performance.now());
+          await asleep;
+        }, SLOW_MS + 5_000).catch(reject);
+      });
+      const sentAt = await sent;
+      await waitUntil(async () => !(await answersPing(bed.redis.port, 300)), 2_000, "DEBUG SLEEP in effect");
+      return sentAt;
     },
   ],
 ];
@@ -73,9 +114,7 @@ describe.each(slowDowns)("fault: slow Redis (%s) under traffic", (how, slowDown)
     }, { concurrency: 6 });
     await sleep(300);
     const logMark = bed.logMark();
-    // Redis answers again SLOW_MS after this at the earliest.
-    const slowStartedAt = performance.now();
-    await slowDown();
+    const slowStartedAt = await slowDown();
     localKey = localDuring;
     const slowFrom = performance.now();
     const slowUntil = slowStartedAt + SLOW_MS;
