@@ -235,12 +235,12 @@ describe("503 limiter_unavailable when Redis cannot answer (never a made-up figu
     const { createLimiter } = await import("@/lib/limiter/decide");
     const redis = createRedisClient({ url, cluster: false, timeoutMs: 100, autoPipelining: false });
     const services = runtime.services();
-    const real = services.limiter;
-    services.limiter = createLimiter({ redis, prefix: PREFIX, timeoutMs: 100 });
+    const real = services.quotaLimiter;
+    services.quotaLimiter = createLimiter({ redis, prefix: PREFIX, timeoutMs: 100 });
     try {
       await run();
     } finally {
-      services.limiter = real;
+      services.quotaLimiter = real;
       redis.disconnect();
     }
   }

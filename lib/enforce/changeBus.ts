@@ -8,12 +8,15 @@
  * - `subscribeChanges` delivers each tenant id published by any instance (this one included) and
  *   reports (re)subscriptions, after which the caller reloads everything: messages published while
  *   the subscriber was disconnected are lost (pub/sub keeps nothing).
- * - The subscriber PINGs every SUBSCRIBER_PING_MS: a subscription only ever waits, so without it a
- *   link cut silently (no FIN or RST) would never be noticed; after SILENT_RECONNECT_MS of
- *   unanswered pings the connection is replaced (lib/redis/deadline.ts) and everything reloaded.
+ * - On one node (or Sentinel) the subscriber PINGs every SUBSCRIBER_PING_MS: a subscription only
+ *   ever waits, so without it a link cut silently (no FIN or RST) would never be noticed; after
+ *   SILENT_RECONNECT_MS of unanswered pings the connection is replaced (lib/redis/deadline.ts) and
+ *   everything reloaded.
  */
+import type { Cluster } from "ioredis";
 import type { RedisClient } from "../redis/connect";
 import { withDeadline } from "../redis/deadline";
+import { subscribeOnCluster } from "./clusterSubscription";
 
 export const changesChannel = (prefix: string): string => `${prefix}changes`;
 
@@ -37,6 +40,15 @@ export function subscribeChanges(
   prefix: string,
   handlers: { onChange: (tenantId: string) => void; onSubscribed: () => void },
 ): ChangeSubscription {
+  if (redis.isCluster) {
+    // Follows failovers of the subscribed node and reports each resubscription (see the module).
+    const subscription = subscribeOnCluster(redis as Cluster, changesChannel(prefix), { onMessage: handlers.onChange, onSubscribed: handlers.onSubscribed });
+    return {
+      async close() {
+        subscription.close();
+      },
+    };
+  }
   // A subscribed connection can do nothing else: use a dedicated one, without a command timeout
   // (it only waits for messages), with an offline queue and no retry limit so the first SUBSCRIBE
   // waits for a connection (an instance starting while Redis is down would otherwise never

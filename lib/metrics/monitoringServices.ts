@@ -9,7 +9,7 @@ import { getKey } from "../apiKeys/keyStore";
 import { config } from "../config";
 import { AppError } from "../http/errors";
 import type { AccessCache } from "../enforce/accessCache";
-import { createRedisClient } from "../redis/connect";
+import { createRedisClient, type RedisClient } from "../redis/connect";
 import { listRuleRefs } from "../rules/ruleRefs";
 import { DecisionRecorder } from "./decisionRecorder";
 import { metrics } from "./metrics";
@@ -21,6 +21,11 @@ export const MONITORING_TIMEOUT_MS = 2_000;
 export interface Monitoring {
   recorder: DecisionRecorder;
   queries: MonitoringQueries;
+  /**
+   * The connection itself, for other work off the request path that must not fail at the
+   * limiter's short deadline under load: the dashboard's quota peeks, change notices.
+   */
+  redis: RedisClient;
 }
 
 const storedKeyTenant: StoredKeyTenant = async (keyId) => {
@@ -35,11 +40,13 @@ const storedKeyTenant: StoredKeyTenant = async (keyId) => {
 export function createMonitoring(access: AccessCache): Monitoring {
   const c = config();
   const m = metrics();
-  const redis = createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, timeoutMs: MONITORING_TIMEOUT_MS, autoPipelining: false, name: "monitoring" });
+  // Its own client (a longer timeout than decisions'), on the same Redis: single node, Cluster or Sentinel.
+  const redis = createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, sentinel: c.redisSentinel, timeoutMs: MONITORING_TIMEOUT_MS, autoPipelining: false, name: "monitoring" });
   const recorder = new DecisionRecorder({
     redis,
     prefix: c.redisPrefix,
     timeoutMs: MONITORING_TIMEOUT_MS,
+    traceMaxLen: c.simMaxRequests,
     onFlush: (outcome, overflow) => {
       m.monitoringFlushes.inc({ outcome });
       if (overflow > 0) m.monitoringOverflow.inc(overflow);
@@ -47,5 +54,5 @@ export function createMonitoring(access: AccessCache): Monitoring {
   });
   recorder.start();
   const queries = monitoringQueries({ redis, prefix: c.redisPrefix, timeoutMs: MONITORING_TIMEOUT_MS, directory: accessDirectory(access, listRuleRefs, storedKeyTenant) });
-  return { recorder, queries };
+  return { recorder, queries, redis };
 }

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: Sluice's limiter against rate-limiter-flexible on the local Redis (REDIS_URL,
  * default redis://127.0.0.1:6379). Env: BENCH_SECONDS (measured window per case, default 3),
- * BENCH_WARMUP_SECONDS (default 0.5), BENCH_ONLY=http, memory or limiter (only that part). Writes
+ * BENCH_WARMUP_SECONDS (default 0.5), BENCH_ONLY=http, memory, limiter or simulator (only that part). Writes
  * reports/bench.json and prints the tables.
  */
 import path from "node:path";

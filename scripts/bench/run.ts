@@ -12,21 +12,26 @@ import { autoPipeliningCases, sluiceCases } from "./limiterCases";
 import { memoryPrefix, memoryRows } from "./memory";
 import { incrCeilingCase, rlfCases } from "./peerCases";
 import { machineInfo, printReport, writeReport } from "./report";
+import { simulatorCases } from "./simulatorCases";
 import type { BenchReport } from "./types";
 
 export type BenchPart = (ctx: BenchContext) => Promise<void>;
 
 /** The throughput parts, in the order they run (after the memory rows, measured on a quiet Redis). */
-export const DEFAULT_PARTS: readonly BenchPart[] = [sluiceCases, rlfCases, hotSubjectCases, incrCeilingCase, autoPipeliningCases, httpCases];
+export const DEFAULT_PARTS: readonly BenchPart[] = [sluiceCases, rlfCases, hotSubjectCases, incrCeilingCase, autoPipeliningCases, simulatorCases, httpCases];
 
-/** `BENCH_ONLY=http`: only the HTTP part; `memory`: only the memory rows; `limiter`: the limiter and peer throughput cases. */
+/**
+ * `BENCH_ONLY=http`: only the HTTP part; `memory`: only the memory rows; `limiter`: the limiter and
+ * peer throughput cases; `simulator`: only the rule simulator's replay.
+ */
 export function partsFromEnv(): { parts: readonly BenchPart[]; memory: boolean } {
   const only = process.env.BENCH_ONLY;
   if (!only) return { parts: DEFAULT_PARTS, memory: true };
   if (only === "http") return { parts: [httpCases], memory: false };
   if (only === "memory") return { parts: [], memory: true };
-  if (only === "limiter") return { parts: DEFAULT_PARTS.filter((part) => part !== httpCases), memory: false };
-  throw new Error(`BENCH_ONLY must be "http", "memory" or "limiter", got "${only}"`);
+  if (only === "limiter") return { parts: DEFAULT_PARTS.filter((part) => part !== httpCases && part !== simulatorCases), memory: false };
+  if (only === "simulator") return { parts: [simulatorCases], memory: false };
+  throw new Error(`BENCH_ONLY must be "http", "memory", "limiter" or "simulator", got "${only}"`);
 }
 
 export interface RunOptions {
