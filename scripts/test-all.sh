@@ -18,7 +18,7 @@ if ! npm run db:migrate; then
   status=1
 fi
 
-# The HTTP tests (test/http, vitest) and Playwright both run the production server: build first.
+# The HTTP and fault tests (test/http, test/faults: vitest) and Playwright run the production server: build first.
 if [ ! -f .next/BUILD_ID ]; then
   echo "test-all: no production build found; running npm run build for the HTTP tests and Playwright" >&2
   npm run build || status=1

@@ -8,12 +8,20 @@
  * - `subscribeChanges` delivers each tenant id published by any instance (this one included) and
  *   reports (re)subscriptions, after which the caller reloads everything: messages published while
  *   the subscriber was disconnected are lost (pub/sub keeps nothing).
+ * - On one node (or Sentinel) the subscriber PINGs every SUBSCRIBER_PING_MS: a subscription only
+ *   ever waits, so without it a link cut silently (no FIN or RST) would never be noticed; after
+ *   SILENT_RECONNECT_MS of unanswered pings the connection is replaced (lib/redis/deadline.ts) and
+ *   everything reloaded.
  */
 import type { Cluster } from "ioredis";
 import type { RedisClient } from "../redis/connect";
+import { withDeadline } from "../redis/deadline";
 import { subscribeOnCluster } from "./clusterSubscription";
 
 export const changesChannel = (prefix: string): string => `${prefix}changes`;
+
+export const SUBSCRIBER_PING_MS = 2_000;
+const SUBSCRIBER_PING_TIMEOUT_MS = 1_000;
 
 export async function publishChange(redis: RedisClient, prefix: string, tenantId: string): Promise<void> {
   try {
@@ -42,8 +50,17 @@ export function subscribeChanges(
     };
   }
   // A subscribed connection can do nothing else: use a dedicated one, without a command timeout
-  // (it only waits for messages) and with an offline queue so SUBSCRIBE is replayed on reconnect.
-  const subscriber = redis.duplicate({ commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: true } as never) as RedisClient;
+  // (it only waits for messages), with an offline queue and no retry limit so the first SUBSCRIBE
+  // waits for a connection (an instance starting while Redis is down would otherwise never
+  // subscribe: ioredis re-subscribes on reconnect only what was once subscribed), and
+  // autoResubscribe for every later reconnect (lib/enforce/changeBus.int.test.ts).
+  const subscriber = redis.duplicate({
+    commandTimeout: undefined,
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: null,
+    autoResubscribe: true,
+    connectionName: "sluice-changes",
+  } as never) as RedisClient;
   const channel = changesChannel(prefix);
   subscriber.on("message", (got: string, tenantId: string) => {
     if (got === channel) handlers.onChange(tenantId);
@@ -54,8 +71,13 @@ export function subscribeChanges(
     // The command client logs outages; the subscriber reconnects by itself.
   });
   subscriber.subscribe(channel).catch((error: Error) => console.warn(`[sluice] change subscription failed, relying on periodic refresh: ${error.message}`));
+  const ping = setInterval(() => {
+    withDeadline(subscriber, () => subscriber.ping(), SUBSCRIBER_PING_TIMEOUT_MS).catch(() => undefined);
+  }, SUBSCRIBER_PING_MS);
+  ping.unref();
   return {
     async close() {
+      clearInterval(ping);
       subscriber.disconnect();
     },
   };

@@ -4,10 +4,10 @@
  * Contract
  * - `recordRequest` / `recordCheck` only update the in-memory batch (lib/metrics/decisionBatch.ts);
  *   they never throw and never wait. Time is the recorder's clock unless `nowMs` is passed.
- * - `flush()` swaps the batch for an empty one and writes it with one pipeline per Redis node
- *   group (lib/metrics/monitoringPipeline.ts); `start()` runs it every `flushIntervalMs` (1 s) on an
- *   unref'd timer, so requests never await it. Each instance writes only its own increments, so
- *   several instances add up correctly.
+ * - `flush()` swaps the batch for an empty one and writes it with one MULTI/EXEC transaction per
+ *   Redis node group (lib/metrics/monitoringPipeline.ts), all or nothing; `start()` runs it every
+ *   `flushIntervalMs` (1 s) on an unref'd timer, so requests never await it. Each instance writes
+ *   only its own increments, so several instances add up correctly.
  * - A failed flush drops its batch (never retried, so nothing is counted twice) and is logged once
  *   per outage, with one more line when writes succeed again. While a flush is in flight the next
  *   tick is skipped and the batch keeps filling, within its bounds: memory never grows without bound.
@@ -95,7 +95,9 @@ export class DecisionRecorder implements DecisionSink {
   private async write(batch: DecisionBatch): Promise<FlushOutcome> {
     let outcome: FlushOutcome = "failed";
     try {
-      await runPipelines(this.options.redis, flushCommands(batch, this.options.prefix, this.options.traceMaxLen), this.options.timeoutMs ?? FLUSH_TIMEOUT_MS);
+      // Atomic: a flush cut off half-way (instance killed, connection lost) must not leave a key
+      // written without its PEXPIRE.
+      await runPipelines(this.options.redis, flushCommands(batch, this.options.prefix, this.options.traceMaxLen), this.options.timeoutMs ?? FLUSH_TIMEOUT_MS, { atomic: true });
       outcome = "written";
       if (this.failing) this.log(`monitoring data is written again (${this.droppedBatches} batch(es) dropped during the outage)`);
       this.failing = false;

@@ -41,7 +41,7 @@ export function createMonitoring(access: AccessCache): Monitoring {
   const c = config();
   const m = metrics();
   // Its own client (a longer timeout than decisions'), on the same Redis: single node, Cluster or Sentinel.
-  const redis = createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, sentinel: c.redisSentinel, timeoutMs: MONITORING_TIMEOUT_MS, autoPipelining: false });
+  const redis = createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, sentinel: c.redisSentinel, timeoutMs: MONITORING_TIMEOUT_MS, autoPipelining: false, name: "monitoring" });
   const recorder = new DecisionRecorder({
     redis,
     prefix: c.redisPrefix,

@@ -17,6 +17,7 @@ export function getRedis(): RedisClient {
       timeoutMs: c.redisTimeoutMs,
       autoPipelining: c.redisAutoPipelining,
       sentinel: c.redisSentinel,
+      name: "limiter",
     });
   }
   return globalForRedis.sluiceRedis;

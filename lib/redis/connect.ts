@@ -7,7 +7,9 @@
  * - reconnects in the background with a capped backoff, so service resumes as soon as Redis answers;
  *   on a Cluster it follows slot moves and failovers; with Sentinel it asks the sentinels for the
  *   current master on every reconnection and drops the connection as soon as they announce a
- *   failover (`failoverDetector`).
+ *   failover (`failoverDetector`);
+ * - named: `name` (e.g. "limiter") labels its outage log lines and is its CLIENT SETNAME
+ *   (`sluice-<name>`), so an operator reading CLIENT LIST sees which part holds which connection.
  */
 import { Cluster, Redis, type RedisOptions } from "ioredis";
 import { parseNodeList, parseNodeUrls, type NodeAddress } from "./nodeList";
@@ -19,6 +21,8 @@ export interface ConnectOptions {
   cluster: boolean;
   timeoutMs: number;
   autoPipelining: boolean;
+  /** What the connection is for: "limiter", "monitoring"... */
+  name?: string;
   /** Find the master through these sentinels (REDIS_URL then only gives credentials and database). */
   sentinel?: SentinelOptions;
 }
@@ -31,9 +35,15 @@ export interface SentinelOptions {
   password?: string;
 }
 
-/** Reconnect delay: fast at first (Redis restarts are usually quick), never above 1 s. */
+/**
+ * Reconnect delay: fast at first (Redis restarts are usually quick), never above 500 ms, so service
+ * is back within 1 s of Redis answering however long the outage was (a refused connection attempt
+ * costs next to nothing; test/faults/redisRestart.int.test.ts).
+ */
+export const MAX_RECONNECT_DELAY_MS = 500;
+
 function reconnectDelayMs(attempt: number): number {
-  return Math.min(50 * attempt, 1000);
+  return Math.min(50 * attempt, MAX_RECONNECT_DELAY_MS);
 }
 
 function nodeOptions(options: ConnectOptions): RedisOptions {
@@ -42,11 +52,13 @@ function nodeOptions(options: ConnectOptions): RedisOptions {
     commandTimeout: options.timeoutMs,
     connectTimeout: Math.max(options.timeoutMs * 10, 1000),
     maxRetriesPerRequest: 0,
-    // Queue only while the very first (lazy) connection is being made; afterwards a down
-    // connection rejects at once (lib/redis/deadline.ts: `isKnownDown`).
+    // Commands queue only while a connection is being made (the first, lazy one, or a reconnect
+    // attempt), each under its caller's deadline; a failed attempt rejects them (no retries), and
+    // between attempts `withDeadline` (deadline.ts) rejects at once.
     enableOfflineQueue: true,
     retryStrategy: reconnectDelayMs,
     enableAutoPipelining: options.autoPipelining,
+    connectionName: options.name ? `sluice-${options.name}` : undefined,
   };
 }
 
@@ -126,6 +138,7 @@ function dropQueuedCommandsWhenDown(cluster: Cluster): Cluster {
 
 export function createRedisClient(options: ConnectOptions): RedisClient {
   const base = nodeOptions(options);
+  const role = options.name ? ` (${options.name})` : "";
   if (options.sentinel) {
     const { sentinels, name, password } = options.sentinel;
     const url = new URL(options.url);
@@ -140,10 +153,10 @@ export function createRedisClient(options: ConnectOptions): RedisClient {
       sentinelRetryStrategy: reconnectDelayMs,
       failoverDetector: true,
     });
-    return logOutagesOnce(client, `sentinel master ${name}`);
+    return logOutagesOnce(client, `sentinel master ${name}` + role);
   }
   if (!options.cluster) {
-    return logOutagesOnce(new Redis(options.url, base), new URL(options.url).host);
+    return logOutagesOnce(new Redis(options.url, base), new URL(options.url).host + role);
   }
   const first = parseNodeUrls(options.url)[0];
   if (!first) throw new Error("REDIS_URL names no cluster node");
@@ -159,5 +172,5 @@ export function createRedisClient(options: ConnectOptions): RedisClient {
     retryDelayOnTryAgain: 50,
     redisOptions: { ...base, ...credentialsOf(first) },
   });
-  return logOutagesOnce(logNodeOutagesOnce(dropQueuedCommandsWhenDown(cluster)), "cluster");
+  return logOutagesOnce(logNodeOutagesOnce(dropQueuedCommandsWhenDown(cluster)), "cluster" + role);
 }

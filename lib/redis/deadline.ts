@@ -5,12 +5,50 @@
  *   once: no request waits on an outage that is already known.
  * - Otherwise rejects after `timeoutMs` even if ioredis has not given up yet, so a caller never
  *   waits longer than the timeout plus timer jitter.
+ * - When the connection has answered nothing for SILENT_RECONNECT_MS (every operation meanwhile
+ *   timed out) while it still counts as up, drops it and reconnects. A link cut without a FIN or RST
+ *   (a partition, a failover behind a virtual IP) leaves the socket open forever and ioredis
+ *   "ready": without this, every decision would fail over until the process restarts, and each
+ *   would leave a command waiting in ioredis's queue (lib/redis/silentConnection.int.test.ts).
  * Rejections are `LimiterUnavailableError`, carrying the original error as `cause`.
  */
 import { LimiterUnavailableError } from "../limiter/types";
 import type { RedisClient } from "./connect";
 
 const DOWN_STATES = new Set(["reconnecting", "close", "end", "disconnecting"]);
+
+/** Silence (only timeouts, no answer) after which a connection that looks up is replaced. */
+export const SILENT_RECONNECT_MS = 5_000;
+
+/** Per client: since when every operation has timed out (absent: the last one was answered). */
+const silentSince = new WeakMap<RedisClient, number>();
+
+function answered(redis: RedisClient): void {
+  silentSince.delete(redis);
+}
+
+/** As lib/redis/connect.ts labels its outage lines: `host:port (part)`. */
+function label(redis: RedisClient): string {
+  const options = redis.options as { host?: string; port?: number; connectionName?: string; redisOptions?: { connectionName?: string } };
+  const part = (options.connectionName ?? options.redisOptions?.connectionName ?? "").replace(/^sluice-/, "");
+  const where = options.host ? `${options.host}:${options.port}` : "cluster";
+  return part ? `${where} (${part})` : where;
+}
+
+function timedOut(redis: RedisClient, startedAt: number): void {
+  const since = silentSince.get(redis);
+  if (since === undefined) {
+    silentSince.set(redis, startedAt);
+    return;
+  }
+  if (Date.now() - since < SILENT_RECONNECT_MS || isKnownDown(redis)) return;
+  silentSince.delete(redis);
+  const name = label(redis);
+  console.warn(`[sluice] redis ${name} answered nothing for ${Math.round((Date.now() - since) / 1000)} s; reconnecting`);
+  redis.once("ready", () => console.warn(`[sluice] redis ${name} is back`));
+  // Flushes the commands waiting on the dead socket (they reject) and reconnects by the retry strategy.
+  redis.disconnect(true);
+}
 
 export function isKnownDown(redis: RedisClient): boolean {
   return DOWN_STATES.has(redis.status);
@@ -21,12 +59,22 @@ export async function withDeadline<T>(redis: RedisClient, op: () => Promise<T>, 
     throw new LimiterUnavailableError(`redis is ${redis.status}`);
   }
   let timer: NodeJS.Timeout | undefined;
+  let expired = false;
+  const startedAt = Date.now();
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new LimiterUnavailableError(`redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => {
+      expired = true;
+      reject(new LimiterUnavailableError(`redis did not answer within ${timeoutMs} ms`));
+    }, timeoutMs);
   });
   try {
-    return await Promise.race([op(), deadline]);
+    const result = await Promise.race([op(), deadline]);
+    answered(redis);
+    return result;
   } catch (error) {
+    // Our deadline, or ioredis's commandTimeout (of the same length) just before it: silence.
+    if (expired || /timed out/i.test((error as Error).message)) timedOut(redis, startedAt);
+    else answered(redis);
     if (error instanceof LimiterUnavailableError) throw error;
     throw new LimiterUnavailableError(`redis error: ${(error as Error).message}`, { cause: error });
   } finally {

@@ -81,7 +81,7 @@ export function adminClient(baseUrl: string, token: string): AdminClient {
 }
 
 /** One request under /api/v1; `key` goes in `Authorization: Bearer`. */
-export async function apiCall(baseUrl: string, path: string, init: { method?: string; key?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<ApiAnswer> {
+export async function apiCall(baseUrl: string, path: string, init: { method?: string; key?: string; headers?: Record<string, string>; body?: unknown; signal?: AbortSignal } = {}): Promise<ApiAnswer> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
   if (init.body !== undefined) headers["content-type"] = "application/json";
@@ -89,6 +89,7 @@ export async function apiCall(baseUrl: string, path: string, init: { method?: st
     method: init.method ?? "GET",
     headers,
     body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+    signal: init.signal,
   });
   return answer(response);
 }
