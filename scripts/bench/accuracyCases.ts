@@ -55,7 +55,13 @@ export async function accuracyCases(ctx: BenchContext): Promise<void> {
     const bundle = ALGORITHMS.map((a) => rule(a, ALGORITHM_DEFS[a].code, "shadow"));
     const decisions = new Uint8Array(requests);
     const replayStart = performance.now();
-    await replay({ limiter, tenantId: TENANT, trace }, () => bundle, (i, decision) => {
+    let reported = 0;
+    const progress = (done: number) => {
+      if (done - reported < 200_000 && done < requests) return;
+      reported = done;
+      console.log(`  accuracy: ${done} requests replayed (${seconds(replayStart)} s)`);
+    };
+    await replay({ limiter, tenantId: TENANT, trace, progress }, () => bundle, (i, decision) => {
       let bits = 0;
       decision.results.forEach((r, k) => {
         if (r.allowed) bits |= 1 << k;
@@ -98,7 +104,7 @@ export async function accuracyCases(ctx: BenchContext): Promise<void> {
         requests,
         differing: diff.differing,
         differingPct: pct(diff.differing, requests),
-        byClass: mapClasses(diff.byClass, (c) => ({ ...c, differingPct: pct(c.differing, c.requests) })),
+        byClass: mapClasses(diff.byClass, (c) => ({ requests: c.requests, differing: c.differing, differingPct: pct(c.differing, c.requests), slidingWindowOnly: c.onlyA })),
         withoutAbusivePct: pct(diff.byClass.steady.differing + diff.byClass.bursty.differing, calm),
       },
       algorithms,
@@ -115,7 +121,10 @@ export async function accuracyCases(ctx: BenchContext): Promise<void> {
 function printAccuracy(a: AccuracyReport): void {
   const d = a.slidingWindowVsLog;
   console.log(`  sliding_window vs sliding_log: ${d.differing} of ${d.requests} decisions differ (${d.differingPct} %); without abusive clients ${d.withoutAbusivePct} %`);
-  for (const c of CLIENT_CLASSES) console.log(`    ${c.padEnd(8)} ${d.byClass[c].differing} of ${d.byClass[c].requests} (${d.byClass[c].differingPct} %)`);
+  for (const c of CLIENT_CLASSES) {
+    const x = d.byClass[c];
+    console.log(`    ${c.padEnd(8)} ${x.differing} of ${x.requests} (${x.differingPct} %): ${x.slidingWindowOnly} admitted by sliding_window only, ${x.differing - x.slidingWindowOnly} by sliding_log only`);
+  }
   for (const r of a.algorithms) {
     console.log(`  ${r.algorithm.padEnd(15)} worst span ${r.worstSpanRatio} x limit (${r.worstSpanClass}), boundary burst ${r.boundaryBurstFactor} x, admitted ${CLIENT_CLASSES.map((c) => `${c} ${r.admittedByClass[c]}`).join(", ")}`);
   }

@@ -77,14 +77,19 @@ function accuracySection(r: BenchReport): string {
   if (!a) return "";
   const t = a.trace;
   const d = a.slidingWindowVsLog;
+  const sum = (f: (c: (typeof CLASSES)[number]) => number) => CLASSES.reduce((total, c) => total + f(c), 0);
   return [
     "## Accuracy",
     "",
     `Seeded trace (seed ${t.seed}): ${cell(t.requests)} requests over ${t.durationMs / 60_000} min from ${byClass(t.clients, (n) => n)} clients (requests: ${byClass(t.requestsByClass, (n) => n)}), replayed with explicit time through decide.lua, every algorithm at ${t.limit} per ${t.windowMs / 1000} s. Took ${a.seconds.total} s (replay ${a.seconds.replay} s, model check ${a.seconds.modelCheck} s).`,
     "",
     markdownTable(
-      ["sliding_window vs sliding_log", "requests", "decisions that differ", "%"],
-      [["all clients", d.requests, d.differing, d.differingPct], ...CLASSES.map((c) => [c, d.byClass[c].requests, d.byClass[c].differing, d.byClass[c].differingPct]), ["steady and bursty (no abusive client)", d.byClass.steady.requests + d.byClass.bursty.requests, d.byClass.steady.differing + d.byClass.bursty.differing, d.withoutAbusivePct]],
+      ["sliding_window vs sliding_log", "requests", "decisions that differ", "%", "admitted by sliding_window only", "admitted by sliding_log only"],
+      [
+        ["all clients", d.requests, d.differing, d.differingPct, sum((c) => d.byClass[c].slidingWindowOnly), sum((c) => d.byClass[c].differing - d.byClass[c].slidingWindowOnly)],
+        ...CLASSES.map((c) => [c, d.byClass[c].requests, d.byClass[c].differing, d.byClass[c].differingPct, d.byClass[c].slidingWindowOnly, d.byClass[c].differing - d.byClass[c].slidingWindowOnly]),
+        ["steady and bursty (no abusive client)", d.byClass.steady.requests + d.byClass.bursty.requests, d.byClass.steady.differing + d.byClass.bursty.differing, d.withoutAbusivePct, "", ""],
+      ],
     ),
     "",
     markdownTable(

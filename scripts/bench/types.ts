@@ -83,7 +83,8 @@ export interface AccuracyReport {
     requests: number;
     differing: number;
     differingPct: number;
-    byClass: ByClientClass<{ requests: number; differing: number; differingPct: number }>;
+    /** `slidingWindowOnly`: admitted by sliding_window and refused by sliding_log (the rest of `differing` the reverse). */
+    byClass: ByClientClass<{ requests: number; differing: number; differingPct: number; slidingWindowOnly: number }>;
     /** The same figure over the steady and bursty clients only (no abusive client). */
     withoutAbusivePct: number;
   };

@@ -19,6 +19,8 @@ export interface ReplayOptions {
   to?: number;
   /** Requests in flight; default 4096 (64 script calls of 64). */
   depth?: number;
+  /** Told how many requests are done after each `depth` of them. */
+  progress?: (done: number) => void;
 }
 
 export async function replay(
@@ -42,5 +44,6 @@ export async function replay(
       if (failed) throw new Error(`accuracy replay: request ${start + k} answered by ${failed.source}, not Redis`);
       onDecision(start + k, decision);
     }
+    options.progress?.(end - from);
   }
 }

@@ -12,6 +12,8 @@ import { CLIENT_CLASSES, type ClientClass, type Trace } from "./trace";
 export interface ClassCount {
   requests: number;
   differing: number;
+  /** Of the differing: admitted by algorithm A only (the rest: by B only). */
+  onlyA: number;
 }
 
 export interface Differences {
@@ -33,14 +35,16 @@ const perClass = <T>(make: () => T): Record<ClientClass, T> =>
   Object.fromEntries(CLIENT_CLASSES.map((c) => [c, make()])) as Record<ClientClass, T>;
 
 export function differences(trace: Trace, decisions: Uint8Array, bitA: number, bitB: number): Differences {
-  const byClass = perClass<ClassCount>(() => ({ requests: 0, differing: 0 }));
+  const byClass = perClass<ClassCount>(() => ({ requests: 0, differing: 0, onlyA: 0 }));
   let differing = 0;
   for (let i = 0; i < decisions.length; i++) {
     const counts = byClass[CLIENT_CLASSES[trace.clientClass[trace.client[i]!]!]!];
     counts.requests++;
     const d = decisions[i]!;
-    if (((d >> bitA) & 1) !== ((d >> bitB) & 1)) {
+    const a = (d >> bitA) & 1;
+    if (a !== ((d >> bitB) & 1)) {
       counts.differing++;
+      counts.onlyA += a;
       differing++;
     }
   }
