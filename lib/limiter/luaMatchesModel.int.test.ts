@@ -8,7 +8,7 @@ import { deleteByPrefix, plainRedis, uniquePrefix } from "@/test/support/testRed
 import { limiterRule } from "@/test/support/rules";
 import { modelDecide } from "./algorithms/modelDecide";
 import { createLimiter } from "./decide";
-import { ALGORITHMS, type LimiterRule } from "./types";
+import { ALGORITHMS } from "./types";
 
 const redis = plainRedis();
 const prefix = uniquePrefix("model");

@@ -17,7 +17,6 @@ import type { BenchContext } from "./context";
 import { createBenchKey, deleteBenchTenant, prepareServers, serverEnv, type BenchKey } from "./httpSetup";
 import { round } from "./measure";
 import { rssMiB, rssTrend } from "./sustained/rss";
-import type { SustainedReport } from "./types";
 
 const CONNECTIONS = 50;
 const WARMUP_SECONDS = 5;
