@@ -32,6 +32,7 @@ export async function machineInfo(admin: Redis): Promise<MachineInfo> {
     node: process.version,
     redisVersion: await infoField(admin, "server", "redis_version"),
     postgresVersion: await postgresVersion(BENCH_DATABASE_URL),
+    loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
   };
 }
 

@@ -32,6 +32,7 @@ describe("renderResultsTable", () => {
     expect(text).toContain("| Postgres | 16.4 |");
     expect(text).toContain("| Redis | 7.0.15 |");
     expect(text).toContain("| Node | v20.20.0 |");
+    expect(text).toContain("| Load average at the start (1, 5, 15 min) | 0.5, 0.25, 0.1 (other processes share the 2 cores) |");
   });
 
   it("lists every goal as met or missed, with its direction", () => {

@@ -35,6 +35,7 @@ function machineSection(r: BenchReport): string {
       ["Node", m.node],
       ["Redis", m.redisVersion],
       ["Postgres", m.postgresVersion ?? "not recorded"],
+      ["Load average at the start (1, 5, 15 min)", m.loadAverage ? `${m.loadAverage.join(", ")} (other processes share the ${m.cpus} cores)` : "not recorded"],
       ["Report", `${r.generatedAt.slice(0, 16).replace("T", " ")} UTC; ${r.settings.benchSeconds} s per throughput case after ${r.settings.warmupSeconds} s warm-up`],
       ["Parts last run", parts.join("; ") || "not recorded"],
     ]),

@@ -57,6 +57,8 @@ export interface MachineInfo {
   node: string;
   redisVersion: string;
   postgresVersion: string;
+  /** 1, 5 and 15 minute load averages when the run started: other processes on the machine skew every figure. */
+  loadAverage?: number[];
 }
 
 export interface BenchReport {
