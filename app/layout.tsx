@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 import Providers from "./providers";
 import "./globals.css";
@@ -9,7 +10,12 @@ export const metadata: Metadata = {
   icons: { icon: "/favicon.svg" },
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/**
+ * Every page renders per request, deliberately: proxy.ts gives each page a fresh CSP nonce, and
+ * HTML prerendered at build time would carry scripts without it (the browser would refuse them).
+ */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  await connection();
   return (
     <html lang="en">
       <body>

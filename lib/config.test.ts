@@ -40,3 +40,42 @@ describe("config: the first admin (SLUICE_ADMIN_EMAIL, SLUICE_ADMIN_PASSWORD)", 
     expect(() => readConfig()).toThrow(/^(?!.*my secret password)/);
   });
 });
+
+describe("config: Redis Sentinel (SLUICE_REDIS_SENTINELS, SLUICE_REDIS_SENTINEL_NAME, SLUICE_REDIS_SENTINEL_PASSWORD)", () => {
+  const names = ["SLUICE_REDIS_SENTINELS", "SLUICE_REDIS_SENTINEL_NAME", "SLUICE_REDIS_SENTINEL_PASSWORD", "SLUICE_REDIS_CLUSTER", "REDIS_URL"] as const;
+  const before = Object.fromEntries(names.map((n) => [n, process.env[n]]));
+  const withEnv = (env: Partial<Record<(typeof names)[number], string>>) => {
+    for (const n of names) {
+      if (env[n] === undefined) delete process.env[n];
+      else process.env[n] = env[n];
+    }
+  };
+  afterEach(() => withEnv(before as Record<string, string>));
+
+  it("unset or blank: no sentinel", () => {
+    withEnv({});
+    expect(readConfig().redisSentinel).toBeUndefined();
+    withEnv({ SLUICE_REDIS_SENTINELS: "  " });
+    expect(readConfig().redisSentinel).toBeUndefined();
+  });
+
+  it("a list: the sentinels (port 26379 by default) and the master name mymaster", () => {
+    withEnv({ SLUICE_REDIS_SENTINELS: "10.0.0.1:26380, sentinel-b" });
+    expect(readConfig().redisSentinel).toEqual({ sentinels: [{ host: "10.0.0.1", port: 26380 }, { host: "sentinel-b", port: 26379 }], name: "mymaster" });
+  });
+
+  it("a master name and a sentinel password", () => {
+    withEnv({ SLUICE_REDIS_SENTINELS: "s:1", SLUICE_REDIS_SENTINEL_NAME: "limits", SLUICE_REDIS_SENTINEL_PASSWORD: "pw" });
+    expect(readConfig().redisSentinel).toEqual({ sentinels: [{ host: "s", port: 1 }], name: "limits", password: "pw" });
+  });
+
+  it.each([
+    ["a malformed entry", { SLUICE_REDIS_SENTINELS: "s:99999" }, /SLUICE_REDIS_SENTINELS must list host:port entries/],
+    ["a bad master name", { SLUICE_REDIS_SENTINELS: "s:1", SLUICE_REDIS_SENTINEL_NAME: "my master" }, /SLUICE_REDIS_SENTINEL_NAME must be a master name/],
+    ["with SLUICE_REDIS_CLUSTER", { SLUICE_REDIS_SENTINELS: "s:1", SLUICE_REDIS_CLUSTER: "1" }, /cannot be used with a Redis Cluster/],
+    ["with several nodes in REDIS_URL", { SLUICE_REDIS_SENTINELS: "s:1", REDIS_URL: "redis://a:1,redis://b:2" }, /cannot be used with a Redis Cluster/],
+  ])("%s: refused with the variable's name", (_, env, message) => {
+    withEnv(env);
+    expect(() => readConfig()).toThrow(message);
+  });
+});

@@ -3,12 +3,20 @@
  * Invalid values throw at first use with the variable's name, so a typo never silently means "default".
  */
 import { emailSchema, newPasswordSchema } from "./auth/operatorSchemas";
+import { parseNodeList, type NodeAddress } from "./redis/nodeList";
 
 export interface SluiceConfig {
   databaseUrl: string;
   redisUrl: string;
   /** Redis Cluster mode: SLUICE_REDIS_CLUSTER=1, or REDIS_URL lists several nodes. */
   redisCluster: boolean;
+  /**
+   * Redis Sentinel: the master named SLUICE_REDIS_SENTINEL_NAME (default `mymaster`) is found
+   * through the sentinels of SLUICE_REDIS_SENTINELS (`host:port,...`, port 26379 by default);
+   * REDIS_URL then only gives the credentials and database. SLUICE_REDIS_SENTINEL_PASSWORD, if the
+   * sentinels require one. Not with a Cluster.
+   */
+  redisSentinel: { sentinels: NodeAddress[]; name: string; password?: string } | undefined;
   redisPrefix: string;
   redisTimeoutMs: number;
   /** ioredis auto-pipelining; off by default (the benchmark shows it slows the Lua limiters). */
@@ -28,6 +36,8 @@ export interface SluiceConfig {
    * emergency switch, and the baseline of the HTTP benchmark. Default `on`.
    */
   enforcement: "on" | "off";
+  /** Requests kept per tenant for the rule simulator (SLUICE_SIM_MAX_REQUESTS, default 200,000). */
+  simMaxRequests: number;
 }
 
 function intFrom(name: string, fallback: number, min: number, max: number): number {
@@ -43,6 +53,22 @@ function intFrom(name: string, fallback: number, min: number, max: number): numb
 function flagFrom(name: string): boolean {
   const raw = process.env[name];
   return raw === "1" || raw === "true";
+}
+
+function sentinelFrom(cluster: boolean): SluiceConfig["redisSentinel"] {
+  const list = process.env.SLUICE_REDIS_SENTINELS ?? "";
+  if (list.trim() === "") return undefined;
+  if (cluster) throw new Error("SLUICE_REDIS_SENTINELS cannot be used with a Redis Cluster (SLUICE_REDIS_CLUSTER or several nodes in REDIS_URL)");
+  let sentinels: NodeAddress[];
+  try {
+    sentinels = parseNodeList(list, 26379);
+  } catch (error) {
+    throw new Error(`SLUICE_REDIS_SENTINELS must list host:port entries separated by commas: ${(error as Error).message}`);
+  }
+  const name = process.env.SLUICE_REDIS_SENTINEL_NAME || "mymaster";
+  if (!/^[\w.-]{1,64}$/.test(name)) throw new Error(`SLUICE_REDIS_SENTINEL_NAME must be a master name (letters, digits, _ . -), got "${name}"`);
+  const password = process.env.SLUICE_REDIS_SENTINEL_PASSWORD || undefined;
+  return password === undefined ? { sentinels, name } : { sentinels, name, password };
 }
 
 /** Both variables or neither, checked by the admin API's own schemas (lib/auth/operatorSchemas.ts). */
@@ -74,10 +100,12 @@ export function readConfig(): SluiceConfig {
   if (enforcement !== "on" && enforcement !== "off") {
     throw new Error(`SLUICE_ENFORCEMENT must be "on" or "off", got "${enforcement}"`);
   }
+  const redisCluster = flagFrom("SLUICE_REDIS_CLUSTER") || redisUrl.includes(",");
   return {
     databaseUrl: process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/sluice",
     redisUrl,
-    redisCluster: flagFrom("SLUICE_REDIS_CLUSTER") || redisUrl.includes(","),
+    redisCluster,
+    redisSentinel: sentinelFrom(redisCluster),
     redisPrefix,
     redisTimeoutMs: intFrom("SLUICE_REDIS_TIMEOUT_MS", 100, 1, 60_000),
     redisAutoPipelining: flagFrom("SLUICE_REDIS_AUTOPIPELINE"),
@@ -87,6 +115,7 @@ export function readConfig(): SluiceConfig {
     adminToken: process.env.SLUICE_ADMIN_TOKEN || undefined,
     firstAdmin: firstAdminFrom(),
     enforcement,
+    simMaxRequests: intFrom("SLUICE_SIM_MAX_REQUESTS", 200_000, 1_000, 10_000_000),
   };
 }
 

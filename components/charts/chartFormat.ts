@@ -2,8 +2,13 @@
 import type { Range } from "./RangePicker";
 
 export function formatTick(t: number, range: Range): string {
-  const options: Intl.DateTimeFormatOptions = range === "5m" ? { hour: "2-digit", minute: "2-digit", second: "2-digit" } : { hour: "2-digit", minute: "2-digit" };
-  return new Date(t).toLocaleTimeString([], { ...options, hour12: false });
+  if (range !== "5m") return formatMinuteTick(t);
+  return new Date(t).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+}
+
+/** Hours and minutes: the tick of a chart with a point per minute or coarser. */
+export function formatMinuteTick(t: number): string {
+  return new Date(t).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
 }
 
 export function formatTime(t: number): string {

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { HotKeysTable } from "@/components/charts/HotKeysTable";
 import { NearLimitTable } from "@/components/charts/NearLimitTable";
-import { RangePicker, type Range } from "@/components/charts/RangePicker";
+import { RANGES, RangePicker, type Range } from "@/components/charts/RangePicker";
 import { RefusalRateChart } from "@/components/charts/RefusalRateChart";
 import { TrafficChart } from "@/components/charts/TrafficChart";
 
@@ -13,7 +13,7 @@ export default function Overview() {
     <>
       <div className="page-header">
         <h1>Overview</h1>
-        <RangePicker value={range} onChange={setRange} />
+        <RangePicker value={range} onChange={setRange} options={RANGES} />
       </div>
       <div className="stack">
         <TrafficChart range={range} title="Requests per second, all tenants" />

@@ -4,6 +4,7 @@
  * field path: `0.limit`, `rules.0.match.path`, `""` for the list). Both use the same paths, since
  * both run the same schema.
  */
+import type { ZodType } from "zod";
 import { fieldErrors } from "@/lib/http/validate";
 import type { RuleInput } from "@/lib/rules/ruleSchema";
 import { draftToInput, type RuleDraft } from "./ruleDraft";
@@ -62,12 +63,24 @@ export function placeFieldErrors(drafts: RuleDraft[], messages: Record<string, s
   return out;
 }
 
+export type BodyValidation<B> = { ok: true; body: B } | { ok: false; errors: EditorErrors };
+
+/**
+ * Runs a route's schema over the body built from the drafts (the list itself, or an object
+ * holding it under `rules`, like the simulator's). The body is answered as built: the server
+ * parses it again.
+ */
+export function validateBody<B>(schema: ZodType, drafts: RuleDraft[], toBody: (rules: RuleInput[]) => B): BodyValidation<B> {
+  const body = toBody(drafts.map(draftToInput));
+  const result = schema.safeParse(body);
+  if (result.success) return { ok: true, body };
+  return { ok: false, errors: placeFieldErrors(drafts, fieldErrors(result.error)) };
+}
+
 export type DraftValidation = { ok: true; rules: RuleInput[] } | { ok: false; errors: EditorErrors };
 
 /** Runs the owner's schema (the one its PUT route runs) over the whole list. */
 export function validateDrafts(owner: RuleOwner, drafts: RuleDraft[]): DraftValidation {
-  const inputs = drafts.map(draftToInput);
-  const result = ruleListSchemaFor(owner).safeParse(inputs);
-  if (result.success) return { ok: true, rules: inputs };
-  return { ok: false, errors: placeFieldErrors(drafts, fieldErrors(result.error)) };
+  const result = validateBody(ruleListSchemaFor(owner), drafts, (rules) => rules);
+  return result.ok ? { ok: true, rules: result.body } : result;
 }

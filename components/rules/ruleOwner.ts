@@ -33,3 +33,8 @@ export const SCOPE_HINT: Record<Scope, string> = {
 export function rulesQueryKey(owner: RuleOwner): readonly unknown[] {
   return owner.kind === "tenant" ? ["tenant", owner.tenantId, "rules"] : ["key", owner.keyId, "rules"];
 }
+
+/** Query keys under which the owner's other views live (a key's effective rules and quota). */
+export function ownerQueryPrefix(owner: RuleOwner): readonly unknown[] {
+  return owner.kind === "tenant" ? ["tenant", owner.tenantId] : ["key", owner.keyId];
+}

@@ -1,13 +1,13 @@
 "use client";
 /**
  * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), each key's
- * remaining quota live, its own traffic charts, and a link to its audit log.
+ * remaining quota live, its own traffic charts, and links to its audit log and its rule simulator.
  */
 import Link from "next/link";
 import { useState } from "react";
 import { useIsAdmin } from "@/components/api/useSession";
 import { HotKeysTable } from "@/components/charts/HotKeysTable";
-import { RangePicker, type Range } from "@/components/charts/RangePicker";
+import { RANGES, RangePicker, type Range } from "@/components/charts/RangePicker";
 import { RefusalRateChart } from "@/components/charts/RefusalRateChart";
 import { TrafficChart } from "@/components/charts/TrafficChart";
 import { KeysCard } from "@/components/keys/KeysCard";
@@ -44,7 +44,8 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
           <h1 className="name">{tenant.data.name}</h1>
           <p className="hint">
             Tenant <code>{tenant.data.id}</code>, created {formatDateTime(tenant.data.createdAt)} ·{" "}
-            <Link href={`/audit?tenantId=${encodeURIComponent(tenant.data.id)}`}>Audit log of this tenant</Link>
+            <Link href={`/audit?tenantId=${encodeURIComponent(tenant.data.id)}`}>Audit log of this tenant</Link> ·{" "}
+            <Link href={`/tenants/${encodeURIComponent(tenant.data.id)}/simulate`}>Simulate a rule change</Link>
           </p>
         </div>
       </div>
@@ -60,7 +61,7 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
         <TenantQuotaCard tenantId={tenantId} />
         <div className="page-header">
           <h2>Traffic</h2>
-          <RangePicker value={range} onChange={setRange} />
+          <RangePicker value={range} onChange={setRange} options={RANGES} />
         </div>
         <TrafficChart tenantId={tenantId} range={range} title="Requests per second, this tenant" />
         <div className="grid-2">

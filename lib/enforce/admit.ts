@@ -10,7 +10,7 @@
  * No Postgres query happens here: keys and rules come from the access cache.
  * Every decided request is also handed to the monitoring recorder (memory only, never awaited):
  * authenticated ones under their tenant and key with their method and path (no query string, for
- * the key's recent decisions), a request no rule matched as admitted traffic, and the anonymous
+ * the key's recent decisions) and client IP (for the simulator's trace), a request no rule matched as admitted traffic, and the anonymous
  * limit's decisions under the pseudo-tenant ANONYMOUS_TENANT.
  */
 import { keyIdOf, verifyKey } from "../apiKeys/apiKeySecret";
@@ -90,8 +90,8 @@ function count(deps: AdmitDeps, outcome: string, decision?: Decision): void {
 }
 
 /** Feeds the monitoring data; `decision` null: no rule matched (admitted without a decision). */
-function record(deps: AdmitDeps, request: Request, tenantId: string, keyId: string | undefined, decision: Decision | null, path: string): void {
-  deps.recorder?.recordRequest({ tenantId, keyId, decision, method: request.method, path: path.slice(0, MAX_PATH_CHARS) });
+function record(deps: AdmitDeps, request: Request, tenantId: string, keyId: string | undefined, decision: Decision | null, path: string, ip: string): void {
+  deps.recorder?.recordRequest({ tenantId, keyId, decision, method: request.method, path: path.slice(0, MAX_PATH_CHARS), ip });
 }
 
 async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Parameters<Limiter["decide"]>[1]): Promise<Decision> {
@@ -106,7 +106,7 @@ async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Param
 async function anonymous(deps: AdmitDeps, request: Request, path: string, ip: string, reason: string): Promise<Admission> {
   const decision = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], { tenantId: ANONYMOUS_TENANT, ip });
   const headers = rateLimitHeaders(decision);
-  record(deps, request, ANONYMOUS_TENANT, undefined, decision, path);
+  record(deps, request, ANONYMOUS_TENANT, undefined, decision, path, ip);
   if (!decision.allowed) {
     count(deps, "unauthenticated_refused", decision);
     return { admitted: false, response: refusalResponse(decision, headers) };
@@ -138,12 +138,12 @@ export async function admit(request: Request, deps: AdmitDeps): Promise<Admissio
   const rules = deps.enforce ? rulesForRequest(key.rules, request.method, path) : [];
   if (rules.length === 0) {
     count(deps, "unmatched");
-    record(deps, request, key.tenantId, key.id, null, path);
+    record(deps, request, key.tenantId, key.id, null, path, ip);
     return { admitted: true, client, headers: {} };
   }
   const decision = await timedDecide(deps, rules, { tenantId: key.tenantId, keyId: key.id, ip });
   const headers = rateLimitHeaders(decision);
-  record(deps, request, key.tenantId, key.id, decision, path);
+  record(deps, request, key.tenantId, key.id, decision, path, ip);
   if (!decision.allowed) {
     count(deps, decision.unavailable ? "unavailable" : "refused", decision);
     return { admitted: false, response: refusalResponse(decision, headers) };

@@ -9,7 +9,9 @@
  *   reports (re)subscriptions, after which the caller reloads everything: messages published while
  *   the subscriber was disconnected are lost (pub/sub keeps nothing).
  */
+import type { Cluster } from "ioredis";
 import type { RedisClient } from "../redis/connect";
+import { subscribeOnCluster } from "./clusterSubscription";
 
 export const changesChannel = (prefix: string): string => `${prefix}changes`;
 
@@ -30,6 +32,15 @@ export function subscribeChanges(
   prefix: string,
   handlers: { onChange: (tenantId: string) => void; onSubscribed: () => void },
 ): ChangeSubscription {
+  if (redis.isCluster) {
+    // Follows failovers of the subscribed node and reports each resubscription (see the module).
+    const subscription = subscribeOnCluster(redis as Cluster, changesChannel(prefix), { onMessage: handlers.onChange, onSubscribed: handlers.onSubscribed });
+    return {
+      async close() {
+        subscription.close();
+      },
+    };
+  }
   // A subscribed connection can do nothing else: use a dedicated one, without a command timeout
   // (it only waits for messages) and with an offline queue so SUBSCRIBE is replayed on reconnect.
   const subscriber = redis.duplicate({ commandTimeout: undefined, enableOfflineQueue: true, autoResubscribe: true } as never) as RedisClient;

@@ -3,6 +3,7 @@
  * `application/problem+json` and none carries a stack trace or an internal message.
  */
 import { AppError, ERROR_STATUS, ERROR_TITLE, isDbUnavailable, type ErrorCode } from "./errors";
+import { errorSummary } from "./redactSecrets";
 
 export const PROBLEM_TYPE = "application/problem+json";
 
@@ -25,7 +26,10 @@ export function problemFor(code: ErrorCode, detail: string, extra: Omit<ProblemF
   return problemResponse(ERROR_STATUS[code], { title: ERROR_TITLE[code], detail, ...extra }, headers);
 }
 
-/** Any thrown value as a problem response; unexpected errors are logged, never shown. */
+/**
+ * Any thrown value as a problem response; unexpected errors are logged (name and message, with
+ * secrets masked: a Prisma message renders the failed call's arguments), never shown.
+ */
 export function problemFromError(error: unknown): Response {
   if (error instanceof AppError) {
     return problemFor(error.code, error.message, error.extra.errors ? { errors: error.extra.errors } : {}, error.extra.headers);
@@ -33,6 +37,6 @@ export function problemFromError(error: unknown): Response {
   if (isDbUnavailable(error)) {
     return problemFor("db_unavailable", "The rule store (Postgres) is unavailable. Try again shortly.", {}, { "retry-after": "5" });
   }
-  console.error("sluice: unexpected error", error instanceof Error ? `${error.name}: ${error.message}` : typeof error);
+  console.error("sluice: unexpected error", errorSummary(error));
   return problemFor("internal", "An internal error occurred.");
 }

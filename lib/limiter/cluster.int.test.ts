@@ -52,3 +52,32 @@ describe("Redis Cluster", () => {
     expect(owners.size).toBe(3);
   });
 });
+
+describe("Redis Cluster lost entirely, then back", () => {
+  it("never replays decisions sent while it was down: after recovery the full limit is available", async () => {
+    const rule = limiterRule({ name: "outage", algorithm: "fixed_window", limit: 3, failMode: "open" });
+    const subject = { tenantId: "tenant-outage", keyId: "k" };
+    // Sent while the nodes die, before the client has noticed: answered by the fail mode, so they
+    // must not count later.
+    const killed = Promise.all(cluster.nodes.map((node) => node.kill()));
+    const during = await Promise.all(Array.from({ length: 20 }, () => limiter.decide([rule], subject, { nowMs: T0 })));
+    await killed;
+    expect(during.every((d) => d.allowed && d.results[0]!.source === "fail_open")).toBe(true);
+    for (const node of cluster.nodes) await node.restart();
+    await cluster.waitForState(true, 30_000);
+    const deadline = Date.now() + 30_000;
+    let first = await limiter.decide([rule], subject, { nowMs: T0 });
+    while (first.results[0]!.source !== "redis" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      first = await limiter.decide([rule], subject, { nowMs: T0 });
+    }
+    const rest = [];
+    for (let i = 0; i < 3; i++) rest.push(await limiter.decide([rule], subject, { nowMs: T0 }));
+    expect([first, ...rest].map((d) => [d.results[0]!.source, d.allowed])).toEqual([
+      ["redis", true],
+      ["redis", true],
+      ["redis", true],
+      ["redis", false],
+    ]);
+  });
+});

@@ -35,6 +35,8 @@ export interface LimiterDeps {
   clock?: () => number;
   refusals?: RefusalCache;
   local?: LocalLimiter;
+  /** Requests per script call (decideBatcher.ts MAX_BATCH unless given; the simulator sends more). */
+  maxBatch?: number;
   /** Told about Redis failures and fail-mode use (metrics, logs). Must not throw. */
   onUnavailable?: (error: LimiterUnavailableError, rules: LimiterRule[]) => void;
 }
@@ -82,7 +84,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   // start-up, not be mistaken for an unavailable Redis (which would fail every rule open).
   decideScriptSource();
 
-  const batcher = new DecideBatcher(deps.redis, deps.timeoutMs);
+  const batcher = new DecideBatcher(deps.redis, deps.timeoutMs, deps.maxBatch);
   const clustered = deps.redis.isCluster;
 
   async function callScript(rules: LimiterRule[], keys: string[], subject: Subject, options: DecideOptions, commit: boolean): Promise<Decision> {

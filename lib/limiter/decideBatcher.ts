@@ -35,7 +35,7 @@ interface Pending {
 }
 
 /** Requests per call: large enough to amortise, small enough to keep Redis's latency for others low. */
-const MAX_BATCH = 64;
+export const MAX_BATCH = 64;
 
 export class DecideBatcher {
   private readonly queues = new Map<string, Pending[]>();
@@ -44,6 +44,7 @@ export class DecideBatcher {
   constructor(
     private readonly redis: RedisClient,
     private readonly timeoutMs: number,
+    private readonly maxBatch = MAX_BATCH,
   ) {}
 
   submit(group: string, request: BatchedRequest): Promise<ParsedReply> {
@@ -54,7 +55,7 @@ export class DecideBatcher {
         this.queues.set(group, queue);
       }
       queue.push({ request, resolve, reject });
-      if (queue.length >= MAX_BATCH) {
+      if (queue.length >= this.maxBatch) {
         this.queues.delete(group);
         void this.send(queue);
       } else if (!this.scheduled) {

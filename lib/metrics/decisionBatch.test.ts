@@ -156,7 +156,7 @@ describe("DecisionBatch: recent decisions of a key", () => {
 
 describe("DecisionBatch: bounds", () => {
   it("past maxCells new cells are counted as overflow while existing ones keep counting", () => {
-    const batch = new DecisionBatch({ maxCells: 2, maxClients: 10, maxLows: 10, maxRecent: 10 });
+    const batch = new DecisionBatch({ maxCells: 2, maxClients: 10, maxLows: 10, maxRecent: 10, maxTrace: 10 });
     const d = decisionOf([ruleResult(enforce), ruleResult(other)]);
     batch.addRequest(request(d), NOW);
     batch.addRequest(request(d), NOW);
@@ -167,7 +167,7 @@ describe("DecisionBatch: bounds", () => {
   });
 
   it("past maxClients, maxLows and maxRecent new keys are overflow", () => {
-    const batch = new DecisionBatch({ maxCells: 100, maxClients: 1, maxLows: 1, maxRecent: 1 });
+    const batch = new DecisionBatch({ maxCells: 100, maxClients: 1, maxLows: 1, maxRecent: 1, maxTrace: 100 });
     const d = decisionOf([ruleResult(enforce)]);
     batch.addRequest(request(d, { keyId: "KeyId001" }), NOW);
     batch.addRequest(request(d, { keyId: "KeyId002" }), NOW);

@@ -16,16 +16,19 @@
  *   and gcra, else `limit`; 0 when the rule refused it), and the request as a recent decision of the
  *   key (lib/metrics/recentDecisions.ts). Fail-open/closed results carry no real quota and are
  *   skipped for the low marks;
+ * - with a key id, in a real tenant: the request to the tenant's trace for the rule simulator
+ *   (lib/metrics/requestTrace.ts);
  * - a decision of POST /api/v1/check (`addCheck`) adds its rule cells only: the request itself
  *   was already recorded by `addRequest`.
  *
- * Bounded: past `limits` new cells, clients, lows or recent entries are not kept and are counted in
+ * Bounded: past `limits` new cells, clients, lows, recent or trace entries are not kept and are counted in
  * `overflow` (existing entries still count). Ids and refs that could not be part of a key are
  * skipped the same way.
  */
 import type { Decision, RuleResult } from "../limiter/types";
-import { minuteOf, RECENT_DECISIONS_KEPT, TOTAL_REF } from "./monitoringKeys";
+import { isPseudoTenant, minuteOf, RECENT_DECISIONS_KEPT, TOTAL_REF } from "./monitoringKeys";
 import { recentDecision, RecentBuffer } from "./recentDecisions";
+import { TraceBuffer, traceEntry } from "./requestTrace";
 
 /** One request under /api/v1 as the enforcement path reports it. */
 export interface RecordedRequest {
@@ -37,6 +40,8 @@ export interface RecordedRequest {
   method: string;
   /** The path without the query string (cut to MAX_PATH_CHARS when stored). */
   path: string;
+  /** The client IP (lib/enforce/clientIp.ts), kept in the request trace. */
+  ip?: string;
 }
 
 export interface SeriesCell {
@@ -73,9 +78,11 @@ export interface BatchLimits {
   maxLows: number;
   /** Recent-decision entries (each at most ~400 bytes of JSON). */
   maxRecent: number;
+  /** Request-trace entries for the simulator (each at most ~300 bytes). */
+  maxTrace: number;
 }
 
-export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxCells: 20_000, maxClients: 20_000, maxLows: 20_000, maxRecent: 20_000 };
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxCells: 20_000, maxClients: 20_000, maxLows: 20_000, maxRecent: 20_000, maxTrace: 20_000 };
 
 const SAFE_PART = /^[A-Za-z0-9_-]{1,64}$/;
 const QUOTA_SOURCES = new Set<RuleResult["source"]>(["redis", "cache", "fail_local"]);
@@ -91,14 +98,16 @@ export class DecisionBatch {
   readonly clients = new Map<string, ClientStats>();
   readonly lows = new Map<string, LowMark>();
   readonly recent: RecentBuffer;
+  readonly trace: TraceBuffer;
   overflow = 0;
 
   constructor(private readonly limits: BatchLimits = DEFAULT_BATCH_LIMITS) {
     this.recent = new RecentBuffer(RECENT_DECISIONS_KEPT, limits.maxRecent);
+    this.trace = new TraceBuffer(limits.maxTrace);
   }
 
   get size(): number {
-    return this.cells.size + this.clients.size + this.lows.size + this.recent.size;
+    return this.cells.size + this.clients.size + this.lows.size + this.recent.size + this.trace.size;
   }
 
   addRequest(request: RecordedRequest, nowMs: number): void {
@@ -117,6 +126,7 @@ export class DecisionBatch {
     }
     if (decision) this.addResults(tenantId, decision, second);
     if (keyId === undefined) return;
+    if (!isPseudoTenant(tenantId) && !this.trace.add(traceEntry(request, decision, nowMs))) this.overflow++;
     const client = this.client(tenantId, keyId, minuteOf(nowMs));
     if (client) {
       client.requests++;

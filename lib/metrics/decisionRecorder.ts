@@ -40,6 +40,8 @@ export interface RecorderOptions {
   /** Longest a flush may take before it counts as failed. */
   timeoutMs?: number;
   limits?: BatchLimits;
+  /** Requests kept per tenant in the simulator's trace (SLUICE_SIM_MAX_REQUESTS). */
+  traceMaxLen?: number;
   log?: (message: string) => void;
   /** Told after each flush that wrote or dropped a batch (metrics); `overflow`: observations the batch could not keep. Must not throw. */
   onFlush?: (outcome: FlushOutcome, overflow: number) => void;
@@ -93,7 +95,7 @@ export class DecisionRecorder implements DecisionSink {
   private async write(batch: DecisionBatch): Promise<FlushOutcome> {
     let outcome: FlushOutcome = "failed";
     try {
-      await runPipelines(this.options.redis, flushCommands(batch, this.options.prefix), this.options.timeoutMs ?? FLUSH_TIMEOUT_MS);
+      await runPipelines(this.options.redis, flushCommands(batch, this.options.prefix, this.options.traceMaxLen), this.options.timeoutMs ?? FLUSH_TIMEOUT_MS);
       outcome = "written";
       if (this.failing) this.log(`monitoring data is written again (${this.droppedBatches} batch(es) dropped during the outage)`);
       this.failing = false;

@@ -13,6 +13,8 @@
  *   sets are rounded to 1e-6 so they stay short.
  * - Recent decisions go to their key's list in the tenant's scope (newest at the head, trimmed to
  *   RECENT_DECISIONS_KEPT).
+ * - Trace entries go to the tenant's stream (lib/metrics/requestTrace.ts), about `traceMaxLen` kept,
+ *   none older than TRACE_MAX_AGE_MS before the newest entry of the flush.
  * Key layout and bounds: lib/metrics/monitoringKeys.ts. Throws only on a scope that cannot be a
  * key part (the batch never holds one).
  */
@@ -31,13 +33,14 @@ import {
   type MonitoringKeys,
   type Resolution,
 } from "./monitoringKeys";
+import { DEFAULT_TRACE_MAX_REQUESTS, TRACE_MAX_AGE_MS, traceFields } from "./requestTrace";
 import { ScopeWrites, type WriteCommand } from "./scopeWrites";
 
 export type CommandGroups = Map<string, WriteCommand[]>;
 
 const UNBOUNDED = Number.POSITIVE_INFINITY;
 
-export function flushCommands(batch: DecisionBatch, prefix: string): CommandGroups {
+export function flushCommands(batch: DecisionBatch, prefix: string, traceMaxLen = DEFAULT_TRACE_MAX_REQUESTS): CommandGroups {
   const scopes = new Map<string, { keys: MonitoringKeys; writes: ScopeWrites }>();
   const scope = (id: string) => {
     let entry = scopes.get(id);
@@ -91,6 +94,12 @@ export function flushCommands(batch: DecisionBatch, prefix: string): CommandGrou
   for (const recent of batch.recent.keys.values()) {
     const { keys, writes } = scope(recent.tenantId);
     writes.lpush(keys.recent(recent.keyId), recent.entries.map((entry) => JSON.stringify(entry)), RECENT_DECISIONS_KEPT);
+  }
+
+  for (const [tenantId, entries] of batch.trace.byTenant) {
+    const { keys, writes } = scope(tenantId);
+    const newest = entries.reduce((max, e) => Math.max(max, e.atMs), 0);
+    writes.xadd(keys.trace(), entries.map(traceFields), traceMaxLen, newest - TRACE_MAX_AGE_MS);
   }
 
   const groups: CommandGroups = new Map();

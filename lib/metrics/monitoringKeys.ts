@@ -16,13 +16,14 @@
  * | `{S}mx<m|h>:<minute|hour>`   | zset | client, and client/ref → refusals, top REFUSALS_KEPT  |
  * | `{S}mn<m|h>:<minute|hour>`   | zset | client/ref/capacity → lowest remaining/capacity seen, lowest LOWS_KEPT |
  * | `{T}md<keyId>`               | list | the key's last RECENT_DECISIONS_KEPT decisions, JSON, newest first |
+ * | `{T}mq`                      | stream | the tenant's request trace for the simulator (lib/metrics/requestTrace.ts) |
  *
  * `<ref>` is a rule's counter ref, or `*` for the tenant's requests as a whole (the global scope
  * keeps only `*`: every real tenant's requests together). A client is a key id in a tenant's keys
  * and `<tenantId>:<keyId>` in the global ones. Every key gets a TTL of RETENTION_MS at each write,
  * so nothing is kept longer than 24 h (plus a margin) after its last write; per-second and
  * per-minute hashes hold at most 180 fields, sorted sets at most their `*_KEPT` members, and lists
- * RECENT_DECISIONS_KEPT entries. The indexes `mr` and `mt` are bounded by the tenant's rule names and
+ * RECENT_DECISIONS_KEPT entries, the trace about SLUICE_SIM_MAX_REQUESTS entries of at most 24 h. The indexes `mr` and `mt` are bounded by the tenant's rule names and
  * the number of tenants.
  * Throws on a scope that cannot be part of a key (lib/limiter/keys.ts `tenantKeyPrefix`).
  */
@@ -79,6 +80,8 @@ export interface MonitoringKeys {
   lows(resolution: Resolution, index: number): string;
   /** Only in a tenant's scope. */
   recent(keyId: string): string;
+  /** Only in a tenant's scope: the request trace (a stream). */
+  trace(): string;
 }
 
 const letter = (resolution: Resolution): string => (resolution === "minute" ? "m" : "h");
@@ -95,5 +98,6 @@ export function monitoringKeys(prefix: string, scope: string): MonitoringKeys {
     refusals: (resolution, index) => `${base}x${letter(resolution)}:${index}`,
     lows: (resolution, index) => `${base}n${letter(resolution)}:${index}`,
     recent: (keyId) => `${base}d${keyId}`,
+    trace: () => `${base}q`,
   };
 }

@@ -35,11 +35,13 @@ const storedKeyTenant: StoredKeyTenant = async (keyId) => {
 export function createMonitoring(access: AccessCache): Monitoring {
   const c = config();
   const m = metrics();
-  const redis = createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, timeoutMs: MONITORING_TIMEOUT_MS, autoPipelining: false });
+  // Its own client (a longer timeout than decisions'), on the same Redis: single node, Cluster or Sentinel.
+  const redis = createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, sentinel: c.redisSentinel, timeoutMs: MONITORING_TIMEOUT_MS, autoPipelining: false });
   const recorder = new DecisionRecorder({
     redis,
     prefix: c.redisPrefix,
     timeoutMs: MONITORING_TIMEOUT_MS,
+    traceMaxLen: c.simMaxRequests,
     onFlush: (outcome, overflow) => {
       m.monitoringFlushes.inc({ outcome });
       if (overflow > 0) m.monitoringOverflow.inc(overflow);

@@ -36,7 +36,7 @@ export const MAX_METHOD_CHARS = 16;
 const QUOTA_SOURCES = new Set<RuleResult["source"]>(["redis", "cache", "fail_local"]);
 
 /** The enforce rule that refused (the longest retry wins, first in order on a tie), or null. */
-function refusingRule(decision: Decision): string | null {
+export function refusingRule(decision: Decision): string | null {
   let worst: RuleResult | null = null;
   for (const r of decision.results) {
     if (r.rule.mode !== "enforce" || r.allowed) continue;

@@ -1,5 +1,5 @@
 /**
- * The process's Redis client (single node or Cluster, from `config()`), created on first use.
+ * The process's Redis client (single node, Cluster or Sentinel, from `config()`), created on first use.
  * `pingRedis` is the health probe: it rejects when Redis is down or slower than the timeout.
  */
 import { config } from "../config";
@@ -16,6 +16,7 @@ export function getRedis(): RedisClient {
       cluster: c.redisCluster,
       timeoutMs: c.redisTimeoutMs,
       autoPipelining: c.redisAutoPipelining,
+      sentinel: c.redisSentinel,
     });
   }
   return globalForRedis.sluiceRedis;

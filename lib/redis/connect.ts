@@ -1,11 +1,16 @@
 /**
- * Builds ioredis clients (single node or Cluster) with Sluice's failure behaviour:
+ * Builds ioredis clients (single node, Cluster, or a master found through Redis Sentinel) with
+ * Sluice's failure behaviour:
  * - lazy: nothing connects until the first command (so `next build` never touches Redis);
  * - fail fast: a command is rejected after `timeoutMs` (ioredis `commandTimeout`), is never retried,
  *   and while the connection is down commands are rejected instead of piling up in an offline queue;
- * - reconnects in the background with a capped backoff, so service resumes as soon as Redis answers.
+ * - reconnects in the background with a capped backoff, so service resumes as soon as Redis answers;
+ *   on a Cluster it follows slot moves and failovers; with Sentinel it asks the sentinels for the
+ *   current master on every reconnection and drops the connection as soon as they announce a
+ *   failover (`failoverDetector`).
  */
-import { Cluster, Redis, type ClusterNode, type RedisOptions } from "ioredis";
+import { Cluster, Redis, type RedisOptions } from "ioredis";
+import { parseNodeList, parseNodeUrls, type NodeAddress } from "./nodeList";
 
 export type RedisClient = Redis | Cluster;
 
@@ -14,6 +19,16 @@ export interface ConnectOptions {
   cluster: boolean;
   timeoutMs: number;
   autoPipelining: boolean;
+  /** Find the master through these sentinels (REDIS_URL then only gives credentials and database). */
+  sentinel?: SentinelOptions;
+}
+
+export interface SentinelOptions {
+  sentinels: NodeAddress[];
+  /** The master's name in the sentinels' configuration (`sentinel monitor <name> ...`). */
+  name: string;
+  /** Password of the sentinels themselves, if they require one. */
+  password?: string;
 }
 
 /** Reconnect delay: fast at first (Redis restarts are usually quick), never above 1 s. */
@@ -28,24 +43,16 @@ function nodeOptions(options: ConnectOptions): RedisOptions {
     connectTimeout: Math.max(options.timeoutMs * 10, 1000),
     maxRetriesPerRequest: 0,
     // Queue only while the very first (lazy) connection is being made; afterwards a down
-    // connection rejects at once. See `failFastWhenDisconnected`.
+    // connection rejects at once (lib/redis/deadline.ts: `isKnownDown`).
     enableOfflineQueue: true,
     retryStrategy: reconnectDelayMs,
     enableAutoPipelining: options.autoPipelining,
   };
 }
 
-/** Parses `redis://h:p,redis://h2:p2` or `h:p,h2:p2` into URLs (credentials are read from the first). */
-export function parseClusterUrls(url: string): URL[] {
-  return url
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part) => new URL(part.includes("://") ? part : `redis://${part}`));
-}
-
-export function parseClusterNodes(url: string): ClusterNode[] {
-  return parseClusterUrls(url).map((node) => ({ host: node.hostname, port: Number(node.port || 6379) }));
+/** Username and password of a `redis://user:pass@...` URL, for the nodes of a Cluster or Sentinel set. */
+function credentialsOf(url: URL): Pick<RedisOptions, "username" | "password"> {
+  return { username: url.username || undefined, password: url.password ? decodeURIComponent(url.password) : undefined };
 }
 
 /**
@@ -67,15 +74,80 @@ function logOutagesOnce(client: RedisClient, label: string): RedisClient {
   return client;
 }
 
+/** A node failing again this soon after it was logged is the same outage flapping (the slot map
+ * names it again until its replica has taken over): not logged again. */
+const NODE_LOG_QUIET_MS = 60_000;
+
+/**
+ * On a Cluster, a dead node does not make the client emit "error" (its other slots still work):
+ * logs a node once when it fails, and once when the refreshed slot map no longer needs it (its
+ * replica took over) or it answers again, however many reconnection attempts fail in between.
+ */
+function logNodeOutagesOnce(cluster: Cluster): Cluster {
+  const down = new Set<string>();
+  const loggedDownAt = new Map<string, number>();
+  const loggedEnd = new Set<string>();
+  cluster.on("node error", (error: Error, key: string) => {
+    if (down.has(key)) return;
+    down.add(key);
+    const last = loggedDownAt.get(key);
+    if (last !== undefined && Date.now() - last < NODE_LOG_QUIET_MS) return;
+    loggedDownAt.set(key, Date.now());
+    loggedEnd.delete(key);
+    console.warn(`[sluice] redis cluster node ${key} unavailable: ${error.message}`);
+  });
+  cluster.on("refresh", () => {
+    for (const key of down) {
+      const node = cluster.nodes("all").find((n) => `${n.options.host}:${n.options.port}` === key);
+      const serving = cluster.slots.some((owners) => owners?.includes(key));
+      if (serving && node?.status !== "ready") continue;
+      down.delete(key);
+      if (loggedEnd.has(key)) continue;
+      loggedEnd.add(key);
+      console.warn(`[sluice] redis cluster node ${key} ${serving ? "is back" : "no longer serves slots: the cluster failed over"}`);
+    }
+  });
+  return cluster;
+}
+
+/**
+ * A Cluster client that lost every node keeps the commands sent meanwhile in its offline queue
+ * and runs them when it reconnects, however late: decisions long since answered by their fail
+ * mode would then consume quota (a test saw a whole limit used up that way). Those commands are
+ * rejected as soon as the client knows it is down; later ones are refused by `isKnownDown`.
+ * (`flushQueue` is ioredis' own method for this, not in its typings; checked for at run time.)
+ */
+function dropQueuedCommandsWhenDown(cluster: Cluster): Cluster {
+  const flush = (cluster as unknown as { flushQueue?: (error: Error) => void }).flushQueue;
+  if (typeof flush !== "function") return cluster;
+  cluster.on("reconnecting", () => flush.call(cluster, new Error("Redis Cluster unavailable: queued command dropped")));
+  return cluster;
+}
+
 export function createRedisClient(options: ConnectOptions): RedisClient {
   const base = nodeOptions(options);
+  if (options.sentinel) {
+    const { sentinels, name, password } = options.sentinel;
+    const url = new URL(options.url);
+    const db = Number(url.pathname.slice(1) || 0);
+    const client = new Redis({
+      ...base,
+      ...credentialsOf(url),
+      db,
+      sentinels,
+      name,
+      sentinelPassword: password,
+      sentinelRetryStrategy: reconnectDelayMs,
+      failoverDetector: true,
+    });
+    return logOutagesOnce(client, `sentinel master ${name}`);
+  }
   if (!options.cluster) {
     return logOutagesOnce(new Redis(options.url, base), new URL(options.url).host);
   }
-  const urls = parseClusterUrls(options.url);
-  const first = urls[0];
+  const first = parseNodeUrls(options.url)[0];
   if (!first) throw new Error("REDIS_URL names no cluster node");
-  const cluster = new Cluster(parseClusterNodes(options.url), {
+  const cluster = new Cluster(parseNodeList(options.url, 6379), {
     lazyConnect: true,
     enableOfflineQueue: true,
     enableAutoPipelining: options.autoPipelining,
@@ -85,11 +157,7 @@ export function createRedisClient(options: ConnectOptions): RedisClient {
     retryDelayOnFailover: 50,
     retryDelayOnClusterDown: 50,
     retryDelayOnTryAgain: 50,
-    redisOptions: {
-      ...base,
-      username: first.username || undefined,
-      password: first.password ? decodeURIComponent(first.password) : undefined,
-    },
+    redisOptions: { ...base, ...credentialsOf(first) },
   });
-  return logOutagesOnce(cluster, "cluster");
+  return logOutagesOnce(logNodeOutagesOnce(dropQueuedCommandsWhenDown(cluster)), "cluster");
 }

@@ -1,6 +1,6 @@
 /**
  * The process's long-lived parts, wired once: the limiter (with refusal cache, local fail mode and
- * metrics), the access cache with its change subscription and periodic refresh, the change
+ * metrics), the rule simulator, the access cache with its change subscription and periodic refresh, the change
  * publisher, and the first admin operator (from SLUICE_ADMIN_EMAIL / SLUICE_ADMIN_PASSWORD, created
  * in the background if no operator exists yet; lib/auth/firstAdmin.ts). Kept on globalThis
  * because Next bundles each route separately and all must share them.
@@ -20,6 +20,10 @@ import type { DecisionRecorder } from "../metrics/decisionRecorder";
 import { createMonitoring } from "../metrics/monitoringServices";
 import type { MonitoringQueries } from "../metrics/monitoringQueries";
 import { ensureFirstAdmin } from "../auth/firstAdmin";
+import { createRedisClient } from "../redis/connect";
+import { createSimulator, SIMULATION_TIMEOUT_MS, type Simulator } from "../simulator/simulator";
+import { prismaSimulationStore } from "../simulator/simulationStore";
+import { errorSummary } from "../http/redactSecrets";
 
 /** Full reload of keys and rules, the safety net behind change notices. */
 export const FULL_REFRESH_MS = 15_000;
@@ -32,6 +36,8 @@ export interface Services {
   recorder: DecisionRecorder;
   /** Reads the monitoring data: traffic series, refusal rates, hot keys, clients near their limit. */
   monitoring: MonitoringQueries;
+  /** Replays recorded requests against candidate rules (on a Redis connection of its own). */
+  simulator: Simulator;
   /** Announces a committed change of a tenant's keys or rules to every instance (this one too). */
   announce(tenantId: string): Promise<void>;
 }
@@ -61,7 +67,8 @@ function create(): Services {
   const monitoring = createMonitoring(access);
   // Not awaited: a login awaits it again (and retries it if this attempt failed).
   ensureFirstAdmin().catch((error: unknown) => {
-    console.error("sluice: could not create the first admin yet:", error instanceof Error ? error.message : String(error));
+    // Masked: a failed create may render its arguments (the password hash) in the message.
+    console.error("sluice: could not create the first admin yet:", errorSummary(error));
   });
   subscribeChanges(redis, c.redisPrefix, {
     onChange: (tenantId) => void access.tenantChanged(tenantId),
@@ -73,6 +80,13 @@ function create(): Services {
     keyUsage: new KeyUsage(),
     recorder: monitoring.recorder,
     monitoring: monitoring.queries,
+    simulator: createSimulator({
+      // Its own connection: a replay's thousands of script calls never queue ahead of live decisions.
+      redis: createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, timeoutMs: SIMULATION_TIMEOUT_MS, autoPipelining: false }),
+      prefix: c.redisPrefix,
+      store: prismaSimulationStore,
+      maxReplay: c.simMaxRequests,
+    }),
     async announce(tenantId) {
       // This instance applies the change before answering; the others within ~1 ms of the notice.
       await access.tenantChanged(tenantId);

@@ -9,7 +9,8 @@
  * (f) accuracy: sliding_window and sliding_log differ on at most 0.01 % of decisions; sliding_log
  *     never admits more than the limit in a window-length span; fixed_window's boundary burst is
  *     2.0 x; the Lua and the reference models never disagree;
- * (g) sustained load: no error and no non-2xx answer, RSS growth within the stated bound.
+ * (g) sustained load: no error and no non-2xx answer, RSS growth within the stated bound;
+ * (h) the rule simulator replays 100,000 recorded requests in at most 5 s.
  */
 import { ALGORITHMS, type Algorithm } from "../../lib/limiter/types";
 import { round } from "./measure";
@@ -78,6 +79,11 @@ export function computeGoals(report: Pick<BenchReport, "runs" | "memory" | "accu
   if (on && off) {
     const added = round(on.p99Ms - off.p99Ms, 2);
     goals.push(atMost("HTTP echo p99 added by enforcement, ms", added, 2));
+  }
+  const simulation = rows.find((r) => r.subject === "sluice-simulator");
+  if (simulation) {
+    const seconds = round(simulation.p50Ms / 1000, 2);
+    goals.push(atMost(`simulator: seconds to replay ${simulation.case.replace("replay-", "")} recorded requests`, seconds, 5));
   }
   for (const algorithm of ["fixed_window", "sliding_window", "token_bucket", "gcra"]) {
     const row = memory.find((m) => m.algorithm === algorithm);

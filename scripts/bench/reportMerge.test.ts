@@ -35,5 +35,6 @@ describe("mergeReports", () => {
   it("reads the part of rows written before rows carried one from their subject", () => {
     expect(partOf(runRow())).toBe("limiter");
     expect(partOf(runRow({ subject: "sluice-http" }))).toBe("http");
+    expect(partOf(runRow({ subject: "sluice-simulator" }))).toBe("simulator");
   });
 });

@@ -6,9 +6,11 @@
  */
 import type { BenchReport, RunRow } from "./types";
 
-/** Rows written before rows carried their part: the HTTP rows are recognised by their subject. */
+const PART_BY_SUBJECT: Record<string, string> = { "sluice-http": "http", "sluice-simulator": "simulator" };
+
+/** Rows written before rows carried their part are recognised by their subject. */
 export function partOf(row: RunRow): string {
-  return row.part ?? (row.subject === "sluice-http" ? "http" : "limiter");
+  return row.part ?? PART_BY_SUBJECT[row.subject] ?? "limiter";
 }
 
 export function mergeReports(previous: BenchReport, fresh: BenchReport, ran: readonly string[]): BenchReport {

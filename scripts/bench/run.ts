@@ -18,6 +18,7 @@ import { incrCeilingCase, rlfCases } from "./peerCases";
 import { machineInfo, printReport, readReport, writeReport } from "./report";
 import { mergeReports } from "./reportMerge";
 import { writeResultsTable } from "./resultsTable";
+import { simulatorCases } from "./simulatorCases";
 import { sustainedCases } from "./sustainedCases";
 import type { BenchReport } from "./types";
 
@@ -26,6 +27,7 @@ export type BenchPart = (ctx: BenchContext) => Promise<void>;
 /** The parts by name, in the order a full run runs them (after the memory rows, measured on a quiet Redis). */
 export const PARTS = {
   limiter: [sluiceCases, rlfCases, hotSubjectCases, incrCeilingCase, autoPipeliningCases],
+  simulator: [simulatorCases],
   http: [httpCases],
   accuracy: [accuracyCases],
   sustained: [sustainedCases],
@@ -34,10 +36,10 @@ export type PartName = keyof typeof PARTS | "memory";
 const PART_NAMES = [...(Object.keys(PARTS) as PartName[]), "memory"] as const;
 
 /** Every throughput part, in order (kept for callers that add parts of their own). */
-export const DEFAULT_PARTS: readonly BenchPart[] = [...PARTS.limiter, ...PARTS.http];
+export const DEFAULT_PARTS: readonly BenchPart[] = [...PARTS.limiter, ...PARTS.simulator, ...PARTS.http];
 
 /**
- * BENCH_ONLY: a comma-separated list of part names (limiter, http, memory, accuracy, sustained);
+ * BENCH_ONLY: a comma-separated list of part names (limiter, simulator, http, memory, accuracy, sustained);
  * unset: everything.
  */
 export function partsFromEnv(only = process.env.BENCH_ONLY): RunOptions {

@@ -8,12 +8,14 @@
  * `restart()` after it uses a fresh dir); `kill()` SIGKILL and wait, keeping the dir (a crash: a
  * cluster node restarted after it keeps its nodes.conf); `restart()` starts again on the same port;
  * `pause(ms)` sends CLIENT PAUSE ms ALL from a separate connection and resolves once it is in effect.
+ * `config` (optional) is written to redis.conf in the temp dir and passed as the config file (a
+ * sentinel needs one it can rewrite; a restart keeps the rewritten file).
  * Lifecycle calls on one handle run one after another. Children still running when this process
  * exits (or gets SIGINT/SIGTERM/SIGHUP) are SIGKILLed and their temp dirs removed.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { access, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
@@ -32,6 +34,8 @@ export interface RedisServerOptions {
   port?: number;
   /** Extra redis-server arguments, e.g. ["--maxmemory", "10mb"]. */
   args?: string[];
+  /** Contents of a config file, e.g. "sentinel monitor mymaster 127.0.0.1 7000 1" (with args ["--sentinel"]). */
+  config?: string;
 }
 
 export interface RedisServerHandle {
@@ -93,8 +97,8 @@ function isAlive(proc: Proc): boolean {
   return running.has(proc.child);
 }
 
-function spawnRedis(port: number, dir: string, extraArgs: string[]): Proc {
-  const args = ["--port", String(port), "--bind", HOST, "--save", "", "--appendonly", "no", "--dir", dir];
+function spawnRedis(port: number, dir: string, extraArgs: string[], configFile: string | null): Proc {
+  const args = [...(configFile ? [configFile] : []), "--port", String(port), "--bind", HOST, "--save", "", "--appendonly", "no", "--dir", dir];
   args.push("--daemonize", "no", "--protected-mode", "no", ...extraArgs);
   const child = spawn(REDIS_SERVER_BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
@@ -184,7 +188,7 @@ async function terminate(proc: Proc, graceMs: number): Promise<void> {
   await proc.exited;
 }
 
-async function createHandle(port: number, args: string[]): Promise<RedisServerHandle> {
+async function createHandle(port: number, args: string[], config: string | undefined): Promise<RedisServerHandle> {
   let dir: string | null = null;
   let proc: Proc | null = null;
   let lastLogs = "";
@@ -214,7 +218,12 @@ async function createHandle(port: number, args: string[]): Promise<RedisServerHa
       dir = await mkdtemp(path.join(tmpdir(), `sluice-redis-${port}-`));
       tempDirs.add(dir);
     }
-    const started = spawnRedis(port, dir, args);
+    let configFile: string | null = null;
+    if (config !== undefined) {
+      configFile = path.join(dir, "redis.conf");
+      if (!(await access(configFile).then(() => true, () => false))) await writeFile(configFile, config);
+    }
+    const started = spawnRedis(port, dir, args, configFile);
     proc = started;
     try {
       await waitUntilReady(started, port);
@@ -257,7 +266,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     try {
-      return await createHandle(port, options.args ?? []);
+      return await createHandle(port, options.args ?? [], options.config);
     } catch (error) {
       const retry = options.port === undefined && error instanceof RedisStartError && error.addressInUse;
       if (!retry || attempt >= PORT_ATTEMPTS) throw error;

@@ -53,6 +53,7 @@ const ROUTE_MODULES = {
   tenantKeys: () => import("@/app/api/admin/tenants/[tenantId]/keys/route"),
   tenantRules: () => import("@/app/api/admin/tenants/[tenantId]/rules/route"),
   tenantQuota: () => import("@/app/api/admin/tenants/[tenantId]/quota/route"),
+  simulate: () => import("@/app/api/admin/tenants/[tenantId]/simulate/route"),
   key: () => import("@/app/api/admin/keys/[keyId]/route"),
   keyRules: () => import("@/app/api/admin/keys/[keyId]/rules/route"),
   keyQuota: () => import("@/app/api/admin/keys/[keyId]/quota/route"),

@@ -8,7 +8,9 @@
  * - `awayFromWindowEdge(windowMs, neededMs)`: waits, when fewer than `neededMs` remain in the
  *   current epoch-aligned window, until the next one starts, so a test of a fixed or sliding window
  *   runs inside one window;
- * - `waitUntil(check, timeoutMs)`: polls every 50 ms.
+ * - `waitUntil(check, timeoutMs)`: polls every 50 ms;
+ * - `msUntil(since, check, giveUpMs)`: polls every 50 ms and resolves with the ms from `since`
+ *   (a `performance.now()`) until `check` first held, so a test can assert how long a change took.
  */
 import { randomBytes } from "node:crypto";
 import { deleteByPrefix, plainRedis, REDIS_URL, uniquePrefix } from "./testRedis";
@@ -57,6 +59,14 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}
+
+export async function msUntil(since: number, check: () => Promise<boolean>, giveUpMs: number): Promise<number> {
+  for (;;) {
+    if (await check()) return performance.now() - since;
+    if (performance.now() - since > giveUpMs) throw new Error(`never happened (waited ${giveUpMs} ms)`);
     await sleep(50);
   }
 }

@@ -1,0 +1,41 @@
+/**
+ * What a simulation reads from Postgres: that the tenant exists, its rules and the overrides of the
+ * keys in the trace, compiled exactly as enforcement compiles them (lib/rules/compiledRules.ts: same
+ * `compileRule`, same counter refs), every rule name's counter ref, and key names for the answer.
+ * An interface so the simulator can be tested with injected rules.
+ */
+import { getDb } from "../db/client";
+import type { CompiledRule } from "../enforce/effectiveRules";
+import { loadCompiledRules } from "../rules/compiledRules";
+import { listRuleRefs } from "../rules/ruleRefs";
+import { getTenant } from "../tenants/tenantStore";
+
+export interface TenantRuleSets {
+  tenant: CompiledRule[];
+  /** Overrides per key id (absent or empty: none). */
+  overrides: Map<string, CompiledRule[]>;
+  /** Counter ref per rule name the tenant ever had. */
+  refs: Map<string, string>;
+}
+
+export interface SimulationStore {
+  /** Throws AppError `not_found` for an unknown tenant. */
+  assertTenant(tenantId: string): Promise<void>;
+  ruleSets(tenantId: string, keyIds: string[]): Promise<TenantRuleSets>;
+  keyNames(keyIds: string[]): Promise<Map<string, string>>;
+}
+
+export const prismaSimulationStore: SimulationStore = {
+  async assertTenant(tenantId) {
+    await getTenant(tenantId);
+  },
+  async ruleSets(tenantId, keyIds) {
+    const [sets, refs] = await Promise.all([loadCompiledRules(tenantId, keyIds), listRuleRefs(tenantId)]);
+    return { tenant: sets.tenant, overrides: sets.overrides, refs: new Map(refs.map((r) => [r.name, r.ref])) };
+  },
+  async keyNames(keyIds) {
+    if (keyIds.length === 0) return new Map();
+    const rows = await getDb().apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, name: true } });
+    return new Map(rows.map((row) => [row.id, row.name]));
+  },
+};

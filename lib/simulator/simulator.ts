@@ -1,0 +1,132 @@
+/**
+ * The rule simulator: replays a tenant's recorded requests (lib/metrics/requestTrace.ts) through
+ * the same Lua limiter twice, once with the tenant's rules as they are now and once with candidate
+ * rules in place of the tenant-level rules (key overrides apply in both, merged as enforcement
+ * merges them), and answers both side by side (lib/simulator/simulationResult.ts).
+ *
+ * Contract
+ * - Read-only for live data: the replays run in a key space of their own (simulationKeySpace.ts),
+ *   deleted when the run ends, on success and on error alike.
+ * - Range: [fromMs, toMs), clipped to what is recorded (from the oldest kept request; not past
+ *   now); a range that ends before anything recorded replays nothing (requests 0, the range as
+ *   asked). At most `maxReplay` requests: beyond, the first ones by time and `truncated`, and
+ *   `toMs` ends after the last one replayed.
+ * - The replay starts from empty counters: what clients consumed before `fromMs` is not known, so
+ *   the first window of the range may admit more than live enforcement did.
+ * - Errors: unknown tenant AppError `not_found` (404); Redis down or too slow AppError
+ *   `limiter_unavailable` (503); Postgres down as everywhere (503).
+ */
+import { compileRule, mergeRules, type CompiledRule } from "../enforce/effectiveRules";
+import { AppError } from "../http/errors";
+import { createLimiter } from "../limiter/decide";
+import { LimiterUnavailableError } from "../limiter/types";
+import type { TraceEntry } from "../metrics/requestTrace";
+import type { RedisClient } from "../redis/connect";
+import type { Rule } from "../rules/ruleSchema";
+import { aggregate } from "./aggregate";
+import { replayPass } from "./replayPass";
+import type { SimulateInput } from "./simulateSchema";
+import type { SimulationResult } from "./simulationResult";
+import { SimulationKeySpace } from "./simulationKeySpace";
+import type { SimulationStore, TenantRuleSets } from "./simulationStore";
+import { oldestRecorded, readTrace, type TraceReaderDeps } from "./traceReader";
+
+/** Requests one simulation replays at most. */
+export const DEFAULT_MAX_REPLAY = 200_000;
+/** Longest any one Redis call of a simulation may take (a script call, an XRANGE chunk). */
+export const SIMULATION_TIMEOUT_MS = 10_000;
+/**
+ * Requests per script call of a replay (live enforcement sends at most 64): fewer calls for the
+ * same work, while one call still holds Redis for only about a millisecond or two.
+ */
+export const REPLAY_BATCH = 128;
+
+export interface SimulatorDeps {
+  /** A connection of its own: a replay's calls must never queue ahead of live decisions. */
+  redis: RedisClient;
+  prefix: string;
+  store: SimulationStore;
+  timeoutMs?: number;
+  maxReplay?: number;
+  clock?: () => number;
+}
+
+export interface Simulator {
+  simulate(tenantId: string, input: SimulateInput): Promise<SimulationResult>;
+}
+
+/** The candidate's refs: a rule name keeps its counter ref; a new name gets one no stored ref can be (refs are base36). */
+function compileCandidate(rules: Rule[], refs: Map<string, string>): CompiledRule[] {
+  return rules.map((rule, i) => compileRule(rule, refs.get(rule.name) ?? `s-${i}`, false));
+}
+
+/** Memoised per key: a key's merged rule set, as enforcement builds it. */
+function ruleSetsOf(tenantRules: CompiledRule[], sets: TenantRuleSets): (keyId: string | null) => CompiledRule[] {
+  const merged = new Map<string, CompiledRule[]>();
+  return (keyId) => {
+    if (keyId === null) return tenantRules;
+    let rules = merged.get(keyId);
+    if (!rules) merged.set(keyId, (rules = mergeRules(tenantRules, sets.overrides.get(keyId) ?? [])));
+    return rules;
+  };
+}
+
+const unavailable = () =>
+  new AppError("limiter_unavailable", "The simulation cannot run right now: Redis is unavailable or too slow. Retry shortly.", { headers: { "Retry-After": "1" } });
+
+export function createSimulator(deps: SimulatorDeps): Simulator {
+  const timeoutMs = deps.timeoutMs ?? SIMULATION_TIMEOUT_MS;
+  const maxReplay = deps.maxReplay ?? DEFAULT_MAX_REPLAY;
+  const clock = deps.clock ?? Date.now;
+  const reader: TraceReaderDeps = { redis: deps.redis, prefix: deps.prefix, timeoutMs };
+
+  async function replayBoth(tenantId: string, entries: TraceEntry[], candidateRules: Rule[]) {
+    const keyIds = [...new Set(entries.flatMap((e) => (e.keyId === null ? [] : [e.keyId])))];
+    const sets = await deps.store.ruleSets(tenantId, keyIds);
+    const space = new SimulationKeySpace(deps.redis, deps.prefix, timeoutMs);
+    const pass = (name: string, tenantRules: CompiledRule[]) => {
+      const prefix = space.passPrefix(name);
+      const limiter = createLimiter({ redis: deps.redis, prefix, timeoutMs, maxBatch: REPLAY_BATCH });
+      return replayPass(entries, { limiter, prefix, tenantId, rulesOf: ruleSetsOf(tenantRules, sets), onKey: (key) => space.add(key) });
+    };
+    try {
+      return await Promise.all([pass("c", sets.tenant), pass("n", compileCandidate(candidateRules, sets.refs))]);
+    } finally {
+      await space.clear().catch((error: unknown) => {
+        console.warn(`[sluice] a simulation's keys could not be deleted now (they expire on their own): ${(error as Error).message}`);
+      });
+    }
+  }
+
+  async function simulate(tenantId: string, input: SimulateInput): Promise<SimulationResult> {
+    await deps.store.assertTenant(tenantId);
+    const recordedFromMs = await oldestRecorded(reader, tenantId);
+    let fromMs = input.fromMs;
+    let toMs = input.toMs;
+    let entries: TraceEntry[] = [];
+    let truncated = false;
+    if (recordedFromMs !== null && toMs > recordedFromMs) {
+      fromMs = Math.max(fromMs, recordedFromMs);
+      const now = clock();
+      if (toMs > now && now > fromMs) toMs = now;
+      ({ entries, truncated } = await readTrace(reader, tenantId, { fromMs, toMs }, maxReplay));
+      if (truncated) toMs = entries[entries.length - 1]!.atMs + 1;
+    }
+    const [current, candidate] = entries.length === 0 ? [new Uint8Array(0), new Uint8Array(0)] : await replayBoth(tenantId, entries, input.rules);
+    const figures = aggregate({ fromMs, toMs }, entries, current, candidate);
+    const names = await deps.store.keyNames(figures.newlyRefused.flatMap((c) => (c.keyId === null ? [] : [c.keyId])));
+    for (const client of figures.newlyRefused) client.keyName = client.keyId === null ? null : (names.get(client.keyId) ?? null);
+    return { tenantId, fromMs, toMs, recordedFromMs, requests: entries.length, truncated, ...figures };
+  }
+
+  return {
+    async simulate(tenantId, input) {
+      try {
+        return await simulate(tenantId, input);
+      } catch (error) {
+        if (error instanceof LimiterUnavailableError) throw unavailable();
+        throw error;
+      }
+    },
+  };
+}

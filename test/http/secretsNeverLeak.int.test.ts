@@ -1,0 +1,262 @@
+/**
+ * Secrets never leak, against one built server (`npm run build` first) whose whole output is
+ * captured. The test plays an operator's and a client's day, mistakes and attacks included:
+ * operators are created and their passwords changed, logins fail and succeed, the session cookie
+ * carries admin calls (and a forged one, and a cross-origin one), API keys are created, used,
+ * refused, revoked and presented where they do not belong, bodies are malformed, ids unknown, a
+ * name the database cannot store is sent (a 500 today), query parameters are Redis-key nonsense.
+ *
+ * Then every secret (the API keys and their secret parts, the admin token, every password tried,
+ * the session token, and the hashes stored for keys, sessions and passwords) must be absent from
+ * the server's stdout and stderr, and from every answer it gave (status, headers and body): admin
+ * reads (key, key list, audit before/after, operators, quota, decisions, monitoring), problem
+ * bodies, /api/metrics and /api/health. Two answers are allowed one secret each, as the contract
+ * says: the key creation 201 carries its key, the login's Set-Cookie its session token.
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RuleInput } from "@/lib/rules/ruleSchema";
+import { adminClient, deleteTenants, uniqueName, type AdminClient, type CreatedKey } from "@/test/support/adminClient";
+import { cleanupRedis, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
+import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+
+const HOUR_MS = 3_600_000;
+const random = (label: string): string => `${label}-${randomBytes(12).toString("base64url")}`;
+
+/** label → value; every value must stay inside the server. */
+const secrets = new Map<string, string>();
+function secret(label: string, value: string): string {
+  secrets.set(label, value);
+  return value;
+}
+
+const firstAdminEmail = `first-${randomBytes(4).toString("hex")}@secrets.sluice.test`;
+const setup = sluiceEnv("http-secrets", {
+  SLUICE_ADMIN_EMAIL: firstAdminEmail,
+  SLUICE_ADMIN_PASSWORD: secret("first admin password (env)", random("first-admin-password")),
+});
+secret("admin token", setup.adminToken);
+
+let server: SluiceServer;
+let admin: AdminClient;
+const createdTenants: string[] = [];
+const createdOperatorEmails = [firstAdminEmail];
+
+/** Every answer the server gave that must carry no secret: `METHOD path → status`, headers, body. */
+const answers: { what: string; text: string }[] = [];
+
+interface SendOptions {
+  bearer?: string;
+  cookie?: string;
+  /** Sets `Origin` to the server's own origin (what the CSRF check wants of cookie-carried changes). */
+  sameOrigin?: boolean;
+  headers?: Record<string, string>;
+  /** A string is sent as is (malformed JSON); anything else as JSON. */
+  body?: unknown;
+  /** Answers that may carry one secret by contract are checked by the caller instead. */
+  record?: boolean;
+}
+
+interface Sent {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: () => unknown;
+}
+
+async function send(method: string, path: string, options: SendOptions = {}): Promise<Sent> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`;
+  if (options.cookie !== undefined) headers.cookie = `sluice_session=${options.cookie}`;
+  if (options.sameOrigin) headers.origin = server.url;
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  const response = await fetch(server.url + path, { method, headers, body, redirect: "manual" });
+  const text = await response.text();
+  if (options.record !== false) {
+    const headerLines = [...response.headers].map(([name, value]) => `${name}: ${value}`).join("\n");
+    answers.push({ what: `${method} ${path} → ${response.status}`, text: `${headerLines}\n\n${text}` });
+  }
+  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as unknown };
+}
+
+async function expectStatus(expected: number | number[], method: string, path: string, options: SendOptions = {}): Promise<Sent> {
+  const sent = await send(method, path, options);
+  expect([expected].flat(), `${method} ${path}: ${sent.text}`).toContain(sent.status);
+  return sent;
+}
+
+/** A successful login; answers its session token (a secret), the one thing its Set-Cookie may carry. */
+async function logIn(email: string, password: string, label: string): Promise<string> {
+  const login = await send("POST", "/api/auth/login", { body: { email, password }, record: false });
+  expect(login.status, login.text).toBe(200);
+  const token = secret(label, /^sluice_session=([^;]+);/.exec(login.headers.get("set-cookie") ?? "")?.[1] ?? "");
+  expect(token.length).toBeGreaterThan(20);
+  // Everything of the login answer but its Set-Cookie is checked like any other answer.
+  const headers = [...login.headers].filter(([name]) => name !== "set-cookie").map(([n, v]) => `${n}: ${v}`);
+  answers.push({ what: "POST /api/auth/login → 200 (without Set-Cookie)", text: `${headers.join("\n")}\n\n${login.text}` });
+  return token;
+}
+
+async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<T[]> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  server = await startSluice({ env: setup.env });
+  admin = adminClient(server.url, setup.adminToken);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await deleteTenants(TEST_DATABASE_URL, createdTenants);
+  await sql(`DELETE FROM "Operator" WHERE email = ANY($1::text[])`, [createdOperatorEmails]);
+  await cleanupRedis(setup.prefix);
+});
+
+const RULES: RuleInput[] = [{ name: "per-key", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { path: "/api/v1/echo" } }];
+
+describe("secrets", () => {
+  it("appear only where the contract shows them: never in logs, later answers or problem bodies", async () => {
+    // --- Operators and passwords -------------------------------------------------------------
+    const email = `${uniqueName("secrets")}@sluice.test`;
+    createdOperatorEmails.push(email);
+    const password = secret("operator password", random("operator-password"));
+    const operator = (await expectStatus(201, "POST", "/api/admin/operators", { bearer: setup.adminToken, body: { email, password, role: "admin" } })).json() as { id: string };
+    await expectStatus(422, "POST", "/api/admin/operators", { bearer: setup.adminToken, body: { email: "not an email", password: secret("password of a refused operator", random("refused-password")), role: "admin" } });
+    await expectStatus(422, "POST", "/api/admin/operators", { bearer: setup.adminToken, body: { email: `x${email}`, password: secret("password with an unknown role", random("bad-role-password")), role: "root" } });
+
+    // --- Logins: wrong, malformed, right -------------------------------------------------------
+    await expectStatus(401, "POST", "/api/auth/login", { body: { email, password: secret("wrong password", random("wrong-password")) } });
+    await expectStatus(401, "POST", "/api/auth/login", { body: { email: `nobody-${email}`, password: secret("password of an unknown email", random("unknown-email-password")) } });
+    await expectStatus(400, "POST", "/api/auth/login", { body: `{"email":"${email}","password":"${secret("password in malformed JSON", random("malformed-password"))}"` });
+    await expectStatus(422, "POST", "/api/auth/login", { body: { email, password: secret("password beside an unknown field", random("extra-field-password")), remember: true } });
+    await expectStatus(403, "POST", "/api/auth/login", { headers: { origin: "https://evil.example" }, body: { email, password } });
+
+    const firstToken = await logIn(email, password, "session token");
+
+    // --- The cookie at work, forged and cross-origin ------------------------------------------
+    await expectStatus(200, "GET", "/api/auth/me", { cookie: firstToken });
+    await expectStatus(200, "GET", "/api/admin/tenants", { cookie: firstToken });
+    const tenant = (await expectStatus(201, "POST", "/api/admin/tenants", { cookie: firstToken, sameOrigin: true, body: { name: uniqueName("secrets") } })).json() as { id: string };
+    createdTenants.push(tenant.id);
+    await expectStatus(403, "POST", "/api/admin/tenants", { cookie: firstToken, headers: { origin: "https://evil.example" }, body: { name: uniqueName("csrf") } });
+    await expectStatus(401, "GET", "/api/admin/tenants", { cookie: secret("forged session token", random("forged").replace(/-/g, "")) });
+    // A password change ends the operator's sessions; the new password logs in.
+    const changedPassword = secret("changed password", random("changed-password"));
+    await expectStatus(200, "PATCH", `/api/admin/operators/${operator.id}`, { cookie: firstToken, sameOrigin: true, body: { password: changedPassword } });
+    await expectStatus(401, "GET", "/api/auth/me", { cookie: firstToken });
+    await expectStatus(401, "POST", "/api/auth/login", { body: { email, password } });
+    const token = await logIn(email, changedPassword, "session token after the password change");
+    await expectStatus(422, "PATCH", `/api/admin/operators/${operator.id}`, { bearer: setup.adminToken, body: { password: "too short", role: "admin" } });
+
+    // --- API keys: created (the one answer that shows one), used, refused, revoked -------------
+    const created = await send("POST", `/api/admin/tenants/${tenant.id}/keys`, { cookie: token, sameOrigin: true, body: { name: "secrets key" }, record: false });
+    expect(created.status, created.text).toBe(201);
+    const key = created.json() as CreatedKey;
+    expect(created.text).toContain(key.key);
+    secret("API key", key.key);
+    secret("API key secret part", key.key.slice(key.prefix.length + 1));
+    const doomed = await admin.createKey(tenant.id, "revoked key");
+    secret("revoked API key", doomed.key);
+    await admin.revokeKey(doomed.id);
+    await admin.putTenantRules(tenant.id, RULES);
+
+    // Until the limit refuses (a rule change is in force within 1 s), so a 429 body is checked too.
+    await waitUntil(async () => (await expectStatus([200, 429], "GET", "/api/v1/echo", { bearer: key.key })).status === 429, 10_000, "a 429 for the key");
+    await expectStatus(429, "GET", "/api/v1/echo", { headers: { "x-api-key": key.key } });
+    await expectStatus(200, "POST", "/api/v1/echo/deeper", { bearer: key.key, body: { note: "a body" } });
+    await expectStatus(401, "GET", "/api/v1/echo", { bearer: doomed.key });
+    await expectStatus(401, "GET", "/api/v1/echo", { bearer: secret("wrong secret of a real key id", `${key.prefix}_${"Z".repeat(22)}`) });
+    await expectStatus(401, "GET", "/api/v1/echo", { headers: { authorization: secret("not a bearer credential", random("Basic dXNlcjpwYXNz")) } });
+    await expectStatus(401, "GET", "/api/v1/echo", { bearer: setup.adminToken });
+    await expectStatus(401, "GET", "/api/v1/echo", { bearer: token });
+    await expectStatus(401, "GET", "/api/v1/echo", { cookie: token });
+    await expectStatus([404, 422], "POST", "/api/v1/check", { bearer: key.key, body: { identifier: key.key, rule: "per-key" } });
+
+    // --- Credentials where they do not belong --------------------------------------------------
+    await expectStatus(401, "GET", "/api/admin/tenants", { bearer: key.key });
+    await expectStatus(401, "GET", "/api/admin/tenants", { bearer: token });
+    await expectStatus(401, "GET", "/api/admin/tenants", { bearer: secret("wrong admin token", random("wrong-admin-token")) });
+    await expectStatus(401, "GET", "/api/admin/tenants", { headers: { authorization: setup.adminToken } });
+
+    // --- Errors: malformed bodies, unknown ids, nonsense parameters -----------------------------
+    await expectStatus(400, "POST", "/api/admin/tenants", { bearer: setup.adminToken, body: `{"name":"${key.key}"` });
+    await expectStatus(400, "PUT", `/api/admin/tenants/${tenant.id}/rules`, { bearer: setup.adminToken, body: `[{"name":"${setup.adminToken}",` });
+    await expectStatus(422, "PUT", `/api/admin/tenants/${tenant.id}/rules`, { bearer: setup.adminToken, body: [{ ...RULES[0], limit: key.key }] });
+    await expectStatus(422, "POST", `/api/admin/tenants/${tenant.id}/keys`, { bearer: setup.adminToken, body: { name: key.key.repeat(10) } });
+    await expectStatus(404, "GET", `/api/admin/keys/${encodeURIComponent(key.key)}`, { bearer: setup.adminToken });
+    await expectStatus(404, "GET", `/api/admin/tenants/${encodeURIComponent(key.key)}/keys`, { bearer: setup.adminToken });
+    await expectStatus(404, "GET", "/api/admin/keys/ZZZZZZZZ", { bearer: setup.adminToken });
+    await expectStatus(404, "POST", `/api/admin/audit/${encodeURIComponent(key.key)}/revert`, { bearer: setup.adminToken });
+    await expectStatus(404, "DELETE", `/api/admin/operators/${encodeURIComponent(password)}`, { bearer: setup.adminToken });
+    // Redis-key nonsense where monitoring builds keys from parameters: refused before Redis.
+    for (const tenantId of ["{x}*", `${tenant.id}}:*`, key.key, "\u0000"]) {
+      await expectStatus(422, "GET", `/api/admin/monitoring/hot-keys?range=5m&tenantId=${encodeURIComponent(tenantId)}`, { bearer: setup.adminToken });
+    }
+    await expectStatus(422, "GET", `/api/admin/monitoring/traffic?range=${encodeURIComponent(key.key)}`, { bearer: setup.adminToken });
+    // A name Postgres cannot store (NUL): an unexpected database error, answered 500 today.
+    const unstorable = await send("POST", "/api/admin/tenants", { bearer: setup.adminToken, body: { name: `${key.key}\u0000${setup.adminToken}` } });
+    expect(unstorable.status).toBeGreaterThanOrEqual(400);
+    if (unstorable.status === 500) expect(unstorable.json()).toEqual({ type: "about:blank", title: "Internal Server Error", status: 500, detail: "An internal error occurred." });
+
+    // --- The stored hashes are secrets too -----------------------------------------------------
+    for (const row of await sql<{ secretHash: string }>(`SELECT "secretHash" FROM "ApiKey" WHERE "tenantId" = $1`, [tenant.id])) secret("stored key hash", row.secretHash);
+    for (const row of await sql<{ tokenHash: string }>(`SELECT "tokenHash" FROM "Session" WHERE "operatorId" = $1`, [operator.id])) secret("stored session hash", row.tokenHash);
+    const [stored] = await sql<{ passwordHash: string }>(`SELECT "passwordHash" FROM "Operator" WHERE id = $1`, [operator.id]);
+    secret("stored password hash", stored!.passwordHash);
+
+    // --- Everything an operator reads later -------------------------------------------------
+    const reads = [
+      `/api/admin/keys/${key.id}`,
+      `/api/admin/keys/${doomed.id}`,
+      `/api/admin/tenants/${tenant.id}/keys`,
+      `/api/admin/tenants/${tenant.id}`,
+      `/api/admin/tenants/${tenant.id}/rules`,
+      `/api/admin/tenants/${tenant.id}/quota`,
+      `/api/admin/keys/${key.id}/quota`,
+      `/api/admin/keys/${key.id}/decisions`,
+      `/api/admin/keys/${key.id}/rules`,
+      `/api/admin/audit?tenantId=${tenant.id}`,
+      "/api/admin/audit?limit=100",
+      "/api/admin/operators",
+      `/api/admin/operators/${operator.id}`,
+      "/api/admin/monitoring/traffic?range=5m",
+      `/api/admin/monitoring/traffic?range=5m&tenantId=${tenant.id}`,
+      "/api/admin/monitoring/hot-keys?range=5m",
+      "/api/admin/monitoring/near-limit",
+      `/api/admin/monitoring/refusal-rate?range=5m&tenantId=${tenant.id}`,
+    ];
+    for (const path of reads) await expectStatus(200, "GET", path, { cookie: token });
+    const audit = (await expectStatus(200, "GET", `/api/admin/audit?tenantId=${tenant.id}`, { bearer: setup.adminToken })).json() as { action: string }[];
+    expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(["tenant.create", "key.create", "key.revoke", "rules.replace"]));
+    const operatorAudit = (await expectStatus(200, "GET", "/api/admin/audit?limit=100", { bearer: setup.adminToken })).json() as { target: string }[];
+    expect(operatorAudit.filter((e) => e.target === `operator:${operator.id}`).length).toBeGreaterThanOrEqual(2);
+    await expectStatus([200, 503], "GET", "/api/health");
+    await expectStatus(200, "GET", "/api/metrics");
+
+    // --- Logout, and the cookie is dead ----------------------------------------------------------
+    await expectStatus(204, "POST", "/api/auth/logout", { cookie: token, sameOrigin: true });
+    await expectStatus(401, "GET", "/api/auth/me", { cookie: token });
+    await expectStatus(401, "GET", "/api/admin/tenants", { cookie: token });
+
+    // --- The verdict -------------------------------------------------------------------------
+    const log = server.log();
+    expect(log).toContain("listening");
+    const sources = [{ what: "server stdout/stderr", text: log }, ...answers];
+    const leaks: string[] = [];
+    for (const [label, value] of secrets) {
+      expect(value.length, label).toBeGreaterThanOrEqual(16);
+      for (const source of sources) if (source.text.includes(value)) leaks.push(`${label} in ${source.what}`);
+    }
+    expect(leaks).toEqual([]);
+    expect(answers.length).toBeGreaterThan(60);
+  });
+});
