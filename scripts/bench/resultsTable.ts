@@ -108,11 +108,14 @@ function sustainedSection(r: BenchReport): string {
   return [
     "## Sustained load",
     "",
-    `Two production servers on one Redis and one Postgres, \`GET /api/v1/echo\` with one generous rule, ${s.connectionsPerInstance} connections each; maximum measured with both loaded together, then ${s.seconds} s at 80 % of it. RSS sampled every second.`,
+    `Two production servers on one Redis and one Postgres, \`GET /api/v1/echo\` with one generous rule, ${s.connectionsPerInstance} connections each; maximum measured with both loaded together, then ${s.seconds} s at 80 % of it. RSS sampled every second; it is a sawtooth (the heap grows until a major GC), so the floors say more about a leak than the 10 s means.`,
     "",
     markdownTable(
-      ["instance", "max req/s", "target req/s", "achieved req/s", "requests", "p50 ms", "p99 ms", "non-2xx", "errors", "timeouts", "RSS first 10 s MiB", "RSS last 10 s MiB", "RSS growth %"],
-      s.instances.map((i) => [i.name, i.maxReqPerSec, i.targetReqPerSec, i.achievedReqPerSec, i.requests, i.p50Ms, i.p99Ms, i.non2xx, i.errors, i.timeouts, i.rssFirstMiB, i.rssLastMiB, i.rssGrowthPct]),
+      ["instance", "max req/s", "target req/s", "achieved req/s", "requests", "p50 ms", "p99 ms", "non-2xx", "errors", "timeouts", "RSS first 10 s MiB", "RSS last 10 s MiB", "RSS growth %", "RSS floor, first → last third, MiB"],
+      s.instances.map((i) => [
+        i.name, i.maxReqPerSec, i.targetReqPerSec, i.achievedReqPerSec, i.requests, i.p50Ms, i.p99Ms, i.non2xx, i.errors, i.timeouts, i.rssFirstMiB, i.rssLastMiB, i.rssGrowthPct,
+        i.rssFloorFirstMiB === undefined ? "not recorded" : `${i.rssFloorFirstMiB} → ${i.rssFloorLastMiB}`,
+      ]),
     ),
   ].join("\n");
 }

@@ -98,13 +98,15 @@ export async function sustainedCases(ctx: BenchContext): Promise<void> {
           rssFirstMiB: round(trend.firstMiB, 1),
           rssLastMiB: round(trend.lastMiB, 1),
           rssGrowthPct: round(trend.growthPct, 2),
+          rssFloorFirstMiB: trend.floorFirstMiB,
+          rssFloorLastMiB: trend.floorLastMiB,
           rssSamplesMiB: rss[i]!,
         };
       }),
     };
     for (const i of ctx.sustained.instances) {
       console.log(
-        `  ${i.name}: ${i.achievedReqPerSec} req/s (target ${i.targetReqPerSec}), p50 ${i.p50Ms} ms, p99 ${i.p99Ms} ms, non-2xx ${i.non2xx}, errors ${i.errors}, timeouts ${i.timeouts}, RSS ${i.rssFirstMiB} -> ${i.rssLastMiB} MiB (${i.rssGrowthPct} %)`,
+        `  ${i.name}: ${i.achievedReqPerSec} req/s (target ${i.targetReqPerSec}), p50 ${i.p50Ms} ms, p99 ${i.p99Ms} ms, non-2xx ${i.non2xx}, errors ${i.errors}, timeouts ${i.timeouts}, RSS ${i.rssFirstMiB} -> ${i.rssLastMiB} MiB (${i.rssGrowthPct} %), floor ${i.rssFloorFirstMiB} -> ${i.rssFloorLastMiB} MiB`,
       );
     }
   } finally {

@@ -124,6 +124,9 @@ export interface SustainedReport {
     rssFirstMiB: number;
     rssLastMiB: number;
     rssGrowthPct: number;
+    /** Lowest RSS sample of the first and of the last third of the run (what survives GC). */
+    rssFloorFirstMiB?: number;
+    rssFloorLastMiB?: number;
     rssSamplesMiB: number[];
   }[];
   /** The bound the memory goal uses: growth of at most this many percent. */

@@ -4,12 +4,17 @@ import { rssMiB, rssTrend } from "./rss";
 describe("rssTrend", () => {
   it("compares the mean of the first and last ten samples", () => {
     const samples = [...Array<number>(10).fill(100), ...Array<number>(40).fill(105), ...Array<number>(10).fill(110)];
-    expect(rssTrend(samples)).toEqual({ firstMiB: 100, lastMiB: 110, growthPct: 10 });
+    expect(rssTrend(samples)).toMatchObject({ firstMiB: 100, lastMiB: 110, growthPct: 10 });
   });
 
   it("uses at most half the samples on each side, so a short run's edges never overlap", () => {
-    expect(rssTrend([100, 100, 100, 90, 90, 90])).toEqual({ firstMiB: 100, lastMiB: 90, growthPct: -10 });
-    expect(rssTrend([100, 120, 200])).toEqual({ firstMiB: 100, lastMiB: 200, growthPct: 100 });
+    expect(rssTrend([100, 100, 100, 90, 90, 90])).toMatchObject({ firstMiB: 100, lastMiB: 90, growthPct: -10 });
+    expect(rssTrend([100, 120, 200])).toMatchObject({ firstMiB: 100, lastMiB: 200, growthPct: 100 });
+  });
+
+  it("reads the floors of a sawtooth: the lowest sample of the first and last thirds", () => {
+    const sawtooth = [200, 250, 300, 210, 260, 310, 215, 265, 315];
+    expect(rssTrend(sawtooth)).toMatchObject({ floorFirstMiB: 200, floorLastMiB: 215 });
   });
 
   it("refuses fewer than two samples", () => {
