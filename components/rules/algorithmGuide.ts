@@ -28,7 +28,7 @@ export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
   sliding_window: {
     title: "Sliding window",
     tradeOff:
-      "Weighs the previous window's count by how much of it still overlaps. Smooths the boundary burst at the same cost as a fixed window; an estimate that assumes the previous window's requests were evenly spread.",
+      "Weighs the previous window's count by how much of it still overlaps. Smooths the boundary burst at the same cost as a fixed window; an estimate that assumes the previous window's requests were evenly spread, so a burst at the end of one window can let nearly twice the limit through within one window length.",
     usesBurst: false,
     limitHint: "requests per window",
     windowHint: "window length in milliseconds",

@@ -6,10 +6,9 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { deleteByPrefix, plainRedis, uniquePrefix } from "@/test/support/testRedis";
 import { limiterRule } from "@/test/support/rules";
-import { roundView } from "./algorithms/model";
-import { ALGORITHM_DEFS } from "./algorithms/registry";
+import { modelDecide } from "./algorithms/modelDecide";
 import { createLimiter } from "./decide";
-import { ALGORITHMS, type LimiterRule } from "./types";
+import { ALGORITHMS } from "./types";
 
 const redis = plainRedis();
 const prefix = uniquePrefix("model");
@@ -21,18 +20,6 @@ afterAll(async () => {
   await deleteByPrefix(redis, prefix);
   redis.disconnect();
 });
-
-/** Expected results from the models, carrying state exactly as the Lua does. */
-function modelDecide(states: Map<string, unknown>, rules: LimiterRule[], now: number) {
-  const evals = rules.map((r) => ALGORITHM_DEFS[r.algorithm].model.evaluate(states.get(r.ref), r, now, r.cost));
-  const commit = evals.every((e, i) => rules[i]!.mode === "shadow" || e.allowed);
-  return evals.map((e, i) => {
-    const consumed = commit && e.allowed && e.next !== null;
-    if (consumed) states.set(rules[i]!.ref, e.next!.state);
-    const view = roundView(consumed ? e.after : e.before);
-    return { allowed: e.allowed, ...view, retryAfterMs: e.retryAfterMs < 0 ? rules[i]!.windowMs : e.retryAfterMs };
-  });
-}
 
 const ruleArb = fc.record({
   algorithm: fc.constantFrom(...ALGORITHMS),

@@ -6,7 +6,10 @@
 import { Redis } from "ioredis";
 export { deleteByPrefix, keysByPrefix } from "../../lib/redis/keysByPrefix";
 import { measure, round, type MeasureSettings } from "./measure";
-import type { Outcome, RunRow } from "./types";
+import type { AccuracyReport, Outcome, RunRow, SustainedReport } from "./types";
+
+/** The Postgres database of the parts that start servers (http, sustained); created and migrated by them. */
+export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/sluice_bench";
 
 export interface BenchContext {
   url: string;
@@ -15,6 +18,10 @@ export interface BenchContext {
   settings: MeasureSettings;
   admin: Redis;
   rows: RunRow[];
+  /** Set by the accuracy part (accuracyCases.ts). */
+  accuracy?: AccuracyReport;
+  /** Set by the sustained-load part (sustainedCases.ts). */
+  sustained?: SustainedReport;
 }
 
 export interface CaseSpec {

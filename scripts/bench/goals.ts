@@ -6,11 +6,15 @@
  * (c) hot subject: Sluice with refusal cache / rate-limiter-flexible >= 5;
  * (d) Redis bytes per client <= 150 for fixed_window, sliding_window, token_bucket, gcra;
  * (e) HTTP: protected echo >= 0.85 x unprotected req/s, and p99 at most 2 ms more;
- * (f) the rule simulator replays 100,000 recorded requests in at most 5 s.
+ * (f) accuracy: sliding_window and sliding_log differ on at most 0.01 % of decisions; sliding_log
+ *     never admits more than the limit in a window-length span; fixed_window's boundary burst is
+ *     2.0 x; the Lua and the reference models never disagree;
+ * (g) sustained load: no error and no non-2xx answer, RSS growth within the stated bound;
+ * (h) the rule simulator replays 100,000 recorded requests in at most 5 s.
  */
 import { ALGORITHMS, type Algorithm } from "../../lib/limiter/types";
 import { round } from "./measure";
-import type { Goal, MemoryRow, RunRow } from "./types";
+import type { AccuracyReport, BenchReport, Goal, RunRow, SustainedReport } from "./types";
 
 const C = 256;
 
@@ -21,7 +25,7 @@ function ops(rows: RunRow[], subject: string, name: string, concurrency = C): nu
 function ratioGoal(goal: string, num: number | undefined, den: number | undefined, target: number): Goal[] {
   if (num === undefined || den === undefined || den === 0) return [];
   const value = round(num / den, 2);
-  return [{ goal, value, target, met: value >= target }];
+  return [{ goal, value, target, direction: "at least", met: value >= target }];
 }
 
 function decideGoals(rows: RunRow[], label: "1rule" | "3rule", target: number, rlf: number | undefined): Goal[] {
@@ -39,7 +43,30 @@ function decideGoals(rows: RunRow[], label: "1rule" | "3rule", target: number, r
   return picks.flatMap(([what, x]) => ratioGoal(`${rules} decide ${what} @${C} / rate-limiter-flexible consume @${C}`, x?.v, rlf, target));
 }
 
-export function computeGoals(rows: RunRow[], memory: MemoryRow[]): Goal[] {
+const atMost = (goal: string, value: number, target: number): Goal => ({ goal, value, target, direction: "at most", met: value <= target });
+
+function accuracyGoals(a: AccuracyReport | undefined): Goal[] {
+  if (!a) return [];
+  const algorithm = (name: string) => a.algorithms.find((r) => r.algorithm === name);
+  const goals = [atMost("accuracy: sliding_window vs sliding_log, decisions that differ, %", a.slidingWindowVsLog.differingPct, 0.01)];
+  const log = algorithm("sliding_log");
+  if (log) goals.push(atMost("accuracy: sliding_log worst window-length span / limit", log.worstSpanRatio, 1));
+  const fixed = algorithm("fixed_window");
+  if (fixed) goals.push({ goal: "accuracy: fixed_window boundary burst factor", value: fixed.boundaryBurstFactor, target: 2, direction: "exactly", met: fixed.boundaryBurstFactor === 2 });
+  goals.push(atMost(`accuracy: Lua vs reference models, mismatches (first ${a.modelCheck.requests} requests)`, a.modelCheck.mismatches, 0));
+  return goals;
+}
+
+function sustainedGoals(s: SustainedReport | undefined): Goal[] {
+  if (!s) return [];
+  return s.instances.flatMap((i) => [
+    atMost(`sustained ${s.seconds} s, ${i.name}: errors + timeouts + non-2xx`, i.errors + i.timeouts + i.non2xx, 0),
+    atMost(`sustained ${s.seconds} s, ${i.name}: RSS growth, last vs first 10 s, %`, i.rssGrowthPct, s.rssGrowthBoundPct),
+  ]);
+}
+
+export function computeGoals(report: Pick<BenchReport, "runs" | "memory" | "accuracy" | "sustained">): Goal[] {
+  const { runs: rows, memory } = report;
   const rlf = ops(rows, "rate-limiter-flexible", "consume");
   const goals = [
     ...decideGoals(rows, "1rule", 1.3, rlf),
@@ -51,16 +78,16 @@ export function computeGoals(rows: RunRow[], memory: MemoryRow[]): Goal[] {
   goals.push(...ratioGoal("HTTP echo req/s: protected (1 rule) / enforcement off", on?.opsPerSec, off?.opsPerSec, 0.85));
   if (on && off) {
     const added = round(on.p99Ms - off.p99Ms, 2);
-    goals.push({ goal: "HTTP echo p99 added by enforcement, ms (at most)", value: added, target: 2, met: added <= 2 });
+    goals.push(atMost("HTTP echo p99 added by enforcement, ms", added, 2));
   }
   const simulation = rows.find((r) => r.subject === "sluice-simulator");
   if (simulation) {
     const seconds = round(simulation.p50Ms / 1000, 2);
-    goals.push({ goal: `simulator: seconds to replay ${simulation.case.replace("replay-", "")} recorded requests (at most)`, value: seconds, target: 5, met: seconds <= 5 });
+    goals.push(atMost(`simulator: seconds to replay ${simulation.case.replace("replay-", "")} recorded requests`, seconds, 5));
   }
   for (const algorithm of ["fixed_window", "sliding_window", "token_bucket", "gcra"]) {
     const row = memory.find((m) => m.algorithm === algorithm);
-    if (row) goals.push({ goal: `bytes per client, ${algorithm} (used_memory delta)`, value: row.bytesPerClient, target: 150, met: row.bytesPerClient <= 150 });
+    if (row) goals.push(atMost(`bytes per client, ${algorithm} (used_memory delta)`, row.bytesPerClient, 150));
   }
-  return goals;
+  return [...goals, ...accuracyGoals(report.accuracy), ...sustainedGoals(report.sustained)];
 }

@@ -9,23 +9,14 @@
  * Rows: subject "sluice-http", cases "echo-protected" and "echo-unprotected". The CPU columns are
  * not measured for these rows (NaN): the server is another process.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import autocannon from "autocannon";
-import { adminClient, deleteTenants } from "../../test/support/adminClient";
 import { startSluice, type SluiceServer } from "../../test/support/sluiceServer";
 import type { BenchContext } from "./context";
+import { createBenchKey, deleteBenchTenant, prepareServers, serverEnv, type BenchKey } from "./httpSetup";
 import { round } from "./measure";
 import type { RunRow } from "./types";
 
 const CONNECTIONS = 100;
-const DATABASE_URL = process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/sluice_bench";
-const ADMIN_TOKEN = "bench-admin-token";
-
-function run(label: string, command: string, args: string[], env: Record<string, string> = {}): void {
-  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
-  if (result.status !== 0) throw new Error(`bench http: ${label} failed (exit ${result.status})`);
-}
 
 async function load(url: string, key: string, seconds: number): Promise<autocannon.Result> {
   return autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: { authorization: `Bearer ${key}` } });
@@ -55,23 +46,18 @@ async function measureServer(ctx: BenchContext, server: SluiceServer, key: strin
 }
 
 export async function httpCases(ctx: BenchContext): Promise<void> {
-  if (!existsSync(".next/BUILD_ID")) run("npm run build", "npm", ["run", "build"]);
-  run("db:migrate", "npm", ["run", "db:migrate"], { DATABASE_URL });
-  const env = { DATABASE_URL, SLUICE_ADMIN_TOKEN: ADMIN_TOKEN, SLUICE_REDIS_PREFIX: `${ctx.prefix}http:`, REDIS_URL: ctx.url };
-  let tenantId: string | undefined;
+  prepareServers();
+  const env = serverEnv(ctx, "http");
+  let benchKey: BenchKey | undefined;
   let server = await startSluice({ env });
   try {
-    const admin = adminClient(server.url, ADMIN_TOKEN);
-    const tenant = await admin.createTenant(`bench-http-${process.pid}`);
-    tenantId = tenant.id;
-    const { key } = await admin.createKey(tenant.id, "bench");
-    await admin.putTenantRules(tenant.id, [{ name: "per-key", algorithm: "token_bucket", limit: 1_000_000_000, windowMs: 60_000 }]);
-    await measureServer(ctx, server, key, "echo-protected", "one token_bucket rule (1e9 per 60 s), enforcement on");
+    benchKey = await createBenchKey(server, "http");
+    await measureServer(ctx, server, benchKey.key, "echo-protected", "one token_bucket rule (1e9 per 60 s), enforcement on");
     await server.stop();
     server = await startSluice({ env: { ...env, SLUICE_ENFORCEMENT: "off" } });
-    await measureServer(ctx, server, key, "echo-unprotected", "same key and route, SLUICE_ENFORCEMENT=off (authenticated, no rule checked)");
+    await measureServer(ctx, server, benchKey.key, "echo-unprotected", "same key and route, SLUICE_ENFORCEMENT=off (authenticated, no rule checked)");
   } finally {
     await server.stop();
-    if (tenantId) await deleteTenants(DATABASE_URL, [tenantId]);
+    await deleteBenchTenant(benchKey);
   }
 }

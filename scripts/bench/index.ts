@@ -1,14 +1,16 @@
 /**
  * `npm run bench`: Sluice's limiter against rate-limiter-flexible on the local Redis (REDIS_URL,
- * default redis://127.0.0.1:6379). Env: BENCH_SECONDS (measured window per case, default 3),
- * BENCH_WARMUP_SECONDS (default 0.5), BENCH_ONLY=http, memory, limiter or simulator (only that part). Writes
- * reports/bench.json and prints the tables.
+ * default redis://127.0.0.1:6379), the HTTP path, accuracy on a seeded trace and sustained load on
+ * two servers (BENCH_DATABASE_URL, default the local `sluice_bench`). Env: BENCH_SECONDS (measured
+ * window per case, default 3), BENCH_WARMUP_SECONDS (default 0.5), BENCH_ONLY (comma-separated
+ * parts: limiter, simulator, http, memory, accuracy, sustained), BENCH_ACCURACY_SLICE, BENCH_SUSTAINED_SECONDS.
+ * Writes reports/bench.json (a partial run merges into it) and docs/benchmarks.md, and prints the tables.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { partsFromEnv, runBench } from "./run";
 
-export { runBench, DEFAULT_PARTS, type BenchPart, type RunOptions } from "./run";
+export { runBench, DEFAULT_PARTS, PARTS, type BenchPart, type PartName, type RunOptions } from "./run";
 export { runCase, type BenchContext, type CaseSpec } from "./context";
 
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);

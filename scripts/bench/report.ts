@@ -1,10 +1,27 @@
 /** The report: machine facts, the readable stdout tables, and reports/bench.json. */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Redis } from "ioredis";
-import { infoField } from "./context";
+import pg from "pg";
+import { BENCH_DATABASE_URL, infoField } from "./context";
 import type { BenchReport, Goal, MachineInfo, MemoryRow, RunRow } from "./types";
+
+/** The Postgres server's version (asked of its `postgres` database, which always exists). */
+async function postgresVersion(databaseUrl: string): Promise<string> {
+  const url = new URL(databaseUrl);
+  url.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ server_version: string }>("SHOW server_version");
+    return rows[0]?.server_version ?? "unknown";
+  } catch (error) {
+    return `unavailable (${(error as Error).message})`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
 
 export async function machineInfo(admin: Redis): Promise<MachineInfo> {
   const cpus = os.cpus();
@@ -14,6 +31,8 @@ export async function machineInfo(admin: Redis): Promise<MachineInfo> {
     totalMemGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
     redisVersion: await infoField(admin, "server", "redis_version"),
+    postgresVersion: await postgresVersion(BENCH_DATABASE_URL),
+    loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
   };
 }
 
@@ -41,20 +60,32 @@ export function memoryTable(memory: MemoryRow[]): string {
 export function goalsTable(goals: Goal[]): string {
   return table(
     ["goal", "met", "value", "target"],
-    goals.map((g) => [g.goal, g.met ? "yes" : "NO", g.value, g.target]),
+    goals.map((g) => [g.goal, g.met ? "yes" : "NO", g.value, `${g.direction ?? "at least"} ${g.target}`]),
   );
 }
 
 export function printReport(report: BenchReport): void {
   const m = report.machine;
-  console.log(`\nMachine: ${m.cpus} × ${m.cpuModel}, ${m.totalMemGiB} GiB, Node ${m.node}, Redis ${m.redisVersion}`);
+  console.log(`\nMachine: ${m.cpus} × ${m.cpuModel}, ${m.totalMemGiB} GiB, Node ${m.node}, Redis ${m.redisVersion}, Postgres ${m.postgresVersion}`);
   console.log(`Window: ${report.settings.benchSeconds} s after ${report.settings.warmupSeconds} s warm-up per case\n`);
   console.log(runsTable(report.runs) + "\n");
   console.log(memoryTable(report.memory) + "\n");
   console.log(goalsTable(report.goals) + "\n");
 }
 
-export async function writeReport(report: BenchReport, file = path.join(process.cwd(), "reports", "bench.json")): Promise<string> {
+export const DEFAULT_REPORT_FILE = path.join(process.cwd(), "reports", "bench.json");
+
+/** The previous report, or undefined when there is none (or it cannot be read as one). */
+export async function readReport(file = DEFAULT_REPORT_FILE): Promise<BenchReport | undefined> {
+  try {
+    const report = JSON.parse(await readFile(file, "utf8")) as BenchReport;
+    return Array.isArray(report.runs) ? report : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function writeReport(report: BenchReport, file = DEFAULT_REPORT_FILE): Promise<string> {
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, JSON.stringify(report, null, 2) + "\n");
   return file;

@@ -1,9 +1,13 @@
 /**
- * The benchmark runner, exported so further parts (e.g. HTTP end to end) can be added: a part is an
- * async function that measures cases with `runCase(ctx, ...)`, which records rows in `ctx.rows`.
- * Everything runs in one process against one Redis, under this run's own prefixes, which are
- * deleted at the end whatever happens (never FLUSHALL/FLUSHDB).
+ * The benchmark runner. A part is a named async function that measures cases with
+ * `runCase(ctx, ...)` (rows in `ctx.rows`) or fills its own section (`ctx.accuracy`,
+ * `ctx.sustained`). Everything runs in one process against one Redis, under this run's own
+ * prefixes, which are deleted at the end whatever happens (never FLUSHALL/FLUSHDB).
+ * A partial run (BENCH_ONLY) merges into the existing reports/bench.json: it replaces only what its
+ * parts measured and keeps the other parts' figures (reportMerge.ts); docs/benchmarks.md is then
+ * regenerated from the merged report.
  */
+import { accuracyCases } from "./accuracyCases";
 import { createContext, deleteByPrefix, type BenchContext } from "./context";
 import { computeGoals } from "./goals";
 import { hotSubjectCases } from "./hotCases";
@@ -11,59 +15,97 @@ import { httpCases } from "./httpCases";
 import { autoPipeliningCases, sluiceCases } from "./limiterCases";
 import { memoryPrefix, memoryRows } from "./memory";
 import { incrCeilingCase, rlfCases } from "./peerCases";
-import { machineInfo, printReport, writeReport } from "./report";
+import { machineInfo, printReport, readReport, writeReport } from "./report";
+import { mergeReports } from "./reportMerge";
+import { writeResultsTable } from "./resultsTable";
 import { simulatorCases } from "./simulatorCases";
+import { sustainedCases } from "./sustainedCases";
 import type { BenchReport } from "./types";
 
 export type BenchPart = (ctx: BenchContext) => Promise<void>;
 
-/** The throughput parts, in the order they run (after the memory rows, measured on a quiet Redis). */
-export const DEFAULT_PARTS: readonly BenchPart[] = [sluiceCases, rlfCases, hotSubjectCases, incrCeilingCase, autoPipeliningCases, simulatorCases, httpCases];
+/** The parts by name, in the order a full run runs them (after the memory rows, measured on a quiet Redis). */
+export const PARTS = {
+  limiter: [sluiceCases, rlfCases, hotSubjectCases, incrCeilingCase, autoPipeliningCases],
+  simulator: [simulatorCases],
+  http: [httpCases],
+  accuracy: [accuracyCases],
+  sustained: [sustainedCases],
+} satisfies Record<string, BenchPart[]>;
+export type PartName = keyof typeof PARTS | "memory";
+const PART_NAMES = [...(Object.keys(PARTS) as PartName[]), "memory"] as const;
+
+/** Every throughput part, in order (kept for callers that add parts of their own). */
+export const DEFAULT_PARTS: readonly BenchPart[] = [...PARTS.limiter, ...PARTS.simulator, ...PARTS.http];
 
 /**
- * `BENCH_ONLY=http`: only the HTTP part; `memory`: only the memory rows; `limiter`: the limiter and
- * peer throughput cases; `simulator`: only the rule simulator's replay.
+ * BENCH_ONLY: a comma-separated list of part names (limiter, simulator, http, memory, accuracy, sustained);
+ * unset: everything.
  */
-export function partsFromEnv(): { parts: readonly BenchPart[]; memory: boolean } {
-  const only = process.env.BENCH_ONLY;
-  if (!only) return { parts: DEFAULT_PARTS, memory: true };
-  if (only === "http") return { parts: [httpCases], memory: false };
-  if (only === "memory") return { parts: [], memory: true };
-  if (only === "limiter") return { parts: DEFAULT_PARTS.filter((part) => part !== httpCases && part !== simulatorCases), memory: false };
-  if (only === "simulator") return { parts: [simulatorCases], memory: false };
-  throw new Error(`BENCH_ONLY must be "http", "memory", "limiter" or "simulator", got "${only}"`);
+export function partsFromEnv(only = process.env.BENCH_ONLY): RunOptions {
+  if (!only) return { only: undefined };
+  const names = only.split(",").map((s) => s.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!(PART_NAMES as readonly string[]).includes(name)) throw new Error(`BENCH_ONLY: unknown part "${name}"; parts: ${PART_NAMES.join(", ")}`);
+  }
+  return { only: names as PartName[] };
 }
 
 export interface RunOptions {
-  parts?: readonly BenchPart[];
-  /** Parts appended after the default ones. */
+  /** The parts to run; undefined: all of them, and the report is written afresh. */
+  only?: PartName[] | undefined;
+  /** Parts appended after the chosen ones (recorded as part "extra"). */
   extraParts?: readonly BenchPart[];
-  memory?: boolean;
-  /** Where to write the JSON report; false to skip writing. */
+  /** Where to write the JSON report; false to skip writing (and the results table). */
   reportFile?: string | false;
+  /** Where to write the results table; default docs/benchmarks.md. */
+  tableFile?: string;
 }
 
 export async function runBench(options: RunOptions = {}): Promise<BenchReport> {
   const ctx = createContext();
-  const parts = [...(options.parts ?? DEFAULT_PARTS), ...(options.extraParts ?? [])];
+  const names: PartName[] = options.only ?? [...PART_NAMES];
+  const runAt = new Date().toISOString();
   try {
     await ctx.admin.connect();
     const machine = await machineInfo(ctx.admin);
-    console.log(`Sluice benchmark: prefix ${ctx.prefix}, ${ctx.settings.durationMs / 1000} s per case after ${ctx.settings.warmupMs / 1000} s warm-up`);
-    console.log("Memory (10,000 clients, one request each):");
-    const memory = options.memory === false ? [] : await memoryRows(ctx);
-    console.log("Throughput:");
-    for (const part of parts) await part(ctx);
-    const report: BenchReport = {
+    console.log(`Sluice benchmark: parts ${names.join(", ")}; prefix ${ctx.prefix}, ${ctx.settings.durationMs / 1000} s per case after ${ctx.settings.warmupMs / 1000} s warm-up`);
+    let memory: BenchReport["memory"] = [];
+    if (names.includes("memory")) {
+      console.log("Memory (10,000 clients, one request each):");
+      memory = await memoryRows(ctx);
+    }
+    for (const name of names) {
+      if (name === "memory") continue;
+      console.log(`Part ${name}:`);
+      const before = ctx.rows.length;
+      for (const part of PARTS[name]) await part(ctx);
+      for (const row of ctx.rows.slice(before)) row.part = name;
+    }
+    for (const part of options.extraParts ?? []) {
+      const before = ctx.rows.length;
+      await part(ctx);
+      for (const row of ctx.rows.slice(before)) row.part = "extra";
+    }
+    const fresh: BenchReport = {
       machine,
       generatedAt: new Date().toISOString(),
       settings: { benchSeconds: ctx.settings.durationMs / 1000, warmupSeconds: ctx.settings.warmupMs / 1000, redisUrl: ctx.url.replace(/\/\/[^@/]*@/, "//***@") },
       runs: ctx.rows,
       memory,
-      goals: computeGoals(ctx.rows, memory),
+      ...(ctx.accuracy ? { accuracy: ctx.accuracy } : {}),
+      ...(ctx.sustained ? { sustained: ctx.sustained } : {}),
+      partsRunAt: Object.fromEntries(names.map((n) => [n, runAt])),
+      goals: [],
     };
+    const previous = options.only && options.reportFile !== false ? await readReport(options.reportFile) : undefined;
+    const report = previous ? mergeReports(previous, fresh, names) : fresh;
+    report.goals = computeGoals(report);
     printReport(report);
-    if (options.reportFile !== false) console.log(`Wrote ${await writeReport(report, options.reportFile)}`);
+    if (options.reportFile !== false) {
+      console.log(`Wrote ${await writeReport(report, options.reportFile)}`);
+      console.log(`Wrote ${await writeResultsTable(report, options.tableFile)}`);
+    }
     return report;
   } finally {
     const deleted = (await deleteByPrefix(ctx.admin, ctx.prefix)) + (await deleteByPrefix(ctx.admin, memoryPrefix()));

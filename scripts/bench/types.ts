@@ -25,6 +25,8 @@ export interface RunRow {
    */
   otherCpuPct: number;
   note?: string;
+  /** The part that measured it (run.ts PARTS), so a partial run replaces only its own rows. */
+  part?: string;
 }
 
 export interface MemoryRow {
@@ -43,6 +45,8 @@ export interface Goal {
   goal: string;
   value: number;
   target: number;
+  /** How value compares with target when met; "at least" when absent (the ratio goals). */
+  direction?: "at least" | "at most" | "exactly";
   met: boolean;
 }
 
@@ -52,6 +56,9 @@ export interface MachineInfo {
   totalMemGiB: number;
   node: string;
   redisVersion: string;
+  postgresVersion: string;
+  /** 1, 5 and 15 minute load averages when the run started: other processes on the machine skew every figure. */
+  loadAverage?: number[];
 }
 
 export interface BenchReport {
@@ -60,5 +67,68 @@ export interface BenchReport {
   settings: { benchSeconds: number; warmupSeconds: number; redisUrl: string };
   runs: RunRow[];
   memory: MemoryRow[];
+  accuracy?: AccuracyReport;
+  sustained?: SustainedReport;
+  /** When each part last ran (ISO time): a partial run (BENCH_ONLY) updates only its own parts. */
+  partsRunAt: Record<string, string>;
   goals: Goal[];
+}
+
+/** Per client class (steady, bursty, abusive). */
+export type ByClientClass<T> = Record<"steady" | "bursty" | "abusive", T>;
+
+/** The accuracy part (scripts/bench/accuracyCases.ts). Percentages are of decisions. */
+export interface AccuracyReport {
+  trace: { seed: number; requests: number; durationMs: number; limit: number; windowMs: number; clients: ByClientClass<number>; requestsByClass: ByClientClass<number> };
+  /** sliding_window against the exact sliding_log, decision by decision. */
+  slidingWindowVsLog: {
+    requests: number;
+    differing: number;
+    differingPct: number;
+    /** `slidingWindowOnly`: admitted by sliding_window and refused by sliding_log (the rest of `differing` the reverse). */
+    byClass: ByClientClass<{ requests: number; differing: number; differingPct: number; slidingWindowOnly: number }>;
+    /** The same figure over the steady and bursty clients only (no abusive client). */
+    withoutAbusivePct: number;
+  };
+  algorithms: {
+    algorithm: string;
+    /** Worst window-length span of any client: admitted / limit. */
+    worstSpanRatio: number;
+    worstSpanClass: string;
+    worstSpanByClass: ByClientClass<number>;
+    admittedByClass: ByClientClass<number>;
+    /** 3 x limit requests, one per ms, centred on a window boundary: admitted / limit. */
+    boundaryBurstFactor: number;
+  }[];
+  modelCheck: { requests: number; compared: number; mismatches: number; examples: string[] };
+  seconds: { generate: number; replay: number; modelCheck: number; total: number };
+}
+
+/** The sustained-load part (scripts/bench/sustainedCases.ts). */
+export interface SustainedReport {
+  seconds: number;
+  connectionsPerInstance: number;
+  instances: {
+    name: string;
+    /** Requests/s of this instance at full load (both instances loaded together). */
+    maxReqPerSec: number;
+    targetReqPerSec: number;
+    achievedReqPerSec: number;
+    requests: number;
+    p50Ms: number;
+    p99Ms: number;
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+    /** RSS, MiB: mean of the first and of the last 10 one-second samples, and growth in %. */
+    rssFirstMiB: number;
+    rssLastMiB: number;
+    rssGrowthPct: number;
+    /** Lowest RSS sample of the first and of the last third of the run (what survives GC). */
+    rssFloorFirstMiB?: number;
+    rssFloorLastMiB?: number;
+    rssSamplesMiB: number[];
+  }[];
+  /** The bound the memory goal uses: growth of at most this many percent. */
+  rssGrowthBoundPct: number;
 }

@@ -24,6 +24,8 @@ process.once("exit", () => {
 export interface SluiceServer {
   readonly url: string;
   readonly port: number;
+  /** The server's process id (its RSS is the server's: scripts/server.mjs runs Next in-process). */
+  readonly pid: number;
   /** Everything the server printed so far. */
   log(): string;
   stop(): Promise<void>;
@@ -78,6 +80,7 @@ export async function startSluice(options: SluiceServerOptions = {}): Promise<Sl
   return {
     url,
     port,
+    pid: child.pid!,
     log: () => output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -34,7 +34,7 @@ export const ALGORITHM_DEFS: Record<Algorithm, AlgorithmDef> = {
     code: "sw",
     label: "Sliding window (counter)",
     tradeOff:
-      "Two counters weighted by time smooth out the boundary burst at the cost of one small key. An estimate: assumes the previous window's requests were evenly spread.",
+      "Two counters weighted by time smooth out the boundary burst at the cost of one small key. An estimate: assumes the previous window's requests were evenly spread, so a burst at the end of one window can let nearly twice the limit through within one window length.",
     usesBurst: false,
     model: slidingWindow as AlgorithmModel<unknown>,
   },

@@ -1,0 +1,141 @@
+/**
+ * docs/benchmarks.md, regenerated from the report by every `npm run bench` (a partial run renders
+ * the merged report, so the other parts' figures stay): the machine, every goal with met/missed,
+ * and every case. `renderResultsTable` is pure; `writeResultsTable` writes the file.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { partOf } from "./reportMerge";
+import type { BenchReport, ByClientClass } from "./types";
+
+export const DEFAULT_TABLE_FILE = path.join(process.cwd(), "docs", "benchmarks.md");
+const CLASSES = ["steady", "bursty", "abusive"] as const;
+
+const cell = (value: unknown): string => {
+  if (typeof value === "number") return Number.isNaN(value) ? "n/a" : value.toLocaleString("en-US", { maximumFractionDigits: 5 });
+  return String(value ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ");
+};
+
+export function markdownTable(header: string[], rows: unknown[][]): string {
+  const line = (cells: unknown[]) => `| ${cells.map(cell).join(" | ")} |`;
+  return [line(header), `| ${header.map(() => "---").join(" | ")} |`, ...rows.map(line)].join("\n");
+}
+
+const byClass = <T>(record: ByClientClass<T>, f: (value: T) => unknown): string => CLASSES.map((c) => `${c} ${cell(f(record[c]))}`).join(", ");
+
+function machineSection(r: BenchReport): string {
+  const m = r.machine;
+  const parts = Object.entries(r.partsRunAt ?? {}).map(([name, at]) => `${name} ${at.slice(0, 16).replace("T", " ")} UTC`);
+  return [
+    "## Machine",
+    "",
+    markdownTable(["", ""], [
+      ["CPU", `${m.cpuModel}, ${m.cpus} cores`],
+      ["Memory", `${m.totalMemGiB} GiB`],
+      ["Node", m.node],
+      ["Redis", m.redisVersion],
+      ["Postgres", m.postgresVersion ?? "not recorded"],
+      ["Load average at the start (1, 5, 15 min)", m.loadAverage ? `${m.loadAverage.join(", ")} (other processes share the ${m.cpus} cores)` : "not recorded"],
+      ["Report", `${r.generatedAt.slice(0, 16).replace("T", " ")} UTC; ${r.settings.benchSeconds} s per throughput case after ${r.settings.warmupSeconds} s warm-up`],
+      ["Parts last run", parts.join("; ") || "not recorded"],
+    ]),
+  ].join("\n");
+}
+
+function goalsSection(r: BenchReport): string {
+  return [
+    "## Goals",
+    "",
+    markdownTable(["goal", "value", "target", "met"], r.goals.map((g) => [g.goal, g.value, `${g.direction ?? "at least"} ${g.target}`, g.met ? "met" : "**missed**"])),
+  ].join("\n");
+}
+
+function runsSection(r: BenchReport): string {
+  if (r.runs.length === 0) return "";
+  return [
+    "## Throughput and latency",
+    "",
+    "`sluice-http` rows are requests per second through a production server; the others are limiter calls per second in one process. `other CPU %` flags rows measured while other processes used the machine.",
+    "",
+    markdownTable(
+      ["part", "subject", "case", "concurrency", "ops/s", "p50 ms", "p99 ms", "refused %", "errors", "other CPU %", "note"],
+      r.runs.map((x) => [partOf(x), x.subject, x.case, x.concurrency, x.opsPerSec, x.p50Ms, x.p99Ms, x.refusedPct, x.errors, x.otherCpuPct, x.note ?? ""]),
+    ),
+  ].join("\n");
+}
+
+function memorySection(r: BenchReport): string {
+  if (r.memory.length === 0) return "";
+  return [
+    "## Redis memory per client",
+    "",
+    markdownTable(["algorithm", "bytes per client (used_memory delta)", "bytes per key (MEMORY USAGE)", "clients", "keys", "example key"], r.memory.map((m) => [m.algorithm, m.bytesPerClient, m.memoryUsagePerKey, m.clients, m.keysCreated, `\`${m.exampleKey}\``])),
+  ].join("\n");
+}
+
+function accuracySection(r: BenchReport): string {
+  const a = r.accuracy;
+  if (!a) return "";
+  const t = a.trace;
+  const d = a.slidingWindowVsLog;
+  const sum = (f: (c: (typeof CLASSES)[number]) => number) => CLASSES.reduce((total, c) => total + f(c), 0);
+  return [
+    "## Accuracy",
+    "",
+    `Seeded trace (seed ${t.seed}): ${cell(t.requests)} requests over ${t.durationMs / 60_000} min from ${byClass(t.clients, (n) => n)} clients (requests: ${byClass(t.requestsByClass, (n) => n)}), replayed with explicit time through decide.lua, every algorithm at ${t.limit} per ${t.windowMs / 1000} s. Took ${a.seconds.total} s (replay ${a.seconds.replay} s, model check ${a.seconds.modelCheck} s).`,
+    "",
+    markdownTable(
+      ["sliding_window vs sliding_log", "requests", "decisions that differ", "%", "admitted by sliding_window only", "admitted by sliding_log only"],
+      [
+        ["all clients", d.requests, d.differing, d.differingPct, sum((c) => d.byClass[c].slidingWindowOnly), sum((c) => d.byClass[c].differing - d.byClass[c].slidingWindowOnly)],
+        ...CLASSES.map((c) => [c, d.byClass[c].requests, d.byClass[c].differing, d.byClass[c].differingPct, d.byClass[c].slidingWindowOnly, d.byClass[c].differing - d.byClass[c].slidingWindowOnly]),
+        ["steady and bursty (no abusive client)", d.byClass.steady.requests + d.byClass.bursty.requests, d.byClass.steady.differing + d.byClass.bursty.differing, d.withoutAbusivePct, "", ""],
+      ],
+    ),
+    "",
+    markdownTable(
+      ["algorithm", "worst window-length span / limit", "worst span by class", "boundary burst factor", "admitted by class"],
+      a.algorithms.map((x) => [x.algorithm, `${cell(x.worstSpanRatio)} (${x.worstSpanClass})`, byClass(x.worstSpanByClass, (v) => v), x.boundaryBurstFactor, byClass(x.admittedByClass, (v) => v)]),
+    ),
+    "",
+    `Lua vs reference models on the first ${cell(a.modelCheck.requests)} requests: ${cell(a.modelCheck.mismatches)} mismatches in ${cell(a.modelCheck.compared)} rule results.`,
+  ].join("\n");
+}
+
+function sustainedSection(r: BenchReport): string {
+  const s = r.sustained;
+  if (!s) return "";
+  return [
+    "## Sustained load",
+    "",
+    `Two production servers on one Redis and one Postgres, \`GET /api/v1/echo\` with one generous rule, ${s.connectionsPerInstance} connections each; maximum measured with both loaded together, then ${s.seconds} s at 80 % of it. RSS sampled every second; it is a sawtooth (the heap grows until a major GC), so the floors say more about a leak than the 10 s means.`,
+    "",
+    markdownTable(
+      ["instance", "max req/s", "target req/s", "achieved req/s", "requests", "p50 ms", "p99 ms", "non-2xx", "errors", "timeouts", "RSS first 10 s MiB", "RSS last 10 s MiB", "RSS growth %", "RSS floor, first → last third, MiB"],
+      s.instances.map((i) => [
+        i.name, i.maxReqPerSec, i.targetReqPerSec, i.achievedReqPerSec, i.requests, i.p50Ms, i.p99Ms, i.non2xx, i.errors, i.timeouts, i.rssFirstMiB, i.rssLastMiB, i.rssGrowthPct,
+        i.rssFloorFirstMiB === undefined ? "not recorded" : `${i.rssFloorFirstMiB} → ${i.rssFloorLastMiB}`,
+      ]),
+    ),
+  ].join("\n");
+}
+
+export function renderResultsTable(report: BenchReport): string {
+  const sections = [machineSection, goalsSection, runsSection, memorySection, accuracySection, sustainedSection].map((f) => f(report)).filter(Boolean);
+  return [
+    "# Benchmark results",
+    "",
+    "<!-- Generated by `npm run bench` from reports/bench.json (scripts/bench/resultsTable.ts). Do not edit: rerun the benchmark. -->",
+    "",
+    "How the benchmark works and what the figures mean: the README's Benchmarks section.",
+    "",
+    sections.join("\n\n"),
+    "",
+  ].join("\n");
+}
+
+export async function writeResultsTable(report: BenchReport, file = DEFAULT_TABLE_FILE): Promise<string> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, renderResultsTable(report));
+  return file;
+}
