@@ -83,6 +83,17 @@ describe("the recorded trace", () => {
 });
 
 describe("replaying the current rules", () => {
+  it("is cut at the replay cap: the earliest requests by time, and `truncated`", async () => {
+    const cap = PLAN.length - 3;
+    const range = { fromMs: trace.startedMs - 5_000, toMs: trace.endedMs + 5_000 };
+    const cut = await readTrace({ redis, prefix, timeoutMs: 5_000 }, trace.tenantId, range, cap);
+    expect(cut.truncated).toBe(true);
+    expect(cut.entries).toEqual(entries.slice(0, cap));
+    const whole = await readTrace({ redis, prefix, timeoutMs: 5_000 }, trace.tenantId, range, PLAN.length);
+    expect(whole.truncated).toBe(false);
+    expect(whole.entries).toHaveLength(PLAN.length);
+  });
+
   it("decides every request as live enforcement did", async () => {
     const sets = await prismaSimulationStore.ruleSets(trace.tenantId, trace.keys.map((k) => k.id));
     const passPrefix = `${prefix}replaycheck:`;
