@@ -17,18 +17,27 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 const codePoint = (ch: string): string => `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
 
+export interface PlainTextOptions {
+  /**
+   * Let control characters through (only well-formed Unicode is required): for values that
+   * never reach Postgres nor a display line, where the contract promises any string (the
+   * check API's `identifier`, a Redis key part that is binary safe).
+   */
+  allowControls?: boolean;
+}
+
 /** Why `text` is not plain text, or null when it is. */
-export function plainTextProblem(text: string): string | null {
-  const control = CONTROL.exec(text);
+export function plainTextProblem(text: string, options: PlainTextOptions = {}): string | null {
+  const control = options.allowControls ? null : CONTROL.exec(text);
   const lone = LONE_SURROGATE.exec(text);
   if (control && (!lone || control.index < lone.index)) return `must not contain control characters (${codePoint(control[0])} at position ${control.index})`;
   if (lone) return `must not contain an unpaired surrogate (${codePoint(lone[0])} at position ${lone.index}); send well-formed Unicode`;
   return null;
 }
 
-export function plainText<S extends z.ZodString>(schema: S, field: string): S {
+export function plainText<S extends z.ZodString>(schema: S, field: string, options: PlainTextOptions = {}): S {
   return schema.check((ctx) => {
-    const problem = plainTextProblem(ctx.value);
+    const problem = plainTextProblem(ctx.value, options);
     if (problem) ctx.issues.push({ code: "custom", message: `${field} ${problem}`, input: ctx.value });
   });
 }

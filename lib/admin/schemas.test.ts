@@ -9,13 +9,15 @@ describe("keyQuotaQuerySchema", () => {
     expect(keyQuotaQuerySchema.parse({ ip: " 192.0.2.7 " })).toEqual({ ip: "192.0.2.7" });
     expect(keyQuotaQuerySchema.parse({ ip: "::ffff:192.0.2.7" })).toEqual({ ip: "192.0.2.7" });
     expect(keyQuotaQuerySchema.parse({ ip: "2001:db8::1", identifier: "user-1" })).toEqual({ ip: "2001:db8::1", identifier: "user-1" });
+    // The contract's identifier is any string: control characters are a binary-safe key part.
+    expect(keyQuotaQuerySchema.parse({ identifier: "user\u0000\t1" })).toEqual({ identifier: "user\u0000\t1" });
   });
 
   it.each([
     [{ ip: "nope" }, "ip: ip must be an IPv4 or IPv6 address"],
     [{ identifier: "" }, "identifier: identifier must not be empty"],
     [{ identifier: "x".repeat(257) }, "identifier: identifier must be at most 256 characters"],
-    [{ identifier: "user\u0000" }, "identifier: identifier must not contain control characters (U+0000 at position 4)"],
+    [{ identifier: "user\ud800" }, "identifier: identifier must not contain an unpaired surrogate (U+D800 at position 4); send well-formed Unicode"],
   ])("refuses %j naming the field", (input, message) => {
     expect(messages(keyQuotaQuerySchema.safeParse(input))).toEqual([message]);
   });

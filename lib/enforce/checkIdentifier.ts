@@ -12,10 +12,15 @@ import type { DecisionSink } from "../metrics/decisionRecorder";
 import { plainText } from "../textInput";
 import type { TenantAccess } from "./accessLoader";
 
-/** A caller-given identifier (a Redis counter key part): 1 to 256 characters of plain text. */
+/**
+ * A caller-given identifier (a Redis counter key part): any string of 1 to 256 characters, as the
+ * contract says, provided it is well-formed Unicode (a lone surrogate would reach Redis as U+FFFD,
+ * so two identifiers would share one counter).
+ */
 export const identifierSchema = plainText(
   z.string({ error: "identifier is required and must be text" }).min(1, "identifier must not be empty").max(256, "identifier must be at most 256 characters"),
   "identifier",
+  { allowControls: true },
 );
 
 export const checkRequestSchema = z
