@@ -3,6 +3,7 @@
  * Invalid values throw at first use with the variable's name, so a typo never silently means "default".
  */
 import { emailSchema, newPasswordSchema } from "./auth/operatorSchemas";
+import { DEFAULT_TRACE_MAX_REQUESTS } from "./metrics/requestTrace";
 import { parseNodeList, type NodeAddress } from "./redis/nodeList";
 
 export interface SluiceConfig {
@@ -115,7 +116,7 @@ export function readConfig(): SluiceConfig {
     adminToken: process.env.SLUICE_ADMIN_TOKEN || undefined,
     firstAdmin: firstAdminFrom(),
     enforcement,
-    simMaxRequests: intFrom("SLUICE_SIM_MAX_REQUESTS", 200_000, 1_000, 10_000_000),
+    simMaxRequests: intFrom("SLUICE_SIM_MAX_REQUESTS", DEFAULT_TRACE_MAX_REQUESTS, 1_000, 10_000_000),
   };
 }
 

@@ -16,7 +16,7 @@
 import type { Cluster } from "ioredis";
 import type { RedisClient } from "../redis/connect";
 import { withDeadline } from "../redis/deadline";
-import { subscribeOnCluster } from "./clusterSubscription";
+import { subscribeOnCluster, SUBSCRIBER_CONNECTION_NAME } from "./clusterSubscription";
 
 export const changesChannel = (prefix: string): string => `${prefix}changes`;
 
@@ -59,7 +59,7 @@ export function subscribeChanges(
     enableOfflineQueue: true,
     maxRetriesPerRequest: null,
     autoResubscribe: true,
-    connectionName: "sluice-changes",
+    connectionName: SUBSCRIBER_CONNECTION_NAME,
   } as never) as RedisClient;
   const channel = changesChannel(prefix);
   subscriber.on("message", (got: string, tenantId: string) => {

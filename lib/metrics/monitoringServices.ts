@@ -9,7 +9,8 @@ import { getKey } from "../apiKeys/keyStore";
 import { config } from "../config";
 import { AppError } from "../http/errors";
 import type { AccessCache } from "../enforce/accessCache";
-import { createRedisClient, type RedisClient } from "../redis/connect";
+import { configuredRedisClient } from "../redis/client";
+import type { RedisClient } from "../redis/connect";
 import { listRuleRefs } from "../rules/ruleRefs";
 import { DecisionRecorder } from "./decisionRecorder";
 import { metrics } from "./metrics";
@@ -41,7 +42,7 @@ export function createMonitoring(access: AccessCache): Monitoring {
   const c = config();
   const m = metrics();
   // Its own client (a longer timeout than decisions'), on the same Redis: single node, Cluster or Sentinel.
-  const redis = createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, sentinel: c.redisSentinel, timeoutMs: MONITORING_TIMEOUT_MS, autoPipelining: false, name: "monitoring" });
+  const redis = configuredRedisClient("monitoring", MONITORING_TIMEOUT_MS);
   const recorder = new DecisionRecorder({
     redis,
     prefix: c.redisPrefix,

@@ -1,5 +1,7 @@
 /**
  * The process's Redis client (single node, Cluster or Sentinel, from `config()`), created on first use.
+ * `configuredRedisClient(name, timeoutMs)` makes another connection to the same Redis, for a part
+ * that must not queue behind the limiter or needs a longer deadline (monitoring, the simulator).
  * `pingRedis` is the health probe: it rejects when Redis is down or slower than the timeout.
  */
 import { config } from "../config";
@@ -8,17 +10,16 @@ import { withDeadline } from "./deadline";
 
 const globalForRedis = globalThis as unknown as { sluiceRedis?: RedisClient };
 
+/** A connection to the configured Redis, named `sluice-<name>`; auto-pipelining off unless asked. */
+export function configuredRedisClient(name: string, timeoutMs: number, autoPipelining = false): RedisClient {
+  const c = config();
+  return createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, sentinel: c.redisSentinel, timeoutMs, autoPipelining, name });
+}
+
 export function getRedis(): RedisClient {
   if (!globalForRedis.sluiceRedis) {
     const c = config();
-    globalForRedis.sluiceRedis = createRedisClient({
-      url: c.redisUrl,
-      cluster: c.redisCluster,
-      timeoutMs: c.redisTimeoutMs,
-      autoPipelining: c.redisAutoPipelining,
-      sentinel: c.redisSentinel,
-      name: "limiter",
-    });
+    globalForRedis.sluiceRedis = configuredRedisClient("limiter", c.redisTimeoutMs, c.redisAutoPipelining);
   }
   return globalForRedis.sluiceRedis;
 }

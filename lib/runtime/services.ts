@@ -10,7 +10,7 @@ import { createLimiter, type Limiter } from "../limiter/decide";
 import { tenantKeyPrefix } from "../limiter/keys";
 import { LocalLimiter } from "../limiter/localLimiter";
 import { RefusalCache } from "../limiter/refusalCache";
-import { getRedis } from "../redis/client";
+import { configuredRedisClient, getRedis } from "../redis/client";
 import { metrics } from "../metrics/metrics";
 import { AccessCache } from "../enforce/accessCache";
 import { prismaAccessLoader } from "../enforce/accessLoader";
@@ -20,7 +20,6 @@ import type { DecisionRecorder } from "../metrics/decisionRecorder";
 import { createMonitoring, MONITORING_TIMEOUT_MS } from "../metrics/monitoringServices";
 import type { MonitoringQueries } from "../metrics/monitoringQueries";
 import { ensureFirstAdmin } from "../auth/firstAdmin";
-import { createRedisClient } from "../redis/connect";
 import { createSimulator, SIMULATION_TIMEOUT_MS, type Simulator } from "../simulator/simulator";
 import { prismaSimulationStore } from "../simulator/simulationStore";
 import { errorSummary } from "../http/redactSecrets";
@@ -89,7 +88,7 @@ function create(): Services {
     monitoring: monitoring.queries,
     simulator: createSimulator({
       // Its own connection: a replay's thousands of script calls never queue ahead of live decisions.
-      redis: createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, sentinel: c.redisSentinel, timeoutMs: SIMULATION_TIMEOUT_MS, autoPipelining: false }),
+      redis: configuredRedisClient("simulator", SIMULATION_TIMEOUT_MS),
       prefix: c.redisPrefix,
       store: prismaSimulationStore,
       maxReplay: c.simMaxRequests,
