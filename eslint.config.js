@@ -15,5 +15,7 @@ export default defineConfig([
     "playwright-report/**",
     "blob-report/**",
     "next-env.d.ts",
+    "packages/client/generated/**",
+    "packages/client/dist/**",
   ]),
 ]);

@@ -8,6 +8,8 @@ import { defineConfig } from "prisma/config";
 // The CLI still probes for native engines unless these point at something that exists.
 process.env.PRISMA_QUERY_ENGINE_LIBRARY ??= "/bin/false";
 process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= "/bin/false";
+// No update check over the network (`npm ci` runs `prisma generate` as the postinstall script).
+process.env.CHECKPOINT_DISABLE ??= "1";
 // The schema's `url = env("DATABASE_URL")` must resolve even for `prisma generate`.
 process.env.DATABASE_URL ||= "postgresql://postgres@127.0.0.1:5432/sluice";
 const connectionString = process.env.DATABASE_URL;

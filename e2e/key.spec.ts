@@ -34,11 +34,11 @@ test("create, limit, refuse, raise, revoke: the key page follows every step live
   const form = page.getByRole("form", { name: "Rules" });
   await form.getByRole("button", { name: "Add rule" }).click();
   await form.getByLabel("Name", { exact: true }).fill("per-key");
-  await form.getByRole("radio", { name: /^Sliding log/ }).check();
+  await form.getByLabel("Algorithm").selectOption("sliding_log");
   await form.getByLabel("Limit").fill("three");
-  await form.getByLabel("Window (ms)").fill("3600000");
+  await form.getByLabel("Window").fill("1 h");
   await form.getByRole("button", { name: "Save rules" }).click();
-  await expect(form.getByLabel("Limit")).toHaveAccessibleDescription(/limit must be a number/);
+  await expect(form.getByLabel("Limit")).toHaveAccessibleDescription(/Limit must be a whole number/);
   await form.getByLabel("Limit").fill("3");
   await form.getByRole("button", { name: "Save rules" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText("in force on every instance");
@@ -64,6 +64,7 @@ test("create, limit, refuse, raise, revoke: the key page follows every step live
   // Raise the limit on the tenant page; the very next request passes.
   await page.goto(tenantUrl);
   await page.getByRole("button", { name: "Edit rules" }).click();
+  await form.getByRole("button", { name: "Edit Rule 1: per-key" }).click();
   await form.getByLabel("Limit").fill("10");
   await form.getByRole("button", { name: "Save rules" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText("in force on every instance");

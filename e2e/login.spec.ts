@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { LOGIN_FAILURES_PER_EMAIL } from "@/lib/auth/loginLimit";
+import { LOGIN_FAILURES_PER_EMAIL_AND_IP } from "@/lib/auth/loginLimit";
 import { uniqueName } from "./support/adminApi";
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { logInAsAdmin, logInThroughForm } from "./support/session";
@@ -29,6 +29,14 @@ test.describe("login", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
   });
 
+  test("a next parameter that only normalises to another site is ignored too", async ({ page }) => {
+    // `/.//evil.example` passes every check of the raw text, and the URL parser makes it `//evil.example`.
+    await page.goto(`/login?next=${encodeURIComponent("/.//evil.example/steal")}`);
+    await logInThroughForm(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  });
+
   test("a wrong password is refused with the server's message", async ({ page, api, consoleErrors }) => {
     consoleErrors.allow(/Failed to load resource: the server responded with a status of 401/);
     const email = `${uniqueName("wrong")}@sluice.test`;
@@ -46,12 +54,12 @@ test.describe("login", () => {
 
   test("after repeated failures even the right password is refused, and the page says when to try again", async ({ page, api, consoleErrors }) => {
     consoleErrors.allow(/Failed to load resource: the server responded with a status of 429/);
-    // A fresh email: the per-email limit (5) is reached long before the per-IP one (10), which
-    // every spec's login shares.
+    // A fresh email: the per-(email, address) limit (5) is reached long before the per-IP one
+    // (10), which every spec's login shares.
     const email = `${uniqueName("limited")}@sluice.test`;
     const operator = await api.createOperator({ email, password: PASSWORD, role: "viewer" });
     try {
-      for (let i = 0; i < LOGIN_FAILURES_PER_EMAIL; i++) {
+      for (let i = 0; i < LOGIN_FAILURES_PER_EMAIL_AND_IP; i++) {
         const failed = await page.request.post("/api/auth/login", { data: { email, password: "not the password" } });
         expect(failed.status()).toBe(401);
       }

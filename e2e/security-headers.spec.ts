@@ -99,6 +99,7 @@ test("every dashboard page has a nonce CSP and the other headers, and renders wi
   nonces.push(await visit(page, `/keys/${key.id}`, (p) => heading(p, key.name)));
   nonces.push(await visit(page, "/audit", (p) => heading(p, "Audit log")));
   nonces.push(await visit(page, "/operators", (p) => heading(p, "Operators")));
+  nonces.push(await visit(page, "/docs", (p) => heading(p, /Sluice API/)));
   // Client-side navigation (RSC fetches, chunks loaded by nonced scripts) breaks nothing either.
   await page.getByRole("link", { name: "Tenants", exact: true }).click();
   await heading(page, "Tenants");

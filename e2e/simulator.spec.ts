@@ -36,18 +36,22 @@ test("a stricter candidate is simulated on recorded traffic, started in shadow m
 
   // The candidate starts as the current rules, in the rule editor.
   const form = page.getByRole("form", { name: "Candidate rules" });
+  await form.getByRole("button", { name: "Edit Rule 1: per-key" }).click();
   await expect(form.getByLabel("Name", { exact: true })).toHaveValue("per-key");
   await expect(form.getByLabel("Limit")).toHaveValue("100");
+  await expect(form.getByLabel("Window")).toHaveValue("1 min");
 
   // Sliding log is exact: 3 an hour refuses 7 of the 10 requests wherever minute boundaries fall.
-  await form.getByRole("radio", { name: /^Sliding log/ }).check();
+  await form.getByLabel("Algorithm").selectOption("sliding_log");
   await form.getByLabel("Limit").fill("3");
-  await form.getByLabel("Window (ms)").fill("3600000");
+  await form.getByLabel("Window").fill("1 h");
+  await expect(form.getByTestId("rule-changes")).toContainText("per-key: 100 per min → 3 per h, algorithm fixed window → sliding log");
   await form.getByRole("button", { name: "15 min" }).click();
   await form.getByRole("button", { name: "Run simulation" }).click();
 
   const report = page.getByRole("region", { name: "Simulation" });
   await expect(report.getByTestId("simulation-summary")).toContainText(`Replayed ${REQUESTS} recorded requests`);
+  await expect(report.getByRole("list", { name: "What the candidate changes" })).toHaveText("per-key: 100 per min → 3 per h, algorithm fixed window → sliding log");
   const newlyRefused = report.getByRole("table", { name: "Newly refused clients" });
   const keyRow = newlyRefused.getByRole("row").filter({ hasText: key.name });
   await expect(keyRow.getByRole("cell")).toHaveText([key.name, String(REQUESTS), "0", "7", "+7"]);
@@ -106,10 +110,11 @@ test("invalid candidates are refused inline; a viewer simulates but sees no acti
     page.on("request", (r) => {
       if (r.method() === "POST" && r.url().endsWith("/simulate")) posts += 1;
     });
+    await form.getByRole("button", { name: /^Edit Rule 1/ }).click();
     await form.getByLabel("Limit").fill("0");
     await form.getByRole("button", { name: "Run simulation" }).click();
     await expect(form.getByRole("alert")).toHaveText("Nothing was simulated: fix the fields marked below.");
-    await expect(form.getByLabel("Limit")).toHaveAccessibleDescription(/limit must be at least 1/);
+    await expect(form.getByLabel("Limit")).toHaveAccessibleDescription(/Limit must be at least 1/);
     expect(posts).toBe(0);
 
     await form.getByLabel("Limit").fill("1");

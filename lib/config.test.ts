@@ -79,3 +79,32 @@ describe("config: Redis Sentinel (SLUICE_REDIS_SENTINELS, SLUICE_REDIS_SENTINEL_
     expect(() => readConfig()).toThrow(message);
   });
 });
+
+describe("config: SLUICE_ADMIN_TOKEN and SLUICE_METRICS_TOKEN", () => {
+  const savedToken = { admin: process.env.SLUICE_ADMIN_TOKEN, metrics: process.env.SLUICE_METRICS_TOKEN };
+  const set = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value));
+  afterEach(() => {
+    set("SLUICE_ADMIN_TOKEN", savedToken.admin);
+    set("SLUICE_METRICS_TOKEN", savedToken.metrics);
+  });
+
+  it("refuses an admin token under 32 characters, saying how long it must be, without echoing it", () => {
+    set("SLUICE_ADMIN_TOKEN", "s3cret-but-short-31-characters!");
+    expect(() => readConfig()).toThrow("SLUICE_ADMIN_TOKEN must be at least 32 characters (it has 31)");
+    expect(() => readConfig()).toThrow(/^(?!.*s3cret)/);
+  });
+
+  it("takes an admin token of 32 characters or more, and none at all", () => {
+    set("SLUICE_ADMIN_TOKEN", "x".repeat(32));
+    expect(readConfig().adminToken).toBe("x".repeat(32));
+    set("SLUICE_ADMIN_TOKEN", undefined);
+    expect(readConfig().adminToken).toBeUndefined();
+  });
+
+  it("reads SLUICE_METRICS_TOKEN (at least 16 characters)", () => {
+    set("SLUICE_METRICS_TOKEN", "m".repeat(16));
+    expect(readConfig().metricsToken).toBe("m".repeat(16));
+    set("SLUICE_METRICS_TOKEN", "short");
+    expect(() => readConfig()).toThrow("SLUICE_METRICS_TOKEN must be at least 16 characters (it has 5)");
+  });
+});

@@ -2,6 +2,7 @@
  * Process configuration read from the environment, once, with the contract's defaults.
  * Invalid values throw at first use with the variable's name, so a typo never silently means "default".
  */
+import { adminTokenProblem } from "./adminToken.js";
 import { emailSchema, newPasswordSchema } from "./auth/operatorSchemas";
 import { DEFAULT_TRACE_MAX_REQUESTS } from "./metrics/requestTrace";
 import { parseNodeList, type NodeAddress } from "./redis/nodeList";
@@ -26,7 +27,15 @@ export interface SluiceConfig {
   timeSource: "redis" | "app";
   anonLimitPerMinute: number;
   trustProxyHops: number;
+  /** SLUICE_ADMIN_TOKEN: at least 32 characters (lib/adminToken.js), or unset. */
   adminToken: string | undefined;
+  /** SLUICE_METRICS_TOKEN: when set, GET /api/metrics needs `Authorization: Bearer <it>`. */
+  metricsToken: string | undefined;
+  /**
+   * Wrong bearer tokens (admin API, metrics) one client address may send per 10 minutes, per
+   * instance, before it is answered 429 (SLUICE_BEARER_FAILURES_PER_IP, default 30).
+   */
+  bearerFailuresPerIp: number;
   /**
    * The first `admin` operator (SLUICE_ADMIN_EMAIL, SLUICE_ADMIN_PASSWORD), created when no
    * operator exists yet (lib/auth/firstAdmin.ts). Both or neither; the email is stored lower-cased.
@@ -39,6 +48,16 @@ export interface SluiceConfig {
   enforcement: "on" | "off";
   /** Requests kept per tenant for the rule simulator (SLUICE_SIM_MAX_REQUESTS, default 200,000). */
   simMaxRequests: number;
+  /**
+   * SLUICE_REQUIRE_NOEVICTION=1: refuse to start when Redis's maxmemory-policy evicts keys
+   * (lib/redis/evictionPolicy.ts). Without it such a policy is only logged loudly and reported.
+   */
+  requireNoEviction: boolean;
+  /**
+   * SLUICE_LEGACY_COUNTER_KEYS=1: the rolling-upgrade layout (README "Rolling upgrade"): each rule's
+   * state is also read from and written to its per-rule key of earlier versions.
+   */
+  legacyCounterKeys: boolean;
 }
 
 function intFrom(name: string, fallback: number, min: number, max: number): number {
@@ -102,6 +121,11 @@ export function readConfig(): SluiceConfig {
     throw new Error(`SLUICE_ENFORCEMENT must be "on" or "off", got "${enforcement}"`);
   }
   const redisCluster = flagFrom("SLUICE_REDIS_CLUSTER") || redisUrl.includes(",");
+  const adminToken = process.env.SLUICE_ADMIN_TOKEN || undefined;
+  const tokenProblem = adminTokenProblem(adminToken);
+  if (tokenProblem) throw new Error(tokenProblem);
+  const metricsToken = process.env.SLUICE_METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) throw new Error(`SLUICE_METRICS_TOKEN must be at least 16 characters (it has ${metricsToken.length})`);
   return {
     databaseUrl: process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/sluice",
     redisUrl,
@@ -113,10 +137,14 @@ export function readConfig(): SluiceConfig {
     timeSource,
     anonLimitPerMinute: intFrom("SLUICE_ANON_LIMIT_PER_MINUTE", 30, 1, 1_000_000_000),
     trustProxyHops: intFrom("SLUICE_TRUST_PROXY", 0, 0, 32),
-    adminToken: process.env.SLUICE_ADMIN_TOKEN || undefined,
+    adminToken,
+    metricsToken,
+    bearerFailuresPerIp: intFrom("SLUICE_BEARER_FAILURES_PER_IP", 30, 1, 1_000_000_000),
     firstAdmin: firstAdminFrom(),
     enforcement,
     simMaxRequests: intFrom("SLUICE_SIM_MAX_REQUESTS", DEFAULT_TRACE_MAX_REQUESTS, 1_000, 10_000_000),
+    legacyCounterKeys: flagFrom("SLUICE_LEGACY_COUNTER_KEYS"),
+    requireNoEviction: flagFrom("SLUICE_REQUIRE_NOEVICTION"),
   };
 }
 

@@ -13,7 +13,7 @@ import { DEMO_BEHAVIOURS, formatTally, startDemoTraffic } from "../lib/demo/demo
 
 const port = Number(process.env.PORT || 3000);
 const base = `http://127.0.0.1:${port}`;
-const adminToken = process.env.SLUICE_ADMIN_TOKEN || `demo-${randomBytes(12).toString("base64url")}`;
+const adminToken = process.env.SLUICE_ADMIN_TOKEN || `demo-${randomBytes(24).toString("base64url")}`;
 const children: ChildProcess[] = [];
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", SLUICE_ADMIN_TOKEN: adminToken, SLUICE_TRUST_PROXY: "1" };
 

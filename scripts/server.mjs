@@ -1,33 +1,63 @@
 /**
- * `npm start`: the production server. Next's request handler behind a plain Node HTTP server, for
- * one reason: route handlers cannot see the connection's address, and Next fills X-Forwarded-For
- * from the socket only when the client sent none, so a client could pick its own IP. This server
- * passes the socket address in `x-sluice-peer`, authenticated by a per-process secret
- * (lib/enforce/clientIp.ts), after removing any such header the client sent.
+ * `npm start` (and `npm run dev` with `--dev`): one Node HTTP server, two planes.
+ * - Data plane: every request under /api/v1 (lib/dataplane) is served here directly, without Next's
+ *   request pipeline: `.next/dataplane.mjs` (bundled by `npm run build`), or lib/dataplane/entry.ts
+ *   through tsx in development.
+ * - Control plane: everything else (dashboard, admin API, health, metrics) goes to Next's handler.
+ *   Route handlers cannot see the connection's address, and Next fills X-Forwarded-For from the
+ *   socket only when the client sent none, so a client could pick its own IP. This server passes
+ *   the socket address in `x-sluice-peer`, authenticated by a per-process secret
+ *   (lib/enforce/clientIp.ts), after removing any such header the client sent.
+ * Both planes share the process's services (globalThis: lib/runtime/services.ts).
  *
- * Env: PORT (default 3000), HOSTNAME (default 0.0.0.0). Stops cleanly on SIGINT/SIGTERM.
+ * Env: PORT (default 3000), HOSTNAME (default 0.0.0.0). Stops cleanly on SIGINT/SIGTERM. Refuses to
+ * start (exit 1, with the reason) when SLUICE_ADMIN_TOKEN is set but shorter than 32 characters.
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import next from "next";
+import { adminTokenProblem } from "../lib/adminToken.js";
 
+// A guessable admin token must never serve: refuse to start, saying why.
+const tokenProblem = adminTokenProblem(process.env.SLUICE_ADMIN_TOKEN);
+if (tokenProblem) {
+  console.error(`sluice: refusing to start: ${tokenProblem}`);
+  process.exit(1);
+}
+
+const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || "0.0.0.0";
 process.env.SLUICE_PEER_SECRET = randomBytes(24).toString("base64url");
 const secret = process.env.SLUICE_PEER_SECRET;
 
-const app = next({ dev: false, hostname, port });
+async function loadDataPlane() {
+  if (!dev) return import(new URL("../.next/dataplane.mjs", import.meta.url).href);
+  const { tsImport } = await import("tsx/esm/api");
+  return tsImport("../lib/dataplane/entry.ts", import.meta.url);
+}
+
+const dataPlane = await loadDataPlane();
+const app = next({ dev, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
+const serveApi = dataPlane.dataPlaneHandler();
+await dataPlane.warmDataPlane();
 
 const server = http.createServer((req, res) => {
+  if (dataPlane.isDataPlaneTarget(req.url ?? "/")) {
+    serveApi(req, res);
+    return;
+  }
   req.headers["x-sluice-peer"] = req.socket.remoteAddress ?? "unknown";
   req.headers["x-sluice-peer-auth"] = secret;
   handle(req, res);
 });
+// A request Node's parser refuses gets a problem+json 400, as every API error does.
+server.on("clientError", dataPlane.answerClientError);
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
-  console.log(`sluice: listening on http://${hostname === "0.0.0.0" ? "127.0.0.1" : hostname}:${port}`);
+  console.log(`sluice: listening on http://${hostname === "0.0.0.0" ? "127.0.0.1" : hostname}:${port}${dev ? " (development)" : ""}`);
 });
 
 for (const signal of ["SIGINT", "SIGTERM"]) {

@@ -2,7 +2,9 @@ import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import type { Session } from "@/components/api/useSession";
 import DashboardShell from "@/components/shell/DashboardShell";
+import { isHttpsByHeaders } from "@/lib/auth/requestOrigin";
 import { readSessionCookie } from "@/lib/auth/sessionCookie";
+import { config } from "@/lib/config";
 import { findSession } from "@/lib/auth/sessionStore";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +15,8 @@ export const dynamic = "force-dynamic";
  * not be read (the shell then asks /api/auth/me, which reports the problem as a problem body).
  */
 async function currentOperator(): Promise<Session | null | undefined> {
-  const token = readSessionCookie(await headers());
+  const requestHeaders = await headers();
+  const token = readSessionCookie(requestHeaders, isHttpsByHeaders(requestHeaders, config().trustProxyHops));
   if (token === null) return null;
   try {
     const session = await findSession(token);

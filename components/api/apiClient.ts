@@ -16,8 +16,10 @@ export class ApiError extends Error {
   readonly fieldErrors: Record<string, string>;
   /** `Retry-After` in seconds, when the server sent one (429, 503). */
   readonly retryAfterSeconds: number | null;
+  /** What was saved despite the error (503 "saved but not yet in force", lib/enforce/announceChange.ts). */
+  readonly resource: unknown;
 
-  constructor(init: { status: number; title: string; detail: string; fieldErrors?: Record<string, string>; retryAfterSeconds?: number | null }) {
+  constructor(init: { status: number; title: string; detail: string; fieldErrors?: Record<string, string>; retryAfterSeconds?: number | null; resource?: unknown }) {
     super(init.detail || init.title);
     this.name = "ApiError";
     this.status = init.status;
@@ -25,6 +27,7 @@ export class ApiError extends Error {
     this.detail = init.detail;
     this.fieldErrors = init.fieldErrors ?? {};
     this.retryAfterSeconds = init.retryAfterSeconds ?? null;
+    this.resource = init.resource;
   }
 }
 
@@ -55,7 +58,7 @@ async function errorFrom(response: Response): Promise<ApiError> {
   }
   const title = typeof body.title === "string" ? body.title : response.statusText || `HTTP ${response.status}`;
   const detail = typeof body.detail === "string" ? body.detail : title;
-  return new ApiError({ status: response.status, title, detail, fieldErrors: toFieldErrors(body.errors), retryAfterSeconds: retryAfter(response) });
+  return new ApiError({ status: response.status, title, detail, fieldErrors: toFieldErrors(body.errors), retryAfterSeconds: retryAfter(response), resource: body.resource });
 }
 
 async function request<T>(method: "GET" | SendMethod, path: string, body?: unknown): Promise<T> {

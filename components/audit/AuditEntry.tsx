@@ -1,6 +1,7 @@
 "use client";
 /**
- * One change: who, what, when, the tenant it belongs to, before and after side by side, and for
+ * One change: a sentence with names saying what changed, who, when, the tenant it belongs to,
+ * before and after side by side (collapsed), and for
  * admins a Revert button (with confirmation) on the kinds of change that can be reverted. Its
  * outcome, or the server's refusal (409: e.g. the key was revoked again since), is shown under
  * the entry.
@@ -8,11 +9,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { apiSend, type ApiError } from "@/components/api/apiClient";
-import { formatTime } from "@/components/charts/chartFormat";
+import { formatDateTime } from "@/components/tenants/formatTime";
 import { TenantLink } from "@/components/charts/entityLinks";
-import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { errorMessage } from "@/components/shell/PageState";
+import { auditSentence } from "./auditSentence";
 import { actorLabel, type AuditEvent } from "./auditTypes";
+import { RevertButton } from "./RevertButton";
 import { JsonDiff } from "./JsonDiff";
 
 const ID = /^[0-9A-Za-z]{8}$/;
@@ -55,18 +57,19 @@ export function AuditEntry({ event, tenantName, canRevert }: { event: AuditEvent
           <span className="name">{actorLabel(event.actor)}</span>
         </span>
         <time dateTime={event.at} className="muted">
-          {formatTime(Date.parse(event.at))}
+          {formatDateTime(event.at)}
         </time>
         <span className="muted" id={`${headingId}-id`}>
           #{event.id}
         </span>
         {event.revertOf ? <span className="badge">reverts #{event.revertOf}</span> : null}
         {canRevert && event.revertible ? (
-          <span style={{ marginLeft: "auto" }}>
-            <ConfirmButton label="Revert" question={`Revert change #${event.id}?`} confirmLabel="Yes, revert" onConfirm={() => revert.mutateAsync().catch(() => undefined)} />
+          <span className="audit-revert">
+            <RevertButton event={event} names={{ tenant: tenantName }} onConfirm={() => revert.mutateAsync().catch(() => undefined)} />
           </span>
         ) : null}
       </div>
+      <p className="audit-sentence name">{auditSentence(event, { tenant: tenantName })}</p>
       {revert.isSuccess ? (
         <p className="notice notice-ok" role="status">
           Reverted. The revert is recorded as change #{revert.data.id}.
@@ -77,7 +80,12 @@ export function AuditEntry({ event, tenantName, canRevert }: { event: AuditEvent
           Could not revert: {errorMessage(revert.error)}
         </p>
       ) : null}
-      <JsonDiff before={event.before} after={event.after} />
+      {event.before !== null || event.after !== null ? (
+        <details className="audit-details">
+          <summary>Before and after</summary>
+          <JsonDiff before={event.before} after={event.after} />
+        </details>
+      ) : null}
     </article>
   );
 }

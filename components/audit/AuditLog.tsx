@@ -1,14 +1,19 @@
 "use client";
 /**
- * The audit log, newest first, live (the loaded pages are re-read every 2 s), optionally for one
- * tenant (`?tenantId=`). Older entries load page by page with `before=<id of the last entry>`.
+ * The audit log, newest first, live (the loaded pages are re-read every 2 s), filtered by tenant,
+ * operator, action and days, all in the URL (auditFilters.ts). Older entries load page by page
+ * with `before=<id of the last entry>`. "Export CSV" downloads every entry the filters select (up
+ * to MAX_EXPORT), each with its sentence.
  */
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useState } from "react";
 import { apiGet, withQuery, type ApiError } from "@/components/api/apiClient";
 import { useIsAdmin } from "@/components/api/useSession";
 import { LIVE_INTERVAL_MS } from "@/components/charts/useMonitoring";
-import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
+import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
+import { auditCsv } from "./auditCsv";
+import { ACTION_CHOICES, apiFilters, filtersFrom, pageQuery, type AuditFilters } from "./auditFilters";
 import { AuditEntry } from "./AuditEntry";
 import { AUDIT_PAGE_SIZE, type AuditEvent } from "./auditTypes";
 
@@ -17,29 +22,75 @@ interface TenantSummary {
   name: string;
 }
 
-export default function AuditLog({ tenantId }: { tenantId?: string }) {
+const MAX_EXPORT = 10_000;
+const EXPORT_PAGE = 500;
+
+async function fetchAll(filters: AuditFilters): Promise<AuditEvent[]> {
+  const out: AuditEvent[] = [];
+  let before: string | undefined;
+  while (out.length < MAX_EXPORT) {
+    const page = await apiGet<AuditEvent[]>(withQuery("/api/admin/audit", { ...apiFilters(filters), limit: EXPORT_PAGE, before }));
+    out.push(...page);
+    if (page.length < EXPORT_PAGE) break;
+    before = page[page.length - 1]!.id;
+  }
+  return out;
+}
+
+function download(text: string, filename: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export default function AuditLog() {
   const router = useRouter();
   const isAdmin = useIsAdmin();
+  const filters = filtersFrom(useSearchParams());
+  const [exporting, setExporting] = useState<string | null>(null);
   const tenants = useQuery<TenantSummary[], ApiError>({ queryKey: ["tenants"], queryFn: () => apiGet<TenantSummary[]>("/api/admin/tenants") });
+  const operators = useQuery<{ email: string }[], ApiError>({ queryKey: ["operators"], queryFn: () => apiGet<{ email: string }[]>("/api/admin/operators") });
   const audit = useInfiniteQuery<AuditEvent[], ApiError, { pages: AuditEvent[][] }, readonly unknown[], string | undefined>({
-    queryKey: ["audit", tenantId ?? null],
-    queryFn: ({ pageParam }) => apiGet<AuditEvent[]>(withQuery("/api/admin/audit", { tenantId, limit: AUDIT_PAGE_SIZE, before: pageParam })),
+    queryKey: ["audit", filters],
+    queryFn: ({ pageParam }) => apiGet<AuditEvent[]>(withQuery("/api/admin/audit", { ...apiFilters(filters), limit: AUDIT_PAGE_SIZE, before: pageParam })),
     initialPageParam: undefined,
     getNextPageParam: (last) => (last.length === AUDIT_PAGE_SIZE ? last[last.length - 1]?.id : undefined),
     refetchInterval: LIVE_INTERVAL_MS,
   });
   const names = new Map((tenants.data ?? []).map((t) => [t.id, t.name]));
   const events = audit.data?.pages.flat() ?? [];
+  const tenantId = filters.tenantId;
   const filterKnown = tenantId === undefined || names.has(tenantId) || !tenants.data;
+  const filtered = Object.keys(filters).length > 0;
+  const set = (patch: Partial<AuditFilters>) => router.push(pageQuery({ ...filters, ...patch }));
+
+  async function exportCsv() {
+    setExporting("Exporting…");
+    try {
+      const all = await fetchAll(filters);
+      download(auditCsv(all, (id) => names.get(id) ?? null), `sluice-audit-${new Date().toISOString().slice(0, 10)}.csv`);
+      setExporting(null);
+    } catch (error) {
+      setExporting(`Export failed: ${errorMessage(error)}`);
+    }
+  }
 
   return (
     <>
       <div className="page-header">
         <h1>Audit log</h1>
-        <div className="field" style={{ marginBottom: 0 }}>
+        <button type="button" onClick={exportCsv} disabled={exporting === "Exporting…"}>
+          Export CSV
+        </button>
+      </div>
+      <form className="audit-filters" aria-label="Filter the audit log" onSubmit={(e) => e.preventDefault()}>
+        <div className="field">
           <label htmlFor="audit-tenant">Tenant</label>
-          <select id="audit-tenant" value={tenantId ?? ""} onChange={(e) => router.push(e.target.value ? withQuery("/audit", { tenantId: e.target.value }) : "/audit")}>
-            <option value="">All changes</option>
+          <select id="audit-tenant" value={tenantId ?? ""} onChange={(e) => set({ tenantId: e.target.value || undefined })}>
+            <option value="">All tenants</option>
             {!filterKnown && tenantId ? <option value={tenantId}>{tenantId}</option> : null}
             {(tenants.data ?? []).map((t) => (
               <option key={t.id} value={t.id}>
@@ -48,10 +99,54 @@ export default function AuditLog({ tenantId }: { tenantId?: string }) {
             ))}
           </select>
         </div>
-      </div>
+        <div className="field">
+          <label htmlFor="audit-actor">Operator</label>
+          <select id="audit-actor" value={filters.actor ?? ""} onChange={(e) => set({ actor: e.target.value || undefined })}>
+            <option value="">Anyone</option>
+            <option value="token">admin API token</option>
+            {filters.actor && filters.actor !== "token" && !(operators.data ?? []).some((o) => `operator:${o.email}` === filters.actor) ? (
+              <option value={filters.actor}>{filters.actor.replace(/^operator:/, "")}</option>
+            ) : null}
+            {(operators.data ?? []).map((o) => (
+              <option key={o.email} value={`operator:${o.email}`}>
+                {o.email}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="audit-action">Action</label>
+          <select id="audit-action" value={filters.action ?? ""} onChange={(e) => set({ action: e.target.value || undefined })}>
+            <option value="">Any change</option>
+            {ACTION_CHOICES.map((a) => (
+              <option key={a.value} value={a.value}>
+                {a.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="audit-from">From</label>
+          <input id="audit-from" type="date" value={filters.from ?? ""} onChange={(e) => set({ from: e.target.value || undefined })} />
+        </div>
+        <div className="field">
+          <label htmlFor="audit-to">To</label>
+          <input id="audit-to" type="date" value={filters.to ?? ""} onChange={(e) => set({ to: e.target.value || undefined })} />
+        </div>
+        {filtered ? (
+          <button type="button" className="button-quiet" onClick={() => router.push("/audit")}>
+            Clear filters
+          </button>
+        ) : null}
+      </form>
+      {exporting && exporting !== "Exporting…" ? (
+        <p className="form-error" role="alert">
+          {exporting}
+        </p>
+      ) : null}
       {audit.isPending ? <Loading label="Loading the audit log…" /> : null}
       {audit.isError && events.length === 0 ? <ErrorState error={audit.error} /> : null}
-      {audit.isSuccess && events.length === 0 ? <Empty>{tenantId ? "No changes recorded for this tenant." : "No changes recorded yet."}</Empty> : null}
+      {audit.isSuccess && events.length === 0 ? <Empty>{filtered ? "No change matches these filters." : "No changes recorded yet."}</Empty> : null}
       <div className="stack">
         {events.map((event) => (
           <AuditEntry key={event.id} event={event} tenantName={event.tenantId ? (names.get(event.tenantId) ?? null) : null} canRevert={isAdmin} />

@@ -6,6 +6,7 @@
  */
 import { keepPreviousData, useQuery, type UseQueryResult } from "@tanstack/react-query";
 import type { HotKeys } from "@/lib/metrics/hotKeysQuery";
+import type { LimitedNow } from "@/lib/metrics/limitedNowQuery";
 import type { NearLimit } from "@/lib/metrics/nearLimitQuery";
 import type { RefusalRates } from "@/lib/metrics/refusalRateQuery";
 import type { TrafficSeries } from "@/lib/metrics/trafficQuery";
@@ -39,6 +40,7 @@ export function useHotKeys(params: { tenantId?: string; range: Range; limit?: nu
   return useMonitoring<HotKeys>("hot-keys", { limit: 20, ...params });
 }
 
-export function useNearLimit(params: { tenantId?: string; range: Range; limit?: number }) {
-  return useMonitoring<NearLimit>("near-limit", { limit: 20, ...params });
+/** Who was refused in the last minute (no range: always the last minute). */
+export function useLimitedNow(params: { tenantId?: string; limit?: number }) {
+  return useMonitoring<LimitedNow>("limited", { limit: 20, ...params });
 }

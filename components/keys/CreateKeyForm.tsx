@@ -2,7 +2,7 @@
 /** Creates an API key for a tenant, then shows it once (CreatedKeyNotice). Names use the API's own schema. */
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiSend } from "@/components/api/apiClient";
+import { ApiError, apiSend } from "@/components/api/apiClient";
 import { NameCreateForm } from "@/components/shell/NameCreateForm";
 import { createKeySchema } from "@/lib/admin/schemas";
 import { CreatedKeyNotice } from "./CreatedKeyNotice";
@@ -21,7 +21,14 @@ export function CreateKeyForm({ tenantId }: { tenantId: string }) {
         label="Key name"
         submitLabel="Create key"
         schema={createKeySchema}
-        send={(input) => apiSend<CreatedKey>("POST", tenantKeysPath(tenantId), input)}
+        send={(input) =>
+          apiSend<CreatedKey>("POST", tenantKeysPath(tenantId), input).catch((error: unknown) => {
+            // Saved but not yet in force on this instance (503): the key exists and works within the
+            // full-refresh period; its secret is shown now or never.
+            if (error instanceof ApiError && error.resource) return error.resource as CreatedKey;
+            throw error;
+          })
+        }
         // Only a name that passes the check replaces the key on screen: it cannot be shown again.
         onSend={() => setCreated(null)}
         onCreated={(key) => {

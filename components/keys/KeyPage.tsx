@@ -11,7 +11,8 @@ import { RuleList } from "@/components/rules/RuleList";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "@/components/tenants/formatTime";
 import { KeyQuotaCard } from "./KeyQuotaCard";
-import { RevokedBadge } from "./KeysCard";
+import { KeyExpiryForm } from "./KeyExpiryForm";
+import { ExpiredBadge, hasExpired, RevokedBadge } from "./KeysCard";
 import { useKey } from "./keyQueries";
 import { RecentDecisionsCard } from "./RecentDecisionsCard";
 import { RevokeKeyButton } from "./RevokeKeyButton";
@@ -35,6 +36,7 @@ export default function KeyPage({ keyId }: { keyId: string }) {
 
   const k = key.data;
   const revoked = k.revokedAt !== null;
+  const expired = !revoked && hasExpired(k.expiresAt);
   return (
     <>
       <p className="hint">
@@ -45,6 +47,7 @@ export default function KeyPage({ keyId }: { keyId: string }) {
       <div className="page-header">
         <h1 className="name">
           {k.name} {revoked ? <RevokedBadge at={k.revokedAt!} /> : null}
+          {expired ? <ExpiredBadge at={k.expiresAt!} /> : null}
         </h1>
         {isAdmin && !revoked ? <RevokeKeyButton keyId={k.id} keyName={k.name} tenantId={k.tenantId} /> : null}
       </div>
@@ -52,6 +55,11 @@ export default function KeyPage({ keyId }: { keyId: string }) {
       {revoked ? (
         <p className="notice notice-warn" role="status">
           This key was revoked on {formatDateTime(k.revokedAt!)}. Every request with it is refused (401); its rules can no longer be changed.
+        </p>
+      ) : null}
+      {expired ? (
+        <p className="notice notice-warn" role="status">
+          This key expired on {formatDateTime(k.expiresAt!)}. Every request with it is refused (401) until its expiry is moved later or removed.
         </p>
       ) : null}
       <div className="stack">
@@ -72,7 +80,10 @@ export default function KeyPage({ keyId }: { keyId: string }) {
             <dd>{formatDateTime(k.createdAt)}</dd>
             <dt>Last used</dt>
             <dd>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "never"}</dd>
+            <dt>Expires</dt>
+            <dd data-testid="key-expires">{k.expiresAt ? formatDateTime(k.expiresAt) : "never"}</dd>
           </dl>
+          {isAdmin && !revoked ? <KeyExpiryForm key={k.expiresAt ?? "never"} keyId={k.id} tenantId={k.tenantId} expiresAt={k.expiresAt} /> : null}
         </section>
         <section className="card" aria-labelledby="effective-rules-heading">
           <h2 id="effective-rules-heading">Effective rules</h2>
@@ -86,7 +97,7 @@ export default function KeyPage({ keyId }: { keyId: string }) {
           emptyText="No overrides: this key follows its tenant's rules."
           readOnlyReason={revoked ? "A revoked key's overrides cannot be edited." : undefined}
         />
-        {revoked ? null : <KeyQuotaCard keyId={k.id} />}
+        {revoked ? null : <KeyQuotaCard keyId={k.id} reset={isAdmin ? { keyName: k.name } : undefined} />}
         <RecentDecisionsCard keyId={k.id} />
       </div>
     </>

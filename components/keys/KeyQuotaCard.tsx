@@ -5,8 +5,10 @@ import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { formatClock } from "@/components/tenants/formatTime";
 import { useKeyQuota } from "./keyQueries";
 import { QuotaTable } from "./QuotaTable";
+import { ResetQuotaButton } from "./ResetQuotaButton";
 
-export function KeyQuotaCard({ keyId }: { keyId: string }) {
+/** `reset`: the key's name, when the viewer may reset its counters (admins). */
+export function KeyQuotaCard({ keyId, reset }: { keyId: string; reset?: { keyName: string } }) {
   const quota = useKeyQuota(keyId);
   const data = quota.data;
   return (
@@ -15,6 +17,7 @@ export function KeyQuotaCard({ keyId }: { keyId: string }) {
       {quota.error ? <ErrorState error={quota.error} /> : null}
       {data && data.rules.length === 0 ? <Empty>No rule applies to this key: its requests are not limited.</Empty> : null}
       {data && data.rules.length > 0 ? <QuotaTable rules={data.rules} caption="Remaining quota of this key" showSource /> : null}
+      {reset ? <ResetQuotaButton keyId={keyId} keyName={reset.keyName} /> : null}
     </ChartCard>
   );
 }

@@ -1,5 +1,5 @@
 "use client";
-/** A tenant's API keys: name, prefix, use, status; admins create keys and revoke them here. */
+/** A tenant's API keys: name, prefix, use, expiry, status; admins create keys and revoke them here. */
 import { KeyLink } from "@/components/charts/entityLinks";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "@/components/tenants/formatTime";
@@ -14,6 +14,23 @@ export function RevokedBadge({ at }: { at: string }) {
       revoked
     </span>
   );
+}
+
+export function ExpiredBadge({ at }: { at: string }) {
+  return (
+    <span className={`badge ${styles.revoked}`} title={`Expired ${formatDateTime(at)}`}>
+      expired
+    </span>
+  );
+}
+
+/** Whether a key's expiry has passed by this browser's clock (the list is re-read every 2 s). */
+export const hasExpired = (expiresAt: string | null): boolean => expiresAt !== null && Date.parse(expiresAt) <= Date.now();
+
+function KeyStatus({ revokedAt, expiresAt }: { revokedAt: string | null; expiresAt: string | null }) {
+  if (revokedAt) return <RevokedBadge at={revokedAt} />;
+  if (expiresAt && hasExpired(expiresAt)) return <ExpiredBadge at={expiresAt} />;
+  return <span className="badge">active</span>;
 }
 
 export function KeysCard({ tenantId, canEdit }: { tenantId: string; canEdit: boolean }) {
@@ -35,6 +52,7 @@ export function KeysCard({ tenantId, canEdit }: { tenantId: string; canEdit: boo
                 <th scope="col">Prefix</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
+                <th scope="col">Expires</th>
                 <th scope="col">Status</th>
                 {canEdit ? (
                   <th scope="col">
@@ -54,7 +72,10 @@ export function KeysCard({ tenantId, canEdit }: { tenantId: string; canEdit: boo
                   </td>
                   <td>{formatDateTime(key.createdAt)}</td>
                   <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : <span className="muted">never</span>}</td>
-                  <td>{key.revokedAt ? <RevokedBadge at={key.revokedAt} /> : <span className="badge">active</span>}</td>
+                  <td>{key.expiresAt ? formatDateTime(key.expiresAt) : <span className="muted">never</span>}</td>
+                  <td>
+                    <KeyStatus revokedAt={key.revokedAt} expiresAt={key.expiresAt} />
+                  </td>
                   {canEdit ? <td>{key.revokedAt ? null : <RevokeKeyButton keyId={key.id} keyName={key.name} tenantId={tenantId} />}</td> : null}
                 </tr>
               ))}

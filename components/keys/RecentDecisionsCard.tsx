@@ -1,5 +1,7 @@
 "use client";
 /** The key's latest decisions, newest first, live: why was this client refused just now? */
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useState } from "react";
 import { ChartCard } from "@/components/charts/ChartCard";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { formatClock } from "@/components/tenants/formatTime";
@@ -22,15 +24,44 @@ function Outcome({ decision }: { decision: RecentDecision }) {
   );
 }
 
+/** `?decisions=refused` (the link from "Limited right now") shows the refusals alone. */
+function useRefusedOnly(): [boolean, (on: boolean) => void] {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  // Local state answers the click at once; the URL follows (router.replace is asynchronous).
+  const [on, setOn] = useState(params.get("decisions") === "refused");
+  const set = (next: boolean) => {
+    setOn(next);
+    const query = new URLSearchParams(params);
+    if (next) query.set("decisions", "refused");
+    else query.delete("decisions");
+    const qs = query.toString();
+    router.replace(`${pathname}${qs ? `?${qs}` : ""}#recent-decisions`, { scroll: false });
+  };
+  return [on, set];
+}
+
 export function RecentDecisionsCard({ keyId }: { keyId: string }) {
   const decisions = useKeyDecisions(keyId);
-  const list = decisions.data?.decisions;
+  const [refusedOnly, setRefusedOnly] = useRefusedOnly();
+  const all = decisions.data?.decisions;
+  const list = refusedOnly ? all?.filter((d) => !d.allowed) : all;
 
   return (
-    <ChartCard title="Recent decisions" hint="The latest requests with this key, newest first; refreshed every 2 s.">
+    <ChartCard
+      id="recent-decisions"
+      title="Recent decisions"
+      hint="The latest requests with this key, newest first; refreshed every 2 s."
+      actions={
+        <label className="inline-check">
+          <input type="checkbox" checked={refusedOnly} onChange={(e) => setRefusedOnly(e.target.checked)} /> Refused only
+        </label>
+      }
+    >
       {decisions.isPending ? <Loading label="Loading decisions…" /> : null}
       {decisions.error ? <ErrorState error={decisions.error} /> : null}
-      {list && list.length === 0 ? <Empty>No recent requests with this key.</Empty> : null}
+      {list && list.length === 0 ? <Empty>{refusedOnly ? "No refused request among the latest decisions of this key." : "No recent requests with this key."}</Empty> : null}
       {list && list.length > 0 ? (
         <div className="table-wrap">
           <table aria-label="Recent decisions">

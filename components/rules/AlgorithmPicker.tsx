@@ -1,36 +1,41 @@
 "use client";
-/** Radio choice of the algorithm, each option with its trade-off so operators compare before picking. */
+/**
+ * The algorithm of one rule: a compact select. What each algorithm trades off is explained once
+ * per editor, in AlgorithmHelp (collapsed), not under every rule.
+ */
 import { ALGORITHMS, type Algorithm } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
-import styles from "./RuleEditor.module.css";
+import { RuleSelectField } from "./RuleField";
 
 export function AlgorithmPicker({ idPrefix, value, error, onChange }: { idPrefix: string; value: Algorithm; error?: string; onChange: (algorithm: Algorithm) => void }) {
-  const errorId = `${idPrefix}-algorithm-error`;
   return (
-    <fieldset className={styles.algorithms} aria-describedby={error ? errorId : undefined}>
-      <legend>Algorithm</legend>
-      {ALGORITHMS.map((algorithm) => {
-        const guide = ALGORITHM_GUIDE[algorithm];
-        const id = `${idPrefix}-algorithm-${algorithm}`;
-        return (
-          <div key={algorithm} className={styles.algorithmOption}>
-            <input type="radio" id={id} name={`${idPrefix}-algorithm`} value={algorithm} checked={value === algorithm} onChange={() => onChange(algorithm)} aria-describedby={`${id}-tradeoff`} />
-            <div>
-              <label htmlFor={id}>
-                <strong>{guide.title}</strong> <code className="muted">{algorithm}</code>
-              </label>
-              <span id={`${id}-tradeoff`} className={styles.tradeOff}>
-                {guide.tradeOff}
-              </span>
-            </div>
+    <RuleSelectField
+      id={`${idPrefix}-algorithm`}
+      label="Algorithm"
+      hint={ALGORITHM_GUIDE[value].summary}
+      error={error}
+      value={value}
+      options={ALGORITHMS.map((a) => ({ value: a, label: ALGORITHM_GUIDE[a].title }))}
+      onChange={onChange}
+    />
+  );
+}
+
+/** The trade-offs of every algorithm, once per editor, collapsed until asked for. */
+export function AlgorithmHelp() {
+  return (
+    <details className="algorithm-help">
+      <summary>How the algorithms differ</summary>
+      <dl>
+        {ALGORITHMS.map((algorithm) => (
+          <div key={algorithm}>
+            <dt>
+              {ALGORITHM_GUIDE[algorithm].title} <code className="muted">{algorithm}</code>
+            </dt>
+            <dd>{ALGORITHM_GUIDE[algorithm].tradeOff}</dd>
           </div>
-        );
-      })}
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </fieldset>
+        ))}
+      </dl>
+    </details>
   );
 }

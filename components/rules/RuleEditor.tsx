@@ -7,7 +7,7 @@
  * announced them to the others, so a 200 means "in force everywhere", and the editor says so.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { apiSend } from "@/components/api/apiClient";
 import { useIsAdmin } from "@/components/api/useSession";
 import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
@@ -87,6 +87,7 @@ export function RuleEditor({
     save.mutate({ drafts, rules: checked });
   }
 
+  const baselineRules = useMemo(() => (baseline ? (JSON.parse(baseline) as Rule[]) : []), [baseline]);
   const changedElsewhere = drafts !== null && rules.data !== undefined && JSON.stringify(rules.data) !== baseline;
   const headingId = `${owner.kind}-rules-heading`;
 
@@ -125,6 +126,7 @@ export function RuleEditor({
             ) : null
           }
           emptyText="No rules in this list. Saving an empty list removes every rule."
+          baseline={baselineRules}
           onChange={editing.update}
           onSubmit={submit}
         >

@@ -1,12 +1,14 @@
 "use client";
 /**
- * The form of one rule: name, scope, algorithm (with its trade-offs), the numbers that algorithm
- * uses (burst only for token_bucket and gcra), cost, match, fail mode and the shadow toggle.
- * Every field shows its own error, from the browser's schema run or from the server's 422.
+ * The drawer of one rule: name, scope, algorithm, the numbers that algorithm uses (burst only for
+ * token_bucket and gcra), the window as a duration, cost, match, fail mode and the shadow toggle,
+ * in a compact grid. Every field shows its own error, from the browser's schema run or from the
+ * server's 422, in the form's words.
  */
 import { FAIL_MODES, type Scope } from "@/lib/limiter/types";
-import { ALGORITHM_GUIDE, describeDuration } from "./algorithmGuide";
+import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { AlgorithmPicker } from "./AlgorithmPicker";
+import { DURATION_HELP } from "./duration";
 import { HTTP_METHODS, type HttpMethod, type RuleDraft } from "./ruleDraft";
 import type { RuleField } from "./ruleErrors";
 import { RuleSelectField, RuleTextField } from "./RuleField";
@@ -14,52 +16,38 @@ import { SCOPE_HINT } from "./ruleOwner";
 import styles from "./RuleEditor.module.css";
 
 const FAIL_MODE_HINT: Record<(typeof FAIL_MODES)[number], string> = {
-  open: "while Redis cannot answer: allow",
-  closed: "while Redis cannot answer: refuse with 503",
-  local: "while Redis cannot answer: enforce in each instance's memory",
+  open: "Redis down: allow",
+  closed: "Redis down: refuse (503)",
+  local: "Redis down: enforce in memory",
 };
 
 export function RuleFieldset({
   draft,
-  index,
+  title,
   errors = {},
   scopes,
   onChange,
-  onRemove,
 }: {
   draft: RuleDraft;
-  index: number;
+  title: string;
   errors?: Partial<Record<RuleField, string>>;
   scopes: readonly Scope[];
   onChange: (patch: Partial<RuleDraft>) => void;
-  onRemove: () => void;
 }) {
   const id = (field: string) => `${draft.draftId}-${field}`;
   const guide = ALGORITHM_GUIDE[draft.algorithm];
-  const windowMs = Number(draft.windowMs);
-  const title = `Rule ${index + 1}${draft.name.trim() ? `: ${draft.name.trim()}` : ""}`;
 
   function toggleMethod(method: HttpMethod, on: boolean) {
     onChange({ methods: on ? [...draft.methods, method] : draft.methods.filter((m) => m !== method) });
   }
 
   return (
-    <fieldset className={`${styles.ruleCard} ${draft.mode === "shadow" ? styles.shadow : ""}`}>
-      <legend className={styles.ruleLegend}>{title}</legend>
-      <div className={styles.ruleTop}>
-        <label className={styles.toggle}>
-          <input type="checkbox" checked={draft.mode === "shadow"} onChange={(e) => onChange({ mode: e.target.checked ? "shadow" : "enforce" })} />
-          Shadow mode <span className="muted">(count what it would refuse, never refuse)</span>
-        </label>
-        <button type="button" className="button-quiet" onClick={onRemove} aria-label={`Remove ${title}`}>
-          Remove
-        </button>
-      </div>
+    <fieldset className={styles.ruleCard}>
+      <legend className="visually-hidden">{title}</legend>
       {errors.rule ? <p className="form-error">{errors.rule}</p> : null}
       {errors.mode ? <p className="field-error">{errors.mode}</p> : null}
-
       <div className={styles.grid}>
-        <RuleTextField id={id("name")} label="Name" hint="a-z, 0-9, _ and -; unique in this list" error={errors.name} value={draft.name} onChange={(name) => onChange({ name })} />
+        <RuleTextField id={id("name")} label="Name" hint="a-z, 0-9, _ and -" error={errors.name} value={draft.name} onChange={(name) => onChange({ name })} />
         <RuleSelectField
           id={id("scope")}
           label="Scope"
@@ -69,6 +57,7 @@ export function RuleFieldset({
           options={scopes.map((s) => ({ value: s, label: s }))}
           onChange={(scope) => onChange({ scope })}
         />
+        <AlgorithmPicker idPrefix={draft.draftId} value={draft.algorithm} error={errors.algorithm} onChange={(algorithm) => onChange({ algorithm })} />
         <RuleSelectField
           id={id("failMode")}
           label="Fail mode"
@@ -78,31 +67,14 @@ export function RuleFieldset({
           options={FAIL_MODES.map((m) => ({ value: m, label: m }))}
           onChange={(failMode) => onChange({ failMode })}
         />
-      </div>
-
-      <AlgorithmPicker idPrefix={draft.draftId} value={draft.algorithm} error={errors.algorithm} onChange={(algorithm) => onChange({ algorithm })} />
-
-      <div className={styles.grid}>
         <RuleTextField id={id("limit")} label="Limit" numeric hint={guide.limitHint} error={errors.limit} value={draft.limit} onChange={(limit) => onChange({ limit })} />
-        <RuleTextField
-          id={id("windowMs")}
-          label="Window (ms)"
-          numeric
-          hint={`${guide.windowHint}${describeDuration(windowMs) ? ` (${describeDuration(windowMs)})` : ""}`}
-          error={errors.windowMs}
-          value={draft.windowMs}
-          onChange={(value) => onChange({ windowMs: value })}
-        />
+        <RuleTextField id={id("window")} label="Window" hint={DURATION_HELP} error={errors.windowMs} value={draft.window} onChange={(window) => onChange({ window })} />
         {guide.usesBurst ? (
           <RuleTextField id={id("burst")} label="Burst" numeric hint={guide.burstHint} error={errors.burst} value={draft.burst} onChange={(burst) => onChange({ burst })} />
         ) : null}
-        <RuleTextField id={id("cost")} label="Cost" numeric hint="units each matching request uses" error={errors.cost} value={draft.cost} onChange={(cost) => onChange({ cost })} />
-      </div>
-
-      <div className={styles.grid}>
+        <RuleTextField id={id("cost")} label="Cost" numeric hint="units per request" error={errors.cost} value={draft.cost} onChange={(cost) => onChange({ cost })} />
         <fieldset className={styles.methods} aria-describedby={errors["match.methods"] ? id("methods-error") : undefined}>
           <legend>Methods</legend>
-          <span className={styles.fieldHint}>none checked: every method</span>
           <div className={styles.methodList}>
             {HTTP_METHODS.map((method) => (
               <label key={method}>
@@ -110,6 +82,7 @@ export function RuleFieldset({
               </label>
             ))}
           </div>
+          <span className={styles.fieldHint}>none checked: every method</span>
           {errors["match.methods"] ? (
             <p id={id("methods-error")} className="field-error">
               {errors["match.methods"]}
@@ -121,11 +94,15 @@ export function RuleFieldset({
           label="Path"
           wide
           placeholder="/api/v1/**"
-          hint="glob under /api/v1: * one segment, ** any number; empty: every path"
+          hint="e.g. /api/v1/** (or a forwarded path for forward auth): * one segment, ** any; empty: every path"
           error={errors["match.path"]}
           value={draft.path}
           onChange={(path) => onChange({ path })}
         />
+        <label className={styles.toggle}>
+          <input type="checkbox" checked={draft.mode === "shadow"} onChange={(e) => onChange({ mode: e.target.checked ? "shadow" : "enforce" })} />
+          Shadow mode <span className="muted">(count, never refuse)</span>
+        </label>
       </div>
     </fieldset>
   );

@@ -1,16 +1,20 @@
 "use client";
 /**
- * The form of a whole rule list: its messages, one fieldset per rule, "Add rule", and the
- * caller's own buttons (save, run a simulation, …). It holds no state: the drafts and their
- * errors come from useRuleDrafts. After a refused check it takes the operator to the first field
- * that needs attention.
+ * The form of a whole rule list: a compact table (one row per rule, its drawer under it), the
+ * algorithm help once and collapsed, and a save bar that stays in view (sticky) with "Add rule",
+ * what the list changes so far, and the caller's own buttons (save, run a simulation, …). It
+ * holds no draft state: drafts and errors come from useRuleDrafts; only which drawers are open
+ * is its own. A rule with errors opens its drawer, and the first marked field takes the focus.
  */
-import { useEffect, useRef, type FormEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Empty } from "@/components/shell/PageState";
 import type { Scope } from "@/lib/limiter/types";
-import { emptyDraft, type RuleDraft } from "./ruleDraft";
+import type { Rule } from "@/lib/rules/ruleSchema";
+import { AlgorithmHelp } from "./AlgorithmPicker";
+import { draftToInput, emptyDraft, type RuleDraft } from "./ruleDraft";
+import { describeRuleChanges } from "./ruleChanges";
 import { hasErrors, type EditorErrors } from "./ruleErrors";
-import { RuleFieldset } from "./RuleFieldset";
+import { RuleRow } from "./RuleRow";
 import styles from "./RuleEditor.module.css";
 
 export function RuleListForm({
@@ -21,6 +25,7 @@ export function RuleListForm({
   formError,
   notices,
   emptyText,
+  baseline,
   onChange,
   onSubmit,
   children,
@@ -34,12 +39,22 @@ export function RuleListForm({
   /** Shown above the error, e.g. "changed elsewhere". */
   notices?: ReactNode;
   emptyText: string;
+  /** The rules the list started from: the save bar says what the drafts change against them. */
+  baseline: readonly Rule[];
   onChange: (next: RuleDraft[]) => void;
   onSubmit: () => void;
-  /** The buttons at the right of "Add rule"; the submit button among them. */
+  /** The buttons of the save bar; the submit button among them. */
   children: ReactNode;
 }) {
   const formRef = useRef<HTMLFormElement>(null);
+  // Open drawers. A rule with errors opens its drawer, and it stays open while they are fixed.
+  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
+  const [seenErrors, setSeenErrors] = useState(errors);
+  if (errors !== seenErrors) {
+    setSeenErrors(errors);
+    const failing = Object.keys(errors.rules).filter((id) => Object.keys(errors.rules[id] ?? {}).length > 0);
+    if (failing.some((id) => !open.has(id))) setOpen(new Set([...open, ...failing]));
+  }
 
   useEffect(() => {
     if (hasErrors(errors)) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -49,6 +64,22 @@ export function RuleListForm({
     event.preventDefault();
     onSubmit();
   }
+
+  function toggle(draftId: string) {
+    setOpen((was) => {
+      const next = new Set(was);
+      if (!next.delete(draftId)) next.add(draftId);
+      return next;
+    });
+  }
+
+  function addRule() {
+    const draft = emptyDraft(scopes[0]);
+    onChange([...drafts, draft]);
+    setOpen((was) => new Set([...was, draft.draftId]));
+  }
+
+  const changes = describeRuleChanges(baseline, drafts.map(draftToInput));
 
   return (
     <form ref={formRef} onSubmit={submit} noValidate className={styles.editor} aria-label={label}>
@@ -63,23 +94,49 @@ export function RuleListForm({
           {message}
         </p>
       ))}
-      {drafts.length === 0 ? <Empty>{emptyText}</Empty> : null}
-      {drafts.map((draft, index) => (
-        <RuleFieldset
-          key={draft.draftId}
-          draft={draft}
-          index={index}
-          errors={errors.rules[draft.draftId]}
-          scopes={scopes}
-          onChange={(patch) => onChange(drafts.map((d) => (d.draftId === draft.draftId ? { ...d, ...patch } : d)))}
-          onRemove={() => onChange(drafts.filter((d) => d.draftId !== draft.draftId))}
-        />
-      ))}
-      <div className={styles.actions}>
-        <button type="button" onClick={() => onChange([...drafts, emptyDraft()])}>
+      <AlgorithmHelp />
+      {drafts.length === 0 ? (
+        <Empty>{emptyText}</Empty>
+      ) : (
+        <div className="table-wrap">
+          <table className={styles.ruleTable} aria-label={`${label}: rules being edited`}>
+            <thead>
+              <tr>
+                <th scope="col">Rule</th>
+                <th scope="col">Limit</th>
+                <th scope="col">Algorithm</th>
+                <th scope="col">Scope</th>
+                <th scope="col">Applies to</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {drafts.map((draft, index) => (
+                <RuleRow
+                  key={draft.draftId}
+                  draft={draft}
+                  index={index}
+                  errors={errors.rules[draft.draftId]}
+                  scopes={scopes}
+                  open={open.has(draft.draftId)}
+                  onToggle={() => toggle(draft.draftId)}
+                  onChange={(patch) => onChange(drafts.map((d) => (d.draftId === draft.draftId ? { ...d, ...patch } : d)))}
+                  onRemove={() => onChange(drafts.filter((d) => d.draftId !== draft.draftId))}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className={styles.saveBar} role="group" aria-label="Save bar">
+        <button type="button" onClick={addRule}>
           Add rule
         </button>
-        <span className={styles.spacer} />
+        <p className={styles.changes} aria-live="polite" data-testid="rule-changes">
+          {changes.length === 0 ? "No changes yet." : `${changes.length === 1 ? "1 change" : `${changes.length} changes`}: ${changes.join("; ")}`}
+        </p>
         {children}
       </div>
     </form>

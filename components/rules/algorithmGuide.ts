@@ -7,6 +7,8 @@ import type { Algorithm } from "@/lib/limiter/types";
 
 export interface AlgorithmGuide {
   title: string;
+  /** A few words shown under the rule's algorithm select (the full trade-off is in the editor's help). */
+  summary: string;
   tradeOff: string;
   /** token_bucket and gcra have a capacity; the window algorithms ignore `burst`. */
   usesBurst: boolean;
@@ -18,6 +20,7 @@ export interface AlgorithmGuide {
 
 export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
   fixed_window: {
+    summary: "clock-aligned windows; cheapest",
     title: "Fixed window",
     tradeOff:
       "Counts requests in windows aligned to the clock (each starts at a multiple of the window). Cheapest, but a client can send up to twice the limit across a window boundary.",
@@ -26,6 +29,7 @@ export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
     windowHint: "window length in milliseconds",
   },
   sliding_window: {
+    summary: "smooth windows; cheap estimate",
     title: "Sliding window",
     tradeOff:
       "Weighs the previous window's count by how much of it still overlaps. Smooths the boundary burst at the same cost as a fixed window; an estimate that assumes the previous window's requests were evenly spread, so a burst at the end of one window can let nearly twice the limit through within one window length.",
@@ -34,14 +38,16 @@ export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
     windowHint: "window length in milliseconds",
   },
   sliding_log: {
+    summary: "exact; for limits up to a few thousand",
     title: "Sliding log",
     tradeOff:
-      "Remembers every admitted request in the window: exact, never more than the limit in any window. Memory and CPU grow with the requests per window, so keep it for limits up to a few thousand.",
+      "Remembers every admitted request in the window: exact, never more than the limit in any window. Memory and CPU grow with the requests per window, so its limit is capped at 10,000 (use sliding_window above that).",
     usesBurst: false,
     limitHint: "requests per window",
     windowHint: "window length in milliseconds",
   },
   token_bucket: {
+    summary: "bursts up to the burst, then a steady rate",
     title: "Token bucket",
     tradeOff:
       "A bucket of burst tokens refilled with limit tokens per period, fractionally. Allows short bursts up to the capacity, then a steady rate.",
@@ -51,6 +57,7 @@ export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
     burstHint: "bucket capacity (empty: the limit)",
   },
   gcra: {
+    summary: "evenly spaced, burst ahead of schedule",
     title: "GCRA",
     tradeOff:
       "Spaces requests one every period ÷ limit, tolerating up to burst requests ahead of schedule. Admits exactly what a token bucket with the same numbers admits; pick the description you reason about best.",

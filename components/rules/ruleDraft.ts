@@ -1,11 +1,13 @@
 /**
- * A rule as the form holds it (numbers as typed text), and its conversion to the input of the
- * shared rule schema. The schema, not the form, decides what is valid: empty or non-numeric text
+ * A rule as the form holds it (numbers and the window as typed text: "1 min"), and its
+ * conversion to the input of the shared rule schema (the window parsed into milliseconds here, in
+ * the form layer, so the API and the schema keep taking `windowMs`). The schema, not the form, decides what is valid: empty or non-numeric text
  * becomes a value the schema refuses with its own message naming the field.
  */
 import { matchSchema, type Rule, type RuleInput } from "@/lib/rules/ruleSchema";
 import type { Algorithm, FailMode, RuleMode, Scope } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
+import { formatDuration, parseDuration } from "./duration";
 
 /** The methods a rule may match, read from the schema itself. */
 export const HTTP_METHODS = matchSchema.shape.methods.unwrap().element.options;
@@ -18,7 +20,8 @@ export interface RuleDraft {
   scope: Scope;
   algorithm: Algorithm;
   limit: string;
-  windowMs: string;
+  /** A duration as typed ("1 min"); turned into `windowMs` for the schema. */
+  window: string;
   burst: string;
   cost: string;
   methods: HttpMethod[];
@@ -37,7 +40,7 @@ export function emptyDraft(scope: Scope = "key"): RuleDraft {
     scope,
     algorithm: "sliding_window",
     limit: "",
-    windowMs: "60000",
+    window: "1 min",
     burst: "",
     cost: "1",
     methods: [],
@@ -54,7 +57,7 @@ export function draftFromRule(rule: Rule): RuleDraft {
     scope: rule.scope,
     algorithm: rule.algorithm,
     limit: String(rule.limit),
-    windowMs: String(rule.windowMs),
+    window: formatDuration(rule.windowMs),
     // The window algorithms store burst = limit; the form shows burst only where it means something.
     burst: ALGORITHM_GUIDE[rule.algorithm].usesBurst ? String(rule.burst) : "",
     cost: String(rule.cost),
@@ -71,6 +74,12 @@ function numberOrUndefined(text: string): number | undefined {
   return trimmed === "" ? undefined : Number(trimmed);
 }
 
+/** "" → undefined (the schema says it is required); text that is no duration → NaN (refused as not a number). */
+function durationOrUndefined(text: string): number | undefined {
+  if (text.trim() === "") return undefined;
+  return parseDuration(text) ?? Number.NaN;
+}
+
 export function draftToInput(draft: RuleDraft): RuleInput {
   const usesBurst = ALGORITHM_GUIDE[draft.algorithm].usesBurst;
   const path = draft.path.trim();
@@ -79,7 +88,7 @@ export function draftToInput(draft: RuleDraft): RuleInput {
     scope: draft.scope,
     algorithm: draft.algorithm,
     limit: numberOrUndefined(draft.limit) as number,
-    windowMs: numberOrUndefined(draft.windowMs) as number,
+    windowMs: durationOrUndefined(draft.window) as number,
     burst: usesBurst ? numberOrUndefined(draft.burst) : undefined,
     cost: numberOrUndefined(draft.cost),
     match: {

@@ -46,29 +46,42 @@ describe("validateDrafts (the owner's own schema)", () => {
 
   it("puts each message on the field of the rule it concerns", () => {
     const a = draft({ name: "a" });
-    const b = draft({ name: "b", limit: "", windowMs: "500", cost: "1.5", path: "/other" });
+    const b = draft({ name: "b", limit: "", window: "500 ms", cost: "1.5", path: "other" });
     const result = validateDrafts(tenant, [a, b]);
     if (result.ok) throw new Error("expected errors");
     expect(result.errors.rules[a.draftId]).toBeUndefined();
     expect(result.errors.rules[b.draftId]).toEqual({
-      limit: "limit must be a number",
-      windowMs: "windowMs must be at least 1000 (1 second)",
-      cost: "cost must be a whole number",
-      "match.path": "path must start with /api/v1 and contain no spaces, ? or #",
+      limit: "Limit must be a whole number, such as 100",
+      windowMs: "Window must be at least 1 s",
+      cost: "Cost must be a whole number",
+      "match.path": "Path must start with / and contain no spaces, ? or #",
     });
   });
 
   it("refuses a duplicate name on the second rule", () => {
     const second = draft({});
     const result = validateDrafts(tenant, [draft({}), second]);
-    expect(result.ok ? null : result.errors.rules[second.draftId]?.name).toBe('duplicate rule name "per-key"');
+    expect(result.ok ? null : result.errors.rules[second.draftId]?.name).toBe("Another rule is already named per-key");
   });
 
   it("refuses a tenant-scope override on a key, but not on a tenant", () => {
     const d = draft({ scope: "tenant" });
     const result = validateDrafts(key, [d]);
-    expect(result.ok ? null : result.errors.rules[d.draftId]?.scope).toMatch(/a key rule may not have scope tenant/);
+    expect(result.ok ? null : result.errors.rules[d.draftId]?.scope).toMatch(/a key rule may not have scope tenant/i);
     expect(validateDrafts(tenant, [d]).ok).toBe(true);
+  });
+});
+
+describe("durations in the form", () => {
+  it("a window typed as a duration reaches the schema in milliseconds", () => {
+    const result = validateDrafts(tenant, [draft({ window: "1.5 min" })]);
+    expect(result).toMatchObject({ ok: true, rules: [{ windowMs: 90_000 }] });
+  });
+
+  it("text that is no duration gets a plain message on the window, not an API field name", () => {
+    const d = draft({ window: "60000" });
+    const result = validateDrafts(tenant, [d]);
+    expect(result.ok ? null : result.errors.rules[d.draftId]?.windowMs).toBe("Window: write a number and a unit: 500 ms, 30 s, 1 min, 2 h, 1 d");
   });
 });
 
@@ -77,8 +90,8 @@ describe("placeFieldErrors (the server's 422 paths)", () => {
 
   it("reads array and object body paths alike", () => {
     const errors = placeFieldErrors(drafts, { "1.limit": ["limit must be at least 1"], "rules.0.match.methods.2": "methods must be among GET" });
-    expect(errors.rules[drafts[1]!.draftId]).toEqual({ limit: "limit must be at least 1" });
-    expect(errors.rules[drafts[0]!.draftId]).toEqual({ "match.methods": "methods must be among GET" });
+    expect(errors.rules[drafts[1]!.draftId]).toEqual({ limit: "Limit must be at least 1" });
+    expect(errors.rules[drafts[0]!.draftId]).toEqual({ "match.methods": "Methods must be among GET" });
   });
 
   it("keeps messages about the list, or about rules it no longer has, at the top", () => {

@@ -2,11 +2,12 @@
  * Validation of the whole list with the owner's schema, and the placing of per-field messages,
  * whether they come from that schema in the browser or from the server's 422 (`errors` keyed by
  * field path: `0.limit`, `rules.0.match.path`, `""` for the list). Both use the same paths, since
- * both run the same schema.
+ * both run the same schema. Messages are put in the form's words (plainErrors.ts).
  */
 import type { ZodType } from "zod";
 import { fieldErrors } from "@/lib/http/validate";
 import type { RuleInput } from "@/lib/rules/ruleSchema";
+import { plainMessage } from "./plainErrors";
 import { draftToInput, type RuleDraft } from "./ruleDraft";
 import { ruleListSchemaFor, type RuleOwner } from "./ruleOwner";
 
@@ -44,8 +45,9 @@ export function hasErrors(errors: EditorErrors): boolean {
 export function placeFieldErrors(drafts: RuleDraft[], messages: Record<string, string | string[]>): EditorErrors {
   const out: EditorErrors = { list: [], rules: {} };
   for (const [path, value] of Object.entries(messages)) {
-    const message = Array.isArray(value) ? value[0] : value;
-    if (!message) continue;
+    const raw = Array.isArray(value) ? value[0] : value;
+    if (!raw) continue;
+    const message = plainMessage(raw);
     const parts = path === "" ? [] : path.split(".");
     if (parts[0] === "rules") parts.shift();
     const index = parts.length > 0 && /^\d+$/.test(parts[0]!) ? Number(parts.shift()) : undefined;

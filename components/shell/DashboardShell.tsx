@@ -19,6 +19,7 @@ const NAV: readonly { href: string; label: string; matches: (path: string) => bo
   { href: "/tenants", label: "Tenants", matches: (p) => p.startsWith("/tenants") || p.startsWith("/keys") },
   { href: "/audit", label: "Audit log", matches: (p) => p.startsWith("/audit") },
   { href: "/operators", label: "Operators", matches: (p) => p.startsWith("/operators") },
+  { href: "/docs", label: "API docs", matches: (p) => p.startsWith("/docs") },
 ];
 
 function currentPath(): string {

@@ -8,6 +8,9 @@ describe("safeNextPath keeps same-site paths and refuses everything else", () =>
     ["/audit?tenantId=aB3dE5fG", "/audit?tenantId=aB3dE5fG"],
     ["/tenants/aB3dE5fG#keys", "/tenants/aB3dE5fG#keys"],
     ["/keys/x/../../operators", "/operators"],
+    ["/./audit", "/audit"],
+    ["/audit%2Fx", "/audit%2Fx"],
+    ["/tenants/a%20b", "/tenants/a%20b"],
   ])("%s → %s", (input, expected) => {
     expect(safeNextPath(input)).toBe(expected);
   });
@@ -27,6 +30,32 @@ describe("safeNextPath keeps same-site paths and refuses everything else", () =>
     ["/login"],
     ["/login?next=/audit"],
     ["/" + "a".repeat(3000)],
+    // Paths that only become another host once normalised (the review's reproduction first).
+    ["/.//evil.example"],
+    ["/.//evil.example/steal?x=1"],
+    ["/./\\evil.example"],
+    ["/a/..//evil.example"],
+    ["/..//evil.example"],
+    ["/%2e//evil.example"],
+    ["/%2E%2E//evil.example"],
+    // Encoded slashes and backslashes that a later decode turns into `//` or `/\\`.
+    ["/%2Fevil.example"],
+    ["/%2fevil.example"],
+    ["/%5Cevil.example"],
+    ["/%5cevil.example"],
+    ["/%252Fevil.example"],
+    ["/%25252F%25252Fevil.example"],
+    ["/%2F%2Fevil.example"],
+    ["/%0A/evil.example"],
+    ["/%E0%A4%A"],
+    // Absolute URLs of every kind.
+    ["http://evil.example"],
+    ["HTTPS://evil.example/x"],
+    ["//evil.example"],
+    ["///evil.example"],
+    ["/\\/evil.example"],
+    ["https:evil.example"],
+    ["data:text/html,hi"],
   ])("%j → /", (input) => {
     expect(safeNextPath(input)).toBe("/");
   });

@@ -1,6 +1,7 @@
 "use client";
 /**
- * The candidate editor and the simulation report. The candidate starts as the rules the page
+ * The candidate editor and, beside it on a wide screen, the simulation report with what the
+ * candidate changes ("per-key: 120 → 60 per min"). The candidate starts as the rules the page
  * first loaded; the live rules (`currentRules`) only raise a notice when they change elsewhere,
  * never overwrite the candidate. A 422 to the simulation lands on the candidate's fields, as it
  * does for a save. The report's actions apply the candidate exactly as it was simulated.
@@ -17,6 +18,7 @@ import { ChartCard } from "@/components/charts/ChartCard";
 import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
 import type { Rule } from "@/lib/rules/ruleSchema";
 import { simulateSchema, type SimulateBody } from "@/lib/simulator/simulateSchema";
+import { describeRuleChanges } from "@/components/rules/ruleChanges";
 import { CandidateActions } from "./CandidateActions";
 import { SimulationReport } from "./SimulationReport";
 import { requestRange, SIMULATION_RANGE_WORDS, SIMULATION_RANGES, type SimulationRange } from "./simulationRange";
@@ -26,6 +28,21 @@ interface RunRequest extends SimulateBody {
   /** The drafts the body was built from: a 422 lands on them; edited since, the report is stale. */
   drafts: RuleDraft[];
   range: SimulationRange;
+}
+
+/** What the simulated candidate changes against the current rules, one line per rule. */
+function CandidateChanges({ changes }: { changes: string[] }) {
+  if (changes.length === 0) return <p className="hint">The candidate is the same as the current rules.</p>;
+  return (
+    <div className="candidate-changes">
+      <h3>What the candidate changes</h3>
+      <ul aria-label="What the candidate changes">
+        {changes.map((change) => (
+          <li key={change}>{change}</li>
+        ))}
+      </ul>
+    </div>
+  );
 }
 
 function simulatePath(tenantId: string): string {
@@ -69,7 +86,7 @@ export function SimulatorWorkbench({ tenantId, initialRules, currentRules, canAp
   const fieldError = run.isError && Object.keys(editing.errors.rules).length + editing.errors.list.length > 0;
 
   return (
-    <div className="stack">
+    <div className="workbench">
       <ChartCard title="Candidate rules" hint="Starts as the tenant's current rules. Change, add or remove rules; nothing is saved by running a simulation.">
         <RuleListForm
           label="Candidate rules"
@@ -88,6 +105,7 @@ export function SimulatorWorkbench({ tenantId, initialRules, currentRules, canAp
             ) : null
           }
           emptyText="The candidate has no rules: the simulation shows what happens without any limit."
+          baseline={currentRules}
           onChange={editing.update}
           onSubmit={submit}
         >
@@ -108,6 +126,7 @@ export function SimulatorWorkbench({ tenantId, initialRules, currentRules, canAp
         {run.isError && fieldError ? <p className="hint">The candidate was refused: see the marked fields above.</p> : null}
         {run.isSuccess && request ? (
           <>
+            <CandidateChanges changes={describeRuleChanges(currentRules, request.rules)} />
             <SimulationReport run={{ result: run.data, requested: request }} />
             {canApply ? (
               <CandidateActions

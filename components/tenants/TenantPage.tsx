@@ -1,6 +1,6 @@
 "use client";
 /**
- * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), each key's
+ * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), its gateway upstream, each key's
  * remaining quota live, its own traffic charts, and links to its audit log and its rule simulator.
  */
 import Link from "next/link";
@@ -16,6 +16,7 @@ import { RuleEditor } from "@/components/rules/RuleEditor";
 import { ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "./formatTime";
 import { useTenant } from "./tenantQueries";
+import { UpstreamCard } from "./UpstreamCard";
 
 export default function TenantPage({ tenantId }: { tenantId: string }) {
   const isAdmin = useIsAdmin();
@@ -58,6 +59,7 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
           description="Every request under /api/v1 with a key of this tenant is checked against all matching rules at once; a key's overrides replace rules of the same name."
           emptyText="No rules: this tenant's keys are not limited."
         />
+        <UpstreamCard tenant={tenant.data} canEdit={isAdmin} />
         <TenantQuotaCard tenantId={tenantId} />
         <div className="page-header">
           <h2>Traffic</h2>

@@ -12,6 +12,11 @@ export interface Tenant {
   createdAt: string;
 }
 
+/** GET /api/admin/tenants/{id}: the tenant with its gateway upstream. */
+export interface TenantDetail extends Tenant {
+  upstream: { url: string; timeoutMs: number } | null;
+}
+
 export const LIVE_MS = 2000;
 export const TENANTS_QUERY_KEY = ["tenants"] as const;
 
@@ -29,9 +34,9 @@ export function useTenants() {
 }
 
 export function useTenant(tenantId: string) {
-  return useQuery<Tenant, ApiError>({
+  return useQuery<TenantDetail, ApiError>({
     queryKey: ["tenant", tenantId],
-    queryFn: () => apiGet<Tenant>(tenantPath(tenantId)),
+    queryFn: () => apiGet<TenantDetail>(tenantPath(tenantId)),
     refetchInterval: LIVE_MS,
     placeholderData: keepPreviousData,
   });

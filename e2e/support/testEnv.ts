@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 
 export const ADMIN_EMAIL = "e2e-admin@sluice.test";
 export const ADMIN_PASSWORD = "e2e-admin-password-not-secret";
-export const ADMIN_TOKEN = "e2e-admin-token-not-secret";
+export const ADMIN_TOKEN = "e2e-admin-token-not-secret-00000001";
 
 process.env.E2E_REDIS_PREFIX ||= process.env.SLUICE_REDIS_PREFIX || `e2e${randomBytes(3).toString("hex")}:`;
 

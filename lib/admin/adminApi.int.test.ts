@@ -219,7 +219,7 @@ describe("rules", () => {
     ["burst 0", { ...rule, burst: 0 }, "0.burst", "burst must be at least 1"],
     ["a negative cost", { ...rule, cost: -1 }, "0.cost", "cost must be at least 0"],
     ["a bad name", { ...rule, name: "Per Key" }, "0.name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
-    ["a path outside /api/v1", { ...rule, match: { path: "/admin" } }, "0.match.path", "path must start with /api/v1 and contain no spaces, ? or #"],
+    ["a relative path", { ...rule, match: { path: "admin" } }, "0.match.path", "path must start with / and contain no spaces, ? or #"],
     ["an unknown method", { ...rule, match: { methods: ["FETCH"] } }, "0.match.methods.0", "methods must be among GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"],
     ["an unknown failMode", { ...rule, failMode: "retry" }, "0.failMode", "failMode must be one of open, closed, local"],
     ["an unknown mode", { ...rule, mode: "dry-run" }, "0.mode", "mode must be one of enforce, shadow"],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../http/errors";
 import type { Actor } from "../audit/auditLog";
+import { BearerFailures } from "../auth/bearerFailures";
 import { authorize } from "./authorize";
 
 const TOKEN = "the-admin-token";
@@ -36,5 +37,16 @@ describe("authorize", () => {
     const session = async () => viewer;
     expect(await authorize(req(), "read", { adminToken: TOKEN, session })).toEqual(viewer);
     expect(await statusOf(authorize(req(), "write", { adminToken: TOKEN, session }))).toBe(403);
+  });
+
+  it("answers 429 to an address after its wrong tokens ran out, before comparing (the right token too); other addresses still get in", async () => {
+    const failures = new BearerFailures(5);
+    const from = (ip: string, auth: string) => new Request("http://test.local/api/admin/tenants", { headers: { authorization: auth, "x-forwarded-for": ip } });
+    for (let i = 0; i < 5; i++) expect(await statusOf(authorize(from("203.0.113.5", `Bearer guess-${i}`), "read", { adminToken: TOKEN, failures }))).toBe(401);
+    expect(await statusOf(authorize(from("203.0.113.5", "Bearer guess-5"), "read", { adminToken: TOKEN, failures }))).toBe(429);
+    expect(await statusOf(authorize(from("203.0.113.5", `Bearer ${TOKEN}`), "read", { adminToken: TOKEN, failures }))).toBe(429);
+    expect(await statusOf(authorize(from("203.0.113.6", `Bearer ${TOKEN}`), "read", { adminToken: TOKEN, failures }))).toBe(200);
+    // Sessions (no bearer) are not affected by the address's bearer failures.
+    expect(await authorize(new Request("http://test.local/api/admin/tenants", { headers: { "x-forwarded-for": "203.0.113.5" } }), "read", { adminToken: TOKEN, failures, session: async () => viewer })).toEqual(viewer);
   });
 });

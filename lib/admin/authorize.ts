@@ -1,41 +1,39 @@
 /**
  * Who may call the admin API. One function for every admin route: a bearer token equal to
  * SLUICE_ADMIN_TOKEN acts as `admin`; operator sessions (dashboard) resolve through the same
- * function. Missing or wrong credentials: 401; a `viewer` asking to change state: 403.
+ * function. Missing or wrong credentials: 401; a `viewer` asking to change state: 403. An address
+ * that sent too many wrong bearer tokens: 429 before its token is compared
+ * (lib/auth/bearerFailures.ts).
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { bearerFailures, type BearerFailures } from "../auth/bearerFailures";
 import { config } from "../config";
+import { clientIp } from "../enforce/clientIp";
+import { bearerToken as bearer, sameSecret } from "../http/bearerToken";
 import { AppError } from "../http/errors";
 import type { Actor } from "../audit/auditLog";
 
+export { sameSecret };
+
 export type Access = "read" | "write";
-
-const digest = (s: string): Buffer => createHash("sha256").update(s).digest();
-
-/** Constant-time comparison of two secrets of any length. */
-export function sameSecret(a: string, b: string): boolean {
-  return timingSafeEqual(digest(a), digest(b));
-}
-
-function bearer(headers: Headers): string | null {
-  const auth = headers.get("authorization");
-  if (!auth) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-  return match ? match[1]! : "";
-}
 
 export type SessionResolver = (request: Request) => Promise<Actor | null>;
 
 export async function authorize(
   request: Request,
   access: Access,
-  options: { adminToken?: string; session?: SessionResolver } = {},
+  options: { adminToken?: string; session?: SessionResolver; failures?: BearerFailures } = {},
 ): Promise<Actor> {
   const adminToken = options.adminToken ?? config().adminToken;
   const token = bearer(request.headers);
   let actor: Actor | null = null;
   if (token !== null) {
-    if (!adminToken || !sameSecret(token, adminToken)) throw new AppError("unauthorized", "The bearer token is not valid for the admin API.", { headers: { "WWW-Authenticate": 'Bearer realm="sluice-admin"' } });
+    const failures = options.failures ?? bearerFailures();
+    const ip = clientIp(request.headers, config().trustProxyHops);
+    failures.assertMayTry(ip);
+    if (!adminToken || !sameSecret(token, adminToken)) {
+      failures.recordFailure(ip);
+      throw new AppError("unauthorized", "The bearer token is not valid for the admin API.", { headers: { "WWW-Authenticate": 'Bearer realm="sluice-admin"' } });
+    }
     actor = { id: "token", role: "admin" };
   } else if (options.session) {
     actor = await options.session(request);

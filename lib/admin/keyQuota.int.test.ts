@@ -60,11 +60,11 @@ function callEcho(apiKey: string, ip: string): Promise<RouteAnswer> {
 }
 
 describe("GET /api/admin/tenants/{tenantId}", () => {
-  it("200 with id, name and createdAt, as the list shows it", async () => {
+  it("200 with id, name and createdAt, as the list shows it, and its gateway upstream (null when none)", async () => {
     const t = await newTenant();
     const res = await admin(tenant, "GET", `/tenants/${t.id}`, { tenantId: t.id });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(t);
+    expect(res.body).toEqual({ ...t, upstream: null });
   });
 
   it("404 for an unknown or malformed id, 401 without a token, 405 for other methods", async () => {

@@ -29,3 +29,9 @@ export function auditIdParam(value: string): string {
   if (!AUDIT_ID_PATTERN.test(value)) throw notAnId("audit event", "an audit event id is a positive whole number");
   return value;
 }
+
+/** Rule names (lib/rules/ruleSchema.ts): a value that cannot be one names no rule. */
+export function ruleNameParam(value: string): string {
+  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(value)) throw notAnId("rule", "a rule name is 1-64 characters of a-z, 0-9, _ and -");
+  return value;
+}

@@ -6,21 +6,27 @@
  * - Rules (a tenant's list or a key's overrides): the event's `before` list goes through the same
  *   schema and store code as PUT .../rules. Reverting the same event again is allowed: it
  *   re-applies that list once more (another audited change), whatever happened in between.
- * - Key revocation: un-revokes the key only while that revocation is the one in force; reverting
- *   it a second time, or after the key was revoked again, is a 409. Reverting an un-revoke revokes
- *   the key again (409 if it already is revoked).
+ * - Key revocation: never undone, 409 saying why and what to do instead (a revoked key's secret
+ *   may have leaked; lib/audit/revertPlan.ts). Reverting an un-revoke recorded before that rule
+ *   revokes the key again (409 if it already is revoked).
+ * - Key expiry: sets the event's `before` expiry again (409 when the key is revoked since, or
+ *   already has that expiry).
+ * - Upstream (PUT or DELETE .../upstream): the event's `before` upstream is set again through the
+ *   same schema as PUT, or, when there was none, the upstream is removed (409 if there is none now).
  * - 409 `conflict` with the reason for everything else: an action that cannot be reverted (see
  *   lib/audit/revertPlan.ts), a target that no longer exists, a revoked key's overrides, a stored
  *   list that no longer passes today's validation. 404 for an unknown event.
  */
 import type { Prisma } from "../db/generated/client";
 import { getDb } from "../db/client";
-import { revokeKeyIn, unrevokeKeyIn } from "../apiKeys/keyStore";
+import { revokeKeyIn, setKeyExpiryIn } from "../apiKeys/keyStore";
 import { auditView, type Actor, type AuditEventView } from "../audit/auditLog";
 import { revertAction, revertPlan, type RevertPlan } from "../audit/revertPlan";
 import { AppError } from "../http/errors";
 import { fieldErrors } from "../http/validate";
 import { replaceRulesIn } from "../rules/ruleStore";
+import { upstreamSchema } from "../gateway/upstreamSchema";
+import { deleteUpstreamIn, putUpstreamIn } from "../gateway/upstreamStore";
 import type { Rule } from "../rules/ruleSchema";
 import { keyRulesSchema, tenantRulesSchema } from "./schemas";
 
@@ -62,14 +68,28 @@ async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<Rever
       const saved = await targetMustExist(event, () => replaceRulesIn(tx, actor, plan.owner, rules, note));
       return { revert: saved.audit, tenantId: saved.tenantId };
     }
-    case "unrevoke_key": {
-      const restored = await targetMustExist(event, () => unrevokeKeyIn(tx, actor, plan.keyId, plan.revokedAt, note));
-      return { revert: restored.audit, tenantId: restored.tenantId };
+    case "upstream": {
+      if (plan.upstream === null) {
+        const none = await tx.upstream.findUnique({ where: { tenantId: plan.tenantId }, select: { tenantId: true } });
+        if (!none) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: tenant ${plan.tenantId} has no upstream to remove.`);
+        const removed = await targetMustExist(event, () => deleteUpstreamIn(tx, actor, plan.tenantId, note));
+        return { revert: removed.audit, tenantId: removed.tenantId };
+      }
+      const parsed = upstreamSchema.safeParse(plan.upstream);
+      if (!parsed.success) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: its earlier upstream no longer passes validation.`);
+      const set = await targetMustExist(event, () => putUpstreamIn(tx, actor, plan.tenantId, parsed.data, note));
+      return { revert: set.audit, tenantId: set.tenantId };
     }
     case "revoke_key": {
       const revoked = await targetMustExist(event, () => revokeKeyIn(tx, actor, plan.keyId, note));
       if (!revoked.audit) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: API key ${plan.keyId} is already revoked.`);
       return { revert: revoked.audit, tenantId: revoked.tenantId };
+    }
+    case "key_expiry": {
+      const expiresAt = plan.expiresAt === null ? null : new Date(plan.expiresAt);
+      const saved = await targetMustExist(event, () => setKeyExpiryIn(tx, actor, plan.keyId, expiresAt, note));
+      if (!saved.audit) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: API key ${plan.keyId} already has that expiry.`);
+      return { revert: saved.audit, tenantId: saved.key.tenantId };
     }
   }
 }

@@ -18,6 +18,8 @@ export interface KeyView {
   createdAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** From this instant the key is refused (401); null: never expires (lib/apiKeys/keyExpiry.ts). */
+  expiresAt: string | null;
 }
 
 export interface CreatedKey extends KeyView {
@@ -27,7 +29,7 @@ export interface CreatedKey extends KeyView {
 
 type Tx = Prisma.TransactionClient;
 
-type KeyRow = { id: string; tenantId: string; name: string; prefix: string; createdAt: Date; revokedAt: Date | null; lastUsedAt: Date | null };
+type KeyRow = { id: string; tenantId: string; name: string; prefix: string; createdAt: Date; revokedAt: Date | null; lastUsedAt: Date | null; expiresAt: Date | null };
 
 export const keyView = (k: KeyRow): KeyView => ({
   id: k.id,
@@ -37,18 +39,19 @@ export const keyView = (k: KeyRow): KeyView => ({
   createdAt: k.createdAt.toISOString(),
   revokedAt: k.revokedAt?.toISOString() ?? null,
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+  expiresAt: k.expiresAt?.toISOString() ?? null,
 });
 
 const tenantMissing = (tenantId: string) => new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
 const keyMissing = (keyId: string) => new AppError("not_found", `No API key with id ${JSON.stringify(keyId)}.`);
 
-export async function createKey(actor: Actor, tenantId: string, name: string): Promise<CreatedKey> {
+export async function createKey(actor: Actor, tenantId: string, name: string, expiresAt: Date | null = null): Promise<CreatedKey> {
   return withFreshId((id) =>
     getDb().$transaction(async (tx) => {
       const tenant = await tx.tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
       if (!tenant) throw tenantMissing(tenantId);
       const minted = mintKey(id);
-      const row = await tx.apiKey.create({ data: { id, tenantId, name, prefix: minted.prefix, secretHash: minted.secretHash } });
+      const row = await tx.apiKey.create({ data: { id, tenantId, name, prefix: minted.prefix, secretHash: minted.secretHash, expiresAt } });
       await recordAudit(tx, actor, { action: "key.create", target: `key:${id}`, tenantId, after: keyView(row) });
       return { ...keyView(row), key: minted.key };
     }),
@@ -93,24 +96,23 @@ export async function revokeKey(actor: Actor, keyId: string): Promise<{ tenantId
 }
 
 /**
- * Makes a revoked key valid again, within the caller's transaction, only while the revocation made
- * at `revokedAt` is the one in force: a key revoked again later (or already live) is a `conflict`,
- * so an old revert can never undo a newer revocation. The secret is unchanged: whoever holds the
- * key can use it again once the change is announced.
+ * Sets (or clears, with null) a key's expiry within the caller's transaction, audited as
+ * `key.expiry` (revertible: the revert sets the `before` expiry again). A revoked key cannot be
+ * given an expiry (409): it is refused already, for good. Setting the expiry it has changes nothing.
  */
-export async function unrevokeKeyIn(tx: Tx, actor: Actor, keyId: string, revokedAt: string, note: KeyChangeNote): Promise<{ tenantId: string; audit: AuditEventView }> {
+export async function setKeyExpiryIn(tx: Tx, actor: Actor, keyId: string, expiresAt: Date | null, note: KeyChangeNote = {}): Promise<{ key: KeyView; changed: boolean; audit?: AuditEventView }> {
   const row = await tx.apiKey.findUnique({ where: { id: keyId } });
   if (!row) throw keyMissing(keyId);
-  const expected = new Date(revokedAt);
-  if (!row.revokedAt) throw new AppError("conflict", `API key ${keyId} is not revoked any more.`);
-  if (row.revokedAt.getTime() !== expected.getTime()) {
-    throw new AppError("conflict", `API key ${keyId} was revoked again at ${row.revokedAt.toISOString()}; revert that revocation instead.`);
-  }
-  const updated = await tx.apiKey.updateMany({ where: { id: keyId, revokedAt: expected }, data: { revokedAt: null } });
-  if (updated.count === 0) throw new AppError("conflict", `API key ${keyId} changed while being restored; try again.`);
-  const live = await tx.apiKey.findUniqueOrThrow({ where: { id: keyId } });
-  const audit = await recordAudit(tx, actor, { action: note.action ?? "key.unrevoke", target: `key:${keyId}`, tenantId: row.tenantId, before: keyView(row), after: keyView(live), revertOf: note.revertOf });
-  return { tenantId: row.tenantId, audit };
+  if (row.revokedAt) throw new AppError("conflict", `API key ${keyId} is revoked; its expiry cannot be changed.`);
+  if ((row.expiresAt?.getTime() ?? null) === (expiresAt?.getTime() ?? null)) return { key: keyView(row), changed: false };
+  const updated = await tx.apiKey.update({ where: { id: keyId }, data: { expiresAt } });
+  const audit = await recordAudit(tx, actor, { action: note.action ?? "key.expiry", target: `key:${keyId}`, tenantId: row.tenantId, before: keyView(row), after: keyView(updated), revertOf: note.revertOf });
+  return { key: keyView(updated), changed: true, audit };
+}
+
+/** PATCH /api/admin/keys/{keyId} `{ expiresAt }`. */
+export async function setKeyExpiry(actor: Actor, keyId: string, expiresAt: Date | null): Promise<{ key: KeyView; changed: boolean }> {
+  return getDb().$transaction((tx) => setKeyExpiryIn(tx, actor, keyId, expiresAt));
 }
 
 /** Records use of keys (batched, best effort: never on the request's critical path). */

@@ -5,12 +5,14 @@
  * Reading: `listAudit` answers at most `limit` events ordered by (at, id) descending, optionally
  * of one tenant, optionally strictly older than the event `before` (keyset cursor: pass the id of
  * the last event of the previous page; a page shorter than `limit` is the last). An unknown cursor
- * is a 422 naming `before`.
+ * is a 422 naming `before`. Filters: `actor` (exact), `action` (exact, or every action under a
+ * prefix ending in `.`, e.g. `rules.`), `from` / `to` (time bounds, `to` exclusive). Each event of
+ * a key carries the key's name (`targetName`) when the key still exists, so the log reads in names.
  */
 import type { Prisma } from "../db/generated/client";
 import { getDb } from "../db/client";
 import { AppError } from "../http/errors";
-import { isRevertibleAction } from "./revertPlan";
+import { isRevertible } from "./revertPlan";
 
 export interface Actor {
   /** `token` for the admin bearer token, `operator:<email>` for a dashboard session. */
@@ -47,6 +49,8 @@ export interface AuditEventView {
   revertOf: string | null;
   /** Whether the kind of change can be reverted (the revert may still be refused by the current state). */
   revertible: boolean;
+  /** The name of the key a `key:<id>` target names (listAudit only; null when unknown). */
+  targetName?: string | null;
 }
 
 type AuditRow = {
@@ -71,7 +75,7 @@ export const auditView = (row: AuditRow): AuditEventView => ({
   before: row.before ?? null,
   after: row.after ?? null,
   revertOf: row.revertOf?.toString() ?? null,
-  revertible: isRevertibleAction(row.action),
+  revertible: isRevertible({ id: row.id.toString(), action: row.action, target: row.target, before: row.before ?? null, after: row.after ?? null }),
 });
 
 export async function recordAudit(tx: Tx, actor: Actor, entry: AuditEntry): Promise<AuditEventView> {
@@ -94,6 +98,10 @@ export interface AuditQuery {
   limit: number;
   /** Id of the last event already shown: answer only older ones. */
   before?: string;
+  actor?: string;
+  action?: string;
+  from?: Date;
+  to?: Date;
 }
 
 async function olderThan(cursorId: string): Promise<Prisma.AuditEventWhereInput> {
@@ -106,10 +114,17 @@ export async function listAudit(query: AuditQuery): Promise<AuditEventView[]> {
   const where: Prisma.AuditEventWhereInput[] = [];
   if (query.tenantId) where.push({ tenantId: query.tenantId });
   if (query.before !== undefined) where.push(await olderThan(query.before));
+  if (query.actor !== undefined) where.push({ actor: query.actor });
+  if (query.action !== undefined) where.push(query.action.endsWith(".") ? { action: { startsWith: query.action } } : { action: query.action });
+  if (query.from !== undefined) where.push({ at: { gte: query.from } });
+  if (query.to !== undefined) where.push({ at: { lt: query.to } });
   const rows = await getDb().auditEvent.findMany({
     where: { AND: where },
     orderBy: [{ at: "desc" }, { id: "desc" }],
     take: query.limit,
   });
-  return rows.map(auditView);
+  const keyIds = [...new Set(rows.flatMap((r) => (r.target.startsWith("key:") ? [r.target.slice(4)] : [])))];
+  const keys = keyIds.length > 0 ? await getDb().apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, name: true } }) : [];
+  const keyName = new Map(keys.map((k) => [k.id, k.name]));
+  return rows.map((row) => ({ ...auditView(row), targetName: row.target.startsWith("key:") ? (keyName.get(row.target.slice(4)) ?? null) : null }));
 }

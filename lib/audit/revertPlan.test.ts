@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../http/errors";
-import { baseAction, isRevertibleAction, revertAction, revertPlan, type RevertableEvent } from "./revertPlan";
+import { baseAction, isRevertible, isRevertibleAction, revertAction, revertPlan, type RevertableEvent } from "./revertPlan";
 
 const event = (fields: Partial<RevertableEvent>): RevertableEvent => ({ id: "7", action: "rules.replace", target: "tenant:AAAAAAAA", before: [], after: [], ...fields });
 const keyView = (revokedAt: string | null) => ({ id: "KKKKKKKK", name: "k", revokedAt });
@@ -26,12 +26,17 @@ describe("revert actions", () => {
   it.each([
     ["rules.replace", true],
     ["rules.replace.revert", true],
-    ["key.revoke", true],
+    ["key.revoke", false],
     ["key.revoke.revert", true],
+    ["key.expiry", true],
+    ["key.expiry.revert", true],
     ["tenant.create", false],
     ["key.create", false],
     ["operator.update", false],
     ["rules", false],
+    ["upstream.replace", true],
+    ["upstream.delete", true],
+    ["upstream.delete.revert", true],
   ])("%s revertible: %s", (action, revertible) => {
     expect(isRevertibleAction(action)).toBe(revertible);
   });
@@ -47,12 +52,42 @@ describe("revertPlan: what a revert restores", () => {
     expect(revertPlan(event({ action: "rules.replace.revert", target: "key:KKKKKKKK", before: [] }))).toEqual({ kind: "rules", owner: { kind: "key", keyId: "KKKKKKKK" }, rules: [] });
   });
 
-  it("a revocation un-revokes, tied to the revocation time it recorded", () => {
-    expect(revertPlan(event({ action: "key.revoke", target: "key:KKKKKKKK", before: keyView(null), after: keyView(REVOKED_AT) }))).toEqual({ kind: "unrevoke_key", keyId: "KKKKKKKK", revokedAt: REVOKED_AT });
+  it("a revocation is never undone: a revoked key stays dead (its secret may have leaked), and the refusal says to create a new key", () => {
+    const revocation = event({ action: "key.revoke", target: "key:KKKKKKKK", before: keyView(null), after: keyView(REVOKED_AT) });
+    expect(refusal(revocation).message).toMatch(/a revoked key stays revoked, since its secret may have leaked; nothing was re-created\. Create a new key/);
+    expect(isRevertible(revocation)).toBe(false);
+    // Nor a re-revocation recorded as a revert.
+    expect(isRevertible({ ...revocation, action: "key.revoke.revert" })).toBe(false);
   });
 
-  it("an un-revoke (the revert of a revocation) revokes again", () => {
-    expect(revertPlan(event({ action: "key.revoke.revert", target: "key:KKKKKKKK", before: keyView(REVOKED_AT), after: keyView(null) }))).toEqual({ kind: "revoke_key", keyId: "KKKKKKKK" });
+  it("an un-revoke recorded before revocations became final (the revert of a revocation) revokes again", () => {
+    const unrevoke = event({ action: "key.revoke.revert", target: "key:KKKKKKKK", before: keyView(REVOKED_AT), after: keyView(null) });
+    expect(revertPlan(unrevoke)).toEqual({ kind: "revoke_key", keyId: "KKKKKKKK" });
+    expect(isRevertible(unrevoke)).toBe(true);
+  });
+
+  it("an upstream set where there was none removes it again", () => {
+    expect(revertPlan(event({ action: "upstream.replace", before: null, after: { url: "http://a", timeoutMs: 100 } }))).toEqual({ kind: "upstream", tenantId: "AAAAAAAA", upstream: null });
+  });
+
+  it("an upstream replaced or removed sets the earlier one again", () => {
+    const before = { url: "http://a", timeoutMs: 100 };
+    expect(revertPlan(event({ action: "upstream.delete", before, after: null }))).toEqual({ kind: "upstream", tenantId: "AAAAAAAA", upstream: before });
+    expect(revertPlan(event({ action: "upstream.replace.revert", before, after: null }))).toEqual({ kind: "upstream", tenantId: "AAAAAAAA", upstream: before });
+  });
+});
+
+describe("revertPlan: key expiry", () => {
+  it("an expiry change (or its revert) sets the before expiry again, null included", () => {
+    const at = "2027-01-01T00:00:00.000Z";
+    expect(revertPlan(event({ action: "key.expiry", target: "key:KKKKKKKK", before: { expiresAt: at }, after: { expiresAt: null } }))).toEqual({ kind: "key_expiry", keyId: "KKKKKKKK", expiresAt: at });
+    expect(revertPlan(event({ action: "key.expiry.revert", target: "key:KKKKKKKK", before: { expiresAt: null }, after: { expiresAt: at } }))).toEqual({ kind: "key_expiry", keyId: "KKKKKKKK", expiresAt: null });
+  });
+
+  it("refuses an event without a readable before expiry, or not aimed at a key", () => {
+    expect(refusal({ action: "key.expiry", target: "key:KKKKKKKK", before: { name: "k" } }).message).toMatch(/expiry before the change/);
+    expect(refusal({ action: "key.expiry", target: "key:KKKKKKKK", before: { expiresAt: "soon" } }).message).toMatch(/expiry before the change/);
+    expect(refusal({ action: "key.expiry", target: "tenant:AAAAAAAA", before: { expiresAt: null } }).message).toMatch(/is not a key/);
   });
 });
 
@@ -61,10 +96,14 @@ describe("revertPlan: 409 conflict, saying why", () => {
     ["tenant creation", { action: "tenant.create", before: null }, /tenants cannot be deleted/],
     ["key creation", { action: "key.create", target: "key:KKKKKKKK", before: null }, /revoke the key instead/],
     ["operator changes", { action: "operator.update", target: "operator:abc" }, /operator changes/],
-    ["an unknown action", { action: "something.else" }, /only rule changes and key revocations/],
+    ["a key's counter reset", { action: "key.counters.reset", target: "key:KKKKKKKK" }, /reset counters cannot be restored/],
+    ["an identifier's counter reset", { action: "identifier.counters.reset" }, /reset counters cannot be restored/],
+    ["an unknown action", { action: "something.else" }, /only rule changes, key revocations, key expiry changes and upstream changes/],
     ["a rules event without a before list", { before: null }, /no earlier rule list/],
     ["a rules event on an odd target", { target: "operator:abc" }, /neither a tenant nor a key/],
     ["a malformed target id", { target: "tenant:../x" }, /neither a tenant nor a key/],
+    ["an upstream event on a key", { action: "upstream.replace", target: "key:KKKKKKKK", before: null }, /is not a tenant/],
+    ["an upstream event with a list as before", { action: "upstream.delete", before: [] }, /no earlier upstream/],
     ["a revocation without its states", { action: "key.revoke", target: "key:KKKKKKKK", before: null, after: null }, /revocation state/],
   ])("%s", (_, fields, message) => {
     const error = refusal(fields);

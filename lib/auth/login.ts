@@ -3,12 +3,14 @@
  * - `unauthorized` (401) "Wrong email or password." for an unknown email and for a wrong password
  *   alike, in about the same time (an unknown email is verified against a dummy hash);
  * - `rate_limited` (429) with `Retry-After` (whole seconds) and the time to try again, once the
- *   IP or the email has used up its failed attempts (loginLimit.ts).
+ *   address, the (email, address) pair or the email has used up its failed attempts (loginLimit.ts;
+ *   an address without failures for the email is never refused for the email's ceiling alone).
  * The first admin is ensured before the first check, so a fresh install can log in at once.
  */
 import { AppError } from "../http/errors";
 import type { Limiter } from "../limiter/decide";
 import { retryAfterSeconds } from "../limiter/headers";
+import { limitingAddress } from "../limiter/limitingAddress";
 import { ensureFirstAdmin } from "./firstAdmin";
 import { checkLoginAllowed, loginSubject, recordLoginFailure } from "./loginLimit";
 import type { LoginInput, Role } from "./operatorSchemas";
@@ -34,13 +36,14 @@ function limited(retryAfterMs: number, retryAt: Date): AppError {
 export async function logIn(input: LoginInput, ip: string, limiter: Limiter): Promise<LoggedIn> {
   await ensureFirstAdmin();
   const subject = loginSubject(ip, input.email);
-  return attempts.run([`ip:${ip}`, `email:${input.email}`], async () => {
+  // Serialised per limiting subject, so a host rotating through its IPv6 /64 is still one line.
+  return attempts.run([`ip:${limitingAddress(ip)}`, `email:${input.email}`], async () => {
     const gate = await checkLoginAllowed(limiter, subject);
     if (!gate.allowed) throw limited(gate.retryAfterMs, gate.retryAt);
     const operator = await findOperatorForLogin(input.email);
     const ok = operator ? await verifyPassword(operator.passwordHash, input.password) : await verifyNothing(input.password);
     if (!operator || !ok) {
-      if (!gate.charged) await recordLoginFailure(limiter, subject);
+      await recordLoginFailure(limiter, subject);
       throw new AppError("unauthorized", "Wrong email or password.");
     }
     const session = await createSession(operator.id);

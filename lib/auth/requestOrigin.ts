@@ -25,6 +25,14 @@ export function isHttpsRequest(request: Request, trustProxyHops: number): boolea
   return new URL(request.url).protocol === "https:";
 }
 
+/**
+ * As isHttpsRequest, from headers alone (a server component sees no request URL): HTTPS only as
+ * a trusted proxy's X-Forwarded-Proto says, since Sluice's own server speaks plain HTTP.
+ */
+export function isHttpsByHeaders(headers: Headers, trustProxyHops: number): boolean {
+  return forwarded(headers, "x-forwarded-proto", trustProxyHops)?.toLowerCase() === "https";
+}
+
 /** The request's own origin, e.g. `https://sluice.example.com`; null when it cannot be formed. */
 export function requestOrigin(request: Request, trustProxyHops: number): string | null {
   const host = forwarded(request.headers, "x-forwarded-host", trustProxyHops) ?? request.headers.get("host") ?? new URL(request.url).host;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearedSessionCookie, readSessionCookie, SESSION_COOKIE, SESSION_TTL_MS, sessionCookie } from "./sessionCookie";
+import { clearedSessionCookie, readSessionCookie, SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_TTL_MS, sessionCookie } from "./sessionCookie";
 
 const attributesOf = (setCookie: string) => setCookie.split(";").slice(1).map((a) => a.trim());
 
@@ -11,8 +11,12 @@ describe("sessionCookie", () => {
     expect(SESSION_TTL_MS).toBe(43_200_000);
   });
 
-  it("is Secure over HTTPS", () => {
-    expect(attributesOf(sessionCookie("tok", true))).toContain("Secure");
+  it("over HTTPS is __Host-sluice_session: Secure, Path=/ and no Domain, as the prefix requires", () => {
+    const cookie = sessionCookie("tok", true);
+    expect(SECURE_SESSION_COOKIE).toBe("__Host-sluice_session");
+    expect(cookie.startsWith("__Host-sluice_session=tok;")).toBe(true);
+    expect(attributesOf(cookie).sort()).toEqual(["HttpOnly", "Max-Age=43200", "Path=/", "SameSite=Lax", "Secure"]);
+    expect(cookie).not.toMatch(/Domain=/i);
   });
 
   it("takes the remaining lifetime, rounded down, never negative", () => {
@@ -22,7 +26,8 @@ describe("sessionCookie", () => {
 
   it("clearing sets an empty value with Max-Age=0 and the same attributes", () => {
     const cleared = clearedSessionCookie(true);
-    expect(cleared.startsWith(`${SESSION_COOKIE}=;`)).toBe(true);
+    expect(cleared.startsWith(`${SECURE_SESSION_COOKIE}=;`)).toBe(true);
+    expect(clearedSessionCookie(false).startsWith(`${SESSION_COOKIE}=;`)).toBe(true);
     expect(attributesOf(cleared).sort()).toEqual(["HttpOnly", "Max-Age=0", "Path=/", "SameSite=Lax", "Secure"]);
   });
 });
@@ -37,6 +42,13 @@ describe("readSessionCookie", () => {
     ["a cookie whose name only ends like it", `x${SESSION_COOKIE}=evil`, null],
     ["the first of two", `${SESSION_COOKIE}=one; ${SESSION_COOKIE}=two`, "one"],
   ])("%s", (_, header, expected) => {
-    expect(readSessionCookie(new Headers(header === undefined ? {} : { cookie: header }))).toBe(expected);
+    expect(readSessionCookie(new Headers(header === undefined ? {} : { cookie: header }), false)).toBe(expected);
+  });
+
+  it("over HTTPS reads only __Host-sluice_session: a plain sluice_session (which a sibling subdomain can plant) is ignored", () => {
+    const planted = new Headers({ cookie: `${SESSION_COOKIE}=planted; ${SECURE_SESSION_COOKIE}=mine` });
+    expect(readSessionCookie(planted, true)).toBe("mine");
+    expect(readSessionCookie(new Headers({ cookie: `${SESSION_COOKIE}=planted` }), true)).toBeNull();
+    expect(readSessionCookie(new Headers({ cookie: `${SECURE_SESSION_COOKIE}=mine` }), false)).toBeNull();
   });
 });

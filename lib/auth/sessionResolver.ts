@@ -1,6 +1,7 @@
 /**
  * The admin API's session resolver (lib/admin/authorize.ts `SessionResolver`): the operator
- * behind the request's `sluice_session` cookie, as an audit actor `operator:<email>`.
+ * behind the request's session cookie (`__Host-sluice_session` over HTTPS, `sluice_session` over
+ * plain HTTP: lib/auth/sessionCookie.ts), as an audit actor `operator:<email>`.
  *
  * - No cookie, or a cookie naming no live session: null (authorize answers 401).
  * - CSRF: a state-changing request (anything but GET, HEAD, OPTIONS) carried by the cookie must
@@ -13,9 +14,11 @@
 import type { Actor } from "../audit/auditLog";
 import { config } from "../config";
 import { AppError } from "../http/errors";
-import { originCheck, isStateChanging } from "./requestOrigin";
+import { originCheck, isHttpsRequest, isStateChanging } from "./requestOrigin";
 import { readSessionCookie } from "./sessionCookie";
 import { deleteSession, findSession, type OperatorSession } from "./sessionStore";
+
+const cookieOf = (request: Request): string | null => readSessionCookie(request.headers, isHttpsRequest(request, config().trustProxyHops));
 
 export const operatorActorId = (email: string): string => `operator:${email}`;
 
@@ -41,7 +44,7 @@ export function assertSameOriginLogin(request: Request, trustProxyHops = config(
 
 /** The live session of the request's cookie, or null. Applies the CSRF check first. */
 export async function requestSession(request: Request): Promise<OperatorSession | null> {
-  const token = readSessionCookie(request.headers);
+  const token = cookieOf(request);
   if (token === null) return null;
   assertSameOriginWrite(request);
   return findSession(token);
@@ -54,7 +57,7 @@ export async function sessionActor(request: Request): Promise<Actor | null> {
 
 /** Logout: ends the session of the request's cookie, if any. */
 export async function endRequestSession(request: Request): Promise<void> {
-  const token = readSessionCookie(request.headers);
+  const token = cookieOf(request);
   if (token === null) return;
   assertSameOriginWrite(request);
   await deleteSession(token);

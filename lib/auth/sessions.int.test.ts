@@ -89,7 +89,12 @@ describe("POST /api/auth/login", () => {
       { params: Promise.resolve({}) },
     );
     expect(overHttps.status).toBe(200);
-    expect(overHttps.headers.get("set-cookie")).toMatch(/; Secure$/);
+    expect(overHttps.headers.get("set-cookie")).toMatch(/^__Host-sluice_session=[A-Za-z0-9_-]{43}; Path=\/; .*; Secure$/);
+    // That cookie is the session over HTTPS; a plain `sluice_session` (a sibling subdomain could plant one) is not.
+    const token = /^__Host-sluice_session=([^;]+)/.exec(overHttps.headers.get("set-cookie")!)![1]!;
+    const meOver = (cookie: string) => me.GET!(new Request("https://sluice.test/api/auth/me", { headers: { cookie } }), { params: Promise.resolve({}) });
+    expect((await meOver(`__Host-sluice_session=${token}`)).status).toBe(200);
+    expect((await meOver(`sluice_session=${token}`)).status).toBe(401);
     const spoofed = await logIn(operator.email, PASSWORD, { headers: { "x-forwarded-proto": "https" } });
     expect(spoofed.status).toBe(200);
     expect(spoofed.headers.get("set-cookie")).not.toContain("Secure");
@@ -248,8 +253,8 @@ describe("the admin API with a session cookie", () => {
   });
 });
 
-describe("login limit (per IP and per email, failures only)", () => {
-  it("5 wrong passwords for an email, then 429 with Retry-After and when to retry, even with the right password and from another IP", async () => {
+describe("login limit (per IP, per email and IP, per email; failures only)", () => {
+  it("5 wrong passwords for an email from one address, then 429 there with Retry-After and when to retry, even with the right password; another address gets in", async () => {
     const operator = await newOperator("admin");
     const ip = freshIp();
     for (let i = 0; i < 5; i++) expect((await logIn(operator.email, `wrong password ${i}`, { ip })).status).toBe(401);
@@ -263,8 +268,19 @@ describe("login limit (per IP and per email, failures only)", () => {
     expect(retryAfter).toBeLessThanOrEqual(900 + 900 / 5);
     expect(refused.body.detail).toMatch(new RegExp(`Try again in ${retryAfter} s \\(at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)`));
     expect(refused.headers.get("set-cookie")).toBeNull();
-    expect((await logIn(operator.email, PASSWORD, { ip: freshIp() })).status).toBe(429);
     expect(await db.getDb().session.count({ where: { operatorId: operator.id } })).toBe(0);
+    // Knowing the email is not enough to lock the operator out: from an address without failures, the right password works.
+    expect((await logIn(operator.email, PASSWORD, { ip: freshIp() })).status).toBe(200);
+  });
+
+  it("50 failures for an email spread over 10 addresses reach its ceiling: an address that failed is refused, one without failures still gets in", async () => {
+    const operator = await newOperator("viewer");
+    const guessers = Array.from({ length: 10 }, () => freshIp());
+    for (const ip of guessers) for (let i = 0; i < 5; i++) expect((await logIn(operator.email, `guess ${i}`, { ip })).status).toBe(401);
+    const once = freshIp();
+    expect((await logIn(operator.email, "one more guess", { ip: once })).status).toBe(401);
+    expect((await logIn(operator.email, PASSWORD, { ip: once })).status).toBe(429);
+    expect((await logIn(operator.email, PASSWORD, { ip: freshIp() })).status).toBe(200);
   });
 
   it("10 failures from one IP (any emails), then 429 from that IP only", async () => {

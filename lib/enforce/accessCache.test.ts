@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { AccessCache } from "./accessCache";
 import type { AccessLoader, KeyAccess, TenantAccess } from "./accessLoader";
 
-function tenant(id: string, keyIds: string[], name = id): TenantAccess {
-  const keys = new Map<string, KeyAccess>(keyIds.map((k) => [k, { id: k, tenantId: id, name: k, secretHash: "h", overrides: [], rules: [] }]));
+function tenant(id: string, keyIds: string[], name = id, expiresAtMs: Record<string, number> = {}): TenantAccess {
+  const keys = new Map<string, KeyAccess>(keyIds.map((k) => [k, { id: k, tenantId: id, name: k, secretHash: "h", expiresAtMs: expiresAtMs[k] ?? null, overrides: [], rules: [] }]));
   return { id, name, rules: [], keys };
 }
 
@@ -76,7 +76,7 @@ describe("AccessCache", () => {
     await ready;
     const change = cache.tenantChanged("T1");
     pending.shift()!.reject(new Error("db down"));
-    await change;
+    await expect(change).rejects.toThrow("db down");
     const full = cache.refreshAll();
     pending.shift()!.reject(new Error("db down"));
     await expect(full).rejects.toThrow();
@@ -95,5 +95,37 @@ describe("AccessCache", () => {
     await full;
     expect(cache.tenant("T1")).toBeUndefined();
     expect(cache.key("K1")).toBeUndefined();
+  });
+
+  it("liveKey refuses a key from its expiry instant on, by the injected clock, without a reload", async () => {
+    const { loader, pending } = controlledLoader();
+    let now = 1_000_000;
+    const cache = new AccessCache(loader, { now: () => now });
+    const ready = cache.ready();
+    pending.shift()!.resolve(new Map([["T1", tenant("T1", ["K1", "K2"], "T1", { K1: 1_005_000 })]]));
+    await ready;
+    expect(cache.liveKey("K1")?.id).toBe("K1");
+    now = 1_004_999;
+    expect(cache.liveKey("K1")?.id).toBe("K1");
+    now = 1_005_000;
+    expect(cache.liveKey("K1")).toBeUndefined();
+    // Still known (the dashboard and monitoring read it), only no longer usable; a key without expiry is unaffected.
+    expect(cache.key("K1")?.id).toBe("K1");
+    expect(cache.liveKey("K2")?.id).toBe("K2");
+    expect(pending).toHaveLength(0);
+  });
+
+  it("an expiry moved later by a reload makes the key live again", async () => {
+    const { loader, pending } = controlledLoader();
+    const now = 2_000;
+    const cache = new AccessCache(loader, { now: () => now });
+    const ready = cache.ready();
+    pending.shift()!.resolve(new Map([["T1", tenant("T1", ["K1"], "T1", { K1: 1_000 })]]));
+    await ready;
+    expect(cache.liveKey("K1")).toBeUndefined();
+    const reload = cache.tenantChanged("T1");
+    pending.shift()!.resolve(tenant("T1", ["K1"], "T1", { K1: 3_000 }));
+    await reload;
+    expect(cache.liveKey("K1")?.id).toBe("K1");
   });
 });

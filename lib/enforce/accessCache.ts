@@ -1,22 +1,32 @@
 /**
- * The per-instance copy of tenants, live keys and rules that enforcement reads: no Postgres query
- * on the request path.
+ * The per-instance copy of tenants, live keys, rules and gateway upstreams that enforcement and
+ * the gateway read: no Postgres query on the request path.
  *
  * Contract
  * - `ready()` resolves once a first full load succeeded; until then it retries a load on each call
  *   and rejects while Postgres is down (a fresh instance cannot authenticate anyone).
- * - `tenantChanged(id)` reloads one tenant (called for every change notice); `refreshAll()`
- *   reloads everything (periodically, and after the change subscription reconnects).
+ * - `tenantChanged(id)` reloads one tenant (called for every change notice, and by the admin API
+ *   before it answers: lib/enforce/announceChange.ts) and rejects when that reload failed;
+ *   `refreshAll()` reloads everything (periodically, and after the change subscription reconnects).
  * - When Postgres is down a reload fails and the last known data stays in force (logged once per
  *   outage). A slower, older load never overwrites a newer one: each tenant's data is stamped with
  *   the sequence number of the load that produced it.
+ * - `liveKey(id)` is what authentication asks: the key unless it is unknown, revoked (not loaded)
+ *   or expired. Expiry is compared with the clock on every call, so a key stops working at its
+ *   instant on every instance without waiting for a reload.
  */
+import { isExpired } from "../apiKeys/keyExpiry";
 import type { AccessLoader, KeyAccess, TenantAccess } from "./accessLoader";
 
 export interface AccessCacheEvents {
   onReload?: (kind: "tenant" | "full", outcome: "ok" | "error") => void;
-  /** Called with the ids of tenants whose rules or keys may have changed. */
-  onTenantReplaced?: (tenantId: string) => void;
+  /**
+   * Called after each reload of a tenant (every full refresh reloads them all) with its new data, or
+   * null once it is gone; the data may well be unchanged (see rulesFingerprint.ts to tell).
+   */
+  onTenantReplaced?: (tenantId: string, tenant: TenantAccess | null) => void;
+  /** The clock key expiry is checked against (epoch ms); Date.now by default, a fake one in tests. */
+  now?: () => number;
 }
 
 export class AccessCache {
@@ -48,8 +58,20 @@ export class AccessCache {
     return this.keys.get(keyId);
   }
 
+  /** The key if a request may use it now: known, unrevoked and not expired. */
+  liveKey(keyId: string): KeyAccess | undefined {
+    const key = this.keys.get(keyId);
+    if (!key || isExpired(key.expiresAtMs, (this.events.now ?? Date.now)())) return undefined;
+    return key;
+  }
+
   tenant(tenantId: string): TenantAccess | undefined {
     return this.tenants.get(tenantId);
+  }
+
+  /** The tenant's gateway upstream, or undefined when it has none (or is unknown). */
+  upstreamFor(tenantId: string): { url: string; timeoutMs: number } | undefined {
+    return this.tenants.get(tenantId)?.upstream;
   }
 
   tenantList(): TenantAccess[] {
@@ -76,6 +98,7 @@ export class AccessCache {
       this.succeeded("tenant");
     } catch (error) {
       this.failed("tenant", error);
+      throw error;
     }
   }
 
@@ -102,7 +125,7 @@ export class AccessCache {
     } else {
       this.tenants.delete(tenantId);
     }
-    this.events.onTenantReplaced?.(tenantId);
+    this.events.onTenantReplaced?.(tenantId, tenant);
   }
 
   private succeeded(kind: "tenant" | "full"): void {

@@ -1,10 +1,11 @@
 /**
  * Reads what enforcement needs from Postgres: tenants, their live (unrevoked) keys, rules and
- * counter refs, either for every tenant (full refresh) or for one (after a change notice).
+ * counter refs, gateway upstreams, either for every tenant (full refresh) or for one (after a change notice).
  */
 import { getDb } from "../db/client";
 import { refToken } from "../rules/ruleRefs";
 import { fromColumns } from "../rules/storedRule";
+import type { Upstream } from "../gateway/upstreamSchema";
 import { compileRule, mergeRules, type CompiledRule } from "./effectiveRules";
 
 export interface KeyAccess {
@@ -12,6 +13,8 @@ export interface KeyAccess {
   tenantId: string;
   name: string;
   secretHash: string;
+  /** Epoch ms from which the key is refused (401), or null; checked per request (AccessCache.liveKey). */
+  expiresAtMs: number | null;
   /** The key's own override rules. */
   overrides: CompiledRule[];
   /** Tenant rules with this key's overrides applied: what its requests are checked against. */
@@ -23,6 +26,8 @@ export interface TenantAccess {
   name: string;
   rules: CompiledRule[];
   keys: Map<string, KeyAccess>;
+  /** Where the gateway forwards this tenant's admitted requests (lib/gateway), if anywhere. */
+  upstream?: Upstream;
 }
 
 export type AccessLoader = {
@@ -36,12 +41,14 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
   const db = getDb();
   const where = tenantIds ? { id: { in: tenantIds } } : {};
   const byTenant = tenantIds ? { tenantId: { in: tenantIds } } : {};
-  const [tenants, keys, rules, refs] = await Promise.all([
+  const [tenants, keys, rules, refs, upstreams] = await Promise.all([
     db.tenant.findMany({ where, select: { id: true, name: true } }),
-    db.apiKey.findMany({ where: { ...byTenant, revokedAt: null }, select: { id: true, tenantId: true, name: true, secretHash: true } }),
+    db.apiKey.findMany({ where: { ...byTenant, revokedAt: null }, select: { id: true, tenantId: true, name: true, secretHash: true, expiresAt: true } }),
     db.rule.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
     db.ruleRef.findMany({ where: byTenant }),
+    db.upstream.findMany({ where: byTenant, select: { tenantId: true, url: true, timeoutMs: true } }),
   ]);
+  const upstreamOf = new Map(upstreams.map((u) => [u.tenantId, { url: u.url, timeoutMs: u.timeoutMs }]));
   const refOf = new Map(refs.map((r) => [`${r.tenantId}/${r.name}`, refToken(r.ref)]));
   const compiled = (row: (typeof rules)[number]): CompiledRule => {
     const ref = refOf.get(`${row.tenantId}/${row.name}`);
@@ -59,12 +66,12 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
     list.push(compiled(row));
   }
   const out = new Map<string, TenantAccess>();
-  for (const t of tenants) out.set(t.id, { id: t.id, name: t.name, rules: tenantRules.get(t.id) ?? [], keys: new Map() });
+  for (const t of tenants) out.set(t.id, { id: t.id, name: t.name, rules: tenantRules.get(t.id) ?? [], keys: new Map(), upstream: upstreamOf.get(t.id) });
   for (const k of keys) {
     const tenant = out.get(k.tenantId);
     if (!tenant) continue;
     const overrides = keyRules.get(k.id) ?? [];
-    tenant.keys.set(k.id, { id: k.id, tenantId: k.tenantId, name: k.name, secretHash: k.secretHash, overrides, rules: mergeRules(tenant.rules, overrides) });
+    tenant.keys.set(k.id, { id: k.id, tenantId: k.tenantId, name: k.name, secretHash: k.secretHash, expiresAtMs: k.expiresAt?.getTime() ?? null, overrides, rules: mergeRules(tenant.rules, overrides) });
   }
   return out;
 }

@@ -1,8 +1,8 @@
 /**
- * The one path every request under /api/v1 takes before its handler: authenticate the API key,
+ * The one path every request under /api/v1 takes before its handler (lib/dataplane): authenticate the API key,
  * pick the key's rules that match the method and path, make ONE limiter decision, and either admit
  * the request (with the rate-limit headers to add to its response) or answer it:
- * - 401 for a missing, malformed, unknown or revoked key, itself limited per client IP (429 beyond
+ * - 401 for a missing, malformed, unknown, revoked or expired key, itself limited per client IP (429 beyond
  *   SLUICE_ANON_LIMIT_PER_MINUTE), so keys cannot be guessed at speed;
  * - 429 with the contract's problem body when an enforce rule refuses;
  * - 503 when Redis cannot answer and a `closed` rule applies, or when this instance has never been
@@ -12,9 +12,12 @@
  * authenticated ones under their tenant and key with their method and path (no query string, for
  * the key's recent decisions) and client IP (for the simulator's trace), a request no rule matched as admitted traffic, and the anonymous
  * limit's decisions under the pseudo-tenant ANONYMOUS_TENANT.
+ * Framework-free: the request is a small shape (method, decoded path, header getter, client IP),
+ * and the answer a plain `Reply`, so the hot path builds no web Request or Response.
  */
 import { keyIdOf, verifyKey } from "../apiKeys/apiKeySecret";
-import { problemFor, problemResponse } from "../http/problem";
+import { problemReply, problemReplyFor } from "../http/problem";
+import type { Reply } from "../http/reply";
 import type { Limiter } from "../limiter/decide";
 import { rateLimitHeaders, retryAfterSeconds, violatedPolicies } from "../limiter/headers";
 import type { Decision, LimiterRule } from "../limiter/types";
@@ -23,8 +26,7 @@ import { MAX_PATH_CHARS } from "../metrics/recentDecisions";
 import type { SluiceMetrics } from "../metrics/metrics";
 import type { AccessCache } from "./accessCache";
 import type { KeyAccess } from "./accessLoader";
-import { clientIp } from "./clientIp";
-import { presentedKey } from "./credentials";
+import { presentedKey, type HeaderSource } from "./credentials";
 import { rulesForRequest } from "./effectiveRules";
 import type { KeyUsage } from "./keyUsage";
 
@@ -36,7 +38,6 @@ export interface AdmitDeps {
   access: AccessCache;
   limiter: Limiter;
   anonLimitPerMinute: number;
-  trustProxyHops: number;
   /** false: authenticate only, check no rule (SLUICE_ENFORCEMENT=off). */
   enforce: boolean;
   metrics?: SluiceMetrics;
@@ -51,22 +52,33 @@ export interface Client {
   ip: string;
 }
 
-export type Admission = { admitted: true; client: Client; headers: Record<string, string> } | { admitted: false; response: Response };
+/** What admission needs of a request. */
+export interface AdmitRequest {
+  /** The method rules match (HEAD is charged as GET: lib/enforce/effectiveRules.ts). */
+  method: string;
+  /** The path rules match, decoded once (lib/dataplane/requestPath.ts), without the query. */
+  path: string;
+  headers: HeaderSource;
+  /** The client IP (lib/enforce/clientIp.ts). */
+  ip: string;
+}
+
+export type Admission = { admitted: true; client: Client; headers: Record<string, string> } | { admitted: false; reply: Reply };
 
 export function anonymousRule(limitPerMinute: number): LimiterRule {
   return { name: "anonymous", ref: "anon", scope: "ip", algorithm: "sliding_window", limit: limitPerMinute, windowMs: 60_000, burst: limitPerMinute, cost: 1, failMode: "open", mode: "enforce" };
 }
 
 /** The response for a decision that refused: 503 when the limiter was unavailable, else 429. */
-export function refusalResponse(decision: Decision, headers: Record<string, string>): Response {
+export function refusalReply(decision: Decision, headers: Record<string, string>): Reply {
   if (decision.unavailable) {
-    return problemFor("limiter_unavailable", "The rate limiter is unavailable and a rule that applies fails closed. Retry later.", {}, {
+    return problemReplyFor("limiter_unavailable", "The rate limiter is unavailable and a rule that applies fails closed. Retry later.", {}, {
       ...headers,
       "Retry-After": String(retryAfterSeconds(decision.retryAfterMs)),
     });
   }
   const violated = violatedPolicies(decision);
-  return problemResponse(
+  return problemReply(
     429,
     {
       type: QUOTA_EXCEEDED_TYPE,
@@ -90,8 +102,8 @@ function count(deps: AdmitDeps, outcome: string, decision?: Decision): void {
 }
 
 /** Feeds the monitoring data; `decision` null: no rule matched (admitted without a decision). */
-function record(deps: AdmitDeps, request: Request, tenantId: string, keyId: string | undefined, decision: Decision | null, path: string, ip: string): void {
-  deps.recorder?.recordRequest({ tenantId, keyId, decision, method: request.method, path: path.slice(0, MAX_PATH_CHARS), ip });
+function record(deps: AdmitDeps, request: AdmitRequest, tenantId: string, keyId: string | undefined, decision: Decision | null): void {
+  deps.recorder?.recordRequest({ tenantId, keyId, decision, method: request.method, path: request.path.slice(0, MAX_PATH_CHARS), ip: request.ip });
 }
 
 async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Parameters<Limiter["decide"]>[1]): Promise<Decision> {
@@ -103,50 +115,49 @@ async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Param
   }
 }
 
-async function anonymous(deps: AdmitDeps, request: Request, path: string, ip: string, reason: string): Promise<Admission> {
-  const decision = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], { tenantId: ANONYMOUS_TENANT, ip });
+async function anonymous(deps: AdmitDeps, request: AdmitRequest, reason: string): Promise<Admission> {
+  const decision = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], { tenantId: ANONYMOUS_TENANT, ip: request.ip });
   const headers = rateLimitHeaders(decision);
-  record(deps, request, ANONYMOUS_TENANT, undefined, decision, path, ip);
+  record(deps, request, ANONYMOUS_TENANT, undefined, decision);
   if (!decision.allowed) {
     count(deps, "unauthenticated_refused", decision);
-    return { admitted: false, response: refusalResponse(decision, headers) };
+    return { admitted: false, reply: refusalReply(decision, headers) };
   }
   count(deps, "unauthenticated");
   return {
     admitted: false,
-    response: problemFor("unauthorized", reason, {}, { ...headers, "WWW-Authenticate": 'Bearer realm="sluice"' }),
+    reply: problemReplyFor("unauthorized", reason, {}, { ...headers, "WWW-Authenticate": 'Bearer realm="sluice"' }),
   };
 }
 
-export async function admit(request: Request, deps: AdmitDeps): Promise<Admission> {
-  const ip = clientIp(request.headers, deps.trustProxyHops);
+export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Admission> {
+  const ip = request.ip;
   try {
     await deps.access.ready();
   } catch {
     count(deps, "store_unavailable");
-    return { admitted: false, response: problemFor("db_unavailable", "API keys cannot be checked yet: the rule store is unavailable. Retry shortly.", {}, { "Retry-After": "5" }) };
+    return { admitted: false, reply: problemReplyFor("db_unavailable", "API keys cannot be checked yet: the rule store is unavailable. Retry shortly.", {}, { "Retry-After": "5" }) };
   }
-  const path = new URL(request.url).pathname;
   const presented = presentedKey(request.headers);
-  if (presented === null) return anonymous(deps, request, path, ip, "An API key is required: send Authorization: Bearer <key> or x-api-key: <key>.");
+  if (presented === null) return anonymous(deps, request, "An API key is required: send Authorization: Bearer <key> or x-api-key: <key>.");
   const keyId = keyIdOf(presented);
-  const key = keyId ? deps.access.key(keyId) : undefined;
-  if (!key || !verifyKey(presented, key.secretHash)) return anonymous(deps, request, path, ip, "The API key is malformed, unknown or revoked.");
+  const key = keyId ? deps.access.liveKey(keyId) : undefined;
+  if (!key || !verifyKey(presented, key.secretHash)) return anonymous(deps, request, "The API key is malformed, unknown, revoked or expired.");
 
   deps.keyUsage?.noteUse(key.id);
   const client: Client = { tenantId: key.tenantId, key, ip };
-  const rules = deps.enforce ? rulesForRequest(key.rules, request.method, path) : [];
+  const rules = deps.enforce ? rulesForRequest(key.rules, request.method, request.path) : [];
   if (rules.length === 0) {
     count(deps, "unmatched");
-    record(deps, request, key.tenantId, key.id, null, path, ip);
+    record(deps, request, key.tenantId, key.id, null);
     return { admitted: true, client, headers: {} };
   }
   const decision = await timedDecide(deps, rules, { tenantId: key.tenantId, keyId: key.id, ip });
   const headers = rateLimitHeaders(decision);
-  record(deps, request, key.tenantId, key.id, decision, path, ip);
+  record(deps, request, key.tenantId, key.id, decision);
   if (!decision.allowed) {
     count(deps, decision.unavailable ? "unavailable" : "refused", decision);
-    return { admitted: false, response: refusalResponse(decision, headers) };
+    return { admitted: false, reply: refusalReply(decision, headers) };
   }
   count(deps, "allowed", decision);
   return { admitted: true, client, headers };

@@ -8,6 +8,11 @@
  * - `subscribeChanges` delivers each tenant id published by any instance (this one included) and
  *   reports (re)subscriptions, after which the caller reloads everything: messages published while
  *   the subscriber was disconnected are lost (pub/sub keeps nothing).
+ * - `publishReset(tenantId)` is called after counters of the tenant were reset in Redis: every
+ *   instance drops its cached refusals of that tenant (`onReset`), no reload. It rejects when the
+ *   notice could not be sent, so the admin API can say the reset is not yet in force everywhere
+ *   (cached refusals would otherwise last until their own retry time). Reset notices travel on the
+ *   same channel as `reset:<tenantId>` (a tenant id never contains `:`).
  * - On one node (or Sentinel) the subscriber PINGs every SUBSCRIBER_PING_MS: a subscription only
  *   ever waits, so without it a link cut silently (no FIN or RST) would never be noticed; after
  *   SILENT_RECONNECT_MS of unanswered pings the connection is replaced (lib/redis/deadline.ts) and
@@ -31,6 +36,19 @@ export async function publishChange(redis: RedisClient, prefix: string, tenantId
   }
 }
 
+const RESET_PREFIX = "reset:";
+
+export type ChangeMessage = { kind: "tenant"; tenantId: string } | { kind: "reset"; tenantId: string };
+
+export function parseChangeMessage(message: string): ChangeMessage {
+  if (message.startsWith(RESET_PREFIX)) return { kind: "reset", tenantId: message.slice(RESET_PREFIX.length) };
+  return { kind: "tenant", tenantId: message };
+}
+
+export async function publishReset(redis: RedisClient, prefix: string, tenantId: string): Promise<void> {
+  await redis.publish(changesChannel(prefix), RESET_PREFIX + tenantId);
+}
+
 export interface ChangeSubscription {
   close(): Promise<void>;
 }
@@ -38,11 +56,16 @@ export interface ChangeSubscription {
 export function subscribeChanges(
   redis: RedisClient,
   prefix: string,
-  handlers: { onChange: (tenantId: string) => void; onSubscribed: () => void },
+  handlers: { onChange: (tenantId: string) => void; onSubscribed: () => void; onReset?: (tenantId: string) => void },
 ): ChangeSubscription {
+  const dispatch = (message: string) => {
+    const parsed = parseChangeMessage(message);
+    if (parsed.kind === "reset") handlers.onReset?.(parsed.tenantId);
+    else handlers.onChange(parsed.tenantId);
+  };
   if (redis.isCluster) {
     // Follows failovers of the subscribed node and reports each resubscription (see the module).
-    const subscription = subscribeOnCluster(redis as Cluster, changesChannel(prefix), { onMessage: handlers.onChange, onSubscribed: handlers.onSubscribed });
+    const subscription = subscribeOnCluster(redis as Cluster, changesChannel(prefix), { onMessage: dispatch, onSubscribed: handlers.onSubscribed });
     return {
       async close() {
         subscription.close();
@@ -62,8 +85,8 @@ export function subscribeChanges(
     connectionName: SUBSCRIBER_CONNECTION_NAME,
   } as never) as RedisClient;
   const channel = changesChannel(prefix);
-  subscriber.on("message", (got: string, tenantId: string) => {
-    if (got === channel) handlers.onChange(tenantId);
+  subscriber.on("message", (got: string, message: string) => {
+    if (got === channel) dispatch(message);
   });
   // "ready" follows every (re)connection; with autoResubscribe the channel is subscribed again.
   subscriber.on("ready", () => handlers.onSubscribed());

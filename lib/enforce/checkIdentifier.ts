@@ -50,7 +50,7 @@ export async function checkIdentifier(limiter: Limiter, tenant: TenantAccess | u
   }
   const rule = input.cost === undefined ? found.limiter : { ...found.limiter, cost: input.cost };
   const decision = await limiter.decide([rule], { tenantId: tenant.id, identifier: input.identifier });
-  recorder?.recordCheck(tenant.id, decision);
+  recorder?.recordCheck(tenant.id, decision, undefined, input.identifier);
   if (decision.unavailable) throw new AppError("limiter_unavailable", "The rate limiter is unavailable and this rule fails closed. Retry later.", { headers: { "Retry-After": "1" } });
   const result = decision.results[0]!;
   return {

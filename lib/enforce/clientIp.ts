@@ -8,6 +8,7 @@
  * `X-Forwarded-For`: the client is the address n hops back (the right-most entries are the
  * nearest). A client can only prepend entries, never choose which one is taken.
  * Without the server's header (e.g. `next dev`), Next's own `x-forwarded-for` fallback is used.
+ * The data plane (lib/dataplane) sees the socket itself and calls `clientIpOf` with its address.
  */
 
 export const PEER_HEADER = "x-sluice-peer";
@@ -26,11 +27,20 @@ export function normalizeIp(ip: string): string {
 }
 
 export function clientIp(headers: Headers, trustProxyHops: number, secret = process.env.SLUICE_PEER_SECRET): string {
-  const forwarded = (headers.get("x-forwarded-for") ?? "")
+  return clientIpOf(headers.get("x-forwarded-for"), peerAddress(headers, secret), trustProxyHops);
+}
+
+/**
+ * The client of a connection from `peer` carrying `forwardedFor` (X-Forwarded-For, all values
+ * joined by commas): `peer` itself, or the address `trustProxyHops` hops back in the chain.
+ * `peer` null: the socket is unknown (Next without Sluice's server), best effort.
+ */
+export function clientIpOf(forwardedFor: string | null | undefined, peer: string | null, trustProxyHops: number): string {
+  if (peer !== null && trustProxyHops === 0) return normalizeIp(peer);
+  const forwarded = (forwardedFor ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  const peer = peerAddress(headers, secret);
   if (peer === null) {
     // Not behind Sluice's server: Next put the socket address in X-Forwarded-For only if the
     // client sent none, so this is best effort.

@@ -3,7 +3,12 @@
  * client behind a gateway that uses Authorization for its own scheme can still send a key).
  * Returns null when none is presented; a malformed one is returned as is (and fails to verify).
  */
-export function presentedKey(headers: Headers): string | null {
+export interface HeaderSource {
+  get(name: string): string | null | undefined;
+}
+
+/** `headers`: a web `Headers`, or any getter of lower-case header names. */
+export function presentedKey(headers: HeaderSource): string | null {
   const auth = headers.get("authorization");
   const bearer = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
   if (bearer) return bearer[1]!;

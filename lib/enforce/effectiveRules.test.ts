@@ -28,4 +28,11 @@ describe("effective rules of a key", () => {
     expect(rulesForRequest(rules, "POST", "/api/v1/echo/a/b").map((r) => r.name)).toEqual(["writes", "all"]);
     expect(rulesForRequest(rules, "POST", "/api/v1/echo/").map((r) => r.name)).toEqual(["writes", "all"]);
   });
+
+  it("a rule listing GET applies to HEAD; one listing HEAD only does not apply to GET; OPTIONS only where listed or unlisted", () => {
+    const rules = [compiled({ name: "reads", match: { methods: ["GET"] } }), compiled({ name: "heads", match: { methods: ["HEAD"] } }), compiled({ name: "preflight", match: { methods: ["OPTIONS"] } })];
+    expect(rulesForRequest(rules, "HEAD", "/api/v1/echo").map((r) => r.name)).toEqual(["reads", "heads"]);
+    expect(rulesForRequest(rules, "GET", "/api/v1/echo").map((r) => r.name)).toEqual(["reads"]);
+    expect(rulesForRequest(rules, "OPTIONS", "/api/v1/echo").map((r) => r.name)).toEqual(["preflight"]);
+  });
 });

@@ -1,18 +1,18 @@
 /**
  * Which rules apply to a request: the tenant's rules, with a key's override of the same name in
  * place of the tenant rule, plus the key's other rules; then only those whose `match` fits the
- * request's method and path. `identifier` rules are never applied to requests (only through
+ * request's method and path (decoded once; HEAD is charged as GET). `identifier` rules are never applied to requests (only through
  * POST /api/v1/check).
  */
 import type { LimiterRule } from "../limiter/types";
 import { toLimiterRule, type Rule } from "../rules/ruleSchema";
-import { compilePathGlob, normalizePath } from "./pathGlob";
+import { compilePathGlob, normalizePath, type PathMatcher } from "./pathGlob";
 
 export interface CompiledRule {
   rule: Rule;
   limiter: LimiterRule;
   methods: ReadonlySet<string> | null;
-  path: RegExp | null;
+  path: PathMatcher | null;
   /** Whether this rule is a key override (dashboard: told apart from tenant rules). */
   override: boolean;
 }
@@ -36,9 +36,10 @@ export function mergeRules(tenantRules: CompiledRule[], keyRules: CompiledRule[]
   return merged;
 }
 
+/** `path` decoded once (lib/dataplane/requestPath.ts). A rule that lists GET applies to HEAD too. */
 export function matchesRequest(rule: CompiledRule, method: string, path: string): boolean {
   if (rule.rule.scope === "identifier") return false;
-  if (rule.methods && !rule.methods.has(method)) return false;
+  if (rule.methods && !rule.methods.has(method) && !(method === "HEAD" && rule.methods.has("GET"))) return false;
   return rule.path === null || rule.path.test(path);
 }
 

@@ -19,8 +19,16 @@ export const ERROR_STATUS = {
   invalid: 422,
   rate_limited: 429,
   internal: 500,
+  /** The gateway could not reach the tenant's upstream (lib/gateway/forwardToUpstream.ts). */
+  upstream_unreachable: 502,
   db_unavailable: 503,
   limiter_unavailable: 503,
+  /** This instance already runs as many rule simulations as it allows at once. */
+  simulator_busy: 503,
+  /** Saved, but this instance could not reload it yet (lib/enforce/announceChange.ts). */
+  change_not_in_force: 503,
+  /** The tenant's upstream did not answer within its timeoutMs. */
+  upstream_timeout: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -37,18 +45,37 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   invalid: "Unprocessable Content",
   rate_limited: "Too Many Requests",
   internal: "Internal Server Error",
+  upstream_unreachable: "Bad Gateway",
   db_unavailable: "Service Unavailable",
   limiter_unavailable: "Service Unavailable",
+  simulator_busy: "Service Unavailable",
+  change_not_in_force: "Service Unavailable",
+  upstream_timeout: "Gateway Timeout",
 };
 
 /** Per-field messages of a 422: path (e.g. `rules.0.limit`) → messages. */
 export type FieldErrors = Record<string, string[]>;
 
+/** Marks an AppError whichever bundle's copy of this class made it (see `Symbol.hasInstance` below). */
+const APP_ERROR = Symbol.for("sluice.AppError");
+
 export class AppError extends Error {
+  /**
+   * `instanceof AppError` holds for an AppError of any copy of this module: Next's bundles and
+   * the data plane's (lib/dataplane) each carry one, and share the process's services, so an
+   * error thrown by one copy's code may be caught by another's.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[APP_ERROR] === true;
+  }
+
+  readonly [APP_ERROR] = true;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { errors?: FieldErrors; headers?: Record<string, string> } = {},
+    /** `members`: extension members of the problem body (e.g. what was saved despite the error). */
+    readonly extra: { errors?: FieldErrors; headers?: Record<string, string>; members?: Record<string, unknown> } = {},
   ) {
     super(message);
     this.name = "AppError";
@@ -63,6 +90,15 @@ export class AppError extends Error {
  * Whether an error means Postgres could not be reached (connection refused, reset, timed out),
  * as raised by pg through Prisma's driver adapter.
  */
+/**
+ * True for the limiter's "Redis did not answer in time / is down" error (lib/limiter/types.ts),
+ * recognised by name so this table needs no import from the limiter and any bundle's copy counts.
+ * An admin or login call that needs Redis and meets it answers 503 with Retry-After, never 500.
+ */
+export function isLimiterUnavailable(error: unknown): boolean {
+  return error instanceof Error && error.name === "LimiterUnavailableError";
+}
+
 export function isDbUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
   let current: unknown = error;

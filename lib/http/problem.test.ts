@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { LimiterUnavailableError } from "../limiter/types";
 import { AppError } from "./errors";
 import { problemFromError } from "./problem";
 
@@ -29,5 +30,24 @@ describe("problemFromError", () => {
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({ type: "about:blank", title: "Unprocessable Content", status: 422, detail: "The input is invalid (name: too long).", errors: { name: ["too long"] } });
     expect(log).not.toHaveBeenCalled();
+  });
+
+  it("answers a Redis timeout that reached a route as 503 limiter_unavailable with Retry-After, and logs nothing", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const response = problemFromError(new LimiterUnavailableError("redis did not answer within 100 ms", { kind: "timeout" }));
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect(await response.json()).toMatchObject({ status: 503, title: "Service Unavailable" });
+    expect(log).not.toHaveBeenCalled();
+  });
+
+  it("recognises an AppError made by another copy of the module (Next's bundles and the data plane's each carry one)", async () => {
+    vi.resetModules();
+    const other = await import("./errors");
+    expect(other.AppError).not.toBe(AppError);
+    const response = problemFromError(new other.AppError("not_found", "No such thing."));
+    expect(response.status).toBe(404);
+    expect(new other.AppError("invalid", "x")).toBeInstanceOf(AppError);
+    expect(new Error("x")).not.toBeInstanceOf(AppError);
   });
 });

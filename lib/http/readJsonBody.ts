@@ -1,5 +1,6 @@
 /**
- * Reads a request body as JSON under the contract's 64 KiB limit.
+ * Reads a request body as JSON under the contract's 64 KiB limit, from a web `Request` (the admin
+ * API) or from any stream of byte chunks (the data plane's Node request).
  * Throws AppError: 413 over the limit, 400 for an empty or malformed body. The content type is not
  * checked: the body must parse as JSON whatever it claims (curl -d sends a form type by default).
  */
@@ -8,9 +9,15 @@ import { AppError } from "./errors";
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export async function readJsonBody(request: Request): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  // Node's web streams are async iterable; TypeScript's DOM types do not say so.
+  return readJsonStream(request.headers.get("content-length"), request.body as unknown as AsyncIterable<Uint8Array> | null);
+}
+
+/** `declaredLength`: the Content-Length header, if any; `body`: the chunks (null: no body). */
+export async function readJsonStream(declaredLength: string | null | undefined, body: AsyncIterable<Uint8Array> | null): Promise<unknown> {
+  const declared = Number(declaredLength ?? "0");
   if (declared > MAX_BODY_BYTES) throw new AppError("payload_too_large", `The body must be at most ${MAX_BODY_BYTES} bytes.`);
-  const text = await readLimited(request);
+  const text = await readLimited(body);
   if (text.trim() === "") throw new AppError("bad_request", "The body must be a JSON document; it is empty.");
   try {
     return JSON.parse(text) as unknown;
@@ -20,19 +27,14 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 }
 
 /** Reads at most MAX_BODY_BYTES, whatever content-length claimed (it may be absent or wrong). */
-async function readLimited(request: Request): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
+async function readLimited(body: AsyncIterable<Uint8Array> | null): Promise<string> {
+  if (!body) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+  // Leaving the loop early (throw) cancels a web stream and destroys a Node stream.
+  for await (const value of body) {
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw new AppError("payload_too_large", `The body must be at most ${MAX_BODY_BYTES} bytes.`);
-    }
+    if (size > MAX_BODY_BYTES) throw new AppError("payload_too_large", `The body must be at most ${MAX_BODY_BYTES} bytes.`);
     chunks.push(value);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));

@@ -26,10 +26,6 @@ export class BoundedMap<V> {
     }
   }
 
-  deleteWhere(predicate: (key: string) => boolean): void {
-    for (const key of this.entries.keys()) if (predicate(key)) this.entries.delete(key);
-  }
-
   get size(): number {
     return this.entries.size;
   }

@@ -60,6 +60,9 @@ describe("Redis Cluster lost entirely, then back", () => {
     // Sent while the nodes die, before the client has noticed: answered by the fail mode, so they
     // must not count later.
     const killed = Promise.all(cluster.nodes.map((node) => node.kill()));
+    // One turn for the kills to be signalled: a decision made while nothing else is in flight goes
+    // out at once, and one sent before the kill would rightly be answered by Redis.
+    await new Promise((resolve) => setImmediate(resolve));
     const during = await Promise.all(Array.from({ length: 20 }, () => limiter.decide([rule], subject, { nowMs: T0 })));
     await killed;
     expect(during.every((d) => d.allowed && d.results[0]!.source === "fail_open")).toBe(true);

@@ -5,7 +5,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { limiterRule } from "@/test/support/rules";
 import type { RedisClient } from "../redis/connect";
-import { createLimiter } from "./decide";
+import { counterKey } from "./keys";
+import { createLimiter, refusalFingerprint } from "./decide";
 import { LocalLimiter } from "./localLimiter";
 import { RefusalCache } from "./refusalCache";
 import type { LimiterRule } from "./types";
@@ -16,16 +17,18 @@ type Arg = string | number | (string | number)[];
 /** Records each script call's ARGV, flattened one level as ioredis does. */
 function fakeRedis(reply: Reply, status = "ready") {
   const calls: (string | number)[][] = [];
+  const keysOfCall: string[][] = [];
   const client = {
     status,
     defineCommand() {},
     sluiceDecide(numKeys: number, ...rest: Arg[]) {
       const flat = rest.flat();
       calls.push(flat.slice(numKeys));
+      keysOfCall.push(flat.slice(0, numKeys) as string[]);
       return reply(flat.slice(0, numKeys) as string[], flat.slice(numKeys));
     },
   };
-  return { client: client as unknown as RedisClient, calls };
+  return { client: client as unknown as RedisClient, calls, keysOfCall };
 }
 
 const subject = { tenantId: "t1", keyId: "k1" };
@@ -48,6 +51,16 @@ describe("decide", () => {
     now = 700;
     await limiter.decide([rule({})], subject);
     expect(calls).toHaveLength(2);
+  });
+
+  it("a crafted identifier cannot spell another request's refusal fingerprint", () => {
+    const [a, b] = [rule({ name: "a", scope: "identifier" }), rule({ name: "b", scope: "identifier" })];
+    const keysOf = (rules: LimiterRule[], identifier: string) => rules.map((r) => counterKey("p:", r, { tenantId: "t1", identifier }));
+    const victim = refusalFingerprint([a, b], keysOf([a, b], "v"));
+    // The separators of an unprefixed fingerprint ("<key>#<spec>|"), spelled inside one identifier.
+    const crafted = "v#" + "fw,2,1000,2,1,1|" + keysOf([b], "v")[0] + "#fw,2,1000,2,1,1|";
+    const forged = crafted.slice(0, -"#fw,2,1000,2,1,1|".length);
+    expect(refusalFingerprint([a], keysOf([a], forged))).not.toBe(victim);
   });
 
   it("does not reuse a cached refusal once the rule changed", async () => {
@@ -121,26 +134,53 @@ describe("decide", () => {
     await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).decide([rule({})], subject, { nowMs: 1234 });
     await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, timeSource: "app", clock: () => 99 }).decide([rule({})], subject);
     await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).decide([rule({})], subject);
-    // ARGV: spec count m, 6 fields per spec, the request count, then the first request's now.
-    const nowOfFirstRequest = (args: (string | number)[]) => args[2 + 6 * Number(args[0])];
+    // ARGV: spec count m, 7 fields per spec, the request count, then the first request's now.
+    const nowOfFirstRequest = (args: (string | number)[]) => args[2 + 7 * Number(args[0])];
     expect(calls.map(nowOfFirstRequest)).toEqual(["1234", "99", ""]);
   });
 
-  it("batches concurrent decisions into one call that sends each rule spec once", async () => {
-    const { client, calls } = fakeRedis(async () => [5, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0]);
+  it("a decision made while nothing is in flight goes to Redis at once, without waiting for company", async () => {
+    const { client, calls } = fakeRedis(async () => [5, 1, 1, 1, 0, 0, 0]);
+    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 });
+    const pending = limiter.decide([rule({})], subject);
+    expect(calls).toHaveLength(1); // sent synchronously, before any event-loop turn
+    await pending;
+    const next = limiter.decide([rule({})], subject);
+    expect(calls).toHaveLength(2);
+    await next;
+  });
+
+  it("batches decisions made while a call is in flight into one call that sends each rule spec once", async () => {
+    let release!: () => void;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    const replies = [
+      async () => {
+        await first;
+        return [5, 1, 1, 1, 0, 0, 0];
+      },
+      async () => [5, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0],
+    ];
+    const { client, calls, keysOfCall } = fakeRedis(() => replies.shift()!());
     const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 });
     const shared = rule({ name: "shared" });
     const other = rule({ name: "other", limit: 9 });
-    const decisions = await Promise.all([
+    const inFlight = limiter.decide([shared], { tenantId: "t1", keyId: "k0" });
+    const batched = Promise.all([
       limiter.decide([shared], subject),
       limiter.decide([shared], { tenantId: "t1", keyId: "k2" }),
       limiter.decide([shared, other], { tenantId: "t1", keyId: "k3" }),
     ]);
-    expect(calls).toHaveLength(1);
-    const args = calls[0]!;
-    expect(args.slice(0, 13)).toEqual([2, "fw", "2", "1000", "2", "1", "1", "fw", "9", "1000", "9", "1", "1"]);
-    // 3 requests: now, commit, TTL floor, rule count, then spec numbers.
-    expect(args.slice(13)).toEqual([3, "", "1", 0, 1, 1, "", "1", 0, 1, 1, "", "1", 0, 2, 1, 2]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toHaveLength(2);
+    release();
+    const decisions = await batched;
+    await inFlight;
+    const args = calls[1]!;
+    expect(args.slice(0, 15)).toEqual([2, "fw", "2", "1000", "2", "1", "1", "fshared", "fw", "9", "1000", "9", "1", "1", "fother"]);
+    // 3 requests: now, commit, TTL floor, rule count, then per rule its spec and key numbers and 0
+    // (no legacy key); the two rules of k3 share its subject key (key 3), sent once.
+    expect(args.slice(15)).toEqual([3, "", "1", 0, 1, 1, 1, 0, "", "1", 0, 1, 1, 2, 0, "", "1", 0, 2, 1, 3, 0, 2, 3, 0]);
+    expect(keysOfCall[1]).toEqual(["p:{t1}2Kk1", "p:{t1}2Kk2", "p:{t1}2Kk3"]);
     expect(decisions.map((d) => d.results.length)).toEqual([1, 1, 2]);
   });
 

@@ -7,7 +7,8 @@
  * - A refusal is a value: `{ allowed: false, ... }`. Nothing here throws for a limit.
  * - Redis errors, malformed replies and timeouts never escape `decide`: each rule's failMode turns
  *   them into a result (`open` allows, `closed` refuses with `unavailable: true`, `local` enforces in
- *   memory). A decision never waits longer than `timeoutMs` plus timer jitter.
+ *   memory). The deadline counts Redis's lateness, not the event loop's (lib/redis/deadline.ts): a
+ *   decision waits at most 2 x `timeoutMs` plus this process's event-loop lag.
  * - `peek` reads without consuming: each rule's remaining quota, and whether (`allowed`) and when
  *   (`retryAfterMs`) a request of the rule's cost would pass. It throws `LimiterUnavailableError`
  *   when Redis cannot answer.
@@ -17,7 +18,7 @@
  *   key space (a test prefix, the simulator's) and deletes it.
  * - Requests whose refusal is already known (refusal cache) are answered without Redis.
  */
-import { counterKey } from "./keys";
+import { counterField, counterKey, legacyCounterKey, stateId } from "./keys";
 import { decideScriptSource } from "./decideScript";
 import { DecideBatcher } from "./decideBatcher";
 import { ruleSpec } from "./ruleSpec";
@@ -37,6 +38,12 @@ export interface LimiterDeps {
   local?: LocalLimiter;
   /** Requests per script call (decideBatcher.ts MAX_BATCH unless given; the simulator sends more). */
   maxBatch?: number;
+  /**
+   * Rolling upgrade from the per-rule key layout (SLUICE_LEGACY_COUNTER_KEYS): each rule's state is
+   * also read from its per-rule key (the more advanced of the two counts) and written to both, so
+   * instances of the earlier version, which know only those keys, share every limit exactly.
+   */
+  legacyKeys?: boolean;
   /** Told about Redis failures and fail-mode use (metrics, logs). Must not throw. */
   onUnavailable?: (error: LimiterUnavailableError, rules: LimiterRule[]) => void;
 }
@@ -70,11 +77,13 @@ export function summarize(results: RuleResult[], nowMs: number, unavailable = fa
 
 /**
  * What makes a refusal the same refusal: the counters and every rule's parameters. A rule change
- * therefore misses the cache by construction.
+ * therefore misses the cache by construction. Each key is length-prefixed: a key may hold any
+ * character (an identifier is client-chosen), so a separator alone would let a crafted identifier
+ * spell another request's fingerprint and have its refusal served to that request.
  */
-function refusalFingerprint(rules: LimiterRule[], keys: string[]): string {
+export function refusalFingerprint(rules: LimiterRule[], keys: string[]): string {
   let fingerprint = "";
-  for (let i = 0; i < rules.length; i++) fingerprint += keys[i] + "#" + ruleSpec(rules[i]!, true).id + "|";
+  for (let i = 0; i < rules.length; i++) fingerprint += keys[i]!.length + ":" + keys[i] + ruleSpec(rules[i]!, true).id + "|";
   return fingerprint;
 }
 
@@ -92,7 +101,8 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     const group = clustered ? subject.tenantId : "";
     const ttlFloorMs = options.nowMs === undefined ? 0 : EXPLICIT_TIME_TTL_FLOOR_MS;
     const specs = rules.map((rule) => ruleSpec(rule, commit));
-    const parsed = await batcher.submit(group, { keys, now: timeArg(options), commit, ttlFloorMs, specs });
+    const legacyKeys = deps.legacyKeys ? rules.map((rule) => legacyCounterKey(deps.prefix, rule, subject)) : undefined;
+    const parsed = await batcher.submit(group, { keys, now: timeArg(options), commit, ttlFloorMs, specs, ...(legacyKeys ? { legacyKeys } : {}) });
     const results: RuleResult[] = parsed.rules.map((r, i) => ({
       rule: rules[i]!,
       allowed: r.allowed,
@@ -118,7 +128,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     // A `closed` enforce rule refuses the request (503), so the local rules must not consume.
     const unavailable = rules.some((rule) => rule.failMode === "closed" && rule.mode === "enforce");
     const localRules = rules
-      .map((rule, i) => ({ rule, key: keys[i]! }))
+      .map((rule, i) => ({ rule, key: stateId(keys[i]!, counterField(rule)) }))
       .filter(({ rule }) => rule.failMode === "local" && deps.local);
     const localResults = new Map(
       (deps.local?.decide(localRules, now, !unavailable) ?? []).map((result) => [result.rule, result] as const),
@@ -147,15 +157,18 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     async decide(rules, subject, options = {}) {
       if (rules.length === 0) return EMPTY(options.nowMs ?? clock());
       const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
-      const useCache = options.nowMs === undefined && deps.refusals !== undefined;
-      const fingerprint = useCache ? refusalFingerprint(rules, keys) : "";
-      if (useCache) {
-        const cached = deps.refusals!.get(fingerprint, clock());
+      const refusals = options.nowMs === undefined ? deps.refusals : undefined;
+      // The fingerprint is built only when it can serve: a cached refusal of this tenant exists, or
+      // Redis refused (most decisions are admitted, and no string is built for them).
+      let fingerprint: string | undefined;
+      if (refusals?.holdsTenant(subject.tenantId)) {
+        fingerprint = refusalFingerprint(rules, keys);
+        const cached = refusals.get(fingerprint, clock());
         if (cached) return cached;
       }
       try {
         const decision = await callScript(rules, keys, subject, options, true);
-        if (useCache) deps.refusals!.remember(fingerprint, decision, clock());
+        if (refusals && !decision.allowed) refusals.remember(subject.tenantId, fingerprint ?? refusalFingerprint(rules, keys), decision, clock());
         return decision;
       } catch (error) {
         if (!(error instanceof LimiterUnavailableError)) throw error;

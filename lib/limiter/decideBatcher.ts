@@ -1,6 +1,7 @@
 /**
- * Batches decisions into script calls. Requests submitted in the same event-loop turn for the
- * same group (the tenant's hash-tag slot on a Cluster; one group on a single node) are sent to
+ * Batches decisions into script calls. A request submitted while no call is in flight and none is
+ * queued goes out at once (a client making one call at a time pays no batching wait). Otherwise,
+ * requests submitted in the same event-loop turn for the same group (the tenant's hash-tag slot on a Cluster; one group on a single node) are sent to
  * decide.lua as ONE call, which evaluates them one after another: each request is still atomic and
  * all-or-nothing, and a later request sees what an earlier one consumed. This amortises the
  * per-command cost (a socket write, ioredis bookkeeping, a deadline timer, the script call
@@ -18,6 +19,7 @@ import { LimiterUnavailableError } from "./types";
 
 /** One request's part of a call: its counter keys and its ARGV segment (see decide.lua). */
 export interface BatchedRequest {
+  /** One per rule (rules of one subject share a key); the call sends each distinct key once. */
   keys: string[];
   /** "" for Redis TIME, else epoch ms. */
   now: string;
@@ -26,6 +28,8 @@ export interface BatchedRequest {
   ttlFloorMs: number;
   /** One per key, in the same order. */
   specs: readonly RuleSpec[];
+  /** Per rule, its per-rule key of the earlier layout, or "" (rolling upgrade only; absent: none). */
+  legacyKeys?: string[];
 }
 
 interface Pending {
@@ -40,6 +44,8 @@ export const MAX_BATCH = 64;
 export class DecideBatcher {
   private readonly queues = new Map<string, Pending[]>();
   private scheduled = false;
+  /** Script calls sent and not yet answered. */
+  private inFlight = 0;
 
   constructor(
     private readonly redis: RedisClient,
@@ -55,7 +61,11 @@ export class DecideBatcher {
         this.queues.set(group, queue);
       }
       queue.push({ request, resolve, reject });
-      if (queue.length >= this.maxBatch) {
+      if (this.inFlight === 0 && !this.scheduled) {
+        // Nothing else under way: waiting for company would only add latency.
+        this.queues.delete(group);
+        void this.send(queue);
+      } else if (queue.length >= this.maxBatch) {
         this.queues.delete(group);
         void this.send(queue);
       } else if (!this.scheduled) {
@@ -73,15 +83,27 @@ export class DecideBatcher {
   }
 
   private async send(batch: Pending[]): Promise<void> {
-    // ARGV: the call's distinct rule specs once, then each request naming its specs by number.
+    // ARGV: the call's distinct rule specs once, then each request naming its specs and keys by
+    // number; KEYS: the call's distinct keys once.
     const keys: string[] = [];
+    const keyNumbers = new Map<string, number>();
     const specArgs: string[] = [];
     const requestArgs: (string | number)[] = [batch.length];
     const specNumbers = new Map<string, number>();
+    const numberOf = (key: string): number => {
+      let keyNumber = keyNumbers.get(key);
+      if (keyNumber === undefined) {
+        keys.push(key);
+        keyNumber = keys.length;
+        keyNumbers.set(key, keyNumber);
+      }
+      return keyNumber;
+    };
     for (const { request } of batch) {
       requestArgs.push(request.now, request.commit ? "1" : "0", request.ttlFloorMs, request.keys.length);
       for (let i = 0; i < request.keys.length; i++) {
-        keys.push(request.keys[i]!);
+        const keyNumber = numberOf(request.keys[i]!);
+        const legacy = request.legacyKeys?.[i];
         const spec = request.specs[i]!;
         let number = specNumbers.get(spec.id);
         if (number === undefined) {
@@ -89,16 +111,19 @@ export class DecideBatcher {
           specNumbers.set(spec.id, number);
           for (const field of spec.fields) specArgs.push(field);
         }
-        requestArgs.push(number);
+        requestArgs.push(number, keyNumber, legacy ? numberOf(legacy) : 0);
       }
     }
     const args = [specNumbers.size, specArgs, requestArgs];
     let reply: unknown;
+    this.inFlight++;
     try {
       reply = await withDeadline(this.redis, () => runDecideScript(this.redis, keys, args), this.timeoutMs);
     } catch (error) {
       for (const pending of batch) pending.reject(error);
       return;
+    } finally {
+      this.inFlight--;
     }
     if (!Array.isArray(reply)) {
       const error = new LimiterUnavailableError(`decide reply: expected an array, got ${typeof reply}`);

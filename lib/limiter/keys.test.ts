@@ -1,43 +1,71 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { limiterRule } from "@/test/support/rules";
-import { counterKey, tenantKeyPrefix } from "./keys";
+import { counterField, counterKey, tenantKeyPrefix } from "./keys";
 
 const subject = { tenantId: "aB3dE5fG", keyId: "Qw3Er5Ty", ip: "203.0.113.7", identifier: "user:42" };
 
 describe("counterKey", () => {
   it.each([
-    ["key", "sluice:{aB3dE5fG}w1KQw3Er5Ty"],
-    ["tenant", "sluice:{aB3dE5fG}w1T"],
-    ["ip", "sluice:{aB3dE5fG}w1I203.0.113.7"],
-    ["identifier", "sluice:{aB3dE5fG}w1Duser:42"],
+    ["key", "sluice:{aB3dE5fG}2KQw3Er5Ty"],
+    ["tenant", "sluice:{aB3dE5fG}2T"],
+    ["ip", "sluice:{aB3dE5fG}2I203.0.113.7"],
+    ["identifier", "sluice:{aB3dE5fG}2Duser:42"],
   ] as const)("scope %s charges its own subject: %s", (scope, expected) => {
     expect(counterKey("sluice:", limiterRule({ name: "per", ref: "1", scope, algorithm: "sliding_window" }), subject)).toBe(expected);
+  });
+
+  it("ip scope counts IPv6 per /64 and IPv4-mapped IPv6 as IPv4 (a host cannot escape by rotating addresses)", () => {
+    const rule = limiterRule({ ref: "1", scope: "ip", algorithm: "sliding_window" });
+    const key = (ip: string) => counterKey("p:", rule, { tenantId: "t1", ip });
+    expect(key("2001:db8:1:2::1")).toBe("p:{t1}2I2001:db8:1:2::/64");
+    expect(key("2001:db8:1:2:ffff:1:2:3")).toBe(key("2001:db8:1:2::1"));
+    expect(key("2001:db8:1:3::1")).not.toBe(key("2001:db8:1:2::1"));
+    expect(key("::ffff:203.0.113.7")).toBe(key("203.0.113.7"));
   });
 
   it("a production key of the key scope fits the 32-byte allocation class (at most 30 characters)", () => {
     expect(counterKey("sluice:", limiterRule({ ref: "2s", algorithm: "token_bucket" }), subject).length).toBeLessThanOrEqual(30);
   });
 
-  it("one character per algorithm, so a changed algorithm never reads the old state", () => {
-    const keys = (["fixed_window", "sliding_window", "sliding_log", "token_bucket", "gcra"] as const).map((algorithm) =>
-      counterKey("p:", limiterRule({ ref: "1", algorithm }), subject),
-    );
-    expect(new Set(keys).size).toBe(5);
+  it("one subject key holds every rule of the subject, each under a field with one character per algorithm", () => {
+    const rules = (["fixed_window", "sliding_window", "token_bucket", "gcra"] as const).map((algorithm) => limiterRule({ ref: "1", algorithm }));
+    expect(new Set(rules.map((rule) => counterKey("p:", rule, subject)))).toEqual(new Set(["p:{aB3dE5fG}2KQw3Er5Ty"]));
+    expect(rules.map(counterField)).toEqual(["f1", "w1", "t1", "g1"]);
   });
 
-  it("puts the tenant in a hash tag so every key of a decision shares a Cluster slot", () => {
-    expect(counterKey("p:", limiterRule({ algorithm: "gcra", ref: "per-key" }), subject)).toBe("p:{aB3dE5fG}gper-keyKQw3Er5Ty");
+  it("sliding_log keeps a sorted set per rule and subject, never the subject key", () => {
+    const rule = limiterRule({ ref: "1", algorithm: "sliding_log" });
+    expect(counterKey("p:", rule, subject)).toBe("p:{aB3dE5fG}l1KQw3Er5Ty");
+    expect(counterField(rule)).toBe("");
+  });
+
+  it("subject keys never take a per-rule key of the earlier layout (an algorithm char after the tag)", () => {
+    const key = counterKey("p:", limiterRule({ ref: "1", algorithm: "token_bucket" }), subject);
+    expect(key.charAt("p:{aB3dE5fG}".length)).toMatch(/[0-9]/);
   });
 
   it("hashes long identifiers so keys stay small", () => {
     const key = counterKey("p:", limiterRule({ scope: "identifier", ref: "r" }), { tenantId: "t1", identifier: "x".repeat(256) });
-    expect(key).toMatch(/^p:\{t1\}frD#[A-Za-z0-9_-]{22}$/);
+    expect(key).toMatch(/^p:\{t1\}2D#[A-Za-z0-9_-]{22}$/);
+  });
+
+  it("a raw identifier of the hashed form never shares a long identifier's counter", () => {
+    const rule = limiterRule({ scope: "identifier", ref: "r" });
+    const long = "x".repeat(256);
+    const forged = "#" + createHash("sha256").update(long).digest("base64url").slice(0, 22);
+    const hashedKey = counterKey("p:", rule, { tenantId: "t1", identifier: long });
+    expect(counterKey("p:", rule, { tenantId: "t1", identifier: forged })).not.toBe(hashedKey);
+    // Escaping keeps raw identifiers apart from each other too.
+    expect(counterKey("p:", rule, { tenantId: "t1", identifier: "#a" })).not.toBe(counterKey("p:", rule, { tenantId: "t1", identifier: "a" }));
+    expect(counterKey("p:", rule, { tenantId: "t1", identifier: "#a" })).not.toBe(counterKey("p:", rule, { tenantId: "t1", identifier: "##a" }));
   });
 
   it("throws on a subject lacking what the scope needs, and on a ref that could make keys ambiguous", () => {
     expect(() => counterKey("p:", limiterRule({ scope: "ip" }), { tenantId: "t1" })).toThrow(/scope ip/);
     expect(() => counterKey("p:", limiterRule({ ref: "Upper" }), subject)).toThrow(/invalid rule ref/);
     expect(() => counterKey("p:", limiterRule({ ref: "a@b" }), subject)).toThrow(/invalid rule ref/);
+    expect(() => counterField(limiterRule({ ref: "a=b" }))).toThrow(/invalid rule ref/);
   });
 
   it("refuses tenant ids that could break the hash tag", () => {

@@ -1,19 +1,32 @@
 /**
  * The one place Redis keys are built.
  *
- * `<prefix>{<tenantId>}<algorithm char><rule ref><SCOPE char><subject>`, e.g.
- * `sluice:{aB3dE5fG}t1KQw3Er5Ty` (token bucket, ref 1, scope key, key id Qw3Er5Ty).
+ * Subject keys (every algorithm but sliding_log): `<prefix>{<tenantId>}2<SCOPE char><subject>`, e.g.
+ * `sluice:{aB3dE5fG}2KQw3Er5Ty` (scope key, key id Qw3Er5Ty). One key per subject holds the state
+ * of every rule of that subject, each under its field `<algorithm char><rule ref>` (`counterField`;
+ * the format is in lua/includes/preamble.lua). Sliding-log keys (a sorted set per rule and subject):
+ * `<prefix>{<tenantId>}l<rule ref><SCOPE char><subject>`.
+ * - the `2` marks this layout: the per-rule keys of earlier versions have an algorithm char (lower
+ *   case) there, so no instance ever reads a key of the other layout as its own (see the README's
+ *   "Rolling upgrade" for how the two run side by side);
  * - the `{tenantId}` hash tag puts every key of one decision in one Redis Cluster slot;
- * - the algorithm char keeps a rule's old state from being misread when its algorithm changes;
- * - the ref (lowercase `[a-z0-9_-]`, see lib/rules/ruleRefs.ts) names the rule's counters;
+ * - the algorithm char in a field keeps a rule's old state from being misread when its algorithm changes;
+ * - the ref (lowercase `[a-z0-9_-]`, see lib/rules/ruleRefs.ts) names the rule's counters; it holds no
+ *   `,` or `=`, which separate fields in a subject key;
  * - the scope char is upper case (K key, T tenant, I ip, D identifier) and so cannot occur in a
  *   ref: the layout stays unambiguous without separators;
- * - long subjects are hashed.
+ * - long subjects are hashed to `#` + 22 base64url characters; a raw subject that starts with `#` gets
+ *   a second `#` (`#x` -> `##x`), so no raw subject can take a hashed form's key (base64url has no
+ *   `#`) and no two raw subjects share one.
+ * - an `ip` subject is counted per limitingAddress (IPv6 per /64, IPv4-mapped as IPv4).
  * Keys are this compact on purpose: Redis memory per client is mostly the key (a key of at most
  * 30 bytes fits jemalloc's 32-byte class; see the README's memory figures).
+ * A rule's state is identified by (counterKey, counterField) everywhere (Lua, the refusal cache, the
+ * local fail mode); `stateId` joins the two.
  * Throws when the subject lacks what a rule's scope needs, or a ref is malformed: caller bugs.
  */
 import { createHash } from "node:crypto";
+import { limitingAddress } from "./limitingAddress";
 import type { Algorithm, LimiterRule, Subject } from "./types";
 
 const TENANT_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -29,9 +42,11 @@ const ALGORITHM_CHAR: Record<Algorithm, string> = {
   gcra: "g",
 };
 
+const HASHED = "#";
+
 function compact(part: string): string {
-  if (part.length <= MAX_RAW_PART) return part;
-  return "#" + createHash("sha256").update(part).digest("base64url").slice(0, 22);
+  if (part.length > MAX_RAW_PART) return HASHED + createHash("sha256").update(part).digest("base64url").slice(0, 22);
+  return part.startsWith(HASHED) ? HASHED + part : part;
 }
 
 function required(rule: Pick<LimiterRule, "scope" | "name">, value: string | undefined, what: string): string {
@@ -46,7 +61,8 @@ export function subjectPart(rule: Pick<LimiterRule, "scope" | "name">, subject: 
     case "tenant":
       return "T";
     case "ip":
-      return "I" + required(rule, subject.ip, "ip");
+      // Per /64 for IPv6 (lib/limiter/limitingAddress.ts).
+      return "I" + required(rule, subject.ip === undefined ? undefined : limitingAddress(subject.ip), "ip");
     case "identifier":
       return "D" + required(rule, subject.identifier, "identifier");
   }
@@ -54,11 +70,58 @@ export function subjectPart(rule: Pick<LimiterRule, "scope" | "name">, subject: 
 
 /** The hash-tagged key prefix of one tenant; every key of the tenant starts with it. */
 export function tenantKeyPrefix(prefix: string, tenantId: string): string {
+  const known = tenantPrefixes.get(tenantId);
+  if (known !== undefined && known.startsWith(prefix) && known.length === prefix.length + tenantId.length + 2) return known;
   if (!TENANT_ID.test(tenantId)) throw new Error(`invalid tenant id for a Redis key: ${JSON.stringify(tenantId)}`);
-  return `${prefix}{${tenantId}}`;
+  const built = `${prefix}{${tenantId}}`;
+  // Checked once per tenant, not per decision (bounded: cleared past MAX_TENANT_PREFIXES).
+  if (tenantPrefixes.size >= MAX_TENANT_PREFIXES) tenantPrefixes.clear();
+  tenantPrefixes.set(tenantId, built);
+  return built;
 }
 
+const MAX_TENANT_PREFIXES = 10_000;
+const tenantPrefixes = new Map<string, string>();
+
+/** Marks the subject-key layout (a digit: per-rule keys have a lower-case algorithm char here). */
+const SUBJECT_LAYOUT = "2";
+
+/** Rules whose ref was checked already (rules are long-lived objects: see ruleSpec.ts). */
+const checkedRefs = new WeakSet<LimiterRule>();
+
+function checkedRef(rule: LimiterRule): string {
+  if (!checkedRefs.has(rule)) {
+    if (!REF.test(rule.ref)) throw new Error(`invalid rule ref for a Redis key: ${JSON.stringify(rule.ref)}`);
+    checkedRefs.add(rule);
+  }
+  return rule.ref;
+}
+
+/** The Redis key holding `rule`'s state for `subject`: its subject key, or its sorted set for sliding_log. */
 export function counterKey(prefix: string, rule: LimiterRule, subject: Subject): string {
-  if (!REF.test(rule.ref)) throw new Error(`invalid rule ref for a Redis key: ${JSON.stringify(rule.ref)}`);
-  return `${tenantKeyPrefix(prefix, subject.tenantId)}${ALGORITHM_CHAR[rule.algorithm]}${rule.ref}${subjectPart(rule, subject)}`;
+  const ref = checkedRef(rule);
+  const tenant = tenantKeyPrefix(prefix, subject.tenantId);
+  if (rule.algorithm === "sliding_log") return `${tenant}${ALGORITHM_CHAR.sliding_log}${ref}${subjectPart(rule, subject)}`;
+  return `${tenant}${SUBJECT_LAYOUT}${subjectPart(rule, subject)}`;
+}
+
+/**
+ * The per-rule key of the earlier layout (`<prefix>{<tenantId>}<algorithm char><ref><SCOPE><subject>`)
+ * for a rule kept in a subject key; "" for sliding_log (its key did not change). Read and written
+ * beside the subject key only during a rolling upgrade (SLUICE_LEGACY_COUNTER_KEYS).
+ */
+export function legacyCounterKey(prefix: string, rule: LimiterRule, subject: Subject): string {
+  if (rule.algorithm === "sliding_log") return "";
+  return `${tenantKeyPrefix(prefix, subject.tenantId)}${ALGORITHM_CHAR[rule.algorithm]}${checkedRef(rule)}${subjectPart(rule, subject)}`;
+}
+
+/** The rule's field in its subject key; "" for sliding_log (its sorted set is its own). */
+export function counterField(rule: LimiterRule): string {
+  if (rule.algorithm === "sliding_log") return "";
+  return ALGORITHM_CHAR[rule.algorithm] + checkedRef(rule);
+}
+
+/** One rule's state, named by its key and field (a field never holds a newline). */
+export function stateId(key: string, field: string): string {
+  return field === "" ? key : key + "\n" + field;
 }

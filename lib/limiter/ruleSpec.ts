@@ -1,6 +1,7 @@
 /**
- * A rule as decide.lua reads it: 6 fields (algorithm code, limit, window ms, burst, cost, enforce
- * "1"/"0"), sent once per script call however many requests of the call share it.
+ * A rule as decide.lua reads it: 7 fields (algorithm code, limit, window ms, burst, cost, enforce
+ * "1"/"0", its field in the subject key), sent once per script call however many requests of the
+ * call share it.
  *
  * Computed once per rule object and kept in a WeakMap: rules reach the limiter as long-lived,
  * never-mutated objects (the access cache compiles them once per change), so the hot path builds
@@ -8,6 +9,7 @@
  * refusal cache's fingerprint.
  */
 import { ALGORITHM_DEFS } from "./algorithms/registry";
+import { counterField } from "./keys";
 import type { LimiterRule } from "./types";
 
 export interface RuleSpec {
@@ -18,7 +20,7 @@ export interface RuleSpec {
 const specs = new WeakMap<LimiterRule, { decide: RuleSpec; peek: RuleSpec }>();
 
 function build(rule: LimiterRule, cost: number): RuleSpec {
-  const fields = [ALGORITHM_DEFS[rule.algorithm].code, String(rule.limit), String(rule.windowMs), String(rule.burst), String(cost), rule.mode === "enforce" ? "1" : "0"];
+  const fields = [ALGORITHM_DEFS[rule.algorithm].code, String(rule.limit), String(rule.windowMs), String(rule.burst), String(cost), rule.mode === "enforce" ? "1" : "0", counterField(rule)];
   return { id: fields.join(","), fields };
 }
 

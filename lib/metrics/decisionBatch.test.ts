@@ -184,3 +184,32 @@ describe("DecisionBatch: bounds", () => {
     expect([...batch.cells.values()].map((c) => c.ref)).toEqual(["*"]);
   });
 });
+
+describe("DecisionBatch: subjects refused, for limited right now", () => {
+  const limited = (batch: DecisionBatch) => [...batch.limited.values()].map((m) => [m.subject.scope, m.subject.value, m.subject.ref, m.refused, m.lastMs]);
+
+  it("each refusing enforce rule marks the subject its scope counts, with refusals and the latest time", () => {
+    const batch = new DecisionBatch();
+    const refused = decisionOf([ruleResult(enforce, { allowed: false }), ruleResult({ ...other, scope: "ip" }, { allowed: false }), ruleResult(shadow, { allowed: false })]);
+    batch.addRequest(request(refused, { ip: "10.0.0.1" }), NOW);
+    batch.addRequest(request(refused, { ip: "10.0.0.1" }), NOW + 500);
+    expect(limited(batch)).toEqual([
+      ["key", K, "1", 2, NOW + 500],
+      ["ip", "10.0.0.1", "2", 2, NOW + 500],
+    ]);
+  });
+
+  it("admitted requests, fail-closed outages and shadow refusals mark nobody", () => {
+    const batch = new DecisionBatch();
+    batch.addRequest(request(decisionOf([ruleResult(enforce)])), NOW);
+    batch.addRequest(request(decisionOf([ruleResult({ ...enforce, failMode: "closed" }, { allowed: false, source: "fail_closed" })])), NOW);
+    batch.addRequest(request(decisionOf([ruleResult(enforce), ruleResult(shadow, { allowed: false })])), NOW);
+    expect(batch.limited.size).toBe(0);
+  });
+
+  it("a refused check marks its identifier, whatever characters it holds", () => {
+    const batch = new DecisionBatch();
+    batch.addCheck(T, decisionOf([ruleResult({ name: "per-caller", ref: "4", scope: "identifier" }, { allowed: false })]), NOW, 'a/"b"\n');
+    expect(limited(batch)).toEqual([["identifier", 'a/"b"\n', "4", 1, NOW]]);
+  });
+});

@@ -19,7 +19,10 @@
  * - with a key id, in a real tenant: the request to the tenant's trace for the rule simulator
  *   (lib/metrics/requestTrace.ts);
  * - a decision of POST /api/v1/check (`addCheck`) adds its rule cells only: the request itself
- *   was already recorded by `addRequest`.
+ *   was already recorded by `addRequest`;
+ * - from both: per enforce rule that refused, the subject it counts (key, tenant, ip or
+ *   identifier; lib/metrics/limitedSubjects.ts) with its refusals and latest refusal time in that
+ *   minute, for "Limited right now".
  *
  * Bounded: past `limits` new cells, clients, lows, recent or trace entries are not kept and are counted in
  * `overflow` (existing entries still count). Ids and refs that could not be part of a key are
@@ -27,6 +30,7 @@
  */
 import type { Decision, RuleResult } from "../limiter/types";
 import { isPseudoTenant, minuteOf, RECENT_DECISIONS_KEPT, TOTAL_REF } from "./monitoringKeys";
+import { limitedMember, refusedSubjects, type LimitedSubject } from "./limitedSubjects";
 import { recentDecision, RecentBuffer } from "./recentDecisions";
 import { TraceBuffer, traceEntry } from "./requestTrace";
 
@@ -72,6 +76,15 @@ export interface LowMark {
   fraction: number;
 }
 
+/** A subject some rule refused in one minute: how often, and when last. */
+export interface LimitedMark {
+  subject: LimitedSubject;
+  member: string;
+  minute: number;
+  refused: number;
+  lastMs: number;
+}
+
 export interface BatchLimits {
   maxCells: number;
   maxClients: number;
@@ -80,9 +93,11 @@ export interface BatchLimits {
   maxRecent: number;
   /** Request-trace entries for the simulator (each at most ~300 bytes). */
   maxTrace: number;
+  /** Refused subjects per minute (each member at most ~330 bytes). */
+  maxLimited?: number;
 }
 
-export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxCells: 20_000, maxClients: 20_000, maxLows: 20_000, maxRecent: 20_000, maxTrace: 20_000 };
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxCells: 20_000, maxClients: 20_000, maxLows: 20_000, maxRecent: 20_000, maxTrace: 20_000, maxLimited: 20_000 };
 
 const SAFE_PART = /^[A-Za-z0-9_-]{1,64}$/;
 const QUOTA_SOURCES = new Set<RuleResult["source"]>(["redis", "cache", "fail_local"]);
@@ -97,6 +112,7 @@ export class DecisionBatch {
   readonly cells = new Map<string, SeriesCell>();
   readonly clients = new Map<string, ClientStats>();
   readonly lows = new Map<string, LowMark>();
+  readonly limited = new Map<string, LimitedMark>();
   readonly recent: RecentBuffer;
   readonly trace: TraceBuffer;
   overflow = 0;
@@ -107,7 +123,7 @@ export class DecisionBatch {
   }
 
   get size(): number {
-    return this.cells.size + this.clients.size + this.lows.size + this.recent.size + this.trace.size;
+    return this.cells.size + this.clients.size + this.lows.size + this.recent.size + this.trace.size + this.limited.size;
   }
 
   addRequest(request: RecordedRequest, nowMs: number): void {
@@ -125,6 +141,7 @@ export class DecisionBatch {
       if (admitted && decision?.results.some((r) => r.rule.mode === "shadow" && !r.allowed)) total.s++;
     }
     if (decision) this.addResults(tenantId, decision, second);
+    if (decision && !decision.allowed) this.addLimited(refusedSubjects(tenantId, decision, { keyId, ip: request.ip }), nowMs);
     if (keyId === undefined) return;
     if (!isPseudoTenant(tenantId) && !this.trace.add(traceEntry(request, decision, nowMs))) this.overflow++;
     const client = this.client(tenantId, keyId, minuteOf(nowMs));
@@ -141,12 +158,29 @@ export class DecisionBatch {
     if (!this.recent.add(tenantId, keyId, recentDecision(decision, request.method, request.path, nowMs))) this.overflow++;
   }
 
-  addCheck(tenantId: string, decision: Decision, nowMs: number): void {
+  /** `identifier`: the one the check charged (its refusals go to "Limited right now"). */
+  addCheck(tenantId: string, decision: Decision, nowMs: number, identifier?: string): void {
     if (!SAFE_PART.test(tenantId)) {
       this.overflow++;
       return;
     }
     this.addResults(tenantId, decision, Math.floor(nowMs / 1000));
+    this.addLimited(refusedSubjects(tenantId, decision, { identifier }), nowMs);
+  }
+
+  private addLimited(subjects: LimitedSubject[], nowMs: number): void {
+    const minute = minuteOf(nowMs);
+    for (const subject of subjects) {
+      if (!SAFE_PART.test(subject.ref)) continue;
+      const member = limitedMember(subject);
+      const id = `${minute}\n${member}`;
+      const known = this.limited.get(id);
+      if (known) {
+        known.refused++;
+        known.lastMs = Math.max(known.lastMs, nowMs);
+      } else if (this.limited.size >= (this.limits.maxLimited ?? DEFAULT_BATCH_LIMITS.maxLimited!)) this.full();
+      else this.limited.set(id, { subject, member, minute, refused: 1, lastMs: nowMs });
+    }
   }
 
   private addResults(tenantId: string, decision: Decision, second: number): void {

@@ -25,7 +25,7 @@ export interface DecisionSink {
   /** A request under /api/v1: `decision` null when no rule matched; `keyId` undefined when unauthenticated. */
   recordRequest(request: RecordedRequest, nowMs?: number): void;
   /** A decision of POST /api/v1/check (its rule only; the request itself is recorded by recordRequest). */
-  recordCheck(tenantId: string, decision: Decision, nowMs?: number): void;
+  recordCheck(tenantId: string, decision: Decision, nowMs?: number, identifier?: string): void;
 }
 
 export type { RecordedRequest };
@@ -70,8 +70,8 @@ export class DecisionRecorder implements DecisionSink {
     this.guard(() => this.batch.addRequest(request, nowMs));
   }
 
-  recordCheck(tenantId: string, decision: Decision, nowMs = this.clock()): void {
-    this.guard(() => this.batch.addCheck(tenantId, decision, nowMs));
+  recordCheck(tenantId: string, decision: Decision, nowMs = this.clock(), identifier?: string): void {
+    this.guard(() => this.batch.addCheck(tenantId, decision, nowMs, identifier));
   }
 
   /** Entries waiting for the next flush (cells, clients and near-limit marks). */

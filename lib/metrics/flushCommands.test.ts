@@ -123,3 +123,24 @@ describe("flushCommands", () => {
     expect(commandsOf(new DecisionBatch()).size).toBe(0);
   });
 });
+
+describe("flushCommands: limited subjects", () => {
+  it("go to the tenant's and the global minute sets: latest refusal by ZADD GT, refusals by ZINCRBY, both trimmed", () => {
+    const batch = new DecisionBatch();
+    const refused = decisionOf([ruleResult({ name: "per-key", ref: "1" }, { allowed: false })]);
+    batch.addRequest(req({ decision: refused }), NOW);
+    batch.addRequest(req({ decision: refused }), NOW + 200);
+    const groups = commandsOf(batch);
+    const member = JSON.stringify([T, "1", "key", K]);
+    for (const [scope, keys] of [
+      [T, tk],
+      [GLOBAL_SCOPE, gk],
+    ] as const) {
+      const commands = groups.get(scope);
+      expect(find(commands, "ZADD", keys.limited(MINUTE))).toEqual([["ZADD", keys.limited(MINUTE), "GT", NOW + 200, member]]);
+      expect(find(commands, "ZINCRBY", keys.limitedCounts(MINUTE))).toEqual([["ZINCRBY", keys.limitedCounts(MINUTE), 2, member]]);
+      expect(find(commands, "ZREMRANGEBYRANK", keys.limited(MINUTE))).toHaveLength(1);
+      expect(find(commands, "PEXPIRE", keys.limited(MINUTE))).toEqual([["PEXPIRE", keys.limited(MINUTE), RETENTION_MS]]);
+    }
+  });
+});

@@ -11,6 +11,9 @@
  * - Clients (API keys) go to the tenant's and the global hot-key and refusal sets, per minute and
  *   per hour; lowest remaining fractions to the near-limit sets likewise. Scores of the near-limit
  *   sets are rounded to 1e-6 so they stay short.
+ * - Refused subjects (lib/metrics/limitedSubjects.ts) go to the tenant's and the global per-minute
+ *   limited sets (pseudo-tenants too: refused anonymous IPs are "limited right now" as well), one
+ *   scored by the latest refusal, one by the refusals.
  * - Recent decisions go to their key's list in the tenant's scope (newest at the head, trimmed to
  *   RECENT_DECISIONS_KEPT).
  * - Trace entries go to the tenant's stream (lib/metrics/requestTrace.ts), about `traceMaxLen` kept,
@@ -24,6 +27,7 @@ import {
   GLOBAL_SCOPE,
   HOT_KEYS_KEPT,
   isPseudoTenant,
+  LIMITED_KEPT,
   LOWS_KEPT,
   monitoringKeys,
   RECENT_DECISIONS_KEPT,
@@ -88,6 +92,15 @@ export function flushCommands(batch: DecisionBatch, prefix: string, traceMaxLen 
       const { keys, writes } = scope(id);
       const member = `${clientMember(id, low.tenantId, low.keyId)}/${low.ref}/${low.capacity}`;
       for (const [resolution, index] of periods(low.minute)) writes.zlow(keys.lows(resolution, index), member, score, LOWS_KEPT);
+    }
+  }
+
+  for (const mark of batch.limited.values()) {
+    const ids = mark.subject.tenantId === GLOBAL_SCOPE ? [GLOBAL_SCOPE] : [mark.subject.tenantId, GLOBAL_SCOPE];
+    for (const id of ids) {
+      const { keys, writes } = scope(id);
+      writes.zlatest(keys.limited(mark.minute), mark.member, mark.lastMs, LIMITED_KEPT);
+      writes.zincr(keys.limitedCounts(mark.minute), mark.member, mark.refused, LIMITED_KEPT);
     }
   }
 

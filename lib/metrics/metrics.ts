@@ -33,7 +33,8 @@ function create() {
     }),
     redisErrors: new Counter({
       name: "sluice_redis_errors_total",
-      help: "Limiter calls that Redis failed or did not answer in time.",
+      help: "Limiter calls that Redis failed or did not answer in time, by kind: timeout (this process's timers on time: Redis was late), timeout_after_lag (extended for event-loop lag, still late), down, error.",
+      labelNames: ["kind"] as const,
       registers: [registry],
     }),
     failModeActivations: new Counter({
@@ -53,10 +54,40 @@ function create() {
       help: "Observations the monitoring recorder could not keep because a per-flush bound was reached.",
       registers: [registry],
     }),
+    gatewayResponses: new Counter({
+      name: "sluice_gateway_responses_total",
+      help: "Requests forwarded to tenants' upstreams, by outcome: the upstream's status class (2xx .. 5xx), or unreachable (502), timeout (504), aborted (the client went away first).",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
+    gatewaySeconds: new Histogram({
+      name: "sluice_gateway_upstream_duration_seconds",
+      help: "Time from forwarding a request until the upstream's status and headers arrived (or it failed), by outcome as in sluice_gateway_responses_total.",
+      labelNames: ["outcome"] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
+      registers: [registry],
+    }),
     cacheReloads: new Counter({
       name: "sluice_cache_reloads_total",
       help: "Reloads of this instance's copy of keys and rules, by kind and outcome.",
       labelNames: ["kind", "outcome"] as const,
+      registers: [registry],
+    }),
+    simulations: new Counter({
+      name: "sluice_simulations_total",
+      help: "Rule simulations run on this instance, by outcome: completed, or failed (Redis unavailable, unknown tenant, ...).",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
+    simulationSeconds: new Histogram({
+      name: "sluice_simulation_duration_seconds",
+      help: "Wall time of one rule simulation (both replays, reading the trace included).",
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    }),
+    simulationRequests: new Counter({
+      name: "sluice_simulation_replayed_requests_total",
+      help: "Recorded requests replayed by rule simulations (each replayed twice: current and candidate rules).",
       registers: [registry],
     }),
   };

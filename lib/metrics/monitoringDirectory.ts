@@ -14,7 +14,7 @@
 import { ANONYMOUS_TENANT, anonymousRule } from "../enforce/admit";
 import type { AccessCache } from "../enforce/accessCache";
 import type { TenantAccess } from "../enforce/accessLoader";
-import type { RuleMode } from "../limiter/types";
+import type { LimiterRule, RuleMode } from "../limiter/types";
 
 export interface RuleLabel {
   ref: string;
@@ -90,6 +90,25 @@ export function accessDirectory(access: AccessCache, storedRefs: StoredRuleRefs,
     async keyTenant(keyId) {
       return access.key(keyId)?.tenantId ?? (await storedKeyTenant(keyId));
     },
+  };
+}
+
+/**
+ * The rule a ref names in force now, as the limiter takes it (tenant rules and key overrides; the
+ * anonymous rule of `-anon` with this process's limit); null when no such rule exists any more.
+ */
+export function liveRuleOf(access: AccessCache, anonLimitPerMinute: number): (tenantId: string, ref: string) => LimiterRule | null {
+  return (tenantId, ref) => {
+    if (tenantId === ANONYMOUS_TENANT) return ref === "anon" ? anonymousRule(anonLimitPerMinute) : null;
+    const tenant = access.tenant(tenantId);
+    if (!tenant) return null;
+    const found = tenant.rules.find((r) => r.limiter.ref === ref);
+    if (found) return found.limiter;
+    for (const key of tenant.keys.values()) {
+      const override = key.overrides.find((r) => r.limiter.ref === ref);
+      if (override) return override.limiter;
+    }
+    return null;
   };
 }
 

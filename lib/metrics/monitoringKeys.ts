@@ -15,6 +15,8 @@
  * | `{S}mk<m|h>:<minute|hour>`   | zset | client → requests, top HOT_KEYS_KEPT                  |
  * | `{S}mx<m|h>:<minute|hour>`   | zset | client, and client/ref → refusals, top REFUSALS_KEPT  |
  * | `{S}mn<m|h>:<minute|hour>`   | zset | client/ref/capacity → lowest remaining/capacity seen, lowest LOWS_KEPT |
+ * | `{S}ml:<minute>`              | zset | refused subject (lib/metrics/limitedSubjects.ts) → latest refusal (epoch ms), newest LIMITED_KEPT |
+ * | `{S}mc:<minute>`              | zset | refused subject → refusals in the minute, top LIMITED_KEPT |
  * | `{T}md<keyId>`               | list | the key's last RECENT_DECISIONS_KEPT decisions, JSON, newest first |
  * | `{T}mq`                      | stream | the tenant's request trace for the simulator (lib/metrics/requestTrace.ts) |
  *
@@ -45,6 +47,7 @@ export const TOTAL_REF = "*";
 export const HOT_KEYS_KEPT = 100;
 export const REFUSALS_KEPT = 120;
 export const LOWS_KEPT = 100;
+export const LIMITED_KEPT = 100;
 /** Recent decisions kept per API key (a Redis list trimmed at every write). */
 export const RECENT_DECISIONS_KEPT = 50;
 
@@ -78,6 +81,10 @@ export interface MonitoringKeys {
   hotKeys(resolution: Resolution, index: number): string;
   refusals(resolution: Resolution, index: number): string;
   lows(resolution: Resolution, index: number): string;
+  /** Refused subjects of a minute, scored by their latest refusal (epoch ms). */
+  limited(minute: number): string;
+  /** Refused subjects of a minute, scored by their refusals. */
+  limitedCounts(minute: number): string;
   /** Only in a tenant's scope. */
   recent(keyId: string): string;
   /** Only in a tenant's scope: the request trace (a stream). */
@@ -97,6 +104,8 @@ export function monitoringKeys(prefix: string, scope: string): MonitoringKeys {
     hotKeys: (resolution, index) => `${base}k${letter(resolution)}:${index}`,
     refusals: (resolution, index) => `${base}x${letter(resolution)}:${index}`,
     lows: (resolution, index) => `${base}n${letter(resolution)}:${index}`,
+    limited: (minute) => `${base}l:${minute}`,
+    limitedCounts: (minute) => `${base}c:${minute}`,
     recent: (keyId) => `${base}d${keyId}`,
     trace: () => `${base}q`,
   };

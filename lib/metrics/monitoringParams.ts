@@ -9,7 +9,8 @@
  * Unknown or repeated parameters, malformed values (an empty value is malformed, never 0) and
  * windows the query schema refuses are 422s naming the parameter as it was given, in the errors'
  * keys and in their messages; a rule name the tenant never had is a 404.
- * A key's recent decisions take `limit` only (1 to 50, default 50).
+ * A key's recent decisions take `limit` only (1 to 50, default 50); "limited right now" takes
+ * `tenantId` and `limit` (1 to 100, default 20), its window is always the last minute.
  */
 import { z } from "zod";
 import { AppError, type FieldErrors } from "../http/errors";
@@ -18,12 +19,14 @@ import type { MonitoringDirectory } from "./monitoringDirectory";
 import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS } from "./monitoringKeys";
 import {
   hotKeysQuerySchema,
+  limitedNowQuerySchema,
   monitoringTenantIdSchema,
   nearLimitQuerySchema,
   recentDecisionsQuerySchema,
   refusalRateQuerySchema,
   trafficQuerySchema,
   type HotKeysQuery,
+  type LimitedNowQuery,
   type NearLimitQuery,
   type RecentDecisionsQuery,
   type RefusalRateQuery,
@@ -56,6 +59,7 @@ const windowParams = {
 export const seriesParamsSchema = z.object({ ...windowParams, step: number("step").optional() }).strict();
 export const trafficParamsSchema = seriesParamsSchema.extend({ rule: z.string().min(1, "rule must not be empty").max(64, "rule must be at most 64 characters").optional() }).strict().omit({ limit: true });
 export const listParamsSchema = z.object(windowParams).strict();
+export const limitedParamsSchema = z.object({ tenantId: windowParams.tenantId, limit: windowParams.limit }).strict();
 export const decisionsParamsSchema = z.object({ limit: number("limit").optional() }).strict();
 
 type WindowParams = z.output<typeof listParamsSchema> & { step?: number };
@@ -134,6 +138,12 @@ export function nearLimitInput(params: URLSearchParams, nowMs: number): NearLimi
   const p = parseParams(listParamsSchema, params);
   const { fromMs, toMs } = timeWindow(p, nowMs);
   return validated(nearLimitQuerySchema, { tenantId: p.tenantId, limit: p.limit, fromMs, toMs });
+}
+
+/** `GET /api/admin/monitoring/limited?tenantId=&limit=`: the minute before `nowMs`. */
+export function limitedNowInput(params: URLSearchParams, nowMs: number): LimitedNowQuery {
+  const p = parseParams(limitedParamsSchema, params);
+  return validated(limitedNowQuerySchema, { tenantId: p.tenantId, limit: p.limit, nowMs });
 }
 
 /** `GET /api/admin/keys/{keyId}/decisions?limit=`: the key id comes from the path. */

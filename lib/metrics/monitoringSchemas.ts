@@ -89,6 +89,15 @@ export const hotKeysQuerySchema = z
 
 export const nearLimitQuerySchema = hotKeysQuerySchema;
 
+/** "Limited right now": the last minute before `nowMs`. */
+export const limitedNowQuerySchema = z
+  .object({
+    tenantId: monitoringTenantIdSchema.optional(),
+    nowMs: epochMs("nowMs"),
+    limit: limitSchema(20, 100),
+  })
+  .strict();
+
 export const recentDecisionsQuerySchema = z
   .object({
     keyId: z.string({ error: "keyId must be an API key id" }).regex(ID_PATTERN, "keyId must be an API key id"),
@@ -100,4 +109,5 @@ export type TrafficQuery = z.input<typeof trafficQuerySchema>;
 export type RefusalRateQuery = z.input<typeof refusalRateQuerySchema>;
 export type HotKeysQuery = z.input<typeof hotKeysQuerySchema>;
 export type NearLimitQuery = z.input<typeof nearLimitQuerySchema>;
+export type LimitedNowQuery = z.input<typeof limitedNowQuerySchema>;
 export type RecentDecisionsQuery = z.input<typeof recentDecisionsQuerySchema>;

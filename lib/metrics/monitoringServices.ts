@@ -14,7 +14,8 @@ import type { RedisClient } from "../redis/connect";
 import { listRuleRefs } from "../rules/ruleRefs";
 import { DecisionRecorder } from "./decisionRecorder";
 import { metrics } from "./metrics";
-import { accessDirectory, type StoredKeyTenant } from "./monitoringDirectory";
+import { createLimiter, type Limiter } from "../limiter/decide";
+import { accessDirectory, liveRuleOf, type StoredKeyTenant } from "./monitoringDirectory";
 import { monitoringQueries, type MonitoringQueries } from "./monitoringQueries";
 
 export const MONITORING_TIMEOUT_MS = 2_000;
@@ -27,6 +28,12 @@ export interface Monitoring {
    * limiter's short deadline under load: the dashboard's quota peeks, change notices.
    */
   redis: RedisClient;
+  /**
+   * Peeks for the dashboard (quota views, "limited right now"): the limiter's script on this
+   * connection with its longer deadline, so a loaded Redis that misses the live limiter's budget
+   * still answers; no local fallback (a quota view never shows a made-up figure).
+   */
+  peekLimiter: Limiter;
 }
 
 const storedKeyTenant: StoredKeyTenant = async (keyId) => {
@@ -54,6 +61,10 @@ export function createMonitoring(access: AccessCache): Monitoring {
     },
   });
   recorder.start();
-  const queries = monitoringQueries({ redis, prefix: c.redisPrefix, timeoutMs: MONITORING_TIMEOUT_MS, directory: accessDirectory(access, listRuleRefs, storedKeyTenant) });
-  return { recorder, queries, redis };
+  const peekLimiter = createLimiter({ redis, prefix: c.redisPrefix, timeoutMs: MONITORING_TIMEOUT_MS, timeSource: c.timeSource });
+  const queries = monitoringQueries(
+    { redis, prefix: c.redisPrefix, timeoutMs: MONITORING_TIMEOUT_MS, directory: accessDirectory(access, listRuleRefs, storedKeyTenant) },
+    { rule: liveRuleOf(access, c.anonLimitPerMinute), peek: (rules, subject, options) => peekLimiter.peek(rules, subject, options) },
+  );
+  return { recorder, queries, redis, peekLimiter };
 }

@@ -1,7 +1,7 @@
 /**
  * The writes of one flush to one scope's keys (a tenant's, or the global ones), merged before they
  * are sent: one HINCRBY per hash field, one ZINCRBY per sorted-set member, one ZADD LT per
- * lowest-value set, one LPUSH per list. Sorted sets are bounded twice: only the `keep` best members
+ * lowest-value set, one ZADD GT per latest-value set, one LPUSH per list. Sorted sets are bounded twice: only the `keep` best members
  * of this flush are sent, and ZREMRANGEBYRANK trims the stored set back to `keep` afterwards (other
  * instances write too); lists likewise: at most `keep` values are pushed and LTRIM keeps the `keep`
  * newest; streams: one XADD MAXLEN ~ per entry, then one XTRIM MINID ~ (the age bound). Every key written gets PEXPIRE `ttlMs` after its writes, so nothing outlives the retention.
@@ -26,6 +26,7 @@ export class ScopeWrites {
   private readonly hashes = new Map<string, Map<string, number>>();
   private readonly counters = new Map<string, RankedSet>();
   private readonly lows = new Map<string, RankedSet>();
+  private readonly latest = new Map<string, RankedSet>();
   private readonly lists = new Map<string, { keep: number; values: string[] }>();
   private readonly streams = new Map<string, { maxLen: number; minId: number; entries: string[][] }>();
 
@@ -49,6 +50,13 @@ export class ScopeWrites {
     const set = this.ranked(this.lows, key, keep);
     const known = set.members.get(member);
     set.members.set(member, known === undefined ? score : Math.min(known, score));
+  }
+
+  /** Keeps a member's highest score (a time: its latest sighting); `keep` bounds the set to its highest scores. */
+  zlatest(key: string, member: string, score: number, keep: number): void {
+    const set = this.ranked(this.latest, key, keep);
+    const known = set.members.get(member);
+    set.members.set(member, known === undefined ? score : Math.max(known, score));
   }
 
   /** Pushes values (oldest first, so the newest ends at the head) and keeps the list's `keep` newest. */
@@ -91,6 +99,13 @@ export class ScopeWrites {
       for (const [member, score] of best(set, "lowest")) args.push(score, member);
       out.push(["ZADD", key, "LT", ...args]);
       out.push(["ZREMRANGEBYRANK", key, set.keep, -1]);
+      expire(key);
+    }
+    for (const [key, set] of this.latest) {
+      const args: (string | number)[] = [];
+      for (const [member, score] of best(set, "highest")) args.push(score, member);
+      out.push(["ZADD", key, "GT", ...args]);
+      out.push(["ZREMRANGEBYRANK", key, 0, -(set.keep + 1)]);
       expire(key);
     }
     for (const [key, list] of this.lists) {

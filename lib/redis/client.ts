@@ -5,21 +5,22 @@
  * `pingRedis` is the health probe: it rejects when Redis is down or slower than the timeout.
  */
 import { config } from "../config";
-import { createRedisClient, type RedisClient } from "./connect";
+import { backstopCommandTimeoutMs, createRedisClient, type RedisClient } from "./connect";
 import { withDeadline } from "./deadline";
 
 const globalForRedis = globalThis as unknown as { sluiceRedis?: RedisClient };
 
 /** A connection to the configured Redis, named `sluice-<name>`; auto-pipelining off unless asked. */
-export function configuredRedisClient(name: string, timeoutMs: number, autoPipelining = false): RedisClient {
+export function configuredRedisClient(name: string, timeoutMs: number, autoPipelining = false, commandTimeoutMs?: number): RedisClient {
   const c = config();
-  return createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, sentinel: c.redisSentinel, timeoutMs, autoPipelining, name });
+  return createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, sentinel: c.redisSentinel, timeoutMs, commandTimeoutMs, autoPipelining, name });
 }
 
 export function getRedis(): RedisClient {
   if (!globalForRedis.sluiceRedis) {
     const c = config();
-    globalForRedis.sluiceRedis = configuredRedisClient("limiter", c.redisTimeoutMs, c.redisAutoPipelining);
+    // Every command of this connection runs under withDeadline, which allows for event-loop lag.
+    globalForRedis.sluiceRedis = configuredRedisClient("limiter", c.redisTimeoutMs, c.redisAutoPipelining, backstopCommandTimeoutMs(c.redisTimeoutMs));
   }
   return globalForRedis.sluiceRedis;
 }

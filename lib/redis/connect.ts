@@ -2,7 +2,8 @@
  * Builds ioredis clients (single node, Cluster, or a master found through Redis Sentinel) with
  * Sluice's failure behaviour:
  * - lazy: nothing connects until the first command (so `next build` never touches Redis);
- * - fail fast: a command is rejected after `timeoutMs` (ioredis `commandTimeout`), is never retried,
+ * - fail fast: a command is rejected after `timeoutMs` (ioredis `commandTimeout`; on the limiter's
+ *   connection `withDeadline` decides and commandTimeout is only a backstop), is never retried,
  *   and while the connection is down commands are rejected instead of piling up in an offline queue;
  * - reconnects in the background with a capped backoff, so service resumes as soon as Redis answers;
  *   on a Cluster it follows slot moves and failovers; with Sentinel it asks the sentinels for the
@@ -20,6 +21,8 @@ export interface ConnectOptions {
   url: string;
   cluster: boolean;
   timeoutMs: number;
+  /** ioredis `commandTimeout`; `timeoutMs` unless given (see backstopCommandTimeoutMs). */
+  commandTimeoutMs?: number;
   autoPipelining: boolean;
   /** What the connection is for: "limiter", "monitoring"... */
   name?: string;
@@ -46,10 +49,20 @@ function reconnectDelayMs(attempt: number): number {
   return Math.min(50 * attempt, MAX_RECONNECT_DELAY_MS);
 }
 
+/**
+ * ioredis's own command timeout for a connection whose every command runs under `withDeadline`
+ * (lib/redis/deadline.ts), e.g. the limiter's: only a backstop. Its timer knows nothing of
+ * event-loop lag, so it must never fire before withDeadline, which waits at most 2 x the timeout
+ * plus the lag it measures.
+ */
+export function backstopCommandTimeoutMs(timeoutMs: number): number {
+  return 3 * timeoutMs + 250;
+}
+
 function nodeOptions(options: ConnectOptions): RedisOptions {
   return {
     lazyConnect: true,
-    commandTimeout: options.timeoutMs,
+    commandTimeout: options.commandTimeoutMs ?? options.timeoutMs,
     connectTimeout: Math.max(options.timeoutMs * 10, 1000),
     maxRetriesPerRequest: 0,
     // Commands queue only while a connection is being made (the first, lazy one, or a reconnect

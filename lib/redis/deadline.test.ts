@@ -17,7 +17,8 @@ const never = () => new Promise<never>(() => undefined);
 async function silentOp(redis: RedisClient): Promise<void> {
   const op = withDeadline(redis, never, TIMEOUT_MS);
   const done = expect(op).rejects.toBeInstanceOf(LimiterUnavailableError);
-  await vi.advanceTimersByTimeAsync(TIMEOUT_MS);
+  // +1: the deadline yields once to I/O (setImmediate) before it declares the timeout.
+  await vi.advanceTimersByTimeAsync(TIMEOUT_MS + 1);
   await done;
 }
 
@@ -69,5 +70,38 @@ describe("withDeadline", () => {
       await expect(withDeadline(redis, () => Promise.reject(new Error("NOSCRIPT")), TIMEOUT_MS)).rejects.toThrow(/NOSCRIPT/);
     }
     expect(redis.disconnect).not.toHaveBeenCalled();
+  });
+
+  it("a timer that fires late (the process was starved) extends the deadline once by the lag: a reply meanwhile wins", async () => {
+    const redis = fakeRedis();
+    let answer!: (value: string) => void;
+    const op = withDeadline(redis, () => new Promise<string>((resolve) => (answer = resolve)), TIMEOUT_MS);
+    // The process was descheduled for 150 ms: the clock moves on, no timer could run.
+    vi.setSystemTime(Date.now() + TIMEOUT_MS + 50);
+    await vi.advanceTimersByTimeAsync(1); // the timer fires 51 ms late
+    await vi.advanceTimersByTimeAsync(30); // inside the extension
+    answer("PONG");
+    await expect(op).resolves.toBe("PONG");
+  });
+
+  it("extends only once: Redis that stays silent still times out (after at most 2 x the timeout)", async () => {
+    const redis = fakeRedis();
+    const op = withDeadline(redis, never, TIMEOUT_MS);
+    const done = expect(op).rejects.toThrow(/after allowing for event-loop lag/);
+    vi.setSystemTime(Date.now() + 10 * TIMEOUT_MS);
+    await vi.advanceTimersByTimeAsync(2 * TIMEOUT_MS + 2);
+    await done;
+  });
+
+  it("no lag, no extension: rejects at the deadline", async () => {
+    const redis = fakeRedis();
+    let settledAt = 0;
+    const started = Date.now();
+    const op = withDeadline(redis, never, TIMEOUT_MS).catch(() => (settledAt = Date.now()));
+    await vi.advanceTimersByTimeAsync(2 * TIMEOUT_MS);
+    await op;
+    // The fake setImmediate runs 1 ms later.
+    expect(settledAt - started).toBeGreaterThanOrEqual(TIMEOUT_MS);
+    expect(settledAt - started).toBeLessThanOrEqual(TIMEOUT_MS + 1);
   });
 });

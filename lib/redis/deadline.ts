@@ -3,8 +3,13 @@
  *
  * - While the connection is known to be down (ioredis is reconnecting, or was closed), rejects at
  *   once: no request waits on an outage that is already known.
- * - Otherwise rejects after `timeoutMs` even if ioredis has not given up yet, so a caller never
- *   waits longer than the timeout plus timer jitter.
+ * - Otherwise rejects once Redis has been late by `timeoutMs`, even if ioredis has not given up yet.
+ *   The deadline measures Redis's lateness, not this process's: when the timer fires, it first
+ *   yields to this event-loop turn's I/O (setImmediate), so a reply already waiting in the socket is
+ *   read and wins; and if the timer itself fired late (the process was starved of CPU, blocked by
+ *   GC or a long task), the deadline is extended once by that lag (at most `timeoutMs` more), the
+ *   time Redis's answer could not have been read. A caller waits at most 2 x `timeoutMs` plus the
+ *   event-loop lag (issue 15, point 14: a loaded machine turned a fast Redis into fail-open answers).
  * - When the connection has answered nothing for SILENT_RECONNECT_MS (every operation meanwhile
  *   timed out) while it still counts as up, drops it and reconnects. A link cut without a FIN or RST
  *   (a partition, a failover behind a virtual IP) leaves the socket open forever and ioredis
@@ -16,6 +21,9 @@ import { LimiterUnavailableError } from "../limiter/types";
 import type { RedisClient } from "./connect";
 
 const DOWN_STATES = new Set(["reconnecting", "close", "end", "disconnecting"]);
+
+/** Event-loop lag (ms) the deadline's timer may fire late by before the deadline is extended. */
+export const LAG_TOLERANCE_MS = 10;
 
 /** Silence (only timeouts, no answer) after which a connection that looks up is replaced. */
 export const SILENT_RECONNECT_MS = 5_000;
@@ -56,28 +64,50 @@ export function isKnownDown(redis: RedisClient): boolean {
 
 export async function withDeadline<T>(redis: RedisClient, op: () => Promise<T>, timeoutMs: number): Promise<T> {
   if (isKnownDown(redis)) {
-    throw new LimiterUnavailableError(`redis is ${redis.status}`);
+    throw new LimiterUnavailableError(`redis is ${redis.status}`, { kind: "down" });
   }
   let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   let expired = false;
+  let settled = false;
   const startedAt = Date.now();
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      expired = true;
-      reject(new LimiterUnavailableError(`redis did not answer within ${timeoutMs} ms`));
-    }, timeoutMs);
+    const arm = (ms: number, extended: boolean) => {
+      const due = Date.now() + ms;
+      timer = setTimeout(() => {
+        const lag = Date.now() - due;
+        // After this turn's poll phase: a reply that arrived meanwhile has settled the race by then.
+        immediate = setImmediate(() => {
+          if (settled) return;
+          if (!extended && lag > LAG_TOLERANCE_MS) {
+            arm(Math.min(lag, timeoutMs), true);
+            return;
+          }
+          expired = true;
+          reject(
+            new LimiterUnavailableError(`redis did not answer within ${timeoutMs} ms${extended ? " (after allowing for event-loop lag)" : ""}`, {
+              kind: extended ? "timeout_after_lag" : "timeout",
+            }),
+          );
+        });
+      }, ms);
+    };
+    arm(timeoutMs, false);
   });
   try {
     const result = await Promise.race([op(), deadline]);
     answered(redis);
     return result;
   } catch (error) {
-    // Our deadline, or ioredis's commandTimeout (of the same length) just before it: silence.
+    // Our deadline, or ioredis's commandTimeout (a backstop beyond it, lib/redis/connect.ts): silence.
     if (expired || /timed out/i.test((error as Error).message)) timedOut(redis, startedAt);
     else answered(redis);
     if (error instanceof LimiterUnavailableError) throw error;
-    throw new LimiterUnavailableError(`redis error: ${(error as Error).message}`, { cause: error });
+    const timedOutHere = /timed out/i.test((error as Error).message);
+    throw new LimiterUnavailableError(`redis error: ${(error as Error).message}`, { cause: error, kind: timedOutHere ? "timeout" : "error" });
   } finally {
+    settled = true;
     clearTimeout(timer);
+    if (immediate) clearImmediate(immediate);
   }
 }

@@ -28,7 +28,11 @@ describe("ruleSchema accepts", () => {
     ["minimum window and cost 0", { ...valid, windowMs: 1000, cost: 0 }],
     ["a ** glob", { ...valid, match: { path: "/api/v1/**" } }],
     ["the bare prefix", { ...valid, match: { path: "/api/v1" } }],
+    ["a forwarded path (forward auth)", { ...valid, match: { path: "/orders/*" } }],
     ["a 64-character name", { ...valid, name: "a" + "b".repeat(63) }],
+    ["a sliding_log at its cap of 10,000", { ...valid, algorithm: "sliding_log", limit: 10_000 }],
+    ["a large limit for the other algorithms", { ...valid, algorithm: "sliding_window", limit: 1_000_000_000 }],
+    ["a glob with 8 wildcards", { ...valid, match: { path: "/api/v1" + "/*/**".repeat(4) } }],
   ])("%s", (_, input) => {
     expect(issues(input)).toEqual([]);
   });
@@ -50,7 +54,8 @@ describe("ruleSchema rejects, naming the field", () => {
     ["window over 366 days", { ...valid, windowMs: 31_622_400_001 }, "windowMs", "windowMs must be at most 31622400000 (366 days)"],
     ["burst 0", { ...valid, burst: 0 }, "burst", "burst must be at least 1"],
     ["negative cost", { ...valid, cost: -1 }, "cost", "cost must be at least 0"],
-    ["path outside /api/v1", { ...valid, match: { path: "/admin" } }, "match.path", "path must start with /api/v1 and contain no spaces, ? or #"],
+    ["a relative path", { ...valid, match: { path: "api/v1/echo" } }, "match.path", "path must start with / and contain no spaces, ? or #"],
+    ["a space in the path", { ...valid, match: { path: "/api/v1/a b" } }, "match.path", "path must start with / and contain no spaces, ? or #"],
     ["partial-segment wildcard", { ...valid, match: { path: "/api/v1/ec*" } }, "match.path", "path wildcards must be a whole segment: /* or /**"],
     ["NUL in the path (Postgres refuses it in text)", { ...valid, match: { path: "/api/v1/a\u0000" } }, "match.path", "path must not contain control characters (U+0000 at position 9)"],
     ["an unpaired surrogate in the path", { ...valid, match: { path: "/api/v1/\ud800" } }, "match.path", "path must not contain an unpaired surrogate (U+D800 at position 8); send well-formed Unicode"],
@@ -58,6 +63,9 @@ describe("ruleSchema rejects, naming the field", () => {
     ["empty methods", { ...valid, match: { methods: [] } }, "match.methods", "methods must list at least one method"],
     ["unknown failMode", { ...valid, failMode: "retry" }, "failMode", "failMode must be one of open, closed, local"],
     ["unknown mode", { ...valid, mode: "dry-run" }, "mode", "mode must be one of enforce, shadow"],
+    ["a sliding_log limit over its cap", { ...valid, algorithm: "sliding_log", limit: 10_001 }, "limit", "limit must be at most 10,000 for sliding_log (every decision reads the whole log); use sliding_window for larger limits"],
+    ["the review's sliding_log of 1e9", { ...valid, algorithm: "sliding_log", limit: 1_000_000_000, windowMs: 86_400_000 }, "limit", "limit must be at most 10,000 for sliding_log (every decision reads the whole log); use sliding_window for larger limits"],
+    ["a glob with more than 8 wildcards", { ...valid, match: { path: "/api/v1" + "/**/a".repeat(9) } }, "match.path", "path may hold at most 8 wildcards (* or **)"],
   ])("%s", (_, input, path, message) => {
     expect(issues(input)).toContainEqual([path, message]);
   });

@@ -8,8 +8,15 @@ import { ALGORITHMS, FAIL_MODES, RULE_MODES, SCOPES, type LimiterRule } from "..
 import { plainText } from "../textInput";
 
 const MAX_UNITS = 1_000_000_000;
+/**
+ * sliding_log keeps one entry per admitted request of the window and every decision reads them all
+ * (the `local` fail mode copies them per request): its limit is capped so a decision stays cheap.
+ */
+export const MAX_SLIDING_LOG_LIMIT = 10_000;
 const MIN_WINDOW_MS = 1_000;
 const MAX_WINDOW_MS = 31_622_400_000; // 366 days
+/** Wildcard segments (`*` or `**`) one path glob may hold. */
+export const MAX_GLOB_WILDCARDS = 8;
 const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
 const units = (what: string, min: number) =>
@@ -19,15 +26,20 @@ const units = (what: string, min: number) =>
     .min(min, `${what} must be at least ${min}`)
     .max(MAX_UNITS, `${what} must be at most ${MAX_UNITS.toLocaleString("en")}`);
 
-/** `*` matches one path segment, `**` any number; the glob must stay under /api/v1. */
+/**
+ * `*` matches one path segment, `**` any number. Any absolute path: a path under /api/v1 for the
+ * requests Sluice serves, or the forwarded path (`/orders/*`) for forward auth at /api/v1/authorize.
+ */
 export const pathGlobSchema = plainText(
   z
     .string({ error: "path must be text" })
     .max(512, "path must be at most 512 characters")
-    .regex(/^\/api\/v1(\/[^\s?#]*)?$/, "path must start with /api/v1 and contain no spaces, ? or #"),
+    .regex(/^\/[^\s?#]*$/, "path must start with / and contain no spaces, ? or #"),
   "path",
 ).refine((p) => p.split("/").every((seg) => !seg.includes("*") || seg === "*" || seg === "**"), {
   message: "path wildcards must be a whole segment: /* or /**",
+}).refine((p) => p.split("/").filter((seg) => seg === "*" || seg === "**").length <= MAX_GLOB_WILDCARDS, {
+  message: `path may hold at most ${MAX_GLOB_WILDCARDS} wildcards (* or **)`,
 });
 
 export const matchSchema = z
@@ -60,6 +72,10 @@ export const ruleSchema = z
     mode: z.enum(RULE_MODES, { error: `mode must be one of ${RULE_MODES.join(", ")}` }).default("enforce"),
   })
   .strict()
+  .refine((rule) => rule.algorithm !== "sliding_log" || rule.limit <= MAX_SLIDING_LOG_LIMIT, {
+    path: ["limit"],
+    message: `limit must be at most ${MAX_SLIDING_LOG_LIMIT.toLocaleString("en")} for sliding_log (every decision reads the whole log); use sliding_window for larger limits`,
+  })
   .transform((rule) => ({ ...rule, burst: rule.burst ?? rule.limit }));
 
 export type RuleInput = z.input<typeof ruleSchema>;

@@ -6,23 +6,26 @@
  * because Next bundles each route separately and all must share them.
  */
 import { config } from "../config";
+import { AppError } from "../http/errors";
 import { createLimiter, type Limiter } from "../limiter/decide";
-import { tenantKeyPrefix } from "../limiter/keys";
 import { LocalLimiter } from "../limiter/localLimiter";
 import { RefusalCache } from "../limiter/refusalCache";
 import { configuredRedisClient, getRedis } from "../redis/client";
 import { metrics } from "../metrics/metrics";
 import { AccessCache } from "../enforce/accessCache";
+import { rulesFingerprint } from "../enforce/rulesFingerprint";
 import { prismaAccessLoader } from "../enforce/accessLoader";
-import { publishChange, subscribeChanges } from "../enforce/changeBus";
+import { announceChange } from "../enforce/announceChange";
+import { publishChange, publishReset, subscribeChanges } from "../enforce/changeBus";
 import { KeyUsage } from "../enforce/keyUsage";
 import type { DecisionRecorder } from "../metrics/decisionRecorder";
-import { createMonitoring, MONITORING_TIMEOUT_MS } from "../metrics/monitoringServices";
+import { createMonitoring } from "../metrics/monitoringServices";
 import type { MonitoringQueries } from "../metrics/monitoringQueries";
 import { ensureFirstAdmin } from "../auth/firstAdmin";
 import { createSimulator, SIMULATION_TIMEOUT_MS, type Simulator } from "../simulator/simulator";
 import { prismaSimulationStore } from "../simulator/simulationStore";
 import { errorSummary } from "../http/redactSecrets";
+import type { CounterResetDeps } from "../admin/counterResetService";
 
 /** Full reload of keys and rules, the safety net behind change notices. */
 export const FULL_REFRESH_MS = 15_000;
@@ -43,8 +46,19 @@ export interface Services {
   quotaLimiter: Limiter;
   /** Replays recorded requests against candidate rules (on a Redis connection of its own). */
   simulator: Simulator;
-  /** Announces a committed change of a tenant's keys or rules to every instance (this one too). */
-  announce(tenantId: string): Promise<void>;
+  /** Deletes counters for the admin API's resets (on the monitoring connection, its longer deadline). */
+  counterReset: CounterResetDeps;
+  /**
+   * Applies a committed change of a tenant's keys or rules here and announces it to every
+   * instance; throws AppError `change_not_in_force` (503) when this instance could not apply it
+   * (lib/enforce/announceChange.ts). `saved`: what the 503 should still carry (a created key).
+   */
+  announce(tenantId: string, saved?: unknown): Promise<void>;
+  /**
+   * After a counter reset of the tenant: drops its cached refusals here and tells every instance to
+   * do the same; rejects (AppError `limiter_unavailable`, 503) when the notice could not be sent.
+   */
+  announceReset(tenantId: string): Promise<void>;
 }
 
 function create(): Services {
@@ -57,16 +71,18 @@ function create(): Services {
     prefix: c.redisPrefix,
     timeoutMs: c.redisTimeoutMs,
     timeSource: c.timeSource,
+    legacyKeys: c.legacyCounterKeys,
     refusals,
     local: new LocalLimiter(),
-    onUnavailable: (_error, rules) => {
-      m.redisErrors.inc();
+    onUnavailable: (error, rules) => {
+      m.redisErrors.inc({ kind: error.kind });
       for (const rule of rules) m.failModeActivations.inc({ mode: rule.failMode });
     },
   });
   const access = new AccessCache(prismaAccessLoader, {
     onReload: (kind, outcome) => m.cacheReloads.inc({ kind, outcome }),
-    onTenantReplaced: (tenantId) => refusals.dropTenant(tenantKeyPrefix(c.redisPrefix, tenantId)),
+    // Cached refusals go only when the tenant's rules really changed, not on every full refresh.
+    onTenantReplaced: (tenantId, tenant) => refusals.rulesLoaded(tenantId, rulesFingerprint(tenant)),
   });
   access.startPeriodicRefresh(FULL_REFRESH_MS);
   const monitoring = createMonitoring(access);
@@ -76,14 +92,16 @@ function create(): Services {
     console.error("sluice: could not create the first admin yet:", errorSummary(error));
   });
   subscribeChanges(redis, c.redisPrefix, {
-    onChange: (tenantId) => void access.tenantChanged(tenantId),
+    // A failed reload is logged by the cache; the next full refresh retries it.
+    onChange: (tenantId) => void access.tenantChanged(tenantId).catch(() => undefined),
     onSubscribed: () => void access.refreshAll().catch(() => undefined),
+    onReset: (tenantId) => refusals.dropTenant(tenantId),
   });
   return {
     limiter,
     access,
     keyUsage: new KeyUsage(),
-    quotaLimiter: createLimiter({ redis: monitoring.redis, prefix: c.redisPrefix, timeoutMs: MONITORING_TIMEOUT_MS, timeSource: c.timeSource }),
+    quotaLimiter: monitoring.peekLimiter,
     recorder: monitoring.recorder,
     monitoring: monitoring.queries,
     simulator: createSimulator({
@@ -92,12 +110,34 @@ function create(): Services {
       prefix: c.redisPrefix,
       store: prismaSimulationStore,
       maxReplay: c.simMaxRequests,
+      onRun: (run) => {
+        m.simulations.inc({ outcome: run.outcome });
+        m.simulationSeconds.observe(run.seconds);
+        m.simulationRequests.inc(run.requests);
+      },
     }),
-    async announce(tenantId) {
-      // This instance applies the change before answering; the others within ~1 ms of the notice.
-      await access.tenantChanged(tenantId);
-      // On the monitoring connection: a notice must not be lost to the limiter's short deadline.
-      await publishChange(monitoring.redis, c.redisPrefix, tenantId);
+    counterReset: { prefix: c.redisPrefix, deleteKeys: (keys) => monitoring.redis.del(...keys) },
+    async announceReset(tenantId) {
+      refusals.dropTenant(tenantId);
+      try {
+        await publishReset(monitoring.redis, c.redisPrefix, tenantId);
+      } catch (error) {
+        throw new AppError("limiter_unavailable", `The counters were reset, but other instances could not be told to forget their cached refusals (${(error as Error).message}); they may refuse until those expire. Retry the reset.`, { headers: { "Retry-After": "5" } });
+      }
+    },
+    announce(tenantId, saved) {
+      // This instance applies the change before answering (or the answer says it could not); the
+      // others within ~1 ms of the notice.
+      return announceChange(
+        {
+          reload: (id) => access.tenantChanged(id),
+          // On the monitoring connection: a notice must not be lost to the limiter's short deadline.
+          publish: (id) => publishChange(monitoring.redis, c.redisPrefix, id),
+          refreshSeconds: FULL_REFRESH_MS / 1000,
+        },
+        tenantId,
+        saved,
+      );
     },
   };
 }

@@ -5,6 +5,7 @@
  * 422 (per-field errors for bad rules and a bad range). Deletes its tenant, operators and prefix.
  */
 import { randomBytes } from "node:crypto";
+import { metrics } from "@/lib/metrics/metrics";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
 import { callRoute, ORIGIN, sessionCookieOf, type RouteAnswer } from "@/test/support/routeCall";
@@ -13,6 +14,10 @@ import { CURRENT_RULES, PLAN, recordTrace, type RecordedTrace } from "@/test/sup
 import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
 import { keysByPrefix, plainRedis } from "@/test/support/testRedis";
 
+// The trace must hold Redis's decisions: on a machine loaded enough to starve this process, the
+// limiter's 100 ms budget runs out and rules fail open (live admits what Redis would refuse), and
+// the replay, which never fails open, would rightly differ. Pinned: a budget no loaded run misses.
+process.env.SLUICE_REDIS_TIMEOUT_MS = "5000";
 const { auth, prefix, close } = routeTestEnv("simroute");
 // Loaded after the environment is set: config() reads it once, on first use.
 const routes = await loadRoutes("tenants", "tenantKeys", "tenantRules", "keyRules", "echo", "simulate", "login");
@@ -68,6 +73,18 @@ describe("200", () => {
     expect(body.candidate).toEqual(body.current);
     expect(body.newlyRefused).toEqual([]);
     expect(body.current.refused).toBe(trace.statuses.filter((s) => s === 429).length);
+  });
+
+  it("counts its cost in the Prometheus metrics (runs by outcome, requests replayed, run time)", async () => {
+    const m = metrics();
+    const value = async (metric: { get(): Promise<{ values: { value: number; labels: Record<string, unknown>; metricName?: string }[] }> }, match: (v: { labels: Record<string, unknown>; metricName?: string }) => boolean) =>
+      (await metric.get()).values.filter(match).reduce((n, v) => n + v.value, 0);
+    const completed = () => value(m.simulations, (v) => v.labels.outcome === "completed");
+    const replayed = () => value(m.simulationRequests, () => true);
+    const timed = () => value(m.simulationSeconds, (v) => v.metricName === "sluice_simulation_duration_seconds_count");
+    const before = [await completed(), await replayed(), await timed()];
+    expect((await simulate({ rules: CURRENT_RULES, ...range() })).status).toBe(200);
+    expect([await completed(), await replayed(), await timed()]).toEqual([before[0]! + 1, before[1]! + PLAN.length, before[2]! + 1]);
   });
 
   it("lists the clients a tighter candidate newly refuses, by key, with names, most newly refused first", async () => {

@@ -1,24 +1,27 @@
 /**
- * The rule simulator: replays a tenant's recorded requests (lib/metrics/requestTrace.ts) through
- * the same Lua limiter twice, once with the tenant's rules as they are now and once with candidate
- * rules in place of the tenant-level rules (key overrides apply in both, merged as enforcement
- * merges them), and answers both side by side (lib/simulator/simulationResult.ts).
+ * The rule simulator: replays a tenant's recorded requests (lib/metrics/requestTrace.ts) twice
+ * through the reference models the Lua limiter mirrors (replayPass.ts), once with the tenant's
+ * rules as they are now and once with candidate rules in place of the tenant-level rules (key
+ * overrides apply in both, merged as enforcement merges them), and answers both side by side
+ * (lib/simulator/simulationResult.ts).
  *
  * Contract
- * - Read-only for live data: the replays run in a key space of their own (simulationKeySpace.ts),
- *   deleted when the run ends, on success and on error alike.
+ * - Cannot hurt live traffic: the replay runs in this process (no limiter call reaches Redis; the
+ *   trace is read in chunks of a bounded size), yields to the event loop every few ms, and at most
+ *   `maxConcurrent` simulations run at once per instance (MAX_CONCURRENT_SIMULATIONS); one more is
+ *   AppError `simulator_busy` (503, Retry-After).
+ * - Read-only for live data: it reads the trace and writes nothing.
  * - Range: [fromMs, toMs), clipped to what is recorded (from the oldest kept request; not past
  *   now); a range that ends before anything recorded replays nothing (requests 0, the range as
  *   asked). At most `maxReplay` requests: beyond, the first ones by time and `truncated`, and
  *   `toMs` ends after the last one replayed.
  * - The replay starts from empty counters: what clients consumed before `fromMs` is not known, so
  *   the first window of the range may admit more than live enforcement did.
- * - Errors: unknown tenant AppError `not_found` (404); Redis down or too slow AppError
- *   `limiter_unavailable` (503); Postgres down as everywhere (503).
+ * - Errors: unknown tenant AppError `not_found` (404); Redis down or too slow to read the trace
+ *   AppError `limiter_unavailable` (503); Postgres down as everywhere (503).
  */
 import { compileRule, mergeRules, type CompiledRule } from "../enforce/effectiveRules";
 import { AppError } from "../http/errors";
-import { createLimiter } from "../limiter/decide";
 import { LimiterUnavailableError } from "../limiter/types";
 import type { TraceEntry } from "../metrics/requestTrace";
 import type { RedisClient } from "../redis/connect";
@@ -27,28 +30,34 @@ import { aggregate } from "./aggregate";
 import { replayPass } from "./replayPass";
 import type { SimulateInput } from "./simulateSchema";
 import type { SimulationResult } from "./simulationResult";
-import { SimulationKeySpace } from "./simulationKeySpace";
 import type { SimulationStore, TenantRuleSets } from "./simulationStore";
 import { oldestRecorded, readTrace, type TraceReaderDeps } from "./traceReader";
 
 /** Requests one simulation replays at most. */
 export const DEFAULT_MAX_REPLAY = 200_000;
-/** Longest any one Redis call of a simulation may take (a script call, an XRANGE chunk). */
+/** Longest any one Redis call of a simulation may take (an XRANGE chunk of the trace). */
 export const SIMULATION_TIMEOUT_MS = 10_000;
-/**
- * Requests per script call of a replay (live enforcement sends at most 64): fewer calls for the
- * same work, while one call still holds Redis for only about a millisecond or two.
- */
-export const REPLAY_BATCH = 128;
+/** Simulations one instance runs at once: each replay is CPU work in this process. */
+export const MAX_CONCURRENT_SIMULATIONS = 1;
 
 export interface SimulatorDeps {
-  /** A connection of its own: a replay's calls must never queue ahead of live decisions. */
+  /** A connection of its own: reading a trace must never queue ahead of live decisions. */
   redis: RedisClient;
   prefix: string;
   store: SimulationStore;
   timeoutMs?: number;
   maxReplay?: number;
+  maxConcurrent?: number;
   clock?: () => number;
+  /** Told of every run, for the cost metrics (sluice_simulation_*): never throws into a run. */
+  onRun?: (run: SimulationRun) => void;
+}
+
+/** What one simulation cost: its outcome, wall time and the requests it replayed. */
+export interface SimulationRun {
+  outcome: "completed" | "failed";
+  seconds: number;
+  requests: number;
 }
 
 export interface Simulator {
@@ -71,6 +80,9 @@ function ruleSetsOf(tenantRules: CompiledRule[], sets: TenantRuleSets): (keyId: 
   };
 }
 
+const busy = () =>
+  new AppError("simulator_busy", "Another simulation is running on this instance. Retry in a few seconds.", { headers: { "Retry-After": "5" } });
+
 const unavailable = () =>
   new AppError("limiter_unavailable", "The simulation cannot run right now: Redis is unavailable or too slow. Retry shortly.", { headers: { "Retry-After": "1" } });
 
@@ -83,19 +95,9 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
   async function replayBoth(tenantId: string, entries: TraceEntry[], candidateRules: Rule[]) {
     const keyIds = [...new Set(entries.flatMap((e) => (e.keyId === null ? [] : [e.keyId])))];
     const sets = await deps.store.ruleSets(tenantId, keyIds);
-    const space = new SimulationKeySpace(deps.redis, deps.prefix, timeoutMs);
-    const pass = (name: string, tenantRules: CompiledRule[]) => {
-      const prefix = space.passPrefix(name);
-      const limiter = createLimiter({ redis: deps.redis, prefix, timeoutMs, maxBatch: REPLAY_BATCH });
-      return replayPass(entries, { limiter, prefix, tenantId, rulesOf: ruleSetsOf(tenantRules, sets), onKey: (key) => space.add(key) });
-    };
-    try {
-      return await Promise.all([pass("c", sets.tenant), pass("n", compileCandidate(candidateRules, sets.refs))]);
-    } finally {
-      await space.clear().catch((error: unknown) => {
-        console.warn(`[sluice] a simulation's keys could not be deleted now (they expire on their own): ${(error as Error).message}`);
-      });
-    }
+    const current = await replayPass(entries, { tenantId, rulesOf: ruleSetsOf(sets.tenant, sets) });
+    const candidate = await replayPass(entries, { tenantId, rulesOf: ruleSetsOf(compileCandidate(candidateRules, sets.refs), sets) });
+    return [current, candidate] as const;
   }
 
   async function simulate(tenantId: string, input: SimulateInput): Promise<SimulationResult> {
@@ -119,13 +121,25 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
     return { tenantId, fromMs, toMs, recordedFromMs, requests: entries.length, truncated, ...figures };
   }
 
+  const maxConcurrent = deps.maxConcurrent ?? MAX_CONCURRENT_SIMULATIONS;
+  let running = 0;
+
   return {
     async simulate(tenantId, input) {
+      if (running >= maxConcurrent) throw busy();
+      running++;
+      const started = performance.now();
+      const told = (outcome: SimulationRun["outcome"], requests: number) => deps.onRun?.({ outcome, seconds: (performance.now() - started) / 1000, requests });
       try {
-        return await simulate(tenantId, input);
+        const result = await simulate(tenantId, input);
+        told("completed", result.requests);
+        return result;
       } catch (error) {
+        told("failed", 0);
         if (error instanceof LimiterUnavailableError) throw unavailable();
         throw error;
+      } finally {
+        running--;
       }
     },
   };

@@ -8,6 +8,8 @@
  * check confirms this equivalence on a slice. Reports sliding_window vs sliding_log differences,
  * worst window-length spans, the boundary burst, and Lua vs model mismatches. Keys live under this
  * run's prefix and are deleted at the end of the part.
+ * Then the realistic mix (accuracy/trace.ts REALISTIC_TRACE_SPEC: about 1 % of clients over their
+ * limit) is replayed the same way with sliding_window and sliding_log, and compared the same way.
  * Env: BENCH_ACCURACY_SLICE (requests of the model check, default 100,000).
  */
 import { ALGORITHM_DEFS } from "../../lib/limiter/algorithms/registry";
@@ -17,11 +19,12 @@ import { createRedisClient } from "../../lib/redis/connect";
 import { boundaryBurstFactor } from "./accuracy/boundaryProbe";
 import { checkAgainstModels } from "./accuracy/modelCheck";
 import { replay } from "./accuracy/replay";
-import { CLIENT_CLASSES, DEFAULT_TRACE_SPEC, generateTrace, type ClientClass } from "./accuracy/trace";
+import { CLIENT_CLASSES, DEFAULT_TRACE_SPEC, generateTrace, REALISTIC_TRACE_SPEC, type ClientClass, type Trace } from "./accuracy/trace";
 import { admittedByClass, differences, worstSpan } from "./accuracy/traceAnalysis";
 import { deleteByPrefix, type BenchContext } from "./context";
 import { round } from "./measure";
-import type { AccuracyReport, ByClientClass } from "./types";
+import type { Limiter } from "../../lib/limiter/decide";
+import type { AccuracyReport, ByClientClass, SlidingWindowVsLog, TraceSummary } from "./types";
 
 const MIN_REQUESTS = 1_000_000;
 const TENANT = "accuracy";
@@ -35,6 +38,66 @@ const pct = (part: number, whole: number): number => (whole > 0 ? round((100 * p
 const seconds = (since: number): number => round((performance.now() - since) / 1000, 1);
 const mapClasses = <T, U>(record: Record<ClientClass, T>, f: (value: T) => U): ByClientClass<U> =>
   Object.fromEntries(CLIENT_CLASSES.map((c) => [c, f(record[c])])) as ByClientClass<U>;
+
+/** Replays `trace` with `bundle` (shadow rules) through decide; one bit per rule per request, set when it admitted. */
+async function replayBits(limiter: Limiter, trace: Trace, bundle: LimiterRule[], tenantId: string): Promise<Uint8Array> {
+  const requests = trace.atMs.length;
+  const decisions = new Uint8Array(requests);
+  const replayStart = performance.now();
+  let reported = 0;
+  const progress = (done: number) => {
+    if (done - reported < 200_000 && done < requests) return;
+    reported = done;
+    console.log(`  accuracy: ${done} requests replayed (${seconds(replayStart)} s)`);
+  };
+  await replay({ limiter, tenantId, trace, progress }, () => bundle, (i, decision) => {
+    let bits = 0;
+    decision.results.forEach((r, k) => {
+      if (r.allowed) bits |= 1 << k;
+    });
+    decisions[i] = bits;
+  });
+  return decisions;
+}
+
+function summary(trace: Trace, requestsByClass: ByClientClass<number>): TraceSummary {
+  const spec = trace.spec;
+  const clients = mapClasses(
+    Object.fromEntries(CLIENT_CLASSES.map((c, i) => [c, trace.clientClass.filter((x) => x === i).length])) as Record<ClientClass, number>,
+    (n) => n,
+  );
+  return { seed: spec.seed, requests: trace.atMs.length, durationMs: spec.durationMs, limit: spec.limit, windowMs: spec.windowMs, clients, requestsByClass };
+}
+
+function comparison(trace: Trace, decisions: Uint8Array, sw: number, sl: number): SlidingWindowVsLog {
+  const diff = differences(trace, decisions, sw, sl);
+  const requests = trace.atMs.length;
+  const calm = diff.byClass.steady.requests + diff.byClass.bursty.requests;
+  return {
+    requests,
+    differing: diff.differing,
+    differingPct: pct(diff.differing, requests),
+    byClass: mapClasses(diff.byClass, (c) => ({ requests: c.requests, differing: c.differing, differingPct: pct(c.differing, c.requests), slidingWindowOnly: c.onlyA })),
+    withoutAbusivePct: pct(diff.byClass.steady.differing + diff.byClass.bursty.differing, calm),
+  };
+}
+
+/** The realistic mix: sliding_window and sliding_log only, compared decision by decision. */
+async function realisticMix(limiter: Limiter): Promise<NonNullable<AccuracyReport["realistic"]>> {
+  const started = performance.now();
+  const trace = generateTrace(REALISTIC_TRACE_SPEC);
+  console.log(`  accuracy, realistic mix: ${trace.atMs.length} requests from ${trace.clientClass.length} clients (${REALISTIC_TRACE_SPEC.abusive.clients} over their limit)`);
+  const bundle = (["sliding_window", "sliding_log"] as const).map((a) => rule(a, `real-${ALGORITHM_DEFS[a].code}`, "shadow"));
+  const decisions = await replayBits(limiter, trace, bundle, `${TENANT}-real`);
+  const compared = comparison(trace, decisions, 0, 1);
+  const span = worstSpan(trace, decisions, 0, trace.spec.windowMs, 3 * trace.spec.limit);
+  return {
+    trace: summary(trace, mapClasses(compared.byClass, (c) => c.requests)),
+    slidingWindowVsLog: compared,
+    worstSpanRatio: round(span.admitted / trace.spec.limit, 3),
+    seconds: seconds(started),
+  };
+}
 
 export async function accuracyCases(ctx: BenchContext): Promise<void> {
   const started = performance.now();
@@ -53,21 +116,8 @@ export async function accuracyCases(ctx: BenchContext): Promise<void> {
   try {
     await redis.ping();
     const bundle = ALGORITHMS.map((a) => rule(a, ALGORITHM_DEFS[a].code, "shadow"));
-    const decisions = new Uint8Array(requests);
     const replayStart = performance.now();
-    let reported = 0;
-    const progress = (done: number) => {
-      if (done - reported < 200_000 && done < requests) return;
-      reported = done;
-      console.log(`  accuracy: ${done} requests replayed (${seconds(replayStart)} s)`);
-    };
-    await replay({ limiter, tenantId: TENANT, trace, progress }, () => bundle, (i, decision) => {
-      let bits = 0;
-      decision.results.forEach((r, k) => {
-        if (r.allowed) bits |= 1 << k;
-      });
-      decisions[i] = bits;
-    });
+    const decisions = await replayBits(limiter, trace, bundle, TENANT);
     const replayed = seconds(replayStart);
     console.log(`  accuracy: replayed through decide.lua (5 algorithms per decision) in ${replayed} s`);
 
@@ -79,8 +129,6 @@ export async function accuracyCases(ctx: BenchContext): Promise<void> {
 
     const sw = ALGORITHMS.indexOf("sliding_window");
     const sl = ALGORITHMS.indexOf("sliding_log");
-    const diff = differences(trace, decisions, sw, sl);
-    const calm = diff.byClass.steady.requests + diff.byClass.bursty.requests;
     const algorithms: AccuracyReport["algorithms"] = [];
     for (const [k, algorithm] of ALGORITHMS.entries()) {
       const span = worstSpan(trace, decisions, k, spec.windowMs, 3 * spec.limit);
@@ -94,19 +142,12 @@ export async function accuracyCases(ctx: BenchContext): Promise<void> {
         boundaryBurstFactor: round(factor, 3),
       });
     }
-    const clients = mapClasses(
-      Object.fromEntries(CLIENT_CLASSES.map((c, i) => [c, trace.clientClass.filter((x) => x === i).length])) as Record<ClientClass, number>,
-      (n) => n,
-    );
+    const realistic = await realisticMix(limiter);
+    const stress = comparison(trace, decisions, sw, sl);
     ctx.accuracy = {
-      trace: { seed: spec.seed, requests, durationMs: spec.durationMs, limit: spec.limit, windowMs: spec.windowMs, clients, requestsByClass: mapClasses(diff.byClass, (c) => c.requests) },
-      slidingWindowVsLog: {
-        requests,
-        differing: diff.differing,
-        differingPct: pct(diff.differing, requests),
-        byClass: mapClasses(diff.byClass, (c) => ({ requests: c.requests, differing: c.differing, differingPct: pct(c.differing, c.requests), slidingWindowOnly: c.onlyA })),
-        withoutAbusivePct: pct(diff.byClass.steady.differing + diff.byClass.bursty.differing, calm),
-      },
+      trace: summary(trace, mapClasses(stress.byClass, (c) => c.requests)),
+      slidingWindowVsLog: stress,
+      realistic,
       algorithms,
       modelCheck,
       seconds: { generate: generated, replay: replayed, modelCheck: checked, total: seconds(started) },
@@ -127,6 +168,10 @@ function printAccuracy(a: AccuracyReport): void {
   }
   for (const r of a.algorithms) {
     console.log(`  ${r.algorithm.padEnd(15)} worst span ${r.worstSpanRatio} x limit (${r.worstSpanClass}), boundary burst ${r.boundaryBurstFactor} x, admitted ${CLIENT_CLASSES.map((c) => `${c} ${r.admittedByClass[c]}`).join(", ")}`);
+  }
+  if (a.realistic) {
+    const r = a.realistic.slidingWindowVsLog;
+    console.log(`  realistic mix: sliding_window vs sliding_log: ${r.differing} of ${r.requests} decisions differ (${r.differingPct} %); worst sliding_window span ${a.realistic.worstSpanRatio} x limit`);
   }
   for (const example of a.modelCheck.examples) console.log(`  MISMATCH ${example}`);
   console.log(`  accuracy part: ${a.seconds.total} s`);

@@ -6,7 +6,7 @@
 import { Redis } from "ioredis";
 export { deleteByPrefix, keysByPrefix } from "../../lib/redis/keysByPrefix";
 import { measure, round, type MeasureSettings } from "./measure";
-import type { AccuracyReport, Outcome, RunRow, SustainedReport } from "./types";
+import type { AccuracyReport, BurstReport, Outcome, RunRow, SustainedReport } from "./types";
 
 /** The Postgres database of the parts that start servers (http, sustained); created and migrated by them. */
 export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/sluice_bench";
@@ -22,6 +22,8 @@ export interface BenchContext {
   accuracy?: AccuracyReport;
   /** Set by the sustained-load part (sustainedCases.ts). */
   sustained?: SustainedReport;
+  /** Set by the exactness-under-load part (burstCases.ts). */
+  burst?: BurstReport;
 }
 
 export interface CaseSpec {

@@ -1,8 +1,11 @@
 /**
  * Hot subject: one client far over its limit (10 per 60 s, concurrency 256), so almost every request
  * is refused. Sluice (token bucket) answers repeated refusals from its refusal cache; rate-limiter-
- * flexible (points 10 / 60 s, no inMemoryBlockOnConsumed) asks Redis every time.
+ * flexible (points 10 / 60 s, no inMemoryBlockOnConsumed) asks Redis every time; with
+ * inMemoryBlockOnConsumed it blocks the client in process memory once it used its points (its
+ * fastest answer to a hot client, which the refusal cache is measured against).
  */
+import { RateLimiterRedis } from "rate-limiter-flexible";
 import { createLimiter } from "../../lib/limiter/decide";
 import { RefusalCache } from "../../lib/limiter/refusalCache";
 import type { Subject } from "../../lib/limiter/types";
@@ -31,6 +34,12 @@ export async function hotSubjectCases(ctx: BenchContext): Promise<void> {
       ctx,
       { subject: "rate-limiter-flexible", case: "hot-subject", concurrency: CONCURRENCY, note: "points 10 per 60 s, no inMemoryBlockOnConsumed" },
       consumeOp(rlf, () => HOT.keyId!),
+    );
+    const blocking = new RateLimiterRedis({ storeClient: rlfRedis, keyPrefix: `${ctx.prefix}hot:rlfblock`, points: 10, duration: 60, inMemoryBlockOnConsumed: 10 });
+    await runCase(
+      ctx,
+      { subject: "rate-limiter-flexible", case: "hot-subject-inmemory-block", concurrency: CONCURRENCY, note: "points 10 per 60 s, inMemoryBlockOnConsumed 10" },
+      consumeOp(blocking, () => HOT.keyId!),
     );
   } finally {
     await Promise.all([sluiceRedis.quit(), rlfRedis.quit()]);

@@ -12,8 +12,9 @@
 import autocannon from "autocannon";
 import { startSluice, type SluiceServer } from "../../test/support/sluiceServer";
 import type { BenchContext } from "./context";
+import { describeCounts, difference, failModeCounts } from "./failModeCounts";
 import { createBenchKey, deleteBenchTenant, prepareServers, serverEnv, type BenchKey } from "./httpSetup";
-import { round } from "./measure";
+import { httpLoadRow } from "./httpLoadRow";
 import type { RunRow } from "./types";
 
 const CONNECTIONS = 100;
@@ -25,23 +26,15 @@ async function load(url: string, key: string, seconds: number): Promise<autocann
 async function measureServer(ctx: BenchContext, server: SluiceServer, key: string, name: string, note: string): Promise<RunRow> {
   const url = `${server.url}/api/v1/echo`;
   await load(url, key, Math.max(2, ctx.settings.warmupMs / 1000)); // JIT, connections, caches
+  const before = await failModeCounts(server);
   const result = await load(url, key, ctx.settings.durationMs / 1000);
+  const failModes = difference(await failModeCounts(server), before);
   const row: RunRow = {
-    subject: "sluice-http",
-    case: name,
-    concurrency: CONNECTIONS,
-    opsPerSec: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    refusedPct: result.requests.total > 0 ? round((100 * (result.statusCodeStats?.["429"]?.count ?? 0)) / result.requests.total, 2) : 0,
-    errors: result.errors + result.timeouts + result.non2xx,
-    nodeCpuUsPerOp: Number.NaN,
-    redisCpuUsPerOp: Number.NaN,
-    otherCpuPct: Number.NaN,
-    note,
+    ...httpLoadRow("sluice-http", name, CONNECTIONS, result, note),
+    failModeActivations: failModes.total,
   };
   ctx.rows.push(row);
-  console.log(`  ${row.subject.padEnd(22)} ${row.case.padEnd(44)} c=${CONNECTIONS}  ${String(row.opsPerSec).padStart(8)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms${row.errors ? `  ERRORS/non-2xx ${row.errors}` : ""}`);
+  console.log(`  ${row.subject.padEnd(22)} ${row.case.padEnd(44)} c=${CONNECTIONS}  ${String(row.opsPerSec).padStart(8)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms  fail-mode activations ${describeCounts(failModes)}${row.errors ? `  ERRORS/non-2xx ${row.errors}` : ""}`);
   return row;
 }
 

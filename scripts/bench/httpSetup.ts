@@ -9,8 +9,9 @@ import { existsSync } from "node:fs";
 import { adminClient, deleteTenants } from "../../test/support/adminClient";
 import type { SluiceServer } from "../../test/support/sluiceServer";
 import { BENCH_DATABASE_URL, type BenchContext } from "./context";
+import { BENCH_METRICS_TOKEN } from "./failModeCounts";
 
-const ADMIN_TOKEN = "bench-admin-token";
+export const ADMIN_TOKEN = "bench-admin-token-not-a-secret-0001";
 
 function run(label: string, command: string, args: string[], env: Record<string, string> = {}): void {
   const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
@@ -25,7 +26,7 @@ export function prepareServers(): void {
 
 /** The environment of a bench server; `label` keeps each part's Redis keys apart. */
 export function serverEnv(ctx: BenchContext, label: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { DATABASE_URL: BENCH_DATABASE_URL, SLUICE_ADMIN_TOKEN: ADMIN_TOKEN, SLUICE_REDIS_PREFIX: `${ctx.prefix}${label}:`, REDIS_URL: ctx.url, ...extra };
+  return { DATABASE_URL: BENCH_DATABASE_URL, SLUICE_ADMIN_TOKEN: ADMIN_TOKEN, SLUICE_METRICS_TOKEN: BENCH_METRICS_TOKEN, SLUICE_REDIS_PREFIX: `${ctx.prefix}${label}:`, REDIS_URL: ctx.url, ...extra };
 }
 
 export interface BenchKey {

@@ -23,6 +23,8 @@ const SAMPLE = 200;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const keyIdOf = (i: number): string => `k${String(i).padStart(7, "0")}`;
 const MEMORY_TENANT = "BenchTn1";
+/** The memory row of three rules of one subject. */
+export const THREE_RULES_ROW = "3 rules, one subject";
 
 async function usedMemory(ctx: BenchContext): Promise<number> {
   await sleep(300); // let active rehashing and client buffer resizing settle
@@ -89,6 +91,13 @@ export async function memoryRows(ctx: BenchContext): Promise<MemoryRow[]> {
       };
       rows.push(await measureRow(ctx, prefix, algorithm, request, "rule: 100 per 60 s, scope key"));
     }
+    // Three rules of one subject (one subject key holds all three).
+    const three = (["fixed_window", "sliding_window", "token_bucket"] as const).map((algorithm, i) => ({ ...makeRule(algorithm, `r${i}`, "key", 100, 60_000), ref: String(i + 1) }));
+    const threeRequest = async (keyId: string) => {
+      const decision = await limiter.decide(three, { tenantId: MEMORY_TENANT, keyId });
+      if (decision.results.some((r) => r.source !== "redis")) throw new Error("memory fill: three rules not answered by Redis");
+    };
+    rows.push(await measureRow(ctx, prefix, THREE_RULES_ROW, threeRequest, "fixed_window, sliding_window and token_bucket, 100 per 60 s each, scope key"));
     const rlf = rlfLimiter(redis, `${prefix}rlf`, 100, 60);
     rows.push(await measureRow(ctx, prefix, "rate-limiter-flexible", (keyId) => rlf.consume(keyId), "points 100 per 60 s"));
   } finally {

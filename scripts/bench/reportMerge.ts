@@ -27,5 +27,8 @@ export function mergeReports(previous: BenchReport, fresh: BenchReport, ran: rea
   else delete merged.accuracy;
   if (sustained) merged.sustained = sustained;
   else delete merged.sustained;
+  const burst = did("burst") ? fresh.burst : previous.burst;
+  if (burst) merged.burst = burst;
+  else delete merged.burst;
   return merged;
 }

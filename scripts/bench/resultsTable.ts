@@ -93,6 +93,12 @@ function accuracySection(r: BenchReport): string {
       ],
     ),
     "",
+    ...(a.realistic
+      ? [
+          `Realistic mix (seed ${a.realistic.trace.seed}): ${cell(a.realistic.trace.requests)} requests from ${byClass(a.realistic.trace.clients, (n) => n)} clients (about 1 % over their limit): sliding_window and sliding_log differ on ${a.realistic.slidingWindowVsLog.differing} decisions (${a.realistic.slidingWindowVsLog.differingPct} %; steady and bursty ${a.realistic.slidingWindowVsLog.withoutAbusivePct} %); sliding_window's worst window-length span ${a.realistic.worstSpanRatio} x limit. Took ${a.realistic.seconds} s.`,
+          "",
+        ]
+      : []),
     markdownTable(
       ["algorithm", "worst window-length span / limit", "worst span by class", "boundary burst factor", "admitted by class"],
       a.algorithms.map((x) => [x.algorithm, `${cell(x.worstSpanRatio)} (${x.worstSpanClass})`, byClass(x.worstSpanByClass, (v) => v), x.boundaryBurstFactor, byClass(x.admittedByClass, (v) => v)]),
@@ -111,17 +117,32 @@ function sustainedSection(r: BenchReport): string {
     `Two production servers on one Redis and one Postgres, \`GET /api/v1/echo\` with one generous rule, ${s.connectionsPerInstance} connections each; maximum measured with both loaded together, then ${s.seconds} s at 80 % of it. RSS sampled every second; it is a sawtooth (the heap grows until a major GC), so the floors say more about a leak than the 10 s means.`,
     "",
     markdownTable(
-      ["instance", "max req/s", "target req/s", "achieved req/s", "requests", "p50 ms", "p99 ms", "non-2xx", "errors", "timeouts", "RSS first 10 s MiB", "RSS last 10 s MiB", "RSS growth %", "RSS floor, first → last third, MiB"],
+      ["instance", "max req/s", "target req/s", "achieved req/s", "requests", "p50 ms", "p99 ms", "non-2xx", "errors", "timeouts", "fail-mode activations", "RSS first 10 s MiB", "RSS last 10 s MiB", "RSS growth %", "RSS floor, first → last third, MiB"],
       s.instances.map((i) => [
-        i.name, i.maxReqPerSec, i.targetReqPerSec, i.achievedReqPerSec, i.requests, i.p50Ms, i.p99Ms, i.non2xx, i.errors, i.timeouts, i.rssFirstMiB, i.rssLastMiB, i.rssGrowthPct,
+        i.name, i.maxReqPerSec, i.targetReqPerSec, i.achievedReqPerSec, i.requests, i.p50Ms, i.p99Ms, i.non2xx, i.errors, i.timeouts, i.failModeActivations ?? "not recorded", i.rssFirstMiB, i.rssLastMiB, i.rssGrowthPct,
         i.rssFloorFirstMiB === undefined ? "not recorded" : `${i.rssFloorFirstMiB} → ${i.rssFloorLastMiB}`,
       ]),
     ),
   ].join("\n");
 }
 
+function burstSection(r: BenchReport): string {
+  const b = r.burst;
+  if (!b) return "";
+  return [
+    "## Exactness under load (burst)",
+    "",
+    `Two freshly started servers on one Redis, one \`sliding_log\` rule of ${b.limit} per hour with failMode \`open\`, ${b.requests} requests at once alternating between them; the first round right after both reported ready, each later round on a fresh key. A fail-mode activation would admit a request beyond the limit.`,
+    "",
+    markdownTable(
+      ["round", "admitted", "503", "fail-mode activations", "failed Redis calls by kind"],
+      b.rounds.map((x) => [x.round, x.admitted, x.unavailable, x.failModeActivations, Object.entries(x.redisErrors ?? {}).map(([k, n]) => `${k} ${n}`).join(", ") || "none"]),
+    ),
+  ].join("\n");
+}
+
 export function renderResultsTable(report: BenchReport): string {
-  const sections = [machineSection, goalsSection, runsSection, memorySection, accuracySection, sustainedSection].map((f) => f(report)).filter(Boolean);
+  const sections = [machineSection, goalsSection, runsSection, memorySection, accuracySection, sustainedSection, burstSection].map((f) => f(report)).filter(Boolean);
   return [
     "# Benchmark results",
     "",

@@ -8,7 +8,9 @@
  * regenerated from the merged report.
  */
 import { accuracyCases } from "./accuracyCases";
+import { burstCases } from "./burstCases";
 import { createContext, deleteByPrefix, type BenchContext } from "./context";
+import { dataplaneCases } from "./dataplaneCases";
 import { computeGoals } from "./goals";
 import { hotSubjectCases } from "./hotCases";
 import { httpCases } from "./httpCases";
@@ -29,8 +31,10 @@ export const PARTS = {
   limiter: [sluiceCases, rlfCases, hotSubjectCases, incrCeilingCase, autoPipeliningCases],
   simulator: [simulatorCases],
   http: [httpCases],
+  dataplane: [dataplaneCases],
   accuracy: [accuracyCases],
   sustained: [sustainedCases],
+  burst: [burstCases],
 } satisfies Record<string, BenchPart[]>;
 export type PartName = keyof typeof PARTS | "memory";
 const PART_NAMES = [...(Object.keys(PARTS) as PartName[]), "memory"] as const;
@@ -39,7 +43,7 @@ const PART_NAMES = [...(Object.keys(PARTS) as PartName[]), "memory"] as const;
 export const DEFAULT_PARTS: readonly BenchPart[] = [...PARTS.limiter, ...PARTS.simulator, ...PARTS.http];
 
 /**
- * BENCH_ONLY: a comma-separated list of part names (limiter, simulator, http, memory, accuracy, sustained);
+ * BENCH_ONLY: a comma-separated list of part names (limiter, simulator, http, dataplane, memory, accuracy, sustained, burst);
  * unset: everything.
  */
 export function partsFromEnv(only = process.env.BENCH_ONLY): RunOptions {
@@ -95,6 +99,7 @@ export async function runBench(options: RunOptions = {}): Promise<BenchReport> {
       memory,
       ...(ctx.accuracy ? { accuracy: ctx.accuracy } : {}),
       ...(ctx.sustained ? { sustained: ctx.sustained } : {}),
+      ...(ctx.burst ? { burst: ctx.burst } : {}),
       partsRunAt: Object.fromEntries(names.map((n) => [n, runAt])),
       goals: [],
     };

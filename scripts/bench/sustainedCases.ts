@@ -7,13 +7,15 @@
  *    sustainable together);
  * 2. both together at 80 % of their own maximum (autocannon `overallRate`) for 60 s
  *    (BENCH_SUSTAINED_SECONDS), each server's RSS sampled every second.
- * Reports per instance p50/p99 latency, errors, timeouts and non-2xx answers (goal: none), and RSS
+ * Reports per instance p50/p99 latency, errors, timeouts and non-2xx answers (goal: none), the
+ * fail-mode activations of the sustained phase from its /api/metrics (goal: none), and RSS
  * of the first vs the last 10 s (goal: growth within RSS_GROWTH_BOUND_PCT). Both servers are
  * stopped and the tenant deleted whatever happens.
  */
 import autocannon from "autocannon";
 import { startSluice, type SluiceServer } from "../../test/support/sluiceServer";
 import type { BenchContext } from "./context";
+import { difference, failModeCounts } from "./failModeCounts";
 import { createBenchKey, deleteBenchTenant, prepareServers, serverEnv, type BenchKey } from "./httpSetup";
 import { round } from "./measure";
 import { rssMiB, rssTrend } from "./sustained/rss";
@@ -75,9 +77,11 @@ export async function sustainedCases(ctx: BenchContext): Promise<void> {
     const max = (await Promise.all(servers.map((s) => load(s, key, MAX_SECONDS)))).map((r) => r.requests.average);
     const targets = max.map((m) => Math.max(1, Math.round(LOAD_SHARE * m)));
     console.log(`  sustained: maximum (both loaded) ${max.map((m) => Math.round(m)).join(" and ")} req/s; now ${targets.join(" and ")} req/s for ${seconds} s`);
+    const before = await Promise.all(servers.map(failModeCounts));
     const sampler = sampleRss(servers);
     const results = await Promise.all(servers.map((s, i) => load(s, key, seconds, targets[i])));
     const rss = sampler.stop();
+    const failModes = (await Promise.all(servers.map(failModeCounts))).map((after, i) => difference(after, before[i]!));
     ctx.sustained = {
       seconds,
       connectionsPerInstance: CONNECTIONS,
@@ -95,6 +99,7 @@ export async function sustainedCases(ctx: BenchContext): Promise<void> {
           non2xx: r.non2xx,
           errors: r.errors,
           timeouts: r.timeouts,
+          failModeActivations: failModes[i]!.total,
           rssFirstMiB: round(trend.firstMiB, 1),
           rssLastMiB: round(trend.lastMiB, 1),
           rssGrowthPct: round(trend.growthPct, 2),
@@ -106,7 +111,7 @@ export async function sustainedCases(ctx: BenchContext): Promise<void> {
     };
     for (const i of ctx.sustained.instances) {
       console.log(
-        `  ${i.name}: ${i.achievedReqPerSec} req/s (target ${i.targetReqPerSec}), p50 ${i.p50Ms} ms, p99 ${i.p99Ms} ms, non-2xx ${i.non2xx}, errors ${i.errors}, timeouts ${i.timeouts}, RSS ${i.rssFirstMiB} -> ${i.rssLastMiB} MiB (${i.rssGrowthPct} %), floor ${i.rssFloorFirstMiB} -> ${i.rssFloorLastMiB} MiB`,
+        `  ${i.name}: ${i.achievedReqPerSec} req/s (target ${i.targetReqPerSec}), p50 ${i.p50Ms} ms, p99 ${i.p99Ms} ms, non-2xx ${i.non2xx}, errors ${i.errors}, timeouts ${i.timeouts}, fail-mode activations ${i.failModeActivations}, RSS ${i.rssFirstMiB} -> ${i.rssLastMiB} MiB (${i.rssGrowthPct} %), floor ${i.rssFloorFirstMiB} -> ${i.rssFloorLastMiB} MiB`,
       );
     }
   } finally {

@@ -25,6 +25,8 @@ export interface RunRow {
    */
   otherCpuPct: number;
   note?: string;
+  /** Rules answered by their failMode during the measured window (servers' /api/metrics; HTTP rows only). */
+  failModeActivations?: number;
   /** The part that measured it (run.ts PARTS), so a partial run replaces only its own rows. */
   part?: string;
 }
@@ -69,6 +71,7 @@ export interface BenchReport {
   memory: MemoryRow[];
   accuracy?: AccuracyReport;
   sustained?: SustainedReport;
+  burst?: BurstReport;
   /** When each part last ran (ISO time): a partial run (BENCH_ONLY) updates only its own parts. */
   partsRunAt: Record<string, string>;
   goals: Goal[];
@@ -77,19 +80,34 @@ export interface BenchReport {
 /** Per client class (steady, bursty, abusive). */
 export type ByClientClass<T> = Record<"steady" | "bursty" | "abusive", T>;
 
+export interface TraceSummary {
+  seed: number;
+  requests: number;
+  durationMs: number;
+  limit: number;
+  windowMs: number;
+  clients: ByClientClass<number>;
+  requestsByClass: ByClientClass<number>;
+}
+
+/** sliding_window against the exact sliding_log, decision by decision, on one trace. */
+export interface SlidingWindowVsLog {
+  requests: number;
+  differing: number;
+  differingPct: number;
+  /** `slidingWindowOnly`: admitted by sliding_window and refused by sliding_log (the rest of `differing` the reverse). */
+  byClass: ByClientClass<{ requests: number; differing: number; differingPct: number; slidingWindowOnly: number }>;
+  /** The same figure over the steady and bursty clients only (no abusive client). */
+  withoutAbusivePct: number;
+}
+
 /** The accuracy part (scripts/bench/accuracyCases.ts). Percentages are of decisions. */
 export interface AccuracyReport {
-  trace: { seed: number; requests: number; durationMs: number; limit: number; windowMs: number; clients: ByClientClass<number>; requestsByClass: ByClientClass<number> };
-  /** sliding_window against the exact sliding_log, decision by decision. */
-  slidingWindowVsLog: {
-    requests: number;
-    differing: number;
-    differingPct: number;
-    /** `slidingWindowOnly`: admitted by sliding_window and refused by sliding_log (the rest of `differing` the reverse). */
-    byClass: ByClientClass<{ requests: number; differing: number; differingPct: number; slidingWindowOnly: number }>;
-    /** The same figure over the steady and bursty clients only (no abusive client). */
-    withoutAbusivePct: number;
-  };
+  trace: TraceSummary;
+  /** sliding_window against the exact sliding_log on the stress mix (trace above). */
+  slidingWindowVsLog: SlidingWindowVsLog;
+  /** The same comparison on the realistic mix (about 1 % of clients over their limit). */
+  realistic?: { trace: TraceSummary; slidingWindowVsLog: SlidingWindowVsLog; worstSpanRatio: number; seconds: number };
   algorithms: {
     algorithm: string;
     /** Worst window-length span of any client: admitted / limit. */
@@ -120,6 +138,8 @@ export interface SustainedReport {
     non2xx: number;
     errors: number;
     timeouts: number;
+    /** Rules answered by their failMode during the sustained phase (the server's /api/metrics). */
+    failModeActivations?: number;
     /** RSS, MiB: mean of the first and of the last 10 one-second samples, and growth in %. */
     rssFirstMiB: number;
     rssLastMiB: number;
@@ -131,4 +151,12 @@ export interface SustainedReport {
   }[];
   /** The bound the memory goal uses: growth of at most this many percent. */
   rssGrowthBoundPct: number;
+}
+
+/** The exactness-under-load part (scripts/bench/burstCases.ts). */
+export interface BurstReport {
+  limit: number;
+  requests: number;
+  /** `redisErrors`: why the servers' Redis calls failed, by kind (sluice_redis_errors_total). */
+  rounds: { round: string; admitted: number; unavailable: number; failModeActivations: number; redisErrors?: Record<string, number> }[];
 }

@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALGORITHMS } from "@/lib/limiter/types";
+import { MAX_SLIDING_LOG_LIMIT } from "@/lib/rules/ruleSchema";
 import type { RuleInput } from "@/lib/rules/ruleSchema";
 import { HOUR_MS, startFaultBed, type FaultBed } from "@/test/support/faultBed";
 import { withRedis } from "@/test/support/redisServer";
@@ -23,7 +24,7 @@ const algorithmPath = (algorithm: string) => `/api/v1/echo/${algorithm}`;
 
 const rules: RuleInput[] = [
   { name: "shared", algorithm: "sliding_log", limit: SHARED_LIMIT, windowMs: HOUR_MS, failMode: "closed", match: { path: SHARED_PATH } },
-  ...ALGORITHMS.map((algorithm): RuleInput => ({ name: `alg-${algorithm.replace("_", "-")}`, algorithm, limit: 1_000_000, windowMs: HOUR_MS, failMode: "closed", match: { path: algorithmPath(algorithm) } })),
+  ...ALGORITHMS.map((algorithm): RuleInput => ({ name: `alg-${algorithm.replace("_", "-")}`, algorithm, limit: MAX_SLIDING_LOG_LIMIT, windowMs: HOUR_MS, failMode: "closed", match: { path: algorithmPath(algorithm) } })),
 ];
 
 let bed: FaultBed;

@@ -13,8 +13,10 @@ import type { CreatedKey } from "@/test/support/adminClient";
 import { failModePath, failModeRules, startFaultBed, type FaultBed } from "@/test/support/faultBed";
 import { sleep, waitUntil } from "@/test/support/sluiceEnv";
 import { startTraffic, tally, type Sample } from "@/test/support/traffic";
+import { MAX_SLIDING_LOG_LIMIT } from "@/lib/rules/ruleSchema";
 
-const OPEN_LIMIT = 1_000_000;
+// As generous as a sliding_log rule may be (the schema caps it): these rules must never refuse.
+const OPEN_LIMIT = MAX_SLIDING_LOG_LIMIT;
 const LOCAL_LIMIT = 5;
 const RECOVERY_MS = 1_000;
 /** Long enough for the reconnect backoff to reach its cap (50 ms more per attempt, 500 ms at most). */

@@ -12,10 +12,12 @@ import { apiCall } from "@/test/support/adminClient";
 import { failModePath, failModeRules, startFaultBed, type FaultBed } from "@/test/support/faultBed";
 import { sleep, waitUntil } from "@/test/support/sluiceEnv";
 import { startTraffic, tally } from "@/test/support/traffic";
+import { MAX_SLIDING_LOG_LIMIT } from "@/lib/rules/ruleSchema";
 
 const TIMEOUT_MS = 300;
 const BOUND_MS = TIMEOUT_MS + 1_000;
-const OPEN_LIMIT = 1_000_000;
+// As generous as a sliding_log rule may be (the schema caps it): these rules must never refuse.
+const OPEN_LIMIT = MAX_SLIDING_LOG_LIMIT;
 const SILENT_MS = 1_000;
 
 let bed: FaultBed;

@@ -14,12 +14,14 @@ import { failModePath, failModeRules, startFaultBed, type FaultBed } from "@/tes
 import { apiCall } from "@/test/support/adminClient";
 import { sleep, waitUntil } from "@/test/support/sluiceEnv";
 import { startTraffic, tally, type Sample } from "@/test/support/traffic";
+import { MAX_SLIDING_LOG_LIMIT } from "@/lib/rules/ruleSchema";
 
 const TIMEOUT_MS = 300;
 /** No request may take longer than this, whatever Redis does. */
 const BOUND_MS = TIMEOUT_MS + 1_000;
 const SLOW_MS = 3_000;
-const OPEN_LIMIT = 1_000_000;
+// As generous as a sliding_log rule may be (the schema caps it): these rules must never refuse.
+const OPEN_LIMIT = MAX_SLIDING_LOG_LIMIT;
 const LOCAL_LIMIT = 5;
 /** Monitoring writes failed once and written again, and slack; requests log nothing. */
 const MAX_LOG_LINES = 4;

@@ -36,7 +36,7 @@ const echo = (server: SluiceServer, key: CreatedKey): Promise<ApiAnswer> => apiC
 
 const ECHO_ONLY = { path: "/api/v1/echo" };
 /** Charges only GET /api/v1/probe: B showing it proves B has the tenant's rule list and key. */
-const PROBE_RULE: RuleInput = { name: "probe", algorithm: "sliding_log", limit: 1_000_000, windowMs: HOUR_MS, match: { path: "/api/v1/probe" } };
+const PROBE_RULE: RuleInput = { name: "probe", algorithm: "sliding_log", limit: 10_000, windowMs: HOUR_MS, match: { path: "/api/v1/probe" } };
 
 /**
  * A tenant made through A with one key and `rules` (which must not match /api/v1/probe), returned
@@ -47,22 +47,32 @@ async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: Cre
   createdTenants.push(tenant.id);
   const key = await adminA.createKey(tenant.id);
   await adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
-  await waitUntil(async () => (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") === `"probe";q=1000000;w=3600`, 10_000, "B serves the new tenant");
+  await waitUntil(async () => (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") === `"probe";q=10000;w=3600`, 10_000, "B serves the new tenant");
   return { tenantId: tenant.id, key };
 }
 
 describe("two instances", () => {
   it("share one limit: N requests split across both instances admit exactly N", async () => {
     const limit = 12;
-    const { key } = await fixture([{ name: "shared", algorithm: "sliding_log", limit, windowMs: HOUR_MS, match: ECHO_ONLY }]);
+    // failMode closed, pinned: this test asserts exact counts, and with the default (open) a decision
+    // that missed its Redis deadline on a loaded machine was admitted by the fail mode: 13 of 12
+    // (issue 15, point 14). Closed, such a decision answers 503 and can never over-admit. Such a 503
+    // may or may not have been counted by Redis (its command was sent), hence the bounds below;
+    // without a 503 they are the exact count. The deadline itself no longer expires while Redis's
+    // reply waits unread in a starved process (lib/limiter/decideUnderLag.int.test.ts).
+    const { key } = await fixture([{ name: "shared", algorithm: "sliding_log", limit, windowMs: HOUR_MS, match: ECHO_ONLY, failMode: "closed" }]);
     // Sent at once, alternating instances: twice the limit.
     const answers = await Promise.all(Array.from({ length: 2 * limit }, (_, i) => echo(i % 2 === 0 ? a : b, key)));
     const statuses = answers.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(limit);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(limit);
-    // And it stays used up on both.
-    expect((await echo(a, key)).status).toBe(429);
-    expect((await echo(b, key)).status).toBe(429);
+    const count = (list: number[], status: number) => list.filter((s) => s === status).length;
+    const [admitted, refused, unavailable] = [count(statuses, 200), count(statuses, 429), count(statuses, 503)];
+    expect(admitted + refused + unavailable, `statuses ${statuses.join(",")}`).toBe(2 * limit);
+    expect(admitted).toBeLessThanOrEqual(limit);
+    expect(admitted + unavailable).toBeGreaterThanOrEqual(limit);
+    // And it stays used up on both: nothing more is ever admitted.
+    const after = [(await echo(a, key)).status, (await echo(b, key)).status];
+    expect(admitted + count(after, 200)).toBeLessThanOrEqual(limit);
+    if (unavailable === 0) expect(after).toEqual([429, 429]);
   });
 
   it("a rule change made through A is in force on B within 1 s", async () => {

@@ -1,28 +1,32 @@
 /**
  * Property-based fuzzing of what anyone on the network can reach: /api/v1 (credentials in every
- * header shape, every method, odd and encoded paths, hostile client addresses and bodies; the
- * decision service's body) and POST /api/auth/login (hostile bodies and Origins). Seeded, so
- * every run is the same.
+ * header shape, every method, odd and encoded paths sent as they are over a socket to the data
+ * plane, hostile client addresses and bodies; the decision service's body) and POST
+ * /api/auth/login (hostile bodies and Origins). Seeded, so every run is the same.
  *
- * Invariants: never a throw, never a 5xx, every 4xx problem+json (fuzzCall.ts); a request is
- * admitted only with the live key it presented (never a revoked key, a wrong secret or a
- * mangled credential); a login never succeeds without the password, and never sets a cookie
- * when refused.
+ * Invariants: never a throw, never a 5xx, every 4xx problem+json (fuzzCall.ts); a header value no
+ * HTTP parser accepts is a 400 from the server itself; a path the data
+ * plane cannot decode once (encoded / or \, dot or empty segments, bad escapes) is a 400 whatever
+ * the key; otherwise a request is admitted only with the live key it presented (never a revoked
+ * key, a wrong secret or a mangled credential); a login never succeeds without the password, and
+ * never sets a cookie when refused.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decodePathOnce, splitTarget } from "@/lib/dataplane/requestPath";
+import { dataPlaneUrl } from "@/test/support/dataPlaneRoute";
+import { rawRequest } from "@/test/support/rawHttp";
 import { callRoute, ORIGIN } from "@/test/support/routeCall";
 import { loadRoutes } from "@/test/support/routeTestEnv";
-import { fuzzCall, runs, seedOf } from "./fuzzCall";
+import { checkAnswer, fuzzCall, runs, seedOf } from "./fuzzCall";
 import { headerText, hostileBody, hostileText, toWellFormed } from "./hostileInput";
 import { createFixture, securityEnv, type Fixture } from "./securityFixtures";
 
 const sec = securityEnv("apifuzz");
 // Loaded after the environment is set: config() reads it once, on first use.
-const { echo, login } = await loadRoutes("echo", "login");
-const catchAll = (await import("@/app/api/v1/[...path]/route")) as unknown as typeof echo;
-const check = (await import("@/app/api/v1/check/route")) as unknown as typeof echo;
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+// `echo` is the data plane (every path under /api/v1), served in this process (dataPlaneRoute.ts).
+const { echo: dataPlane, login } = await loadRoutes("echo", "login");
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 let fx: Fixture;
 let revokedKey: string;
 
@@ -67,6 +71,9 @@ function credentials(f: Fixture, revoked: string): fc.Arbitrary<Presented> {
   );
 }
 
+/** Header values no HTTP/1.1 parser accepts (control characters): refused before any route runs. */
+const unparsable = (headers: Record<string, string>): boolean => Object.values(headers).some((v) => /[\u0000-\u0008\u000a-\u001f\u007f]/.test(v));
+
 const clientAddress = fc.oneof({ arbitrary: fc.constant(null), weight: 4 }, { arbitrary: headerText, weight: 1 });
 
 describe("/api/v1 (echo, any other path, the decision service)", () => {
@@ -80,17 +87,39 @@ describe("/api/v1 (echo, any other path, the decision service)", () => {
     });
     await fc.assert(
       fc.asyncProperty(cases, async (c) => {
-        const pathname = new URL(ORIGIN + c.path).pathname;
-        const routes = pathname === "/api/v1/check" ? check : pathname === "/api/v1/echo" || pathname.startsWith("/api/v1/echo/") ? echo : catchAll;
-        const body = c.method === "GET" ? undefined : c.body;
-        const res = await fuzzCall(routes[c.method]!, { method: c.method, route: c.path.slice(1), params: {}, query: "", body, headers: { "x-forwarded-for": c.ip ?? sec.freshIp(), ...c.creds.headers } });
+        // The target as a client sends it: no fragment (a client never sends one).
+        const target = c.path.split("#")[0]!;
+        const decoded = decodePathOnce(splitTarget(target).rawPath);
+        const route = !decoded.ok ? "malformed" : decoded.path === "/api/v1/check" ? "check" : /^\/api\/v1\/echo(\/|$)/.test(decoded.path) ? "echo" : "other";
+        const body = c.method === "GET" || c.method === "HEAD" ? undefined : c.body;
+        const headers: Record<string, string> = { "x-forwarded-for": c.ip ?? sec.freshIp(), ...c.creds.headers, ...(body?.contentType ? { "content-type": body.contentType } : {}) };
+        const raw = await rawRequest(await dataPlaneUrl(), { method: c.method, target, headers, body: body?.text });
+        const res = checkAnswer(`${c.method} ${target}`, raw.status, raw.headers, raw.text, c.method);
+        const headBytes = Buffer.byteLength(`${c.method} ${target} HTTP/1.1\r\n`) + Object.entries(headers).reduce((n, [k, v]) => n + Buffer.byteLength(`${k}: ${v}\r\n`), 0);
+        if (res.status === 431 || (res.status === 400 && /not valid HTTP/.test(JSON.stringify(res.body)))) {
+          // Refused by the server's parser (Node's 16 KiB limit on the request head, or bytes no parser accepts).
+          expect(headBytes > 16_000 || unparsable(headers), `${headBytes} bytes`).toBe(true);
+          return;
+        }
+        if (unparsable(headers)) {
+          // Node's parser refuses the request before Sluice sees it: a problem+json 400.
+          expect(res.status, JSON.stringify(res.body)).toBe(400);
+          return;
+        }
+        if (route === "malformed") {
+          // Refused before the key is even read: the path cannot be decoded once.
+          expect(res.status, JSON.stringify(res.body)).toBe(400);
+          return;
+        }
         if (res.status === 401) expect(c.creds.valid).toBe(false);
         if (res.status < 400 || (res.status !== 401 && res.status !== 429)) {
           // Past authentication: only the live key gets here.
           expect(c.creds.valid, `${res.status} ${JSON.stringify(res.body)}`).toBe(true);
         }
-        if (res.status === 200 && routes === echo) expect(res.body).toMatchObject({ ok: true, keyId: fx.keyId, tenantId: fx.tenantId, method: c.method });
-        if (res.status === 200 && routes === check) expect(res.body).toMatchObject({ rule: "checked", allowed: expect.any(Boolean) });
+        if (res.status === 200 && route === "echo" && c.method !== "HEAD") expect(res.body).toMatchObject({ ok: true, keyId: fx.keyId, tenantId: fx.tenantId, method: c.method });
+        if (res.status === 200 && route === "check") expect(res.body).toMatchObject({ rule: "checked", allowed: expect.any(Boolean) });
+        if (res.status === 200 && route === "other") throw new Error(`200 for ${target}: no route and no upstream`);
+        if (c.method === "OPTIONS" && c.creds.valid && res.status < 300 && route !== "other") expect(res.status).toBe(204);
       }),
       { seed: seedOf("/api/v1"), numRuns: runs(500) },
     );
@@ -102,8 +131,9 @@ describe("POST /api/v1/check", () => {
     const cases = fc.record({ creds: credentials(fx, revokedKey), body: hostileBody({ identifier: "user-1", rule: "checked", cost: 1 }) });
     await fc.assert(
       fc.asyncProperty(cases, async (c) => {
-        const res = await fuzzCall(check.POST!, { method: "POST", route: "api/v1/check", params: {}, query: "", body: c.body, headers: { "x-forwarded-for": sec.freshIp(), ...c.creds.headers } });
-        if (!c.creds.valid) expect([401, 429]).toContain(res.status);
+        const res = await fuzzCall(dataPlane.POST!, { method: "POST", route: "api/v1/check", params: {}, query: "", body: c.body, headers: { "x-forwarded-for": sec.freshIp(), ...c.creds.headers } });
+        if (unparsable(c.creds.headers)) expect(res.status).toBe(400);
+        else if (!c.creds.valid) expect([401, 429]).toContain(res.status);
         if (res.status === 200) expect(res.body).toMatchObject({ rule: "checked", allowed: expect.any(Boolean), limit: 1000 });
       }),
       { seed: seedOf("/api/v1/check"), numRuns: runs(300) },

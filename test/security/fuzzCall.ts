@@ -38,10 +38,34 @@ export function pathOf(route: string, params: Record<string, string>): string {
 export async function fuzzCall(handler: RouteHandler, req: FuzzRequest): Promise<RouteAnswer> {
   const headers = { ...req.headers, ...(req.body?.contentType ? { "content-type": req.body.contentType } : {}) };
   const answer = await callRoute(handler, { method: req.method, path: pathOf(req.route, req.params) + req.query, params: req.params, rawBody: req.body?.text, headers });
-  expect(answer.status, `${req.method} ${req.route}: ${JSON.stringify(answer.body)?.slice(0, 300)}`).toBeLessThan(500);
+  expectInvariant(`${req.method} ${req.route}`, answer);
+  return answer;
+}
+
+function expectInvariant(what: string, answer: RouteAnswer): void {
+  expect(answer.status, `${what}: ${JSON.stringify(answer.body)?.slice(0, 300)}`).toBeLessThan(500);
   if (answer.status >= 400) {
     expect(typeof answer.body.title).toBe("string");
     expect(typeof answer.body.detail).toBe("string");
   }
+}
+
+/**
+ * The same invariant for an answer read off a socket (test/support/rawHttp.ts): besides, every
+ * error is problem+json with the same status in its body (what callRoute checks).
+ */
+export function checkAnswer(what: string, status: number, headers: Headers, text: string, method = "GET"): RouteAnswer {
+  const isJson = /json/.test(headers.get("content-type") ?? "");
+  const body: unknown = !text ? null : isJson ? JSON.parse(text) : text;
+  const answer: RouteAnswer = { status, headers, body };
+  if (status >= 400) expect(headers.get("content-type"), what).toBe("application/problem+json");
+  if (method === "HEAD") {
+    // No body to read: the headers say what the GET would have answered.
+    expect(status, what).toBeLessThan(500);
+    expect(text, what).toBe("");
+    return answer;
+  }
+  if (status >= 400) expect((body as { status: number }).status, what).toBe(status);
+  expectInvariant(what, answer);
   return answer;
 }

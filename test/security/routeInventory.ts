@@ -6,9 +6,9 @@
  * discrepancies: a route file or an exported method the table does not list, or a table entry
  * with no file or export behind it. Import after the environment is set (routeTestEnv).
  */
-import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { routeFiles } from "@/lib/openapi/routeFiles";
 import type { RouteHandler } from "@/test/support/routeCall";
 import { HTTP_METHODS, ROUTE_TABLE, type HttpMethod, type MethodSpec } from "./routeTable";
 
@@ -25,16 +25,6 @@ export interface RouteMethod {
 export interface Inventory {
   methods: RouteMethod[];
   problems: string[];
-}
-
-async function routeFiles(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...(await routeFiles(full)));
-    else if (/^route\.(ts|tsx|js|mjs)$/.test(entry.name)) found.push(full);
-  }
-  return found;
 }
 
 export async function routeInventory(): Promise<Inventory> {

@@ -41,6 +41,13 @@ const read = (ok: (fx: Fixture) => PreparedCall | Promise<PreparedCall>): Method
 const write = (ok: (fx: Fixture) => PreparedCall | Promise<PreparedCall>): MethodSpec => ({ kind: "write", ok });
 const tenant = (fx: Fixture) => ({ tenantId: fx.tenantId });
 const key = (fx: Fixture) => ({ keyId: fx.keyId });
+const UPSTREAM = { url: "http://127.0.0.1:9/api", timeoutMs: 1_000 };
+/** Gives the fixture tenant an upstream (straight in the store), so GET and DELETE have one to act on. */
+async function withUpstream(fx: Fixture) {
+  const db = (await import("@/lib/db/client")).getDb();
+  await db.upstream.upsert({ where: { tenantId: fx.tenantId }, create: { tenantId: fx.tenantId, ...UPSTREAM }, update: {} });
+  return tenant(fx);
+}
 
 /** Keyed by the route file's path under app/, without `/route.ts`. */
 export const ROUTE_TABLE: Record<string, RouteSpec> = {
@@ -74,6 +81,15 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
       DELETE: NOT_ALLOWED,
     },
   },
+  "api/admin/tenants/[tenantId]/upstream": {
+    methods: {
+      GET: read(async (fx) => ({ params: await withUpstream(fx), status: 200 })),
+      PUT: write((fx) => ({ params: tenant(fx), body: UPSTREAM, status: 200 })),
+      DELETE: write(async (fx) => ({ params: await withUpstream(fx), status: 204 })),
+      POST: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+    },
+  },
   "api/admin/tenants/[tenantId]/quota": {
     methods: { GET: read((fx) => ({ params: tenant(fx), status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
   },
@@ -92,9 +108,10 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
       GET: read((fx) => ({ params: key(fx), status: 200 })),
       // Each allowed caller revokes a key of its own.
       DELETE: write(async (fx) => ({ params: { keyId: (await fx.sec.newKey(fx.tenantId)).id }, status: 204 })),
+      // An expiry far ahead: the shared fixture key keeps working for the other checks.
+      PATCH: write((fx) => ({ params: key(fx), body: { expiresAt: "2999-01-01T00:00:00Z" }, status: 200 })),
       POST: NOT_ALLOWED,
       PUT: NOT_ALLOWED,
-      PATCH: NOT_ALLOWED,
     },
   },
   "api/admin/keys/[keyId]/rules": {
@@ -104,6 +121,19 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
       POST: NOT_ALLOWED,
       PATCH: NOT_ALLOWED,
       DELETE: NOT_ALLOWED,
+    },
+  },
+  "api/admin/keys/[keyId]/counters": {
+    methods: { DELETE: write((fx) => ({ params: key(fx), status: 204 })), GET: NOT_ALLOWED, POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED },
+  },
+  "api/admin/tenants/[tenantId]/rules/[rule]/counters": {
+    methods: {
+      // A tenant of its own: the shared one's rules are replaced by other calls (a revert empties them).
+      DELETE: write(async (fx) => ({ params: { tenantId: (await fx.sec.newTenant()).id, rule: BASELINE_RULES[1].name }, query: "?identifier=fuzz-caller", status: 204 })),
+      GET: NOT_ALLOWED,
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
     },
   },
   "api/admin/keys/[keyId]/quota": {
@@ -126,6 +156,9 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   },
   "api/admin/monitoring/hot-keys": {
     methods: { GET: read(() => ({ query: "?range=24h&limit=3", status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+  },
+  "api/admin/monitoring/limited": {
+    methods: { GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}&limit=5`, status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
   },
   "api/admin/monitoring/near-limit": {
     methods: { GET: read(() => ({ status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
@@ -164,7 +197,9 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   "api/metrics": {
     methods: { GET: { kind: "public", ok: () => ({ status: 200 }) }, POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
   },
-  "api/v1/[...path]": { outside: "API-key route: credentials, methods and paths are fuzzed in apiFuzz.int.test.ts" },
-  "api/v1/check": { outside: "API-key route: credentials and bodies are fuzzed in apiFuzz.int.test.ts" },
-  "api/v1/echo/[[...rest]]": { outside: "API-key route: credentials, methods and paths are fuzzed in apiFuzz.int.test.ts" },
+  "api/openapi.json": {
+    methods: { GET: { kind: "public", ok: () => ({ status: 200 }) }, POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+  },
+  // /api/v1 is not a Next route: the data plane (lib/dataplane) serves it; fuzzed in apiFuzz.int.test.ts.
+  "api/[[...path]]": { outside: "any unknown path under /api: a 404 problem for every method, no state (test/http/httpSemantics.int.test.ts)" },
 };

@@ -26,13 +26,17 @@ export interface RouteTestEnv {
 }
 
 export function routeTestEnv(label: string, { redisUrl = REDIS_URL }: { redisUrl?: string } = {}): RouteTestEnv {
-  const token = `${label}-test-${randomBytes(8).toString("hex")}`;
+  const token = `${label}-test-${randomBytes(16).toString("hex")}`;
   const prefix = uniquePrefix(label);
   process.env.DATABASE_URL = TEST_DATABASE_URL;
   process.env.REDIS_URL = redisUrl;
   process.env.SLUICE_REDIS_PREFIX = prefix;
   process.env.SLUICE_ADMIN_TOKEN = token;
   process.env.SLUICE_TRUST_PROXY = "0";
+  // Route tests call handlers without a client address (all "unknown"), and the authorization
+  // matrix sends hundreds of wrong tokens on purpose: no bearer-failure limit here
+  // (lib/auth/bearerFailures.test.ts and lib/admin/authorize.test.ts test the limit).
+  process.env.SLUICE_BEARER_FAILURES_PER_IP ??= "1000000000";
   delete process.env.SLUICE_ADMIN_EMAIL;
   delete process.env.SLUICE_ADMIN_PASSWORD;
   return {
@@ -52,6 +56,7 @@ const ROUTE_MODULES = {
   tenant: () => import("@/app/api/admin/tenants/[tenantId]/route"),
   tenantKeys: () => import("@/app/api/admin/tenants/[tenantId]/keys/route"),
   tenantRules: () => import("@/app/api/admin/tenants/[tenantId]/rules/route"),
+  tenantUpstream: () => import("@/app/api/admin/tenants/[tenantId]/upstream/route"),
   tenantQuota: () => import("@/app/api/admin/tenants/[tenantId]/quota/route"),
   simulate: () => import("@/app/api/admin/tenants/[tenantId]/simulate/route"),
   key: () => import("@/app/api/admin/keys/[keyId]/route"),
@@ -64,7 +69,8 @@ const ROUTE_MODULES = {
   refusalRate: () => import("@/app/api/admin/monitoring/refusal-rate/route"),
   hotKeys: () => import("@/app/api/admin/monitoring/hot-keys/route"),
   nearLimit: () => import("@/app/api/admin/monitoring/near-limit/route"),
-  echo: () => import("@/app/api/v1/echo/[[...rest]]/route"),
+  // /api/v1 is the data plane's (lib/dataplane), not a Next route: served by the same handler in this process.
+  echo: () => import("./dataPlaneRoute"),
   login: () => import("@/app/api/auth/login/route"),
   logout: () => import("@/app/api/auth/logout/route"),
   me: () => import("@/app/api/auth/me/route"),

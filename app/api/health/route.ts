@@ -1,11 +1,12 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { checkHealth, isHealthy } from "@/lib/health/checkHealth";
+import { isHealthy } from "@/lib/health/checkHealth";
+import { healthCache } from "@/lib/health/healthCache";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export async function GET(): Promise<Response> {
-  const report = await checkHealth();
+  const report = await healthCache().report();
   return Response.json(report, {
     status: isHealthy(report) ? 200 : 503,
     headers: { "cache-control": "no-store" },

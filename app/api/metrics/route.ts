@@ -1,10 +1,17 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
+import { problemFromError } from "@/lib/http/problem";
 import { metrics } from "@/lib/metrics/metrics";
+import { assertMetricsAccess } from "@/lib/metrics/metricsAccess";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export async function GET(): Promise<Response> {
+export async function GET(request: Request): Promise<Response> {
+  try {
+    assertMetricsAccess(request);
+  } catch (error) {
+    return problemFromError(error);
+  }
   const { registry } = metrics();
   return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
 }

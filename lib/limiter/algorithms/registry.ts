@@ -42,7 +42,7 @@ export const ALGORITHM_DEFS: Record<Algorithm, AlgorithmDef> = {
     code: "sl",
     label: "Sliding log (exact)",
     tradeOff:
-      "Exact: never more than the limit in any window-length span. Memory and CPU grow with the requests inside one window, so keep it for limits up to a few thousand.",
+      "Exact: never more than the limit in any window-length span. Memory and CPU grow with the requests inside one window, so its limit is capped at 10,000 (use sliding_window above that).",
     usesBurst: false,
     model: slidingLog as AlgorithmModel<unknown>,
   },

@@ -3,11 +3,14 @@
   call (a later request sees what an earlier one consumed). Each request is all-or-nothing over
   every rule that applies to it.
 
-  KEYS     the counter keys of every rule of every request, in order. All keys of one call carry
-           the same hash tag ({tenant}), so they live in one Redis Cluster slot.
+  KEYS     the call's distinct state keys, each once: one subject key per subject (holding every
+           rule of that subject but sliding_log ones, see "Subject keys" in preamble.lua) and one
+           sorted set per sliding_log rule and subject. All keys of one call carry the same hash
+           tag ({tenant}), so they live in one Redis Cluster slot.
   ARGV     the rule specs of the call, each sent once however many requests share it:
-           ARGV[1] number of specs m, then per spec 6 fields: algorithm code (fw|sw|sl|tb|gc),
-             limit, window ms, burst, cost, "1" for an enforce rule or "0" for a shadow rule;
+           ARGV[1] number of specs m, then per spec 7 fields: algorithm code (fw|sw|sl|tb|gc),
+             limit, window ms, burst, cost, "1" for an enforce rule or "0" for a shadow rule, and
+             the rule's field in its subject key ("" for sliding_log);
            then the number of requests, then per request:
              now in epoch ms, or "" to read Redis TIME (read once per call)
              "1": consume when every enforce rule allows; "0": peek, never write
@@ -16,12 +19,20 @@
                the sequence is still being replayed. No algorithm relies on expiry for correctness
                (each reads its window or time from the state), so a longer TTL never changes a
                decision.
-             number of rules n, then n spec numbers (1-based), one per key of the request
+             number of rules n, then per rule its spec number (1-based), its key number (1-based)
+               and the key number of its per-rule key of the earlier layout, or 0 (see "Rolling
+               upgrade" below)
 
   Reply: per request { now_ms, committed (0|1),
            then per rule: allowed (0|1), remaining, reset_ms, retry_after_ms (-1: never), next_ms }
   A refusal by any enforce rule commits nothing: no rule, shadow or not, consumes quota.
   A shadow rule that would refuse does not consume either (it counts as if it were enforced).
+  Writes: each changed subject key is written once at the end of the call (one SET PX); sliding_log
+  sorted sets as each request commits.
+  Rolling upgrade (a rule with a legacy key): the rule's state is the more advanced of its field and
+  its legacy key (every state only moves forward: a later window, a larger count in one window, a
+  later theoretical arrival time), and a commit writes both, so instances that know only the
+  legacy keys and instances that know only subject keys each see every admission.
 ]]
 --!include includes/preamble.lua
 --!include includes/fixed_window.lua
@@ -31,14 +42,13 @@
 --!include includes/token_bucket.lua
 --!include includes/gcra.lua
 
-local FIELDS = 6
+local FIELDS = 7
 local HEAD = 4 -- per request: now, commit, ttl floor, n
 local STRIDE = 10 -- values kept per rule: what a check returns (see preamble.lua)
-local MGET_CHUNK = 1000 -- keys per MGET: well inside Lua's limit on unpacked values
 
 -- The specs, parsed once per call.
 local spec_count = tonumber(ARGV[1])
-local CODE, CHECK, LIMIT, WINDOW, BURST, COST, ENFORCE = {}, {}, {}, {}, {}, {}, {}
+local CODE, CHECK, LIMIT, WINDOW, BURST, COST, ENFORCE, FIELD = {}, {}, {}, {}, {}, {}, {}, {}
 for j = 1, spec_count do
   local base = 2 + (j - 1) * FIELDS
   CODE[j] = ARGV[base]
@@ -48,38 +58,40 @@ for j = 1, spec_count do
   end
   LIMIT[j], WINDOW[j], BURST[j], COST[j] = tonumber(ARGV[base + 1]), tonumber(ARGV[base + 2]), tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
   ENFORCE[j] = ARGV[base + 5] == "1"
+  FIELD[j] = ARGV[base + 6]
 end
 local REQUESTS_AT = 2 + spec_count * FIELDS
 
--- Every string state of the call in one MGET instead of one GET per rule (sorted sets excluded).
+-- Every subject key of the call in one MGET (sorted sets excluded).
 do
-  local wanted, seen = {}, {}
-  local arg, key = REQUESTS_AT + 1, 1
+  local wanted, legacy, seen = {}, {}, {}
+  local arg = REQUESTS_AT + 1
   for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
     local n = tonumber(ARGV[arg + 3])
     arg = arg + HEAD
-    for i = 1, n do
-      local k = KEYS[key + i - 1]
-      if CODE[tonumber(ARGV[arg + i - 1])] ~= "sl" and not seen[k] then
+    for i = 0, n - 1 do
+      local k = tonumber(ARGV[arg + 3 * i + 1])
+      if CODE[tonumber(ARGV[arg + 3 * i])] ~= "sl" and not seen[k] then
         seen[k] = true
-        wanted[#wanted + 1] = k
+        wanted[#wanted + 1] = KEYS[k]
+      end
+      local lk = tonumber(ARGV[arg + 3 * i + 2])
+      if lk ~= 0 and not seen[lk] then
+        seen[lk] = true
+        legacy[#legacy + 1] = KEYS[lk]
       end
     end
-    arg = arg + n
-    key = key + n
+    arg = arg + 3 * n
   end
-  for first = 1, #wanted, MGET_CHUNK do
-    local last = min(first + MGET_CHUNK - 1, #wanted)
-    local values = rcall("MGET", unpack(wanted, first, last))
-    for i = first, last do STATES[wanted[i]] = values[i - first + 1] end
-  end
+  load_subjects(wanted)
+  load_legacy(legacy)
 end
 
 local reply = {}
-local arg, key = REQUESTS_AT + 1, 1
+local arg = REQUESTS_AT + 1
 local redis_now, redis_now_us
 local out = {}
-local specs = {}
+local specs, keys, legacy_keys = {}, {}, {}
 
 for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
   local now, now_us
@@ -96,14 +108,22 @@ for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
 
   local every_enforce_allows = true
   for i = 1, n do
-    local j = tonumber(ARGV[arg + i - 1])
-    if not CODE[j] then
-      return redis.error_reply("ERR sluice: no rule spec " .. tostring(ARGV[arg + i - 1]))
+    local j = tonumber(ARGV[arg + 3 * i - 3])
+    local k = KEYS[tonumber(ARGV[arg + 3 * i - 2])]
+    if not CODE[j] or not k then
+      return redis.error_reply("ERR sluice: no rule spec or key " .. tostring(ARGV[arg + 3 * i - 3]) .. "/" .. tostring(ARGV[arg + 3 * i - 2]))
     end
-    specs[i] = j
+    local lk = tonumber(ARGV[arg + 3 * i - 1])
+    if lk ~= 0 then
+      lk = KEYS[lk]
+      adopt_legacy(k, FIELD[j], CODE[j], lk)
+    else
+      lk = nil
+    end
+    specs[i], keys[i], legacy_keys[i] = j, k, lk
     local o = (i - 1) * STRIDE
     out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6], out[o + 7], out[o + 8], out[o + 9], out[o + 10] =
-      CHECK[j](KEYS[key + i - 1], now, now_us, LIMIT[j], WINDOW[j], BURST[j], COST[j])
+      CHECK[j](k, FIELD[j], now, now_us, LIMIT[j], WINDOW[j], BURST[j], COST[j])
     if ENFORCE[j] and not out[o + 1] then every_enforce_allows = false end
   end
 
@@ -119,15 +139,14 @@ for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
     if committed and allowed then
       local j = specs[i]
       if COST[j] > 0 then
-        local k = KEYS[key + i - 1]
         local commit = COMMITS[CODE[j]]
         if commit then
-          commit(k, now, now_us, WINDOW[j], COST[j], ttl_floor)
+          commit(keys[i], now, now_us, WINDOW[j], COST[j], ttl_floor)
         else
           local ttl = out[o + 10]
           if ttl < ttl_floor then ttl = ttl_floor end
-          rcall("SET", k, out[o + 9], "PX", ttl)
-          STATES[k] = out[o + 9]
+          put_state(keys[i], FIELD[j], out[o + 9], ttl)
+          if legacy_keys[i] then put_legacy(legacy_keys[i], out[o + 9], ttl) end
         end
       end
       v = o + 5 -- the "after" view
@@ -139,7 +158,7 @@ for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
     reply[r + 5] = ceil(out[v + 3])
     r = r + 5
   end
-  arg = arg + n
-  key = key + n
+  arg = arg + 3 * n
 end
+store_subjects()
 return reply

@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("d26ac5c0cc099e546e7ad84a8bc767420b4c0d50");
+    expect(decideScriptSha()).toBe("1c4ef2d4d06add4612288c4fcf492ac49f738ebd");
   });
 });

@@ -35,6 +35,23 @@ export const DEFAULT_TRACE_SPEC: TraceSpec = {
   abusive: { clients: 8, minFactor: 3, maxFactor: 20 },
 };
 
+/**
+ * A realistic class mix, like the traffic behind Cloudflare's published figure (a small share of
+ * clients over their limit): about 1 % of the clients are abusive (1.5 to 10 x the limit), bursty
+ * clients burst to at most 0.8 x the limit on top of their base, the rest are steady. The default
+ * spec above is the stress mix: 15 % of its requests come from clients far over their limit.
+ */
+export const REALISTIC_TRACE_SPEC: TraceSpec = {
+  seed: 20261124,
+  startMs: 1_800_000_012_345,
+  durationMs: 20 * 60_000,
+  limit: 100,
+  windowMs: 60_000,
+  steady: { clients: 3000, minShare: 0.01, maxShare: 0.25 },
+  bursty: { clients: 270, baseShare: 0.05, burstsPerClient: 5, minBurstShare: 0.2, maxBurstShare: 0.8, minBurstMs: 1000, maxBurstMs: 20_000 },
+  abusive: { clients: 33, minFactor: 1.5, maxFactor: 10 },
+};
+
 export interface Trace {
   spec: TraceSpec;
   /** Request i happens at atMs[i] (epoch ms, non-decreasing) from client[i]. */

@@ -14,7 +14,7 @@ export const GET = adminRoute("read", async () => Response.json(await listTenant
 export const POST = adminRoute("write", async (request, actor) => {
   const input = parseInput(createTenantSchema, await readJsonBody(request));
   const tenant = await createTenant(actor, input.name);
-  await services().announce(tenant.id);
+  await services().announce(tenant.id, tenant);
   return Response.json(tenant, { status: 201 });
 });
 

@@ -4,10 +4,10 @@
   text "<window index>:<count>" (see "Compact states" in the preamble).
 ]]
 local FW_COUNT = 2097152 -- 2^21
-ALGORITHMS["fw"] = function(key, now, now_us, limit, window, burst, cost)
+ALGORITHMS["fw"] = function(key, field, now, now_us, limit, window, burst, cost)
   local w = floor(now / window)
   local count = 0
-  local raw = state_of(key)
+  local raw = state_of(key, field)
   if raw then
     local sw, sc
     local packed = tonumber(raw)

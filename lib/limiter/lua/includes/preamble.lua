@@ -1,39 +1,139 @@
 --[[
   Shared preamble of every Sluice script.
   Defines: rcall; floor, ceil, min, tonumber, format (library functions as locals); ALGORITHMS
-  (code -> check function); COMMITS (code -> custom commit); STATES and state_of (string states
-  read once per call); now_from, fmt_num, fmt_int, ttl_ms, EPSILON, split2, split3.
+  (code -> check function); COMMITS (code -> custom commit); the subject states (SUBJECTS,
+  load_subjects, state_of, put_state, store_subjects; LEGACY, load_legacy, adopt_legacy, put_legacy for a rolling upgrade); now_from, fmt_num, fmt_int, ttl_ms, EPSILON,
+  split2, split3.
 
   A check function has the signature
-    check(key, now_ms, now_us, limit, window_ms, burst, cost)
+    check(key, field, now_ms, now_us, limit, window_ms, burst, cost)
   and returns 10 values, flat (no tables: this runs for every rule of every request):
     allowed      boolean, this rule alone admits the request
     retry        ms until this request would pass (0 if allowed, -1 if it never can: cost > capacity)
     remaining, reset, next   as things stand (not consumed)
     remaining, reset, next   once this request is consumed
-    value, ttl   what to SET (with PX ttl) when the request is consumed; nil value: nothing to write,
-                 unless the algorithm has a COMMITS entry, which then writes instead.
-  A check reads a string state through state_of(key), never GET: decide.lua fetches every string
-  state of the call with one MGET and keeps STATES up to date as it writes, so a later request of
-  the same call sees what an earlier one consumed.
+    value, ttl   the state to store (put_state) when the request is consumed; nil value: nothing to
+                 write, unless the algorithm has a COMMITS entry, which then writes instead.
+  A check reads its state through state_of(key, field), never GET.
+
+  Subject keys (every algorithm but sliding_log): ONE string key per subject holds the state of
+  every rule of that subject, as "<field>=<state>" entries joined by ",". A field is the rule's
+  algorithm char and ref (lib/limiter/keys.ts); a state is a compact integer in base 64 (digits,
+  letters, "-", "_"; 9 characters at most below 2^53) or a text form, which always holds a ":".
+  One read (the call's MGET) and one write (SET ... PX) per key and call, whatever the number of
+  rules; the key lives as long as its longest-lived field needs (see store_subjects).
 ]]
 local rcall = redis.call
 -- Hot library functions as locals: a local is a register, a global two table lookups.
-local floor, ceil, min, tonumber, format = math.floor, math.ceil, math.min, tonumber, string.format
+local floor, ceil, min, tonumber, format, unpack = math.floor, math.ceil, math.min, tonumber, string.format, unpack
 local ALGORITHMS = {}
 local COMMITS = {}
 
--- key -> string state, or false for none. Filled by one MGET per call (decide.lua); a key not
--- prefetched is read on first use.
-local STATES = {}
-local function state_of(key)
-  local v = STATES[key]
-  if v == nil then
-    v = rcall("GET", key)
-    STATES[key] = v
+-- Base 64 of a whole number below 2^53 (a compact state), and back.
+local B64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+local B64_VALUE = {}
+for i = 1, 64 do B64_VALUE[string.byte(B64, i)] = i - 1 end
+local byte, sub = string.byte, string.sub
+
+local function enc64(n)
+  if n == 0 then return "0" end
+  local out = ""
+  while n > 0 do
+    local d = n % 64
+    out = sub(B64, d + 1, d + 1) .. out
+    n = (n - d) / 64
   end
-  if v then return v end
-  return nil
+  return out
+end
+
+local function dec64(s)
+  local n = 0
+  for i = 1, #s do
+    local v = B64_VALUE[byte(s, i)]
+    if not v then return nil end
+    n = n * 64 + v
+  end
+  return n
+end
+
+-- key -> { order = {field, ...}, value = {field -> number or text}, written = {field -> true},
+-- ttl = longest TTL written this call }. Filled by load_subjects (one MGET per call); a key not
+-- loaded is read on first use. Writes land here and reach Redis once per key (store_subjects).
+local SUBJECTS = {}
+local DIRTY = {}
+
+local function parse_subject(raw)
+  local rec = { order = {}, value = {}, written = {}, ttl = 0 }
+  if raw then
+    for field, state in string.gmatch(raw, "([^,=]+)=([^,]*)") do
+      local v
+      if string.find(state, ":", 1, true) then v = state else v = dec64(state) end
+      if v and rec.value[field] == nil then
+        rec.order[#rec.order + 1] = field
+        rec.value[field] = v
+      end
+    end
+  end
+  return rec
+end
+
+local function load_subjects(keys)
+  for first = 1, #keys, 1000 do -- well inside Lua's limit on unpacked values
+    local last = min(first + 999, #keys)
+    local values = rcall("MGET", unpack(keys, first, last))
+    for i = first, last do SUBJECTS[keys[i]] = parse_subject(values[i - first + 1]) end
+  end
+end
+
+local function subject_of(key)
+  local rec = SUBJECTS[key]
+  if not rec then
+    rec = parse_subject(rcall("GET", key))
+    SUBJECTS[key] = rec
+  end
+  return rec
+end
+
+-- A rule's state: a number (compact form) or a text (holds ":"), or nil for none.
+local function state_of(key, field)
+  return subject_of(key).value[field]
+end
+
+-- Stores a rule's new state (a string from fmt_int or a text form) with the TTL it needs.
+local function put_state(key, field, value, ttl)
+  local rec = subject_of(key)
+  if rec.value[field] == nil then rec.order[#rec.order + 1] = field end
+  rec.value[field] = tonumber(value) or value
+  rec.written[field] = true
+  if ttl > rec.ttl then rec.ttl = ttl end
+  if not DIRTY[key] then
+    DIRTY[key] = true
+    DIRTY[#DIRTY + 1] = key
+  end
+end
+
+-- Writes every changed subject key once. Its TTL is the longest a field written this call needs;
+-- a field not written this call keeps the life it had, which the key's PTTL covers (every write
+-- gave the key at least what each of its fields needed), so then the TTL is at least the PTTL.
+local function store_subjects()
+  for i = 1, #DIRTY do
+    local key = DIRTY[i]
+    local rec = SUBJECTS[key]
+    local parts, untouched = {}, false
+    for j = 1, #rec.order do
+      local field = rec.order[j]
+      local v = rec.value[field]
+      if type(v) == "number" then v = enc64(v) end
+      parts[j] = field .. "=" .. v
+      if not rec.written[field] then untouched = true end
+    end
+    local ttl = rec.ttl
+    if untouched then
+      local left = rcall("PTTL", key)
+      if left > ttl then ttl = left end
+    end
+    rcall("SET", key, table.concat(parts, ","), "PX", ttl)
+  end
 end
 
 -- Time: explicit ms from the caller (tests, simulation, app-clock mode) or Redis TIME.
@@ -84,4 +184,50 @@ end
 local function split3(raw)
   local a, b, c = string.match(raw, "^([^:]+):([^:]+):([^:]+)$")
   return tonumber(a), tonumber(b), tonumber(c)
+end
+
+-- Rolling upgrade: per-rule keys of the earlier layout, read once per call (their values are a
+-- state exactly as a field holds it, in decimal or text).
+local LEGACY = {}
+
+local function load_legacy(keys)
+  for first = 1, #keys, 1000 do
+    local last = min(first + 999, #keys)
+    local values = rcall("MGET", unpack(keys, first, last))
+    for i = first, last do
+      local raw = values[i - first + 1]
+      if raw then LEGACY[keys[i]] = tonumber(raw) or raw else LEGACY[keys[i]] = false end
+    end
+  end
+end
+
+-- How far a state has moved, as one number that only grows as a rule's state is written: the
+-- packed integer itself, or the same layout computed from a text form.
+local function progress(code, v)
+  if type(v) == "number" then return v end
+  if code == "fw" then
+    local w, c = split2(v)
+    return w * 2097152 + c
+  elseif code == "sw" then
+    local w, c, p = split3(v)
+    return (w * 1024 + p) * 1024 + c
+  end
+  local ms, fraction = split2(v)
+  return (ms + fraction) * 2048
+end
+
+-- Makes the more advanced of a rule's field and its legacy key the state its check reads.
+local function adopt_legacy(key, field, code, legacy_key)
+  local old = LEGACY[legacy_key]
+  if not old then return end
+  local rec = subject_of(key)
+  local current = rec.value[field]
+  if current ~= nil and progress(code, current) >= progress(code, old) then return end
+  if current == nil then rec.order[#rec.order + 1] = field end
+  rec.value[field] = old
+end
+
+local function put_legacy(key, value, ttl)
+  rcall("SET", key, value, "PX", ttl)
+  LEGACY[key] = tonumber(value) or value
 end

@@ -11,7 +11,7 @@ local function entry_cost(member)
   return 1
 end
 
-ALGORITHMS["sl"] = function(key, now, now_us, limit, window, burst, cost)
+ALGORITHMS["sl"] = function(key, field, now, now_us, limit, window, burst, cost)
   local entries = rcall("ZRANGE", key, "(" .. (now - window), "+inf", "BYSCORE", "WITHSCORES")
   local used = 0
   for i = 1, #entries, 2 do used = used + entry_cost(entries[i]) end

@@ -23,10 +23,10 @@ local function sw_view(limit, window, until_end, prev, c)
   return left, reset, nxt
 end
 
-ALGORITHMS["sw"] = function(key, now, now_us, limit, window, burst, cost)
+ALGORITHMS["sw"] = function(key, field, now, now_us, limit, window, burst, cost)
   local w = floor(now / window)
   local cur, prev = 0, 0
-  local raw = state_of(key)
+  local raw = state_of(key, field)
   if raw then
     local sw, sc, sp
     local packed = tonumber(raw)

@@ -73,12 +73,12 @@ local function tat_view(burst, interval, tolerance, d)
   return left, ceil(d - EPSILON), nxt
 end
 
-local function tat_check(key, now, now_us, limit, window, burst, cost)
+local function tat_check(key, field, now, now_us, limit, window, burst, cost)
   local interval = window / limit
   local tolerance = burst * interval
   local q = tat_denominator(limit, window)
   local ahead = 0
-  local raw = state_of(key)
+  local raw = state_of(key, field)
   if raw then ahead = tat_ahead(raw, now, q) end
   local new_ahead = ahead + cost * interval
   local allowed = new_ahead <= tolerance + EPSILON

@@ -1,6 +1,9 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { getKeyDetails } from "@/lib/apiKeys/keyRules";
-import { revokeKey } from "@/lib/apiKeys/keyStore";
+import { keyExpirySchema } from "@/lib/apiKeys/keyExpiry";
+import { revokeKey, setKeyExpiry } from "@/lib/apiKeys/keyStore";
+import { readJsonBody } from "@/lib/http/readJsonBody";
+import { parseInput } from "@/lib/http/validate";
 import { adminRoute } from "@/lib/admin/adminRoute";
 import { keyIdParam } from "@/lib/admin/params";
 import { services } from "@/lib/runtime/services";
@@ -14,8 +17,19 @@ export const GET = adminRoute<Params>("read", async (_request, _actor, params) =
 
 export const DELETE = adminRoute<Params>("write", async (_request, actor, params) => {
   const revoked = await revokeKey(actor, keyIdParam(params.keyId));
-  if (revoked.changed) await services().announce(revoked.tenantId);
+  // Also when it was revoked already: a retry after a 503 "not yet in force" must apply it here.
+  await services().announce(revoked.tenantId);
   return new Response(null, { status: 204 });
 });
 
-export const { POST, PUT, PATCH } = notAllowed(["GET", "DELETE"]);
+/** `{ expiresAt }`: sets or clears (null) the key's expiry; 200 with the key. */
+export const PATCH = adminRoute<Params>("write", async (request, actor, params) => {
+  const keyId = keyIdParam(params.keyId);
+  const input = parseInput(keyExpirySchema, await readJsonBody(request));
+  const saved = await setKeyExpiry(actor, keyId, input.expiresAt);
+  // Also when unchanged: a retry after a 503 "not yet in force" must apply it here.
+  await services().announce(saved.key.tenantId);
+  return Response.json(saved.key);
+});
+
+export const { POST, PUT } = notAllowed(["GET", "PATCH", "DELETE"]);

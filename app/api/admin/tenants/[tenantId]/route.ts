@@ -1,6 +1,7 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { adminRoute } from "@/lib/admin/adminRoute";
 import { tenantIdParam } from "@/lib/admin/params";
+import { findUpstream } from "@/lib/gateway/upstreamStore";
 import { getTenant } from "@/lib/tenants/tenantStore";
 
 export const runtime = "nodejs";
@@ -8,6 +9,11 @@ export const dynamic = "force-dynamic";
 
 type Params = { tenantId: string };
 
-export const GET = adminRoute<Params>("read", async (_request, _actor, params) => Response.json(await getTenant(tenantIdParam(params.tenantId))));
+/** The tenant as the list shows it, with its gateway upstream (null when none: the page shows it without a 404). */
+export const GET = adminRoute<Params>("read", async (_request, _actor, params) => {
+  const tenantId = tenantIdParam(params.tenantId);
+  const [tenant, upstream] = await Promise.all([getTenant(tenantId), findUpstream(tenantId)]);
+  return Response.json({ ...tenant, upstream });
+});
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

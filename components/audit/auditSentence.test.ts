@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { auditSentence, revertEffect } from "./auditSentence";
+import type { AuditEvent } from "./auditTypes";
+
+const rule = (name: string, limit = 10) => ({ name, limit, windowMs: 60_000 });
+const event = (over: Partial<AuditEvent>): AuditEvent => ({
+  id: "8",
+  at: "2026-11-24T10:00:00.000Z",
+  actor: "token",
+  action: "rules.replace",
+  target: "key:Ky000001",
+  tenantId: "Tn000001",
+  before: [rule("per-key", 120)],
+  after: [rule("per-key", 1200)],
+  revertOf: null,
+  revertible: true,
+  targetName: "abusive",
+  ...over,
+});
+const names = { tenant: "demo" };
+
+describe("auditSentence", () => {
+  it("names the key and tenant of a rule change and says what changed", () => {
+    expect(auditSentence(event({}), names)).toBe("Overrides of key abusive (demo): per-key: 120 → 1,200 per min");
+    expect(auditSentence(event({ target: "tenant:Tn000001" }), names)).toBe("Rules of demo: per-key: 120 → 1,200 per min");
+  });
+
+  it("a revert says which change it reverted", () => {
+    expect(auditSentence(event({ action: "rules.replace.revert", revertOf: "7" }), names)).toBe("Reverted change #7. Overrides of key abusive (demo): per-key: 120 → 1,200 per min");
+  });
+});
+
+describe("revertEffect", () => {
+  it("a revert to an empty list says plainly that it removes every rule of the tenant", () => {
+    const seeded = event({ target: "tenant:Tn000001", before: [], after: [rule("a")] });
+    const current = ["a", "b", "c", "d", "e", "f", "g"].map((n) => rule(n));
+    expect(revertEffect(seeded, names, current)).toEqual({ text: "This removes all 7 rules of demo: no request of demo will be limited.", removesEverything: true });
+  });
+
+  it("otherwise it names what it sets back, against the rules as they are now", () => {
+    const effect = revertEffect(event({ target: "tenant:Tn000001" }), names, [rule("per-key", 1200), rule("extra")]);
+    expect(effect).toEqual({ text: "This removes 1 rule and sets the rules of demo back: per-key: 1,200 → 120 per min; removed extra.", removesEverything: false });
+  });
+});

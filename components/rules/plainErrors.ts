@@ -1,0 +1,46 @@
+/**
+ * The shared rule schema's messages name API fields ("windowMs must be at least 1000 (1 second)");
+ * the form shows them in the words of its own labels ("Window must be at least 1 s"). Applied to
+ * the browser's own check and to a server's 422 alike. A message it does not know keeps its
+ * text, with the API field name at its start replaced by the label.
+ */
+import type { RuleField } from "./ruleErrors";
+import { DURATION_HELP } from "./duration";
+
+export const FIELD_LABELS: Record<Exclude<RuleField, "rule">, string> = {
+  name: "Name",
+  scope: "Scope",
+  algorithm: "Algorithm",
+  limit: "Limit",
+  windowMs: "Window",
+  burst: "Burst",
+  cost: "Cost",
+  "match.methods": "Methods",
+  "match.path": "Path",
+  failMode: "Fail mode",
+  mode: "Mode",
+};
+
+const REWRITES: [RegExp, (m: RegExpExecArray) => string][] = [
+  [/^windowMs must be a number/, () => `Window: write ${DURATION_HELP}`],
+  [/^windowMs must be a whole number/, () => "Window must be a whole number of milliseconds"],
+  [/^windowMs must be at least 1000/, () => "Window must be at least 1 s"],
+  [/^windowMs must be at most .*366 days/, () => "Window must be at most 366 days"],
+  [/^name is required/, () => "Give the rule a name"],
+  [/^name must be 1-64 characters/, () => "Name: use 1 to 64 lower-case letters, digits, _ or -, starting with a letter or digit"],
+  [/^duplicate rule name "(.*)"$/, (m) => `Another rule is already named ${m[1]}`],
+  [/^(limit|burst|cost) must be a number$/, (m) => `${FIELD_LABELS[m[1] as "limit"]} must be a whole number, such as 100`],
+  [/^path must start with \//, () => "Path must start with / and contain no spaces, ? or #"],
+  [/^path wildcards must be a whole segment/, () => "Path: a wildcard must be a whole segment, /* or /**"],
+];
+
+const API_NAME = /^(name|scope|algorithm|limit|windowMs|burst|cost|methods|path|failMode|mode)\b/;
+const API_LABEL: Record<string, string> = { ...FIELD_LABELS, methods: "Methods", path: "Path" };
+
+export function plainMessage(message: string): string {
+  for (const [pattern, rewrite] of REWRITES) {
+    const match = pattern.exec(message);
+    if (match) return rewrite(match);
+  }
+  return message.replace(API_NAME, (name) => API_LABEL[name] ?? name);
+}

@@ -1,0 +1,57 @@
+"use client";
+/**
+ * The tenant's gateway upstream on its page: where admitted requests under /api/v1 (other than
+ * echo, check and authorize) are forwarded, or that there is none (those requests get 404).
+ * Admins set, change and remove it; viewers only see it.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiSend } from "@/components/api/apiClient";
+import { ConfirmButton } from "@/components/shell/ConfirmButton";
+import { Empty, errorMessage } from "@/components/shell/PageState";
+import { tenantPath, type TenantDetail } from "./tenantQueries";
+import { UpstreamForm } from "./UpstreamForm";
+
+export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdit: boolean }) {
+  const queryClient = useQueryClient();
+  const upstream = tenant.upstream;
+  const remove = useMutation({
+    mutationFn: () => apiSend<void>("DELETE", `${tenantPath(tenant.id)}/upstream`),
+    onSuccess: () => {
+      queryClient.setQueryData<TenantDetail>(["tenant", tenant.id], (old) => (old ? { ...old, upstream: null } : old));
+      void queryClient.invalidateQueries({ queryKey: ["tenant", tenant.id] });
+    },
+  });
+
+  return (
+    <section className="card" aria-labelledby="upstream-heading">
+      <div className="card-header">
+        <h2 id="upstream-heading">Gateway upstream</h2>
+        {canEdit && upstream ? (
+          <ConfirmButton label="Remove upstream" question="Remove the upstream? Requests to other paths under /api/v1 will get 404." confirmLabel="Remove" onConfirm={() => remove.mutateAsync().catch(() => undefined)} />
+        ) : null}
+      </div>
+      <p className="hint">
+        Requests under <code>/api/v1</code> other than echo, check and authorize are forwarded here once admitted, without <code>/api/v1</code>.
+      </p>
+      {remove.error ? (
+        <p className="form-error" role="alert">
+          {errorMessage(remove.error)}
+        </p>
+      ) : null}
+      {upstream ? (
+        <dl aria-label="Current upstream">
+          <dt>URL</dt>
+          <dd>
+            <code>{upstream.url}</code>
+          </dd>
+          <dt>Timeout</dt>
+          <dd>{upstream.timeoutMs.toLocaleString("en-US")} ms</dd>
+        </dl>
+      ) : (
+        <Empty>No upstream: requests to paths other than echo, check and authorize get 404.</Empty>
+      )}
+      {/* Keyed by the stored upstream, so a removal (or another operator's change) resets the form. */}
+      {canEdit ? <UpstreamForm key={upstream ? `${upstream.url} ${upstream.timeoutMs}` : "none"} tenantId={tenant.id} current={upstream} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+"use client";
+/**
+ * Sets or replaces a tenant's gateway upstream (admins only). Checked with the admin API's own
+ * schema (lib/gateway/upstreamSchema.ts) before sending, so both give the same messages; what the
+ * server says about a field (a 422) is shown on that field, anything else above the form. An empty
+ * timeout means the default.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { ApiError, apiSend } from "@/components/api/apiClient";
+import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
+import { errorMessage } from "@/components/shell/PageState";
+import { TextField } from "@/components/shell/TextField";
+import { UPSTREAM_TIMEOUT_DEFAULT_MS, upstreamSchema, type Upstream, type UpstreamInput } from "@/lib/gateway/upstreamSchema";
+import { tenantPath } from "./tenantQueries";
+
+function withoutField(errors: Record<string, string>, field: string): Record<string, string> {
+  const rest = { ...errors };
+  delete rest[field];
+  return rest;
+}
+
+export function UpstreamForm({ tenantId, current }: { tenantId: string; current: Upstream | null }) {
+  const queryClient = useQueryClient();
+  const [url, setUrl] = useState(current?.url ?? "");
+  const [timeout, setTimeoutText] = useState(current ? String(current.timeoutMs) : "");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<Upstream | null>(null);
+
+  const save = useMutation({
+    mutationFn: (input: UpstreamInput) => apiSend<Upstream>("PUT", `${tenantPath(tenantId)}/upstream`, input),
+    onSuccess: (upstream) => {
+      setSaved(upstream);
+      setUrl(upstream.url);
+      setTimeoutText(String(upstream.timeoutMs));
+      void queryClient.invalidateQueries({ queryKey: ["tenant", tenantId] });
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && (error.fieldErrors.url || error.fieldErrors.timeoutMs)) setErrors(error.fieldErrors);
+      else setFormError(errorMessage(error));
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setFormError(null);
+    setSaved(null);
+    const input: Record<string, unknown> = { url };
+    if (timeout.trim() !== "") input.timeoutMs = Number(timeout);
+    const parsed = upstreamSchema.safeParse(input);
+    if (!parsed.success) {
+      setErrors(zodFieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    save.mutate(input as UpstreamInput);
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={current ? "Change upstream" : "Set upstream"}>
+      {formError ? (
+        <p className="form-error" role="alert">
+          {formError}
+        </p>
+      ) : null}
+      <div className="form-row">
+        <TextField
+          id="upstream-url"
+          label="Upstream URL"
+          value={url}
+          placeholder="https://api.example.com"
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(e) => {
+            setUrl(e.target.value);
+            setErrors((old) => withoutField(old, "url"));
+          }}
+          error={errors.url ?? errors[""]}
+          hint="http or https, without credentials, query or fragment; a path prefixes the forwarded one."
+        />
+        <TextField
+          id="upstream-timeout"
+          label="Timeout (ms)"
+          value={timeout}
+          inputMode="numeric"
+          placeholder={String(UPSTREAM_TIMEOUT_DEFAULT_MS)}
+          onChange={(e) => {
+            setTimeoutText(e.target.value);
+            setErrors((old) => withoutField(old, "timeoutMs"));
+          }}
+          error={errors.timeoutMs}
+          hint="100 to 120,000; no answer in time is a 504."
+        />
+        <div className="form-actions">
+          <button type="submit" className="button-primary" disabled={save.isPending}>
+            {save.isPending ? "Saving…" : "Save upstream"}
+          </button>
+        </div>
+      </div>
+      {saved ? (
+        <p role="status" className="hint">
+          Saved: admitted requests are forwarded to <code>{saved.url}</code>.
+        </p>
+      ) : null}
+    </form>
+  );
+}

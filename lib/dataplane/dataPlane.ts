@@ -1,0 +1,126 @@
+/**
+ * The data plane: every request under /api/v1, served on node:http without Next's request
+ * pipeline, in the same process as Next (scripts/server.mjs routes /api/v1 here, the rest to Next).
+ *
+ * For each request: decode the path once (lib/dataplane/requestPath.ts; 400 for an encoded `/` or
+ * `\`, dot or empty segments, bad escapes), take the client IP from the socket (and
+ * X-Forwarded-For as far as SLUICE_TRUST_PROXY allows), make ONE admission (lib/enforce/admit.ts:
+ * key, rules, one limiter decision), then answer:
+ * - /api/v1/echo[/...]: the demo route; /api/v1/check: the decision service;
+ * - /api/v1/authorize: forward auth, deciding for the method and URI a proxy forwards
+ *   (X-Forwarded-Method/-Uri or X-Original-Method/-URI): 200 empty + headers, or the refusal;
+ * - any other path: the tenant's gateway upstream (lib/gateway/forwardToUpstream.ts, wired in entry.ts), or 404.
+ * HEAD is charged as GET by the rules; OPTIONS is admitted like any method. Every error is
+ * problem+json; Sluice's own answers carry the API security headers (lib/dataplane/nodeIo.ts).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { admit, type AdmitDeps, type AdmitRequest, type Client } from "../enforce/admit";
+import { clientIpOf } from "../enforce/clientIp";
+import { problemReplyFor, problemReplyFromError } from "../http/problem";
+import type { Reply } from "../http/reply";
+import { decodePathOnce, rawPathAfter, splitTarget } from "./requestPath";
+import { headerOf, headerSource, writeReply } from "./nodeIo";
+import { authorizedReply, checkReply, echoReply, type CheckDeps } from "./routes";
+
+export interface Upstream {
+  url: string;
+  timeoutMs: number;
+}
+
+/** The gateway (lib/gateway, wired in entry.ts): the tenant's upstream, and the forwarding itself. */
+export interface GatewayHooks {
+  upstreamFor(tenantId: string): Upstream | undefined;
+  forward(f: {
+    req: IncomingMessage;
+    res: ServerResponse;
+    upstream: Upstream;
+    path: string;
+    clientIp: string;
+    tenantId: string;
+    keyId: string;
+    rateLimitHeaders: Record<string, string>;
+  }): Promise<void>;
+}
+
+export interface DataPlaneDeps {
+  admit: AdmitDeps;
+  check: CheckDeps;
+  trustProxyHops: number;
+  gateway?: GatewayHooks;
+}
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+type Route = "echo" | "check" | "authorize" | "gateway";
+
+/** Which route a decoded path under /api/v1 is; `rest` is what follows /api/v1. */
+function routeOf(rest: string): Route {
+  const bare = rest.length > 1 && rest.endsWith("/") ? rest.slice(0, -1) : rest;
+  if (bare === "/echo" || bare.startsWith("/echo/")) return "echo";
+  if (bare === "/check") return "check";
+  if (bare === "/authorize") return "authorize";
+  return "gateway";
+}
+
+const withHeaders = (reply: Reply, headers: Record<string, string>): Reply => ({ ...reply, headers: { ...reply.headers, ...headers } });
+
+/** The method and decoded path forward auth decides for, from the proxy's headers. */
+function forwardedRequest(req: IncomingMessage): { method: string; path: string } | Reply {
+  const method = (headerOf(req, "x-forwarded-method") ?? headerOf(req, "x-original-method"))?.trim().toUpperCase();
+  const uri = (headerOf(req, "x-forwarded-uri") ?? headerOf(req, "x-original-uri"))?.trim();
+  if (!method || !/^[A-Z]{1,32}$/.test(method) || !uri) {
+    return problemReplyFor("bad_request", "Forward auth needs the original method and URI: X-Forwarded-Method and X-Forwarded-Uri (or X-Original-Method and X-Original-URI).");
+  }
+  const decoded = decodePathOnce(splitTarget(uri).rawPath);
+  if (!decoded.ok) return problemReplyFor("bad_request", `The forwarded URI is refused: ${decoded.reason}`);
+  return { method, path: decoded.path };
+}
+
+export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? "GET";
+    const { rawPath, query } = splitTarget(req.url ?? "/");
+    const decoded = decodePathOnce(rawPath);
+    if (!decoded.ok) return writeReply(req, res, problemReplyFor("bad_request", decoded.reason));
+    const route = routeOf(decoded.path.slice("/api/v1".length));
+    const ip = clientIpOf(headerOf(req, "x-forwarded-for"), req.socket.remoteAddress ?? "unknown", deps.trustProxyHops);
+
+    let request: AdmitRequest = { method, path: decoded.path, headers: headerSource(req), ip };
+    if (route === "authorize") {
+      const forwarded = forwardedRequest(req);
+      if ("status" in forwarded) return writeReply(req, res, forwarded);
+      request = { ...request, method: forwarded.method, path: forwarded.path };
+    }
+    const admission = await admit(request, deps.admit);
+    if (!admission.admitted) return writeReply(req, res, admission.reply);
+    const reply = await answer(route, req, res, admission.client, admission.headers, rawPath, query);
+    if (reply) writeReply(req, res, withHeaders(reply, admission.headers));
+  }
+
+  /** The admitted request's answer; undefined when it was written already (the gateway). */
+  async function answer(route: Route, req: IncomingMessage, res: ServerResponse, client: Client, headers: Record<string, string>, rawPath: string, query: string): Promise<Reply | undefined> {
+    const method = req.method ?? "GET";
+    switch (route) {
+      case "echo":
+        return echoReply(method, rawPath, client);
+      case "check":
+        return checkReply(req, client, deps.check).catch((error: unknown) => {
+          const reply = problemReplyFromError(error);
+          // The body may not have been read to its end (over the limit): do not reuse the connection.
+          return reply.status === 413 ? withHeaders(reply, { connection: "close" }) : reply;
+        });
+      case "authorize":
+        return authorizedReply(client);
+      case "gateway": {
+        const upstream = deps.gateway?.upstreamFor(client.tenantId);
+        if (!deps.gateway || !upstream) return problemReplyFor("not_found", `No API route at ${rawPath}, and this tenant has no gateway upstream.`);
+        await deps.gateway.forward({ req, res, upstream, path: rawPathAfter(rawPath, 2) + query, clientIp: client.ip, tenantId: client.tenantId, keyId: client.key.id, rateLimitHeaders: headers });
+        return undefined;
+      }
+    }
+  }
+
+  return (req, res) => {
+    serve(req, res).catch((error: unknown) => writeReply(req, res, problemReplyFromError(error)));
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The data plane's side of node:http: reading a request's headers and body, and writing a `Reply`
+ * with the security headers every Sluice API answer carries (lib/http/securityHeaders.js, the same
+ * set next.config.js puts on /api responses).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HeaderSource } from "../enforce/credentials";
+import type { Reply } from "../http/reply";
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "../http/securityHeaders.js";
+
+const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...COMMON_SECURITY_HEADERS, "Content-Security-Policy": API_CONTENT_SECURITY_POLICY });
+const SECURE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...SECURITY_HEADERS, "Strict-Transport-Security": STRICT_TRANSPORT_SECURITY });
+/** As next.config.js: the first X-Forwarded-Proto value is what the outermost proxy saw. */
+const HTTPS_FORWARDED = /^https(,.*)?$/;
+
+/** One header's value; repeated headers joined by ", " (node already does so for most). */
+export function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+export function headerSource(req: IncomingMessage): HeaderSource {
+  return { get: (name) => headerOf(req, name) };
+}
+
+/**
+ * The body's chunks. Leaving early (a body over the limit) does not destroy the request, so the
+ * answer can still be written; the connection is closed after it (`Connection: close`).
+ */
+export function bodyChunks(req: IncomingMessage): AsyncIterable<Uint8Array> {
+  return { [Symbol.asyncIterator]: () => req.iterator({ destroyOnReturn: false }) };
+}
+
+export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const secure = HTTPS_FORWARDED.test(headerOf(req, "x-forwarded-proto") ?? "");
+  const headers: Record<string, string | number> = { ...(secure ? SECURE_HEADERS : SECURITY_HEADERS), ...reply.headers };
+  const body = reply.body ?? "";
+  if (reply.status !== 204 && reply.status !== 304) headers["content-length"] = Buffer.byteLength(body);
+  res.writeHead(reply.status, headers);
+  res.end(reply.status === 204 || reply.status === 304 ? undefined : body);
+}
+
+const MALFORMED_REQUEST = JSON.stringify({ type: "about:blank", title: "Bad Request", status: 400, detail: "The request is not valid HTTP/1.1 (request line or headers)." });
+const HEADERS_TOO_LARGE = JSON.stringify({ type: "about:blank", title: "Request Header Fields Too Large", status: 431, detail: "The request line and headers must be at most 16 KiB." });
+
+/**
+ * The server's `clientError` handler: a request Node's parser refuses (a control character in a
+ * header, a malformed request line; 431 for a head over 16 KiB) gets a problem+json answer instead
+ * of Node's bare one, then the
+ * connection is closed. A connection reset by the client is simply destroyed.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: import("node:stream").Duplex): void {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const body = tooLarge ? HEADERS_TOO_LARGE : MALFORMED_REQUEST;
+  const headers = Object.entries({ ...SECURITY_HEADERS, "content-type": "application/problem+json", "cache-control": "no-store", "content-length": String(Buffer.byteLength(body)), connection: "close" })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  // An answer to HEAD has no body (a client would read one as garbage after the answer).
+  const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString("latin1") === "HEAD ";
+  socket.end(`HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n${headers}\r\n${head ? "" : body}`);
+}

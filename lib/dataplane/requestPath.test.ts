@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { decodePathOnce, isDataPlaneTarget, rawPathAfter, splitTarget } from "./requestPath";
+
+describe("decodePathOnce", () => {
+  it.each([
+    ["/api/v1/echo", "/api/v1/echo"],
+    ["/api/v1/echo/%78", "/api/v1/echo/x"],
+    ["/api/v1/echo/caf%C3%A9", "/api/v1/echo/café"],
+    ["/api/v1/echo/a%20b", "/api/v1/echo/a b"],
+    // Decoded once: the %25 becomes %, and the %78 behind it is never decoded again.
+    ["/api/v1/echo/%2578", "/api/v1/echo/%78"],
+    ["/api/v1/echo/%252F", "/api/v1/echo/%2F"],
+    ["/api/v1/echo/...", "/api/v1/echo/..."],
+    ["/api/v1/echo/a.b", "/api/v1/echo/a.b"],
+    ["/api/v1/echo/", "/api/v1/echo/"],
+  ])("%s is %s", (raw, decoded) => {
+    expect(decodePathOnce(raw)).toEqual({ ok: true, path: decoded });
+  });
+
+  it.each([
+    ["/api/v1/echo/export%2Fa", "encoded /"],
+    ["/api/v1/echo/export%2fa", "encoded / in lower case"],
+    ["/api/v1/echo/a%5Cb", "encoded \\"],
+    ["/api/v1/echo/a%5cb", "encoded \\ in lower case"],
+    ["/api/v1/echo/a\\b", "raw \\"],
+    ["/api/v1/echo/%ZZ", "malformed escape"],
+    ["/api/v1/echo/%", "truncated escape"],
+    ["/api/v1/echo/%C0%AE", "invalid UTF-8"],
+    ["/api/v1/echo/%00", "NUL"],
+    ["/api/v1/echo/..", "dot-dot segment"],
+    ["/api/v1/echo/%2e%2e/x", "encoded dot-dot segment"],
+    ["/api/v1/./echo", "dot segment"],
+    ["/api/v1//echo", "empty segment"],
+    ["api/v1/echo", "no leading slash"],
+  ])("%s is refused (%s)", (raw) => {
+    const decoded = decodePathOnce(raw);
+    expect(decoded.ok).toBe(false);
+    if (!decoded.ok) expect(decoded.reason).toMatch(/path/);
+  });
+});
+
+describe("splitTarget", () => {
+  it("keeps the query with its ?", () => {
+    expect(splitTarget("/a/b?x=1&y")).toEqual({ rawPath: "/a/b", query: "?x=1&y" });
+    expect(splitTarget("/a")).toEqual({ rawPath: "/a", query: "" });
+  });
+});
+
+describe("rawPathAfter", () => {
+  it("drops the first segments, keeping the rest as sent", () => {
+    expect(rawPathAfter("/api/v1/orders/4%202", 2)).toBe("/orders/4%202");
+    expect(rawPathAfter("/api/%761/orders", 2)).toBe("/orders");
+    expect(rawPathAfter("/api/v1", 2)).toBe("");
+    expect(rawPathAfter("/api/v1/", 2)).toBe("/");
+  });
+});
+
+describe("isDataPlaneTarget", () => {
+  it.each([
+    ["/api/v1", true],
+    ["/api/v1?x", true],
+    ["/api/v1/echo?x=1", true],
+    ["/api/%761/echo", true],
+    ["/api/x/../v1/echo", true],
+    ["//api//v1/echo", true],
+    ["/api\\v1/echo", true],
+    ["/api/v1%2Fecho", true],
+    ["/api/v1echo", false],
+    ["/api/admin/tenants", false],
+    ["/api/health", false],
+    ["/", false],
+    ["/tenants", false],
+    // Spelled under /api/v1: the data plane refuses its dot segment (400); it never reaches the admin API.
+    ["/api/v1/../admin/tenants", true],
+  ])("%s: %s", (target, expected) => {
+    expect(isDataPlaneTarget(target)).toBe(expected);
+  });
+});

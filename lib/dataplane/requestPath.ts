@@ -1,0 +1,83 @@
+/**
+ * The path of a request under /api/v1 as rules see it: percent-decoded ONCE, segment by segment,
+ * as the contract says. A path that cannot be decoded that way without changing its meaning is
+ * refused (400) instead of being guessed at:
+ * - an encoded `/` or `\` (`%2F`, `%5C`): decoding would move a segment boundary, so a rule on
+ *   `/api/v1/echo/export/**` could be escaped with `/api/v1/echo/export%2Fa` (or an upstream that
+ *   decodes again would see another path than the rules did); a raw `\` too (some servers read it as `/`);
+ * - a `.` or `..` segment (encoded or not): a proxy or upstream resolving it would reach a path the
+ *   rules never matched;
+ * - an empty segment (`//`; a trailing `/` is fine): an upstream that merges slashes would see
+ *   another path than the rules did;
+ * - a malformed escape (`%ZZ`, invalid UTF-8) or a control character once decoded.
+ * `%2578` decodes to `%78` and stays that: decoding once means a second round never happens.
+ */
+
+export type DecodedPath = { ok: true; path: string } | { ok: false; reason: string };
+
+const ENCODED_SEPARATOR = /%(2f|5c)/i;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export function decodePathOnce(rawPath: string): DecodedPath {
+  if (!rawPath.startsWith("/")) return { ok: false, reason: "The request path must start with /." };
+  if (rawPath.includes("\\")) return { ok: false, reason: "The request path must not contain a backslash." };
+  if (/\/\/./.test(rawPath)) return { ok: false, reason: "The request path must not contain an empty segment (//)." };
+  if (!rawPath.includes("%")) {
+    // The common case: nothing to decode; only dot segments and control characters to refuse.
+    if (CONTROL.test(rawPath)) return { ok: false, reason: "The request path must not contain control characters." };
+    return hasDotSegment(rawPath) ? DOT_SEGMENT : { ok: true, path: rawPath };
+  }
+  if (ENCODED_SEPARATOR.test(rawPath)) return { ok: false, reason: "The request path must not contain an encoded / or \\ (%2F, %5C)." };
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    return { ok: false, reason: "The request path has a malformed percent-encoding." };
+  }
+  if (CONTROL.test(path)) return { ok: false, reason: "The request path must not contain control characters." };
+  return hasDotSegment(path) ? DOT_SEGMENT : { ok: true, path };
+}
+
+const DOT_SEGMENT: DecodedPath = { ok: false, reason: "The request path must not contain . or .. segments." };
+
+function hasDotSegment(path: string): boolean {
+  if (!path.includes(".")) return false;
+  return path.split("/").some((s) => s === "." || s === "..");
+}
+
+/** Splits a request target (`/a/b?x=1`) into its path and query (the query keeps its `?`). */
+export function splitTarget(target: string): { rawPath: string; query: string } {
+  const q = target.indexOf("?");
+  return q < 0 ? { rawPath: target, query: "" } : { rawPath: target.slice(0, q), query: target.slice(q) };
+}
+
+/** The raw (still encoded) path after its first `n` segments: `/api/v1/orders/42` minus 2 is `/orders/42`. */
+export function rawPathAfter(rawPath: string, n: number): string {
+  let at = 0;
+  for (let i = 0; i < n && at >= 0; i++) at = rawPath.indexOf("/", at + 1);
+  return at < 0 ? "" : rawPath.slice(at);
+}
+
+/**
+ * Whether a request target belongs to the data plane: its path is /api/v1 or below, however it
+ * is spelled (`/api/%761/echo`, `/api/x/../v1`, `/api//v1`), so no spelling reaches Next's routes
+ * instead. Lenient on purpose: the data plane then decodes strictly and refuses what it must.
+ */
+export function isDataPlaneTarget(target: string): boolean {
+  const { rawPath } = splitTarget(target);
+  if (rawPath === "/api/v1" || rawPath.startsWith("/api/v1/")) return true;
+  if (!/^[/\\]+(api|%61)/i.test(rawPath)) return false;
+  let path = rawPath;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    // Keep the raw text: a malformed escape elsewhere still leaves the prefix readable.
+  }
+  const resolved: string[] = [];
+  for (const segment of path.split(/[/\\]+/)) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") resolved.pop();
+    else resolved.push(segment);
+  }
+  return resolved[0] === "api" && resolved[1] === "v1";
+}

@@ -1,0 +1,63 @@
+/**
+ * What the data plane answers once a request is admitted (lib/enforce/admit.ts), each as a plain
+ * `Reply`: the demo route `echo`, the decision service `check`, forward auth `authorize`. The
+ * admission's rate-limit headers are added by the caller (lib/dataplane/dataPlane.ts).
+ */
+import type { IncomingMessage } from "node:http";
+import { checkIdentifier, checkRequestSchema } from "../enforce/checkIdentifier";
+import type { AccessCache } from "../enforce/accessCache";
+import type { Client } from "../enforce/admit";
+import { readJsonStream } from "../http/readJsonBody";
+import { problemReplyFor } from "../http/problem";
+import { jsonReply, type Reply } from "../http/reply";
+import { parseInput } from "../http/validate";
+import type { Limiter } from "../limiter/decide";
+import type { DecisionSink } from "../metrics/decisionRecorder";
+import { bodyChunks, headerOf } from "./nodeIo";
+
+export const ECHO_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
+const ECHOED = new Set(ECHO_METHODS.split(", "));
+export const CHECK_METHODS = "POST, OPTIONS";
+
+const EVERY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+
+/**
+ * What the data plane serves, as OpenAPI paths and methods (it has no route files): read by
+ * lib/openapi/routeFiles.ts so the OpenAPI document is checked against it like any route.
+ */
+export const DATA_PLANE_ROUTES: { paths: string[]; methods: (typeof EVERY_METHOD)[number][] }[] = [
+  { paths: ["/api/v1/echo", "/api/v1/echo/{rest}"], methods: [...EVERY_METHOD] },
+  { paths: ["/api/v1/check"], methods: ["POST", "OPTIONS"] },
+  { paths: ["/api/v1/authorize"], methods: [...EVERY_METHOD] },
+  { paths: ["/api/v1/{path}"], methods: [...EVERY_METHOD] },
+];
+
+/** 204 with `Allow`: an admitted OPTIONS request (it was authenticated and limited like any other). */
+export const optionsReply = (allow: string): Reply => ({ status: 204, headers: { allow }, body: null });
+
+/** GET|HEAD|POST|PUT|PATCH|DELETE /api/v1/echo[/...]: who the caller is. `rawPath` as sent. */
+export function echoReply(method: string, rawPath: string, client: Client): Reply {
+  if (method === "OPTIONS") return optionsReply(ECHO_METHODS);
+  if (!ECHOED.has(method)) return problemReplyFor("method_not_allowed", `This route serves ${ECHO_METHODS}.`, {}, { allow: ECHO_METHODS });
+  return jsonReply({ ok: true, tenantId: client.tenantId, keyId: client.key.id, method, path: rawPath });
+}
+
+export interface CheckDeps {
+  access: AccessCache;
+  limiter: Limiter;
+  recorder?: DecisionSink;
+}
+
+/** POST /api/v1/check: the identifier verdict (lib/enforce/checkIdentifier.ts). */
+export async function checkReply(req: IncomingMessage, client: Client, deps: CheckDeps): Promise<Reply> {
+  const method = req.method ?? "GET";
+  if (method === "OPTIONS") return optionsReply(CHECK_METHODS);
+  if (method !== "POST") return problemReplyFor("method_not_allowed", `This route serves ${CHECK_METHODS}.`, {}, { allow: CHECK_METHODS });
+  const input = parseInput(checkRequestSchema, await readJsonStream(headerOf(req, "content-length"), bodyChunks(req)));
+  return jsonReply(await checkIdentifier(deps.limiter, deps.access.tenant(client.tenantId), input, deps.recorder));
+}
+
+/** /api/v1/authorize, admitted: 200 with an empty body, the tenant and the key id for the proxy. */
+export function authorizedReply(client: Client): Reply {
+  return { status: 200, headers: { "x-sluice-tenant": client.tenantId, "x-sluice-key": client.key.id }, body: "" };
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { clientResponseHeaders, consumedCredential, upstreamRequestHeaders } from "./forwardHeaders";
+
+const ctx = { clientIp: "192.0.2.1", proto: "https", tenantId: "TTTTTTTT", keyId: "KKKKKKKK" };
+
+describe("consumedCredential: the header Sluice read the key from (the same precedence as presentedKey)", () => {
+  it.each([
+    [{ authorization: "Bearer sk_1" }, "authorization"],
+    [{ authorization: "bearer   sk_1 " }, "authorization"],
+    [{ authorization: "Bearer sk_1", "x-api-key": "other" }, "authorization"],
+    [{ authorization: "Basic dTpw", "x-api-key": "sk_1" }, "x-api-key"],
+    [{ "x-api-key": "sk_1" }, "x-api-key"],
+    [{ authorization: "sk_1" }, "authorization"],
+  ] as const)("%j: %s", (headers, consumed) => {
+    expect(consumedCredential(headers)).toBe(consumed);
+  });
+});
+
+describe("upstreamRequestHeaders", () => {
+  it("drops hop-by-hop headers, those Connection lists, Proxy-*, Host, Expect and the consumed credential", () => {
+    const out = upstreamRequestHeaders(
+      {
+        host: "gw.example",
+        connection: "Keep-Alive, X-Listed , x-also",
+        "x-listed": "1",
+        "x-also": "2",
+        "keep-alive": "timeout=5",
+        "proxy-connection": "keep-alive",
+        "proxy-authorization": "Basic x",
+        te: "trailers",
+        trailer: "x-t",
+        "transfer-encoding": "chunked",
+        upgrade: "websocket",
+        expect: "100-continue",
+        authorization: "Bearer sk_1",
+        "x-api-key": "passes",
+        accept: "application/json",
+      },
+      ctx,
+    );
+    expect(Object.keys(out).sort()).toEqual(["accept", "x-api-key", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-sluice-key", "x-sluice-tenant"]);
+  });
+
+  it("sets X-Forwarded-* and X-Sluice-*, appending the client to an X-Forwarded-For that came, replacing client-sent X-Sluice-*", () => {
+    const out = upstreamRequestHeaders({ host: "gw.example:8443", "x-forwarded-for": "203.0.113.1, 203.0.113.2", "x-forwarded-proto": "gopher", "x-sluice-tenant": "evil", "x-sluice-peer-auth": "s" }, ctx);
+    expect(out).toEqual({
+      "x-forwarded-for": "203.0.113.1, 203.0.113.2, 192.0.2.1",
+      "x-forwarded-proto": "https",
+      "x-forwarded-host": "gw.example:8443",
+      "x-sluice-tenant": "TTTTTTTT",
+      "x-sluice-key": "KKKKKKKK",
+    });
+  });
+
+  it("keeps end-to-end headers as they came, repeated ones too", () => {
+    const out = upstreamRequestHeaders({ "x-api-key": "sk_1", authorization: "Basic dTpw", cookie: "a=1; b=2", "x-multi": ["1", "2"] as unknown as string }, ctx);
+    expect(out.authorization).toBe("Basic dTpw");
+    expect(out["x-api-key"]).toBeUndefined();
+    expect(out.cookie).toBe("a=1; b=2");
+    expect(out["x-multi"]).toEqual(["1", "2"]);
+  });
+});
+
+describe("clientResponseHeaders", () => {
+  it("passes the upstream's headers but hop-by-hop ones, and sets the rate-limit headers over any of the same name", () => {
+    const out = clientResponseHeaders(
+      { "content-type": "text/plain", "set-cookie": ["a=1", "b=2"], connection: "close, X-Hop", "x-hop": "1", "transfer-encoding": "chunked", "keep-alive": "timeout=5", "X-RateLimit-Remaining": "0", "content-length": "12" },
+      { "X-RateLimit-Remaining": "41", RateLimit: '"per-key";r=41;t=9' },
+    );
+    expect(out).toEqual({ "content-type": "text/plain", "set-cookie": ["a=1", "b=2"], "content-length": "12", "x-ratelimit-remaining": "41", ratelimit: '"per-key";r=41;t=9' });
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * The gateway: forwards one admitted request under /api/v1 to its tenant's upstream and streams
+ * the answer back (CONTRACT.md, "Putting Sluice in front of an API"). The data plane
+ * (lib/dataplane) calls it after admission, with the decision's rate-limit headers; nothing here
+ * decides or charges anything.
+ *
+ * - `GET /api/v1/orders/42?x=1` goes to `GET <upstream url>/orders/42?x=1` (`path` is what
+ *   follows /api/v1, query included). Method and body pass as they arrive; headers per
+ *   lib/gateway/forwardHeaders.ts.
+ * - Bodies are streamed both ways through undici (one keep-alive pool per upstream origin, kept by
+ *   one Agent for the process): no buffering and no size limit of Sluice's own; backpressure holds
+ *   both ways (undici reads the client's body only as fast as the upstream takes it; the answer is
+ *   piped into the client's response). A client that goes away aborts the upstream request.
+ * - The upstream's status, headers and body come back as they are, with the rate-limit headers set.
+ * - Upstream unreachable (refused, reset, DNS, TLS, connect timeout): 502; status and headers not
+ *   there within `timeoutMs`: 504; both problem+json that name no host or error. An upstream
+ *   whose body fails (or stays silent for `timeoutMs`) after its headers were sent ends the
+ *   client's connection: a problem can no longer be sent, and a truncated body must not pass for
+ *   a whole one.
+ * - Resolves once the exchange is over (answered, failed or aborted); never rejects.
+ * - Metrics: sluice_gateway_responses_total and sluice_gateway_upstream_duration_seconds by
+ *   outcome (status class, unreachable, timeout, aborted).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream";
+import type { TLSSocket } from "node:tls";
+import { Agent, type Dispatcher } from "undici";
+import { metrics } from "../metrics/metrics";
+import { clientResponseHeaders, upstreamRequestHeaders } from "./forwardHeaders";
+import { writeGatewayProblem } from "./gatewayProblem";
+
+export interface ForwardRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  upstream: { url: string; timeoutMs: number };
+  /** The path and query after /api/v1, e.g. "/orders/42?x=1". */
+  path: string;
+  clientIp: string;
+  tenantId: string;
+  keyId: string;
+  rateLimitHeaders: Record<string, string>;
+}
+
+type Outcome = "1xx" | "2xx" | "3xx" | "4xx" | "5xx" | "unreachable" | "timeout" | "aborted";
+
+/** Idle keep-alive connections live this long unless the upstream announces a shorter time. */
+const KEEP_ALIVE_MS = 10_000;
+/** A TCP/TLS connect that takes longer than this is an unreachable upstream (502). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+const globalForGateway = globalThis as unknown as { sluiceGatewayAgent?: Agent };
+
+/** The process's HTTP client: undici's Agent keeps one connection Pool per upstream origin. */
+export function gatewayAgent(): Agent {
+  globalForGateway.sluiceGatewayAgent ??= new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000, connect: { timeout: CONNECT_TIMEOUT_MS } });
+  return globalForGateway.sluiceGatewayAgent;
+}
+
+/** Closes the pooled connections (tests, shutdown). */
+export async function closeGatewayAgent(): Promise<void> {
+  const agent = globalForGateway.sluiceGatewayAgent;
+  globalForGateway.sluiceGatewayAgent = undefined;
+  await agent?.close();
+}
+
+/** Whether the client sends a body: a framing header says so (a GET with neither has none). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+/** `<upstream path prefix><path after /api/v1>`, always starting with `/`. */
+export function upstreamPath(upstreamUrl: URL, path: string): string {
+  const prefix = upstreamUrl.pathname.replace(/\/+$/, "");
+  const rest = path === "" ? "/" : path.startsWith("/") ? path : `/${path}`;
+  return prefix + rest;
+}
+
+const statusClass = (status: number): Outcome => `${Math.min(5, Math.max(1, Math.floor(status / 100)))}xx` as Outcome;
+
+export async function forwardToUpstream(f: ForwardRequest): Promise<void> {
+  const m = metrics();
+  const started = performance.now();
+  const observe = (outcome: Outcome) => {
+    m.gatewayResponses.inc({ outcome });
+    m.gatewaySeconds.observe({ outcome }, (performance.now() - started) / 1000);
+  };
+  const abort = new AbortController();
+  let timedOut = false;
+  let clientGone = false;
+  const onClose = () => {
+    if (f.res.writableFinished) return;
+    clientGone = true;
+    abort.abort();
+  };
+  f.res.once("close", onClose);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.abort();
+  }, f.upstream.timeoutMs);
+
+  let answer: Dispatcher.ResponseData;
+  try {
+    // Inside the try: a stored URL always parses (upstreamSchema), but a bad one must be a 502, not a throw.
+    const target = new URL(f.upstream.url);
+    answer = await gatewayAgent().request({
+      origin: target.origin,
+      path: upstreamPath(target, f.path),
+      method: (f.req.method ?? "GET") as Dispatcher.HttpMethod,
+      headers: upstreamRequestHeaders(f.req.headers, { clientIp: f.clientIp, proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http", tenantId: f.tenantId, keyId: f.keyId }),
+      body: hasBody(f.req) ? f.req : null,
+      signal: abort.signal,
+      // The timer above covers connect + headers; this one is the silence allowed between body chunks.
+      headersTimeout: f.upstream.timeoutMs,
+      bodyTimeout: f.upstream.timeoutMs,
+    });
+  } catch (error) {
+    clearTimeout(timer);
+    const outcome: Outcome = clientGone ? "aborted" : timedOut || (error as { code?: string }).code === "UND_ERR_HEADERS_TIMEOUT" ? "timeout" : "unreachable";
+    observe(outcome);
+    if (outcome === "timeout") writeGatewayProblem(f.res, "upstream_timeout", `The upstream did not answer within ${f.upstream.timeoutMs} ms.`, f.rateLimitHeaders);
+    else if (outcome === "unreachable") writeGatewayProblem(f.res, "upstream_unreachable", "The upstream could not be reached.", f.rateLimitHeaders);
+    return;
+  }
+  clearTimeout(timer);
+  observe(statusClass(answer.statusCode));
+  try {
+    f.res.writeHead(answer.statusCode, clientResponseHeaders(answer.headers, f.rateLimitHeaders));
+  } catch {
+    // Node refused what the upstream sent (an invalid header value or status): not forwardable.
+    answer.body.destroy();
+    writeGatewayProblem(f.res, "upstream_unreachable", "The upstream sent a response that cannot be forwarded.", f.rateLimitHeaders);
+    return;
+  }
+  await new Promise<void>((resolve) => {
+    pipeline(answer.body, f.res, (error) => {
+      // Mid-body failure (upstream reset, body timeout) or the client gone: end the client's
+      // connection so the truncation shows (pipeline has destroyed the response already).
+      if (error && !f.res.destroyed) f.res.destroy();
+      f.res.off("close", onClose);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * The one place a client address becomes the subject an `ip` rule counts (lib/limiter/keys.ts
+ * applies it to every `ip`-scoped counter: API rules, the anonymous limit, the login limit, the
+ * admin quota probe and the simulator all go through there).
+ *
+ * - IPv4 counts per address. An IPv4-mapped IPv6 address (`::ffff:1.2.3.4`, what a dual-stack
+ *   socket reports for an IPv4 peer) is that IPv4 address.
+ * - IPv6 counts per /64: one host is normally given a whole /64 (SLAAC, privacy addresses), so
+ *   per-address counting would let it rotate through 2^64 addresses and escape every limit.
+ *   The subject is the network written canonically, e.g. `2001:db8:0:1::/64`; a zone id is dropped.
+ * - Anything else (e.g. `unknown` when no address is known) is kept as it is.
+ * The result is stable: applying it to its own output changes nothing.
+ */
+import ipaddr from "ipaddr.js";
+
+export const IPV6_PREFIX_BITS = 64;
+
+export function limitingAddress(address: string): string {
+  const trimmed = address.trim();
+  if (!ipaddr.isValid(trimmed)) return trimmed;
+  const parsed = ipaddr.process(trimmed);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const hextets = (parsed as ipaddr.IPv6).parts.slice(0, IPV6_PREFIX_BITS / 16);
+  return `${hextets.map((h) => h.toString(16)).join(":")}::/${IPV6_PREFIX_BITS}`;
+}

@@ -1,0 +1,100 @@
+/** Tenants, their API keys and their rules: /api/admin/tenants/... */
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { createKeySchema, createTenantSchema, tenantRulesSchema } from "../../admin/schemas";
+import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
+import { storedRuleListSchema } from "../ruleDocs";
+import { storedUpstreamSchema } from "./gateway";
+
+const isoTime = z.string().meta({ description: "ISO 8601 time (UTC).", format: "date-time" });
+
+export const tenantSchema = z.object({ id: z.string(), name: z.string(), createdAt: isoTime });
+
+export const keySchema = z.object({
+  id: z.string(),
+  tenantId: z.string(),
+  name: z.string(),
+  prefix: z.string().meta({ description: "The key's first characters, for recognising it; never enough to use it." }),
+  createdAt: isoTime,
+  revokedAt: isoTime.nullable(),
+  lastUsedAt: isoTime.nullable(),
+  expiresAt: isoTime.nullable().meta({ description: "From this instant the key is refused (401); null: never expires." }),
+});
+
+export const createdKeySchema = keySchema.extend({ key: z.string().meta({ description: "The whole key: shown only in this answer; only a hash is stored." }) });
+
+const quotaSchema = z
+  .object({ nowMs: z.number().int(), tenantRules: z.array(z.looseObject({})), keys: z.array(z.looseObject({})), truncated: z.boolean() })
+  .meta({ description: "Remaining quota of the tenant's rules and of each live key's rules (at most 200 keys; `truncated` when more)." });
+
+export const tenantPaths: ZodOpenApiPathsObject = {
+  "/api/admin/tenants": {
+    get: adminOperation("read", {
+      operationId: "listTenants",
+      tags: ["Tenants"],
+      summary: "List tenants",
+      responses: { "200": jsonAnswer("Every tenant.", z.array(tenantSchema)) },
+    }),
+    post: adminOperation("write", {
+      operationId: "createTenant",
+      tags: ["Tenants"],
+      summary: "Create a tenant",
+      requestBody: jsonBody(createTenantSchema),
+      responses: { "201": jsonAnswer("The new tenant.", tenantSchema), ...errors("invalid", "conflict") },
+    }),
+  },
+  "/api/admin/tenants/{tenantId}": {
+    get: adminOperation("read", {
+      operationId: "getTenant",
+      tags: ["Tenants"],
+      summary: "Get a tenant",
+      requestParams: { path: tenantIdPath },
+      responses: { "200": jsonAnswer("The tenant, with its gateway upstream (null when none).", tenantSchema.extend({ upstream: storedUpstreamSchema.nullable() })), ...errors("not_found") },
+    }),
+  },
+  "/api/admin/tenants/{tenantId}/keys": {
+    get: adminOperation("read", {
+      operationId: "listKeys",
+      tags: ["API keys"],
+      summary: "List a tenant's API keys (never their secrets)",
+      requestParams: { path: tenantIdPath },
+      responses: { "200": jsonAnswer("The tenant's keys, revoked ones included.", z.array(keySchema)), ...errors("not_found") },
+    }),
+    post: adminOperation("write", {
+      operationId: "createKey",
+      tags: ["API keys"],
+      summary: "Issue an API key",
+      description: "The answer is the only time the full key is shown.",
+      requestParams: { path: tenantIdPath },
+      requestBody: jsonBody(createKeySchema),
+      responses: { "201": jsonAnswer("The new key, with its secret.", createdKeySchema), ...errors("not_found", "invalid") },
+    }),
+  },
+  "/api/admin/tenants/{tenantId}/rules": {
+    get: adminOperation("read", {
+      operationId: "getTenantRules",
+      tags: ["Rules"],
+      summary: "The tenant's rules",
+      requestParams: { path: tenantIdPath },
+      responses: { "200": jsonAnswer("The tenant's rules.", storedRuleListSchema), ...errors("not_found") },
+    }),
+    put: adminOperation("write", {
+      operationId: "putTenantRules",
+      tags: ["Rules"],
+      summary: "Replace the tenant's rules",
+      description: "Replaces the whole list atomically; in force on every instance within 1 s of the 200. Audited.",
+      requestParams: { path: tenantIdPath },
+      requestBody: jsonBody(tenantRulesSchema),
+      responses: { "200": jsonAnswer("The rules now in force.", storedRuleListSchema), ...errors("not_found", "invalid") },
+    }),
+  },
+  "/api/admin/tenants/{tenantId}/quota": {
+    get: adminOperation("read", {
+      operationId: "getTenantQuota",
+      tags: ["Quota"],
+      summary: "Remaining quota of a tenant's rules and keys",
+      requestParams: { path: tenantIdPath },
+      responses: { "200": jsonAnswer("Quota now.", quotaSchema), ...errors("not_found", "limiter_unavailable") },
+    }),
+  },
+};

@@ -1,0 +1,62 @@
+/**
+ * What an instance does before it reports ready (called from instrumentation.ts, which Next runs,
+ * and awaits, before the server answers its first request; scripts/server.mjs listens only after
+ * that):
+ * 1. Redis's maxmemory-policy (lib/redis/evictionPolicy.ts): anything but `noeviction` is logged
+ *    loudly; with SLUICE_REQUIRE_NOEVICTION=1 an evicting policy refuses the start
+ *    (`StartRefusedError`). A policy that cannot be read is logged and never refuses.
+ * 2. Warm-up (lib/limiter/warmLimiter.ts): the limiter's connection is opened, the decide script
+ *    loaded on every master, and the decision path run a few times (peeks, which write nothing),
+ *    so the first real requests do not spend their Redis budget connecting, loading the script
+ *    or compiling code (issue 15, point 14). The access cache is loaded too.
+ * A Redis or Postgres that is down does not stop the start: the instance serves by fail modes and
+ * the access cache's contract, as it would after start.
+ */
+import { config } from "../config";
+import { warmLimiter } from "../limiter/warmLimiter";
+import { getRedis } from "../redis/client";
+import { evictionVerdict, evictionWarning, readEvictionPolicy } from "../redis/evictionPolicy";
+import { services } from "./services";
+
+export class StartRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StartRefusedError";
+  }
+}
+
+/** Reads the policy, logs it when unsafe, throws StartRefusedError when required and evicting. */
+export async function checkEvictionAtStart(redis = getRedis(), requireNoEviction = config().requireNoEviction, log: (line: string) => void = console.error): Promise<string> {
+  const policy = await readEvictionPolicy(redis, 2_000);
+  const warning = evictionWarning(policy);
+  if (!warning) return policy;
+  if (requireNoEviction && evictionVerdict(policy) === "evicts") {
+    throw new StartRefusedError(`${warning}. Refusing to start (SLUICE_REQUIRE_NOEVICTION=1).`);
+  }
+  const bar = "!".repeat(100);
+  log(`${bar}\n[sluice] WARNING: ${warning}.\n${bar}`);
+  return policy;
+}
+
+export async function prepareInstance(): Promise<void> {
+  const c = config();
+  const s = services();
+  await checkEvictionAtStart(getRedis(), c.requireNoEviction);
+  await Promise.all([warmLimiter(getRedis(), s.limiter), s.access.ready().catch(() => undefined)]);
+}
+
+/**
+ * prepareInstance for the server's start (instrumentation.ts): a refused start (StartRefusedError)
+ * ends the process with exit code 1; any other failure is logged and the instance serves anyway.
+ */
+export async function startInstance(): Promise<void> {
+  try {
+    await prepareInstance();
+  } catch (error) {
+    if (error instanceof StartRefusedError) {
+      console.error(`[sluice] ${error.message}`);
+      process.exit(1);
+    }
+    console.error("[sluice] start-up checks failed (serving anyway):", (error as Error).message);
+  }
+}

@@ -1,0 +1,11 @@
+/** @sluice/client: the typed Sluice client, its helpers and middlewares. */
+export { createSluiceClient, SluiceError } from "./sluiceClient.js";
+export type { AuthorizeInput, AuthorizeResult, CheckAnswer, CheckInput, CheckResult, Problem, SluiceApi, SluiceClient, SluiceClientOptions } from "./sluiceClient.js";
+export { parseRateLimitHeaders, retryAfterMs } from "./rateLimitHeaders.js";
+export type { PolicyInfo, RateLimitInfo, RemainingInfo } from "./rateLimitHeaders.js";
+export { abortableSleep, backoffDelayMs, withRetry } from "./retry.js";
+export type { RetryOptions } from "./retry.js";
+export { decisionHeaders, protect } from "./middleware/protect.js";
+export type { ProtectOptions, Verdict } from "./middleware/protect.js";
+export { withSluice } from "./middleware/next.js";
+export { sluiceExpress } from "./middleware/express.js";

@@ -1,0 +1,20 @@
+/**
+ * Bundles the data plane (lib/dataplane/entry.ts and the lib/ code it imports) into
+ * `.next/dataplane.mjs`, which scripts/server.mjs loads in production. Part of `npm run build`,
+ * after `next build` (which empties .next). Packages stay external (loaded from node_modules at
+ * run time), as in Next's server bundles, so ioredis, pg and prom-client are the same modules.
+ */
+import { build } from "esbuild";
+
+await build({
+  entryPoints: ["lib/dataplane/entry.ts"],
+  outfile: ".next/dataplane.mjs",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  sourcemap: "linked",
+  logLevel: "warning",
+});
+console.log("data plane: .next/dataplane.mjs");

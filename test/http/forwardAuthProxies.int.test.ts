@@ -1,0 +1,90 @@
+/**
+ * Forward auth through the real proxies, from the configs Sluice ships (deploy/): Debian's Caddy
+ * (forward_auth) and nginx (auth_request) on loopback ports in front of a counting test API, with
+ * a built Sluice (`npm run build` first, SLUICE_TRUST_PROXY=1) deciding. A client behind each proxy
+ * gets 200 from the API, 401 without a key, 429 with Retry-After past the limit (through nginx too,
+ * whose auth_request would turn a 429 into a 500 without the shipped config's mapping), and only
+ * admitted requests reach the API, with X-Sluice-Tenant and X-Sluice-Key a client cannot forge.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminClient, deleteTenants, type AdminClient } from "@/test/support/adminClient";
+import { startCaddy, startCountingApi, startNginx, type CountingApi, type FrontProxy } from "@/test/support/frontProxies";
+import { rawRequest, type RawAnswer } from "@/test/support/rawHttp";
+import { cleanupRedis, sluiceEnv, TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
+import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+
+const HOUR_MS = 3_600_000;
+const LIMIT = 3;
+
+const env = sluiceEnv("http-proxies", { SLUICE_TRUST_PROXY: "1", SLUICE_ANON_LIMIT_PER_MINUTE: "1000" });
+let sluice: SluiceServer;
+let admin: AdminClient;
+let api: CountingApi;
+const createdTenants: string[] = [];
+
+beforeAll(async () => {
+  sluice = await startSluice({ env: env.env });
+  admin = adminClient(sluice.url, env.adminToken);
+  api = await startCountingApi();
+});
+
+afterAll(async () => {
+  await sluice?.stop();
+  await api?.stop();
+  await deleteTenants(TEST_DATABASE_URL, createdTenants);
+  await cleanupRedis(env.prefix);
+});
+
+const PROXIES: [string, typeof startCaddy][] = [
+  ["Caddy forward_auth (deploy/caddy/Caddyfile)", startCaddy],
+  ["nginx auth_request (deploy/nginx/sluice.conf)", startNginx],
+];
+
+describe.each(PROXIES)("%s", (_name, start) => {
+  let proxy: FrontProxy;
+
+  beforeAll(async () => {
+    proxy = await start({ sluicePort: sluice.port, apiPort: api.port });
+  });
+
+  afterAll(async () => {
+    await proxy?.stop();
+  });
+
+  const get = (target: string, headers: Record<string, string> = {}): Promise<RawAnswer> => rawRequest(proxy.url, { target, headers });
+
+  it("200 from the API when admitted, 401 without a key, 429 with Retry-After past the limit; only admitted requests reach the API", async () => {
+    const tenant = await admin.createTenant();
+    createdTenants.push(tenant.id);
+    await admin.putTenantRules(tenant.id, [{ name: "orders", algorithm: "sliding_log", limit: LIMIT, windowMs: HOUR_MS, match: { path: "/orders/**" } }]);
+    const key = await admin.createKey(tenant.id);
+    const auth = { authorization: `Bearer ${key.key}` };
+    const before = api.count();
+
+    const first = await get("/orders/42?x=1", { ...auth, "x-sluice-tenant": "forged-tenant", "x-sluice-key": "forged-key" });
+    expect(first.status, `${first.text}\n${proxy.log().slice(-2_000)}`).toBe(200);
+    expect(first.headers.get("x-from")).toBe("protected-api");
+    // The API saw the decision's tenant and key, never what the client sent.
+    expect(JSON.parse(first.text)).toMatchObject({ method: "GET", url: "/orders/42?x=1", tenant: tenant.id, key: key.id });
+    expect(api.count()).toBe(before + 1);
+
+    const anonymous = await get("/orders/42");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("content-type")).toBe("application/problem+json");
+    expect(anonymous.headers.get("www-authenticate")).toContain('Bearer realm="sluice"');
+    expect(JSON.parse(anonymous.text)).toMatchObject({ status: 401 });
+    expect(api.count()).toBe(before + 1);
+
+    // A path the rule does not cover is admitted without being charged.
+    expect((await get("/health", auth)).status).toBe(200);
+    for (let i = 2; i <= LIMIT; i++) expect((await get(`/orders/${i}`, auth)).status).toBe(200);
+    expect(api.count()).toBe(before + LIMIT + 1);
+
+    const refused = await get("/orders/99", auth);
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(JSON.parse(refused.text)).toMatchObject({ status: 429, type: "https://iana.org/assignments/http-problem-types#quota-exceeded", title: "Too Many Requests" });
+    expect(api.count(), "a refused request never reaches the API").toBe(before + LIMIT + 1);
+  });
+});
