@@ -59,8 +59,11 @@ export async function startClusterBed(label: string, extraEnv: Record<string, st
       created.push(id);
       const ownerPort = await cluster.slotOwnerPort(`{${id}}`);
       if (!where(ownerPort)) continue;
-      const key = await admin.createKey(id);
+      // Rules before the key: any load of the tenant that sees the key then sees the rules too, so
+      // "B knows the key" below also means B holds the rules (the other order raced: B could load
+      // the key on its notice and answer before the rules' notice reached it).
       await admin.putTenantRules(id, rules);
+      const key = await admin.createKey(id);
       // A path no rule matches: 200 once B has loaded the key (401 before).
       await waitUntil(async () => (await apiCall(b.url, "/api/v1/echo/known", { key: key.key })).status === 200, 10_000, "B knows the new key");
       return { tenantId: id, key, ownerPort };
