@@ -1,8 +1,8 @@
 /**
  * The client against a real Sluice server (test/support/sluiceServer.ts; `npm run build` first):
  * the typed API, check() with the RateLimit headers parsed, retries honouring Sluice's own
- * Retry-After, and both middlewares (a Next.js route handler, an Express app on a loopback port)
- * admitting and refusing through Sluice's decision API. Cleans up its tenant and Redis prefix.
+ * Retry-After, authorize() as a proxy's forward-auth call, and both middlewares (a Next.js route
+ * handler, an Express app on a loopback port) admitting and refusing through Sluice's decision API. Cleans up its tenant and Redis prefix.
  */
 import type { AddressInfo } from "node:net";
 import express from "express";
@@ -40,6 +40,8 @@ beforeAll(async () => {
     { name: "slow", scope: "key", algorithm: "fixed_window", limit: 1, windowMs: 3_000, match: { path: "/api/v1/echo/slow" } },
     // One echo a minute under /api/v1/echo/once.
     { name: "once", scope: "key", algorithm: "fixed_window", limit: 1, windowMs: MINUTE, match: { path: "/api/v1/echo/once" } },
+    // Forward auth: the forwarded GET /orders/... of the protected API, twice a minute.
+    { name: "orders", scope: "key", algorithm: "fixed_window", limit: 2, windowMs: MINUTE, match: { methods: ["GET"], path: "/orders/*" } },
   ]);
   key = await admin.createKey(tenantId, "client test");
   client = createSluiceClient({ baseUrl: server.url, apiKey: key.key, retry: { maxAttempts: 1 } });
@@ -110,6 +112,34 @@ describe("retries", () => {
     expect(refused.response.status).toBe(429);
     expect(Number(refused.response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(refused.error).toMatchObject({ status: 429, "violated-policies": ["once"] });
+  });
+});
+
+describe("authorize()", () => {
+  it("answers a forwarded request as a value: admitted with tenant, key and headers, then refused with 429", async () => {
+    await awayFromWindowEdge(MINUTE, 5_000);
+    const call = () => client.authorize({ method: "get", uri: "/orders/7?expand=lines" });
+    const [a, b, c] = [await call(), await call(), await call()];
+    expect([a.allowed, b.allowed, c.allowed]).toEqual([true, true, false]);
+    expect(a).toMatchObject({ status: 200, tenantId, keyId: key.id });
+    expect(a.rateLimit.policies).toEqual([{ name: "orders", quota: 2, windowSeconds: 60 }]);
+    expect(a.rateLimit.remainingUnits).toBe(1);
+    expect(c.status).toBe(429);
+    expect(c.rateLimit.retryAfterMs).toBeGreaterThanOrEqual(1000);
+    expect(c.problem).toMatchObject({ status: 429, "violated-policies": ["orders"] });
+  });
+
+  it("matches the forwarded method and path: a POST there or another path is admitted without the rule", async () => {
+    const post = await client.authorize({ method: "POST", uri: "/orders/7" });
+    expect(post).toMatchObject({ allowed: true, status: 200 });
+    expect(post.rateLimit.policies).toEqual([]);
+  });
+
+  it("refuses an unknown credential with 401 as a value, not an exception", async () => {
+    const answer = await client.authorize({ method: "GET", uri: "/orders/7", credential: "sk_not_a_real_key" });
+    expect(answer.allowed).toBe(false);
+    expect(answer.status).toBe(401);
+    expect(answer.tenantId).toBeUndefined();
   });
 });
 
