@@ -30,6 +30,14 @@ describe("auditSentence", () => {
   });
 });
 
+describe("auditSentence of an access-list change", () => {
+  const access = event({ action: "access.replace", target: "tenant:Tn000001", before: { allow: ["10.0.0.0/8"], deny: [] }, after: { allow: [], deny: ["192.0.2.1", "key:Ky000001"] } });
+  it("counts the entries added and removed per list, and its revert says what it sets back", () => {
+    expect(auditSentence(access, names)).toBe("Access lists of demo: allow −1, deny +2");
+    expect(revertEffect(access, names).text).toBe("This sets the access lists of demo back (allow +1, deny −2).");
+  });
+});
+
 describe("revertEffect", () => {
   it("a revert to an empty list says plainly that it removes every rule of the tenant", () => {
     const seeded = event({ target: "tenant:Tn000001", before: [], after: [rule("a")] });

@@ -47,6 +47,24 @@ function rulesSentence(event: AuditEvent, names: Names): string {
   return `${rulesOwner(event, names)}: ${changes.length > 0 ? changes.join("; ") : "saved unchanged"}`;
 }
 
+const entriesOf = (view: unknown, list: "allow" | "deny"): string[] => {
+  const value = view && typeof view === "object" ? (view as Record<string, unknown>)[list] : undefined;
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+};
+
+/** `allow +2 −1, deny +1`: entries added and removed per list, from `from` to `to`. */
+function accessChanges(from: unknown, to: unknown): string {
+  const parts: string[] = [];
+  for (const list of ["allow", "deny"] as const) {
+    const before = new Set(entriesOf(from, list));
+    const after = new Set(entriesOf(to, list));
+    const added = [...after].filter((e) => !before.has(e)).length;
+    const removed = [...before].filter((e) => !after.has(e)).length;
+    if (added || removed) parts.push(`${list}${added ? ` +${added}` : ""}${removed ? ` −${removed}` : ""}`);
+  }
+  return parts.length > 0 ? parts.join(", ") : "saved unchanged";
+}
+
 /** The change an event made, in words. */
 export function auditSentence(event: AuditEvent, names: Names): string {
   const reverting = event.revertOf ? `Reverted change #${event.revertOf}. ` : "";
@@ -71,6 +89,8 @@ export function auditSentence(event: AuditEvent, names: Names): string {
       const url = field(event.after, "url");
       return reverting + (url ? `Upstream of ${tenantWords(event, names)} set to ${url}` : `Upstream of ${tenantWords(event, names)} removed`);
     }
+    case "access.replace":
+      return reverting + `Access lists of ${tenantWords(event, names)}: ${accessChanges(event.before, event.after)}`;
     case "operator.create":
       return `Added operator ${field(event.after, "email") ?? idOf(event.target)} as ${field(event.after, "role") ?? "operator"}`;
     case "operator.update":
@@ -124,6 +144,9 @@ export function revertEffect(event: AuditEvent, names: Names, currentRules?: Com
   if (action === "upstream.replace" || action === "upstream.delete") {
     const url = field(event.before, "url");
     return { text: url ? `This sets the upstream of ${tenantWords(event, names)} back to ${url}.` : `This removes the upstream of ${tenantWords(event, names)}.`, removesEverything: false };
+  }
+  if (action === "access.replace") {
+    return { text: `This sets the access lists of ${tenantWords(event, names)} back (${accessChanges(event.after, event.before)}).`, removesEverything: false };
   }
   return { text: `This undoes change #${event.id}.`, removesEverything: false };
 }

@@ -13,6 +13,8 @@
  *   already has that expiry).
  * - Upstream (PUT or DELETE .../upstream): the event's `before` upstream is set again through the
  *   same schema as PUT, or, when there was none, the upstream is removed (409 if there is none now).
+ * - Access lists (PUT .../access): the event's `before` lists are set again through the same
+ *   schema as PUT.
  * - 409 `conflict` with the reason for everything else: an action that cannot be reverted (see
  *   lib/audit/revertPlan.ts), a target that no longer exists, a revoked key's overrides, a stored
  *   list that no longer passes today's validation. 404 for an unknown event.
@@ -28,6 +30,8 @@ import { replaceRulesIn } from "../rules/ruleStore";
 import { upstreamSchema } from "../gateway/upstreamSchema";
 import { deleteUpstreamIn, putUpstreamIn } from "../gateway/upstreamStore";
 import type { Rule } from "../rules/ruleSchema";
+import { accessListsSchema } from "../access/accessListSchema";
+import { replaceAccessListsIn } from "../access/accessListStore";
 import { keyRulesSchema, tenantRulesSchema } from "./schemas";
 
 type Tx = Prisma.TransactionClient;
@@ -78,6 +82,12 @@ async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<Rever
       const parsed = upstreamSchema.safeParse(plan.upstream);
       if (!parsed.success) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: its earlier upstream no longer passes validation.`);
       const set = await targetMustExist(event, () => putUpstreamIn(tx, actor, plan.tenantId, parsed.data, note));
+      return { revert: set.audit, tenantId: set.tenantId };
+    }
+    case "access": {
+      const parsed = accessListsSchema.safeParse(plan.lists);
+      if (!parsed.success) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: its earlier access lists no longer pass validation.`);
+      const set = await targetMustExist(event, () => replaceAccessListsIn(tx, actor, plan.tenantId, parsed.data, note));
       return { revert: set.audit, tenantId: set.tenantId };
     }
     case "revoke_key": {

@@ -37,6 +37,8 @@ describe("revert actions", () => {
     ["upstream.replace", true],
     ["upstream.delete", true],
     ["upstream.delete.revert", true],
+    ["access.replace", true],
+    ["access.replace.revert", true],
   ])("%s revertible: %s", (action, revertible) => {
     expect(isRevertibleAction(action)).toBe(revertible);
   });
@@ -64,6 +66,12 @@ describe("revertPlan: what a revert restores", () => {
     const unrevoke = event({ action: "key.revoke.revert", target: "key:KKKKKKKK", before: keyView(REVOKED_AT), after: keyView(null) });
     expect(revertPlan(unrevoke)).toEqual({ kind: "revoke_key", keyId: "KKKKKKKK" });
     expect(isRevertible(unrevoke)).toBe(true);
+  });
+
+  it("an access-list change (or its revert) replaces the lists with the earlier ones", () => {
+    const before = { allow: ["10.0.0.0/8"], deny: [] };
+    expect(revertPlan(event({ action: "access.replace", before, after: { allow: [], deny: [] } }))).toEqual({ kind: "access", tenantId: "AAAAAAAA", lists: before });
+    expect(revertPlan(event({ action: "access.replace.revert", before, after: { allow: [], deny: [] } }))).toEqual({ kind: "access", tenantId: "AAAAAAAA", lists: before });
   });
 
   it("an upstream set where there was none removes it again", () => {
@@ -98,10 +106,12 @@ describe("revertPlan: 409 conflict, saying why", () => {
     ["operator changes", { action: "operator.update", target: "operator:abc" }, /operator changes/],
     ["a key's counter reset", { action: "key.counters.reset", target: "key:KKKKKKKK" }, /reset counters cannot be restored/],
     ["an identifier's counter reset", { action: "identifier.counters.reset" }, /reset counters cannot be restored/],
-    ["an unknown action", { action: "something.else" }, /only rule changes, key revocations, key expiry changes and upstream changes/],
+    ["an unknown action", { action: "something.else" }, /only rule changes, key revocations, key expiry changes, upstream changes and access-list changes/],
     ["a rules event without a before list", { before: null }, /no earlier rule list/],
     ["a rules event on an odd target", { target: "operator:abc" }, /neither a tenant nor a key/],
     ["a malformed target id", { target: "tenant:../x" }, /neither a tenant nor a key/],
+    ["an access-list event on a key", { action: "access.replace", target: "key:KKKKKKKK", before: { allow: [], deny: [] } }, /is not a tenant/],
+    ["an access-list event without earlier lists", { action: "access.replace", before: null }, /no earlier access lists/],
     ["an upstream event on a key", { action: "upstream.replace", target: "key:KKKKKKKK", before: null }, /is not a tenant/],
     ["an upstream event with a list as before", { action: "upstream.delete", before: [] }, /no earlier upstream/],
     ["a revocation without its states", { action: "key.revoke", target: "key:KKKKKKKK", before: null, after: null }, /revocation state/],

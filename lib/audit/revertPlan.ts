@@ -10,6 +10,7 @@
  * - `key.expiry`: set the key's expiry back to the event's `before` (null: never expires).
  * - `upstream.replace` / `upstream.delete` (a tenant's gateway upstream): restore the event's
  *   `before`: set that upstream again, or remove the upstream when there was none.
+ * - `access.replace` (a tenant's access lists): replace them with the event's `before` lists.
  * - A revert (`<action>.revert`) is itself revertible like its base action: reverting the revert
  *   of a rules change re-applies the list the revert replaced.
  * - Anything else (tenant.create, key.create, operator.*) cannot be reverted: AppError `conflict`
@@ -27,7 +28,9 @@ export type RevertPlan =
   | { kind: "revoke_key"; keyId: string }
   | { kind: "key_expiry"; keyId: string; expiresAt: string | null }
   /** `upstream` null: the tenant had none, remove it. Otherwise it still goes through the schema. */
-  | { kind: "upstream"; tenantId: string; upstream: unknown };
+  | { kind: "upstream"; tenantId: string; upstream: unknown }
+  /** `lists` still goes through accessListsSchema. */
+  | { kind: "access"; tenantId: string; lists: unknown };
 
 export interface RevertableEvent {
   id: string;
@@ -40,7 +43,7 @@ export interface RevertableEvent {
 /** The action a revert of `action` is audited under (a revert of a revert is still `<base>.revert`). */
 export const revertAction = (action: string): string => baseAction(action) + REVERT_SUFFIX;
 
-const REVERTIBLE = new Set(["rules.replace", "key.revoke", "key.expiry", "upstream.replace", "upstream.delete"]);
+const REVERTIBLE = new Set(["rules.replace", "key.revoke", "key.expiry", "upstream.replace", "upstream.delete", "access.replace"]);
 
 /** Whether the action can ever be reverted (a revocation `key.revoke` never can). */
 export function isRevertibleAction(action: string): boolean {
@@ -116,9 +119,15 @@ export function revertPlan(event: RevertableEvent): RevertPlan {
     if (event.before !== null && (typeof event.before !== "object" || Array.isArray(event.before))) throw refuse(event, "it holds no earlier upstream.");
     return { kind: "upstream", tenantId, upstream: event.before };
   }
+  if (base === "access.replace") {
+    const tenantId = targetId(event, "tenant");
+    if (!tenantId) throw refuse(event, `its target ${JSON.stringify(event.target)} is not a tenant.`);
+    if (!event.before || typeof event.before !== "object" || Array.isArray(event.before)) throw refuse(event, "it holds no earlier access lists.");
+    return { kind: "access", tenantId, lists: event.before };
+  }
   if (base.endsWith(".counters.reset")) throw refuse(event, "reset counters cannot be restored.");
   if (base === "tenant.create") throw refuse(event, "tenants cannot be deleted through the admin API.");
   if (base === "key.create") throw refuse(event, "revoke the key instead (DELETE /api/admin/keys/{keyId}).");
   if (base.startsWith("operator.")) throw refuse(event, "operator changes are made on the operators page, not reverted.");
-  throw refuse(event, "only rule changes, key revocations, key expiry changes and upstream changes can be reverted.");
+  throw refuse(event, "only rule changes, key revocations, key expiry changes, upstream changes and access-list changes can be reverted.");
 }

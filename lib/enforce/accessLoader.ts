@@ -1,11 +1,13 @@
 /**
  * Reads what enforcement needs from Postgres: tenants, their live (unrevoked) keys, rules and
- * counter refs, gateway upstreams, either for every tenant (full refresh) or for one (after a change notice).
+ * counter refs, gateway upstreams and access lists (compiled here, once per load, so a request
+ * only asks the matcher: lib/access/accessMatcher.ts), either for every tenant (full refresh) or for one (after a change notice).
  */
 import { getDb } from "../db/client";
 import { refToken } from "../rules/ruleRefs";
 import { fromColumns } from "../rules/storedRule";
 import type { Upstream } from "../gateway/upstreamSchema";
+import { compileAccessLists, type AccessMatcher } from "../access/accessMatcher";
 import { compileRule, mergeRules, type CompiledRule } from "./effectiveRules";
 
 export interface KeyAccess {
@@ -28,6 +30,8 @@ export interface TenantAccess {
   keys: Map<string, KeyAccess>;
   /** Where the gateway forwards this tenant's admitted requests (lib/gateway), if anywhere. */
   upstream?: Upstream;
+  /** The tenant's allow and deny lists, compiled (lib/enforce/admit.ts asks them first); absent: none. */
+  accessLists?: AccessMatcher;
 }
 
 export type AccessLoader = {
@@ -41,13 +45,15 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
   const db = getDb();
   const where = tenantIds ? { id: { in: tenantIds } } : {};
   const byTenant = tenantIds ? { tenantId: { in: tenantIds } } : {};
-  const [tenants, keys, rules, refs, upstreams] = await Promise.all([
+  const [tenants, keys, rules, refs, upstreams, accessLists] = await Promise.all([
     db.tenant.findMany({ where, select: { id: true, name: true } }),
     db.apiKey.findMany({ where: { ...byTenant, revokedAt: null }, select: { id: true, tenantId: true, name: true, secretHash: true, expiresAt: true } }),
     db.rule.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
     db.ruleRef.findMany({ where: byTenant }),
     db.upstream.findMany({ where: byTenant, select: { tenantId: true, url: true, timeoutMs: true } }),
+    db.accessLists.findMany({ where: byTenant, select: { tenantId: true, allow: true, deny: true } }),
   ]);
+  const accessOf = new Map(accessLists.map((a) => [a.tenantId, compileAccessLists(a)]));
   const upstreamOf = new Map(upstreams.map((u) => [u.tenantId, { url: u.url, timeoutMs: u.timeoutMs }]));
   const refOf = new Map(refs.map((r) => [`${r.tenantId}/${r.name}`, refToken(r.ref)]));
   const compiled = (row: (typeof rules)[number]): CompiledRule => {
@@ -66,7 +72,7 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
     list.push(compiled(row));
   }
   const out = new Map<string, TenantAccess>();
-  for (const t of tenants) out.set(t.id, { id: t.id, name: t.name, rules: tenantRules.get(t.id) ?? [], keys: new Map(), upstream: upstreamOf.get(t.id) });
+  for (const t of tenants) out.set(t.id, { id: t.id, name: t.name, rules: tenantRules.get(t.id) ?? [], keys: new Map(), upstream: upstreamOf.get(t.id), accessLists: accessOf.get(t.id) });
   for (const k of keys) {
     const tenant = out.get(k.tenantId);
     if (!tenant) continue;

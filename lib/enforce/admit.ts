@@ -5,13 +5,21 @@
  * - 401 for a missing, malformed, unknown, revoked or expired key, itself limited per client IP (429 beyond
  *   SLUICE_ANON_LIMIT_PER_MINUTE), so keys cannot be guessed at speed;
  * - 429 with the contract's problem body when an enforce rule refuses;
+ * - 403 when the tenant's access list denies the client (by its address or its key: lib/access),
+ *   before any rule and charging nothing; a client on the allow list (and not the deny list) is
+ *   admitted without a limiter call and without rate-limit headers. The address matched is the
+ *   client IP rules limit by (request.ip, lib/enforce/clientIp.ts), whole (not per /64). The lists
+ *   belong to the key's tenant, so they apply once the key is verified (an unauthenticated request
+ *   has no tenant and meets the anonymous limit only);
  * - 503 when Redis cannot answer and a `closed` rule applies, or when this instance has never been
  *   able to load the rule store.
  * No Postgres query happens here: keys and rules come from the access cache.
  * Every decided request is also handed to the monitoring recorder (memory only, never awaited):
  * authenticated ones under their tenant and key with their method and path (no query string, for
  * the key's recent decisions) and client IP (for the simulator's trace), a request no rule matched as admitted traffic, and the anonymous
- * limit's decisions under the pseudo-tenant ANONYMOUS_TENANT.
+ * limit's decisions under the pseudo-tenant ANONYMOUS_TENANT. A client admitted by the allow list is
+ * recorded like a request no rule matched; one refused by the deny list is not recorded (it counts
+ * in sluice_access_list_verdicts_total and sluice_decisions_total{outcome="access_denied"}).
  * Framework-free: the request is a small shape (method, decoded path, header getter, client IP),
  * and the answer a plain `Reply`, so the hot path builds no web Request or Response.
  */
@@ -50,6 +58,8 @@ export interface Client {
   tenantId: string;
   key: KeyAccess;
   ip: string;
+  /** Admitted by the tenant's allow list (no rule was checked). */
+  allowListed?: boolean;
 }
 
 /** What admission needs of a request. */
@@ -145,7 +155,19 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   if (!key || !verifyKey(presented, key.secretHash)) return anonymous(deps, request, "The API key is malformed, unknown, revoked or expired.");
 
   deps.keyUsage?.noteUse(key.id);
+  const listed = deps.access.tenant(key.tenantId)?.accessLists?.verdict(ip, key.id) ?? null;
+  if (listed === "deny") {
+    count(deps, "access_denied");
+    deps.metrics?.accessListVerdicts.inc({ verdict: "deny" });
+    return { admitted: false, reply: problemReplyFor("forbidden", "This client is denied by the tenant's access list (its address or its API key).") };
+  }
   const client: Client = { tenantId: key.tenantId, key, ip };
+  if (listed === "allow") {
+    count(deps, "access_allowed");
+    deps.metrics?.accessListVerdicts.inc({ verdict: "allow" });
+    record(deps, request, key.tenantId, key.id, null);
+    return { admitted: true, client: { ...client, allowListed: true }, headers: {} };
+  }
   const rules = deps.enforce ? rulesForRequest(key.rules, request.method, request.path) : [];
   if (rules.length === 0) {
     count(deps, "unmatched");

@@ -25,6 +25,12 @@ function create() {
       labelNames: ["rule", "result"] as const,
       registers: [registry],
     }),
+    accessListVerdicts: new Counter({
+      name: "sluice_access_list_verdicts_total",
+      help: "Requests under /api/v1 decided by a tenant's access list before any rule, by verdict: deny (403, nothing charged) or allow (passed every rule, nothing charged).",
+      labelNames: ["verdict"] as const,
+      registers: [registry],
+    }),
     decideSeconds: new Histogram({
       name: "sluice_decide_duration_seconds",
       help: "Time spent in the limiter's decide call (Redis round trip included).",

@@ -4,6 +4,7 @@
  * while a route file under app/api has no description here.
  */
 import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { accessListPaths } from "./paths/accessLists";
 import { auditAndOperatorPaths } from "./paths/auditAndOperators";
 import { counterResetPaths } from "./paths/counterResets";
 import { dataPlanePaths } from "./paths/dataPlane";
@@ -13,4 +14,4 @@ import { monitoringPaths } from "./paths/monitoring";
 import { systemPaths } from "./paths/system";
 import { tenantPaths } from "./paths/tenants";
 
-export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [dataPlanePaths, tenantPaths, gatewayPaths, keyPaths, counterResetPaths, monitoringPaths, auditAndOperatorPaths, systemPaths];
+export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [dataPlanePaths, tenantPaths, gatewayPaths, accessListPaths, keyPaths, counterResetPaths, monitoringPaths, auditAndOperatorPaths, systemPaths];

@@ -8,8 +8,12 @@
  * - In this process, the replay runs in slices of at most SLICE_MS and then yields to the event
  *   loop, so this instance's live requests are served between slices.
  * - `entries` must be sorted by time (lib/simulator/traceReader.ts sorts them).
+ * - The tenant's access lists, when given, are asked first as admission asks them
+ *   (lib/enforce/admit.ts), by the recorded client IP and key: a denied request is refused and
+ *   charges nothing, an allowed one passes every rule and charges nothing.
  * Returns one byte per request: 1 when refused, 0 when admitted (also when no rule applied).
  */
+import type { AccessMatcher } from "../access/accessMatcher";
 import { rulesForRequest, type CompiledRule } from "../enforce/effectiveRules";
 import { counterField, counterKey, stateId } from "../limiter/keys";
 import type { LimiterRule, Subject } from "../limiter/types";
@@ -23,6 +27,8 @@ export interface ReplayPass {
   tenantId: string;
   /** The rule set a request of this key (null: no key) is checked against. */
   rulesOf(keyId: string | null): CompiledRule[];
+  /** The tenant's access lists (absent: none). */
+  accessLists?: AccessMatcher;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -48,6 +54,9 @@ export async function replayPass(entries: readonly TraceEntry[], pass: ReplayPas
       sliceStart = performance.now();
     }
     const entry = entries[i]!;
+    const listed = pass.accessLists?.verdict(entry.ip ?? "unknown", entry.keyId ?? undefined);
+    if (listed === "deny") refused[i] = 1;
+    if (listed) continue;
     const rules = rulesForRequest(pass.rulesOf(entry.keyId), entry.method, entry.path);
     if (rules.length === 0) continue;
     const ip = entry.ip ?? "unknown";

@@ -1,7 +1,8 @@
 /**
  * What a simulation reads from Postgres: that the tenant exists, its rules and the overrides of the
  * keys in the trace, compiled exactly as enforcement compiles them (lib/rules/compiledRules.ts: same
- * `compileRule`, same counter refs), every rule name's counter ref, and key names for the answer.
+ * `compileRule`, same counter refs), every rule name's counter ref, the tenant's access lists, and
+ * key names for the answer.
  * An interface so the simulator can be tested with injected rules.
  */
 import { getDb } from "../db/client";
@@ -9,6 +10,8 @@ import type { CompiledRule } from "../enforce/effectiveRules";
 import { loadCompiledRules } from "../rules/compiledRules";
 import { listRuleRefs } from "../rules/ruleRefs";
 import { getTenant } from "../tenants/tenantStore";
+import { getAccessLists } from "../access/accessListStore";
+import type { AccessLists } from "../access/accessListSchema";
 
 export interface TenantRuleSets {
   tenant: CompiledRule[];
@@ -23,6 +26,8 @@ export interface SimulationStore {
   assertTenant(tenantId: string): Promise<void>;
   ruleSets(tenantId: string, keyIds: string[]): Promise<TenantRuleSets>;
   keyNames(keyIds: string[]): Promise<Map<string, string>>;
+  /** The tenant's access lists as stored now (absent: the replay applies none). */
+  accessLists?(tenantId: string): Promise<AccessLists>;
 }
 
 export const prismaSimulationStore: SimulationStore = {
@@ -33,6 +38,7 @@ export const prismaSimulationStore: SimulationStore = {
     const [sets, refs] = await Promise.all([loadCompiledRules(tenantId, keyIds), listRuleRefs(tenantId)]);
     return { tenant: sets.tenant, overrides: sets.overrides, refs: new Map(refs.map((r) => [r.name, r.ref])) };
   },
+  accessLists: getAccessLists,
   async keyNames(keyIds) {
     if (keyIds.length === 0) return new Map();
     const rows = await getDb().apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, name: true } });

@@ -142,3 +142,28 @@ describe("replayPass", () => {
     expect(refused.reduce((n, r) => n + r, 0)).toBe(190_000);
   }, 120_000);
 });
+
+describe("a simulation with access lists", () => {
+  it("refuses denied requests without charge and passes allowed ones uncharged, in both replays", async () => {
+    // Even requests come from an allow-listed key; every fourth (odd, other key) from a denied address.
+    const trace: TraceEntry[] = Array.from({ length: 100 }, (_, i) => ({
+      tenantId: TENANT,
+      atMs: T0 + i * 1_000,
+      keyId: i % 2 === 0 ? "Kallow01" : "Kother01",
+      ip: `198.51.100.${i % 4}`,
+      method: "GET",
+      path: "/api/v1/echo",
+      cost: 1,
+      decision: "allowed" as const,
+      refusedBy: null,
+    }));
+    const { redis } = traceRedis(trace);
+    const withLists: SimulationStore = { ...store([{ name: "tenant-log", scope: "tenant", algorithm: "sliding_log", limit: 10, windowMs: 3_600_000 }]), accessLists: async () => ({ allow: ["key:Kallow01"], deny: ["198.51.100.3"] }) };
+    const simulator = createSimulator({ redis, prefix: "t:", store: withLists, clock: () => T0 + 86_400_000 });
+    const result = await simulator.simulate(TENANT, { rules: rules([]), fromMs: T0, toMs: T0 + 3_600_000 });
+    // Current: 25 denied; 50 allowed by key, uncharged; the other 25 share the limit of 10.
+    expect(result.current).toMatchObject({ allowed: 60, refused: 40 });
+    // Candidate without rules: only the denied 25 are refused.
+    expect(result.candidate).toMatchObject({ allowed: 75, refused: 25 });
+  });
+});

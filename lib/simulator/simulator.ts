@@ -15,11 +15,15 @@
  *   now); a range that ends before anything recorded replays nothing (requests 0, the range as
  *   asked). At most `maxReplay` requests: beyond, the first ones by time and `truncated`, and
  *   `toMs` ends after the last one replayed.
+ * - The tenant's access lists as they are now apply to both replays (lib/simulator/replayPass.ts):
+ *   denied requests are refused without charge, allowed ones pass. Requests the deny list refused
+ *   live are not in the trace (lib/enforce/admit.ts), so they are not replayed.
  * - The replay starts from empty counters: what clients consumed before `fromMs` is not known, so
  *   the first window of the range may admit more than live enforcement did.
  * - Errors: unknown tenant AppError `not_found` (404); Redis down or too slow to read the trace
  *   AppError `limiter_unavailable` (503); Postgres down as everywhere (503).
  */
+import { compileAccessLists } from "../access/accessMatcher";
 import { compileRule, mergeRules, type CompiledRule } from "../enforce/effectiveRules";
 import { AppError } from "../http/errors";
 import { LimiterUnavailableError } from "../limiter/types";
@@ -94,9 +98,10 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
 
   async function replayBoth(tenantId: string, entries: TraceEntry[], candidateRules: Rule[]) {
     const keyIds = [...new Set(entries.flatMap((e) => (e.keyId === null ? [] : [e.keyId])))];
-    const sets = await deps.store.ruleSets(tenantId, keyIds);
-    const current = await replayPass(entries, { tenantId, rulesOf: ruleSetsOf(sets.tenant, sets) });
-    const candidate = await replayPass(entries, { tenantId, rulesOf: ruleSetsOf(compileCandidate(candidateRules, sets.refs), sets) });
+    const [sets, lists] = await Promise.all([deps.store.ruleSets(tenantId, keyIds), deps.store.accessLists?.(tenantId)]);
+    const accessLists = lists ? compileAccessLists(lists) : undefined;
+    const current = await replayPass(entries, { tenantId, rulesOf: ruleSetsOf(sets.tenant, sets), accessLists });
+    const candidate = await replayPass(entries, { tenantId, rulesOf: ruleSetsOf(compileCandidate(candidateRules, sets.refs), sets), accessLists });
     return [current, candidate] as const;
   }
 

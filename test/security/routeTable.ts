@@ -90,6 +90,16 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
       PATCH: NOT_ALLOWED,
     },
   },
+  "api/admin/tenants/[tenantId]/access": {
+    methods: {
+      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
+      // Documentation addresses (RFC 5737): no test client comes from them.
+      PUT: write((fx) => ({ params: tenant(fx), body: { allow: ["192.0.2.0/24"], deny: ["198.51.100.7"] }, status: 200 })),
+      POST: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
   "api/admin/tenants/[tenantId]/quota": {
     methods: { GET: read((fx) => ({ params: tenant(fx), status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
   },
