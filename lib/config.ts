@@ -54,7 +54,7 @@ export interface SluiceConfig {
    */
   requireNoEviction: boolean;
   /**
-   * SLUICE_LEGACY_COUNTER_KEYS=1: the rolling-upgrade layout (README "Rolling upgrade"): each rule's
+   * SLUICE_LEGACY_COUNTER_KEYS=1: the rolling-upgrade layout (docs/architecture.md "Rolling upgrade"): each rule's
    * state is also read from and written to its per-rule key of earlier versions.
    */
   legacyCounterKeys: boolean;

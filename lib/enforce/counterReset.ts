@@ -13,7 +13,7 @@
  *   back either.
  * - With one key per subject, an identifier's state under EVERY identifier rule of the tenant lives
  *   in one key: resetting one identifier of one rule resets that identifier under all of them
- *   (documented in the README; clearing one field would need a script of the limiter's own).
+ *   (documented in docs/rules.md; clearing one field would need a script of the limiter's own).
  */
 import { counterKey } from "../limiter/keys";
 import { ALGORITHMS, type LimiterRule, type Subject } from "../limiter/types";

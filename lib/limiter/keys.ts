@@ -7,7 +7,7 @@
  * the format is in lua/includes/preamble.lua). Sliding-log keys (a sorted set per rule and subject):
  * `<prefix>{<tenantId>}l<rule ref><SCOPE char><subject>`.
  * - the `2` marks this layout: the per-rule keys of earlier versions have an algorithm char (lower
- *   case) there, so no instance ever reads a key of the other layout as its own (see the README's
+ *   case) there, so no instance ever reads a key of the other layout as its own (see docs/architecture.md
  *   "Rolling upgrade" for how the two run side by side);
  * - the `{tenantId}` hash tag puts every key of one decision in one Redis Cluster slot;
  * - the algorithm char in a field keeps a rule's old state from being misread when its algorithm changes;
@@ -20,7 +20,7 @@
  *   `#`) and no two raw subjects share one.
  * - an `ip` subject is counted per limitingAddress (IPv6 per /64, IPv4-mapped as IPv4).
  * Keys are this compact on purpose: Redis memory per client is mostly the key (a key of at most
- * 30 bytes fits jemalloc's 32-byte class; see the README's memory figures).
+ * 30 bytes fits jemalloc's 32-byte class; see docs/architecture.md "Redis keys").
  * A rule's state is identified by (counterKey, counterField) everywhere (Lua, the refusal cache, the
  * local fail mode); `stateId` joins the two.
  * Throws when the subject lacks what a rule's scope needs, or a ref is malformed: caller bugs.

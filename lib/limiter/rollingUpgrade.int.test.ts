@@ -1,5 +1,5 @@
 /**
- * Rolling upgrade from the per-rule key layout (README "Rolling upgrade (counter layout)"): an
+ * Rolling upgrade from the per-rule key layout (docs/architecture.md "Rolling upgrade (counter layout)"): an
  * instance of the earlier version (simulated by writing its per-rule key exactly as it did: the
  * packed state in decimal, with a TTL), instances with SLUICE_LEGACY_COUNTER_KEYS, and instances
  * of the subject layout alone share one limit without a double grant at either step.

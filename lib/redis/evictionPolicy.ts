@@ -35,7 +35,7 @@ export function evictionWarning(policy: EvictionPolicy): string | null {
     case "unknown":
       return "Redis maxmemory-policy could not be read (CONFIG and INFO denied): make sure it is noeviction, or counters may be evicted and limits silently reset";
     case "evicts":
-      return `Redis maxmemory-policy is ${policy}: under memory pressure Redis deletes rate-limit counters and limits silently reset. Set maxmemory-policy noeviction (see the README)`;
+      return `Redis maxmemory-policy is ${policy}: under memory pressure Redis deletes rate-limit counters and limits silently reset. Set maxmemory-policy noeviction (see docs/operations.md)`;
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The answer of POST /api/admin/tenants/{tenantId}/simulate (fixed: the dashboard is built on it;
- * see ../shared/CONTRACT.md and the README's "Rule simulator").
+ * see ../shared/CONTRACT.md and docs/simulator.md).
  */
 
 export interface MinuteFigures {
