@@ -1,14 +1,15 @@
 "use client";
 /**
- * Revert, with a confirmation that says what the revert will do to the state as it is now: the
- * first click reads the owner's current rules (for a rules change) and asks "This removes all 7
+ * Revert, with a confirmation (ConfirmButton) that says what the revert will do to the state as it
+ * is now: asking reads the owner's current rules (for a rules change) and says "This removes all 7
  * rules of demo: … [Yes, revert] [Cancel]"; a revert that leaves a tenant without any rule is
- * said so plainly and styled as a warning. Focus goes to Cancel.
+ * said so plainly and styled as a warning.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { apiGet, type ApiError } from "@/components/api/apiClient";
 import type { ComparableRule } from "@/components/rules/ruleChanges";
+import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { baseAction } from "@/lib/audit/auditAction";
 import { revertEffect, type Names } from "./auditSentence";
 import type { AuditEvent } from "./auditTypes";
@@ -23,46 +24,23 @@ function rulesPathOf(event: AuditEvent): string | null {
 
 export function RevertButton({ event, names, onConfirm }: { event: AuditEvent; names: Names; onConfirm: () => Promise<unknown> }) {
   const [asking, setAsking] = useState(false);
-  const [running, setRunning] = useState(false);
-  const cancelRef = useRef<HTMLButtonElement>(null);
   const path = rulesPathOf(event);
   const current = useQuery<ComparableRule[], ApiError>({ queryKey: ["audit-revert", path], queryFn: () => apiGet<ComparableRule[]>(path!), enabled: asking && path !== null, staleTime: 0 });
-
-  useEffect(() => {
-    if (asking) cancelRef.current?.focus();
-  }, [asking]);
-
-  if (!asking) {
-    return (
-      <button type="button" onClick={() => setAsking(true)}>
-        Revert
-      </button>
-    );
-  }
 
   const loading = path !== null && current.isPending;
   const effect = loading ? null : revertEffect(event, names, current.data);
   const question = effect ? `${effect.text} Revert change #${event.id}?` : "Reading the current rules…";
 
-  async function confirm() {
-    setRunning(true);
-    try {
-      await onConfirm();
-    } finally {
-      setRunning(false);
-      setAsking(false);
-    }
-  }
-
   return (
-    <span className={`confirm ${effect?.removesEverything ? "confirm-warning" : ""}`} role="group" aria-label={question}>
-      <span data-testid="revert-effect">{question}</span>
-      <button type="button" className="button-danger" onClick={confirm} disabled={running || loading}>
-        {running ? "Working…" : "Yes, revert"}
-      </button>
-      <button type="button" ref={cancelRef} onClick={() => setAsking(false)} disabled={running}>
-        Cancel
-      </button>
-    </span>
+    <ConfirmButton
+      label="Revert"
+      question={question}
+      confirmLabel="Yes, revert"
+      onConfirm={onConfirm}
+      onAskingChange={setAsking}
+      pending={loading}
+      warning={effect?.removesEverything ?? false}
+      questionTestId="revert-effect"
+    />
   );
 }

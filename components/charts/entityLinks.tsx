@@ -1,8 +1,8 @@
 /**
  * Links to a key's and a tenant's page. Ids go into the URL only when they look like ids (8
  * base62 characters), so a pseudo-tenant such as `-anon` or an unexpected value never becomes a
- * link; names are always React text. `KeyHeaders` and `KeyCells` are the first columns of a table
- * of keys: the key, then its tenant unless the table is of one tenant's keys.
+ * link; names are always React text. `KeyCells` are the first columns of a table of keys: the
+ * key, then its tenant unless the table is of one tenant's keys.
  */
 import Link from "next/link";
 
@@ -42,15 +42,6 @@ interface KeyRow {
   tenantName: string | null;
 }
 
-export function KeyHeaders({ withTenant }: { withTenant: boolean }) {
-  return (
-    <>
-      <th scope="col">Key</th>
-      {withTenant ? <th scope="col">Tenant</th> : null}
-    </>
-  );
-}
-
 export function KeyCells({ row, withTenant }: { row: KeyRow; withTenant: boolean }) {
   return (
     <>
@@ -64,4 +55,28 @@ export function KeyCells({ row, withTenant }: { row: KeyRow; withTenant: boolean
       ) : null}
     </>
   );
+}
+
+/**
+ * A rule of a tenant, as the monitoring tables show it: its name (or "deleted rule (ref)"),
+ * linking to the tenant's page with the traffic narrowed to that rule.
+ */
+export function RuleLink({ tenantId, rule }: { tenantId: string; rule: { ref: string; name: string | null } }) {
+  if (rule.name === null) return <code className="name">deleted rule ({rule.ref})</code>;
+  if (!ID.test(tenantId)) return <code className="name">{rule.name}</code>;
+  return (
+    <Link href={ruleTrafficHref(tenantId, rule.name)} className="name">
+      <code>{rule.name}</code>
+    </Link>
+  );
+}
+
+/** The tenant's page with its traffic chart narrowed to one rule. */
+export function ruleTrafficHref(tenantId: string, ruleName: string): string {
+  return `/tenants/${tenantId}?rule=${encodeURIComponent(ruleName)}#traffic`;
+}
+
+/** A count of refusals: marked in the refusal colour when there are any (red means refused, only). */
+export function RefusedCount({ refused }: { refused: number }) {
+  return refused > 0 ? <span className="refused-badge">{refused.toLocaleString("en")}</span> : <>0</>;
 }

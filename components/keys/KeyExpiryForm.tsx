@@ -7,6 +7,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { apiSend, ApiError } from "@/components/api/apiClient";
+import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
 import { keyExpirySchema } from "@/lib/apiKeys/keyExpiry";
@@ -63,11 +64,7 @@ export function KeyExpiryForm({ keyId, tenantId, expiresAt }: { keyId: string; t
 
   return (
     <form onSubmit={submit} noValidate aria-label="Key expiry">
-      {formError ? (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <FormError message={formError} />
       <div className="form-row">
         <TextField
           id="key-expires-at"
@@ -82,9 +79,9 @@ export function KeyExpiryForm({ keyId, tenantId, expiresAt }: { keyId: string; t
           hint="From this instant every request with the key is refused (401) on every instance. A time in the past expires it now."
         />
         <div className="form-actions">
-          <button type="submit" className="button-primary" disabled={save.isPending}>
-            {save.isPending ? "Saving…" : "Save expiry"}
-          </button>
+          <SubmitButton pending={save.isPending} pendingLabel="Saving…">
+            Save expiry
+          </SubmitButton>
           <button type="button" onClick={() => send(null)} disabled={save.isPending || expiresAt === null}>
             Never expires
           </button>

@@ -3,10 +3,10 @@
  * comes back, and when the rule is whole again. Rules counted per IP or identifier have no single
  * figure for a key; they say so instead of showing a made-up number.
  */
+import { QuotaBar } from "@/components/charts/QuotaBar";
 import { ModeBadge, SourceBadge } from "@/components/rules/RuleList";
 import { formatWait } from "@/components/tenants/formatTime";
 import type { RuleQuota } from "./keyTypes";
-import styles from "./keys.module.css";
 
 const UNREAD: Partial<Record<RuleQuota["scope"], string>> = {
   ip: "counted per client IP",
@@ -15,24 +15,7 @@ const UNREAD: Partial<Record<RuleQuota["scope"], string>> = {
 
 function RemainingCell({ rule }: { rule: RuleQuota }) {
   if (rule.remaining === null) return <span className="muted">{UNREAD[rule.scope] ?? "not read"}</span>;
-  const share = rule.capacity > 0 ? Math.max(0, Math.min(1, rule.remaining / rule.capacity)) : 0;
-  return (
-    <>
-      <span
-        className={`${styles.quotaMeter} ${share < 0.2 ? styles.low : ""}`}
-        role="meter"
-        aria-label={`${rule.name} remaining`}
-        aria-valuemin={0}
-        aria-valuemax={rule.capacity}
-        aria-valuenow={rule.remaining}
-      >
-        <span style={{ width: `${share * 100}%` }} />
-      </span>
-      <span>
-        {rule.remaining.toLocaleString("en")} of {rule.capacity.toLocaleString("en")} left
-      </span>
-    </>
-  );
+  return <QuotaBar remaining={rule.remaining} capacity={rule.capacity} label={`${rule.name} remaining`} />;
 }
 
 export function QuotaTable({ rules, caption, showSource = false }: { rules: RuleQuota[]; caption: string; showSource?: boolean }) {

@@ -6,6 +6,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiSend } from "@/components/api/apiClient";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
+import { FormError } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { keyPath } from "./keyQueries";
 
@@ -29,11 +30,7 @@ export function ResetQuotaButton({ keyId, keyName }: { keyId: string; keyName: s
           Quota reset: the key has its full quota again on every instance.
         </p>
       ) : null}
-      {reset.error ? (
-        <p className="form-error" role="alert">
-          {errorMessage(reset.error)}
-        </p>
-      ) : null}
+      <FormError message={reset.error ? errorMessage(reset.error) : null} />
     </div>
   );
 }

@@ -6,6 +6,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { apiSend } from "@/components/api/apiClient";
+import { FormError } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { keyPath } from "./keyQueries";
 import type { KeyDetails } from "./keyTypes";
@@ -56,11 +57,7 @@ export function RevokeKeyButton({ keyId, keyName, tenantId }: { keyId: string; k
           Revoke key <span className="name">{keyName}</span>?
         </h2>
         <p id={bodyId}>Every request with this key will be refused (401) on every instance within a second. A revoked key cannot be restored.</p>
-        {revoke.error ? (
-          <p className="form-error" role="alert">
-            {errorMessage(revoke.error)}
-          </p>
-        ) : null}
+        <FormError message={revoke.error ? errorMessage(revoke.error) : null} />
         <div className={styles.dialogActions}>
           <button type="button" autoFocus onClick={() => setOpen(false)} disabled={revoke.isPending}>
             Cancel

@@ -7,6 +7,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError, apiSend } from "@/components/api/apiClient";
+import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
 import { createOperatorSchema, MIN_PASSWORD_LENGTH, ROLES, type CreateOperatorInput } from "@/lib/auth/operatorSchemas";
@@ -76,17 +77,13 @@ export function CreateOperatorForm() {
             ) : null}
           </div>
           <div className="form-actions">
-            <button type="submit" className="button-primary" disabled={create.isPending}>
-              {create.isPending ? "Adding…" : "Add operator"}
-            </button>
+            <SubmitButton pending={create.isPending} pendingLabel="Adding…">
+              Add operator
+            </SubmitButton>
           </div>
         </div>
       </form>
-      {otherError ? (
-        <p className="form-error" role="alert">
-          {otherError}
-        </p>
-      ) : null}
+      <FormError message={otherError} />
       {created ? (
         <p className="notice notice-ok" role="status">
           Added {created}.

@@ -6,7 +6,8 @@
  */
 import Link from "next/link";
 import { ChartCard } from "@/components/charts/ChartCard";
-import { TenantLink } from "@/components/charts/entityLinks";
+import { DataTable } from "@/components/charts/DataTable";
+import { RefusedCount, RuleLink, TenantLink } from "@/components/charts/entityLinks";
 import { LiveQueryBody } from "@/components/charts/LiveQueryBody";
 import { QuotaBar } from "@/components/charts/QuotaBar";
 import { useLimitedNow } from "@/components/charts/useMonitoring";
@@ -77,48 +78,42 @@ export function LimitedNowTable({ tenantId }: { tenantId?: string }) {
         empty={<>Nobody was refused in the last minute.</>}
       >
         {(clients) => (
-          <div className="table-wrap">
-            <table aria-label="Limited right now">
-              <thead>
-                <tr>
-                  <th scope="col">Who</th>
-                  {tenantId ? null : <th scope="col">Tenant</th>}
-                  <th scope="col">Rule</th>
-                  <th scope="col" className="num">
-                    Refused since {data ? formatClock(data.sinceMs).slice(0, 5) : ""}
-                  </th>
-                  <th scope="col">Last refused</th>
-                  <th scope="col">Quota now</th>
-                  <th scope="col">Next quota</th>
-                </tr>
-              </thead>
-              <tbody>
-                {clients.map((client) => (
-                  <tr key={`${client.tenantId}/${client.rule.ref}/${client.scope}/${client.subject}`} data-testid="limited-row">
-                    <td>
-                      <Who client={client} />
-                    </td>
-                    {tenantId ? null : (
-                      <td>
-                        <TenantLink tenantId={client.tenantId} tenantName={client.tenantName} />
-                      </td>
-                    )}
-                    <td>
-                      <code className="name">{client.rule.name ?? `deleted rule (${client.rule.ref})`}</code>
-                    </td>
-                    <td className="num">
-                      <span className="refused-badge">{client.refused.toLocaleString("en")}</span>
-                    </td>
-                    <td>{formatClock(client.lastRefusedMs)}</td>
-                    <td>{client.quota ? <QuotaBar remaining={client.quota.remaining} capacity={client.quota.capacity} label={`${client.rule.name ?? "rule"} quota left`} /> : <span className="muted">n/a</span>}</td>
-                    <td>
-                      <NextQuota client={client} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Limited right now"
+            columns={[
+              { label: "Who" },
+              { label: "Tenant", when: !tenantId },
+              { label: "Rule" },
+              { label: `Refused since ${data ? formatClock(data.sinceMs).slice(0, 5) : ""}`, num: true },
+              { label: "Last refused" },
+              { label: "Quota now" },
+              { label: "Next quota" },
+            ]}
+          >
+            {clients.map((client) => (
+              <tr key={`${client.tenantId}/${client.rule.ref}/${client.scope}/${client.subject}`} data-testid="limited-row">
+                <td>
+                  <Who client={client} />
+                </td>
+                {tenantId ? null : (
+                  <td>
+                    <TenantLink tenantId={client.tenantId} tenantName={client.tenantName} />
+                  </td>
+                )}
+                <td>
+                  <RuleLink tenantId={client.tenantId} rule={client.rule} />
+                </td>
+                <td className="num">
+                  <RefusedCount refused={client.refused} />
+                </td>
+                <td>{formatClock(client.lastRefusedMs)}</td>
+                <td>{client.quota ? <QuotaBar remaining={client.quota.remaining} capacity={client.quota.capacity} label={`${client.rule.name ?? "rule"} quota left`} /> : <span className="muted">n/a</span>}</td>
+                <td>
+                  <NextQuota client={client} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </LiveQueryBody>
     </ChartCard>

@@ -9,6 +9,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { ApiError, apiSend } from "@/components/api/apiClient";
 import { SESSION_QUERY_KEY, type Session } from "@/components/api/useSession";
+import { FormError, SubmitButton } from "./FormError";
 import { errorMessage } from "./PageState";
 import { TextField } from "./TextField";
 
@@ -48,14 +49,10 @@ export default function LoginForm({ next }: { next: string }) {
       <h1 id="login-heading">Log in to Sluice</h1>
       <TextField id="login-email" label="Email" name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
       <TextField id="login-password" label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-      {problem ? (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      ) : null}
-      <button type="submit" className="button-primary" disabled={submitting}>
-        {submitting ? "Logging in…" : "Log in"}
-      </button>
+      <FormError message={problem} />
+      <SubmitButton pending={submitting} pendingLabel="Logging in…">
+        Log in
+      </SubmitButton>
     </form>
   );
 }

@@ -10,6 +10,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent, type ReactNode } from "react";
 import type { z } from "zod";
 import { ApiError } from "@/components/api/apiClient";
+import { FormError, SubmitButton } from "./FormError";
 import { errorMessage } from "./PageState";
 import styles from "./NameCreateForm.module.css";
 import { TextField } from "./TextField";
@@ -65,11 +66,7 @@ export function NameCreateForm<T>({ formLabel, inputId, label, submitLabel, sche
 
   return (
     <form onSubmit={submit} noValidate aria-label={formLabel}>
-      {formError ? (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <FormError message={formError} />
       <div className="form-row">
         <TextField
           id={inputId}
@@ -85,9 +82,9 @@ export function NameCreateForm<T>({ formLabel, inputId, label, submitLabel, sche
           error={nameError}
         />
         <div className="form-actions">
-          <button type="submit" className="button-primary" disabled={create.isPending}>
-            {create.isPending ? "Creating…" : submitLabel}
-          </button>
+          <SubmitButton pending={create.isPending} pendingLabel="Creating…">
+            {submitLabel}
+          </SubmitButton>
         </div>
       </div>
       {children}

@@ -7,6 +7,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiSend } from "@/components/api/apiClient";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
+import { FormError } from "@/components/shell/FormError";
 import { Empty, errorMessage } from "@/components/shell/PageState";
 import { tenantPath, type TenantDetail } from "./tenantQueries";
 import { UpstreamForm } from "./UpstreamForm";
@@ -33,11 +34,7 @@ export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdi
       <p className="hint">
         Requests under <code>/api/v1</code> other than echo, check and authorize are forwarded here once admitted, without <code>/api/v1</code>.
       </p>
-      {remove.error ? (
-        <p className="form-error" role="alert">
-          {errorMessage(remove.error)}
-        </p>
-      ) : null}
+      <FormError message={remove.error ? errorMessage(remove.error) : null} />
       {upstream ? (
         <dl aria-label="Current upstream">
           <dt>URL</dt>

@@ -9,6 +9,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError, apiSend } from "@/components/api/apiClient";
 import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
+import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
 import { UPSTREAM_TIMEOUT_DEFAULT_MS, upstreamSchema, type Upstream, type UpstreamInput } from "@/lib/gateway/upstreamSchema";
@@ -59,11 +60,7 @@ export function UpstreamForm({ tenantId, current }: { tenantId: string; current:
 
   return (
     <form onSubmit={submit} noValidate aria-label={current ? "Change upstream" : "Set upstream"}>
-      {formError ? (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <FormError message={formError} />
       <div className="form-row">
         <TextField
           id="upstream-url"
@@ -93,9 +90,9 @@ export function UpstreamForm({ tenantId, current }: { tenantId: string; current:
           hint="100 to 120,000; no answer in time is a 504."
         />
         <div className="form-actions">
-          <button type="submit" className="button-primary" disabled={save.isPending}>
-            {save.isPending ? "Saving…" : "Save upstream"}
-          </button>
+          <SubmitButton pending={save.isPending} pendingLabel="Saving…">
+            Save upstream
+          </SubmitButton>
         </div>
       </div>
       {saved ? (
