@@ -35,6 +35,7 @@ export class BearerFailures {
       windowMs: BEARER_FAILURE_WINDOW_MS,
       burst: limit,
       cost: 1,
+      blockMs: 0,
       failMode: "local",
       mode: "enforce",
     };

@@ -42,6 +42,7 @@ const rule = (name: string, ref: string, scope: "ip" | "identifier" | "key", lim
   windowMs: LOGIN_WINDOW_MS,
   burst: limit,
   cost: 1,
+  blockMs: 0,
   failMode: "open",
   mode: "enforce",
 });

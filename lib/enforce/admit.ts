@@ -76,7 +76,7 @@ export interface AdmitRequest {
 export type Admission = { admitted: true; client: Client; headers: Record<string, string> } | { admitted: false; reply: Reply };
 
 export function anonymousRule(limitPerMinute: number): LimiterRule {
-  return { name: "anonymous", ref: "anon", scope: "ip", algorithm: "sliding_window", limit: limitPerMinute, windowMs: 60_000, burst: limitPerMinute, cost: 1, failMode: "open", mode: "enforce" };
+  return { name: "anonymous", ref: "anon", scope: "ip", algorithm: "sliding_window", limit: limitPerMinute, windowMs: 60_000, burst: limitPerMinute, cost: 1, blockMs: 0, failMode: "open", mode: "enforce" };
 }
 
 /** The response for a decision that refused: 503 when the limiter was unavailable, else 429. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { counterKey } from "../limiter/keys";
+import { counterKey, penaltyKey } from "../limiter/keys";
 import { ALGORITHMS, type LimiterRule } from "../limiter/types";
 import { identifierCounterKeys, keyCounterKeys } from "./counterReset";
 
@@ -12,6 +12,7 @@ const rule = (name: string, ref: string, scope: LimiterRule["scope"], algorithm:
   windowMs: 60_000,
   burst: 10,
   cost: 1,
+  blockMs: 0,
   failMode: "open",
   mode: "enforce",
 });
@@ -35,6 +36,11 @@ describe("counters charged to a key", () => {
     expect(names).toContain(counterKey("p:", rule("other", "5", "key", "sliding_log"), { tenantId: T, keyId: K }));
   });
 
+  it("include the key holding its penalties, for a sliding_log rule too (a reset lifts a penalty)", () => {
+    const log = { ...rule("per-key", "1", "key", "sliding_log"), blockMs: 60_000 };
+    expect(keyCounterKeys("p:", [log], T, K)).toContain(penaltyKey("p:", log, { tenantId: T, keyId: K }));
+  });
+
   it("are none for a key no key-scoped rule applies to", () => {
     expect(keyCounterKeys("p:", [rule("tenant-total", "2", "tenant")], T, K)).toEqual([]);
   });
@@ -47,6 +53,7 @@ describe("counters of one identifier", () => {
     const names = identifierCounterKeys("p:", checked, T, long);
     expect(names).toContain(counterKey("p:", checked, { tenantId: T, identifier: long }));
     expect(names.every((n) => n.length < 80)).toBe(true);
+    expect(names).toContain(penaltyKey("p:", { ...checked, algorithm: "sliding_log", blockMs: 1000 }, { tenantId: T, identifier: long }));
   });
 
   it("refuse a rule of another scope (a caller bug)", () => {

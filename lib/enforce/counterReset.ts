@@ -11,15 +11,19 @@
  * - Names come from `counterKey` for every algorithm (sliding_log keeps a key per rule, the others
  *   share one key per subject), deduplicated, so state left from an earlier algorithm cannot come
  *   back either.
+ * - Penalties (blockMs) live in the subject key (lib/limiter/keys.ts `penaltyKey`), so deleting it
+ *   lifts them too, sliding_log rules' included.
  * - With one key per subject, an identifier's state under EVERY identifier rule of the tenant lives
  *   in one key: resetting one identifier of one rule resets that identifier under all of them
  *   (documented in docs/rules.md; clearing one field would need a script of the limiter's own).
  */
-import { counterKey } from "../limiter/keys";
+import { counterKey, penaltyKey } from "../limiter/keys";
 import { ALGORITHMS, type LimiterRule, type Subject } from "../limiter/types";
 
 function everyAlgorithm(prefix: string, rule: LimiterRule, subject: Subject): string[] {
-  return ALGORITHMS.map((algorithm) => counterKey(prefix, { ...rule, algorithm }, subject));
+  const names = ALGORITHMS.map((algorithm) => counterKey(prefix, { ...rule, algorithm }, subject));
+  const penalties = penaltyKey(prefix, rule, subject);
+  return names.includes(penalties) ? names : [...names, penalties];
 }
 
 export function keyCounterKeys(prefix: string, rules: LimiterRule[], tenantId: string, keyId: string): string[] {

@@ -83,4 +83,17 @@ describe("Redis Cluster lost entirely, then back", () => {
       ["redis", false],
     ]);
   });
+
+  it("keeps a penalty in the subject key's slot: a sliding_log rule's penalty refuses with no CROSSSLOT error", async () => {
+    const rules = [
+      limiterRule({ name: "log", algorithm: "sliding_log", limit: 1, windowMs: 1000, blockMs: 30_000 }),
+      limiterRule({ name: "gc", algorithm: "gcra", limit: 100, windowMs: 1000, blockMs: 30_000 }),
+    ];
+    const subject = { tenantId: "tenant-pen", keyId: "k" };
+    expect((await limiter.decide(rules, subject, { nowMs: T0 })).allowed).toBe(true);
+    expect(await limiter.decide(rules, subject, { nowMs: T0 + 1 })).toMatchObject({ allowed: false, retryAfterMs: 30_000 });
+    const later = await limiter.decide(rules, subject, { nowMs: T0 + 10_001 });
+    expect(later).toMatchObject({ allowed: false, retryAfterMs: 20_000 });
+    expect(later.results.map((r) => r.penalized ?? false)).toEqual([true, false]);
+  });
 });

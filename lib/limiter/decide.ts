@@ -18,7 +18,7 @@
  *   key space (a test prefix, the simulator's) and deletes it.
  * - Requests whose refusal is already known (refusal cache) are answered without Redis.
  */
-import { counterField, counterKey, legacyCounterKey, stateId } from "./keys";
+import { counterField, counterKey, legacyCounterKey, penaltyField, penaltyKey, stateId } from "./keys";
 import { decideScriptSource } from "./decideScript";
 import { DecideBatcher } from "./decideBatcher";
 import { ruleSpec } from "./ruleSpec";
@@ -81,6 +81,10 @@ export function summarize(results: RuleResult[], nowMs: number, unavailable = fa
  * character (an identifier is client-chosen), so a separator alone would let a crafted identifier
  * spell another request's fingerprint and have its refusal served to that request.
  */
+function slidingLogWithPenalty(rule: LimiterRule): boolean {
+  return rule.algorithm === "sliding_log" && rule.blockMs > 0;
+}
+
 export function refusalFingerprint(rules: LimiterRule[], keys: string[]): string {
   let fingerprint = "";
   for (let i = 0; i < rules.length; i++) fingerprint += keys[i]!.length + ":" + keys[i] + ruleSpec(rules[i]!, true).id + "|";
@@ -101,11 +105,12 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     const group = clustered ? subject.tenantId : "";
     const ttlFloorMs = options.nowMs === undefined ? 0 : EXPLICIT_TIME_TTL_FLOOR_MS;
     const specs = rules.map((rule) => ruleSpec(rule, commit));
-    const legacyKeys = deps.legacyKeys ? rules.map((rule) => legacyCounterKey(deps.prefix, rule, subject)) : undefined;
-    const parsed = await batcher.submit(group, { keys, now: timeArg(options), commit, ttlFloorMs, specs, ...(legacyKeys ? { legacyKeys } : {}) });
+    const secondKeys = secondKeysOf(rules, subject);
+    const parsed = await batcher.submit(group, { keys, now: timeArg(options), commit, ttlFloorMs, specs, ...(secondKeys ? { secondKeys } : {}) });
     const results: RuleResult[] = parsed.rules.map((r, i) => ({
       rule: rules[i]!,
       allowed: r.allowed,
+      ...(r.penalized ? { penalized: true } : {}),
       limit: rules[i]!.limit,
       remaining: r.remaining,
       resetMs: r.resetMs,
@@ -117,18 +122,27 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     return summarize(results, parsed.nowMs);
   }
 
+  /** Per rule its second key (see decide.lua), or undefined when no rule has one (no array built). */
+  function secondKeysOf(rules: LimiterRule[], subject: Subject): string[] | undefined {
+    if (!deps.legacyKeys && !rules.some(slidingLogWithPenalty)) return undefined;
+    return rules.map((rule) => {
+      if (slidingLogWithPenalty(rule)) return penaltyKey(deps.prefix, rule, subject);
+      return deps.legacyKeys ? legacyCounterKey(deps.prefix, rule, subject) : "";
+    });
+  }
+
   /** The script's time argument: explicit time, this process's clock in app-time mode, or "" for Redis TIME. */
   function timeArg(options: DecideOptions): string {
     if (options.nowMs !== undefined) return String(options.nowMs);
     return deps.timeSource === "app" ? String(clock()) : "";
   }
 
-  function failModeDecision(rules: LimiterRule[], keys: string[]): Decision {
+  function failModeDecision(rules: LimiterRule[], keys: string[], subject: Subject): Decision {
     const now = clock();
     // A `closed` enforce rule refuses the request (503), so the local rules must not consume.
     const unavailable = rules.some((rule) => rule.failMode === "closed" && rule.mode === "enforce");
     const localRules = rules
-      .map((rule, i) => ({ rule, key: stateId(keys[i]!, counterField(rule)) }))
+      .map((rule, i) => ({ rule, key: stateId(keys[i]!, counterField(rule)), penaltyKey: stateId(penaltyKey(deps.prefix, rule, subject), penaltyField(rule)) }))
       .filter(({ rule }) => rule.failMode === "local" && deps.local);
     const localResults = new Map(
       (deps.local?.decide(localRules, now, !unavailable) ?? []).map((result) => [result.rule, result] as const),
@@ -173,7 +187,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       } catch (error) {
         if (!(error instanceof LimiterUnavailableError)) throw error;
         deps.onUnavailable?.(error, rules);
-        return failModeDecision(rules, keys);
+        return failModeDecision(rules, keys, subject);
       }
     },
 

@@ -28,8 +28,12 @@ export interface BatchedRequest {
   ttlFloorMs: number;
   /** One per key, in the same order. */
   specs: readonly RuleSpec[];
-  /** Per rule, its per-rule key of the earlier layout, or "" (rolling upgrade only; absent: none). */
-  legacyKeys?: string[];
+  /**
+   * Per rule, its second key or "" (absent: none): for a sliding_log rule with a penalty, the
+   * subject key holding the penalty; for others, the per-rule key of the earlier layout (rolling
+   * upgrade only). See decide.lua.
+   */
+  secondKeys?: string[];
 }
 
 interface Pending {
@@ -103,7 +107,7 @@ export class DecideBatcher {
       requestArgs.push(request.now, request.commit ? "1" : "0", request.ttlFloorMs, request.keys.length);
       for (let i = 0; i < request.keys.length; i++) {
         const keyNumber = numberOf(request.keys[i]!);
-        const legacy = request.legacyKeys?.[i];
+        const second = request.secondKeys?.[i];
         const spec = request.specs[i]!;
         let number = specNumbers.get(spec.id);
         if (number === undefined) {
@@ -111,7 +115,7 @@ export class DecideBatcher {
           specNumbers.set(spec.id, number);
           for (const field of spec.fields) specArgs.push(field);
         }
-        requestArgs.push(number, keyNumber, legacy ? numberOf(legacy) : 0);
+        requestArgs.push(number, keyNumber, second ? numberOf(second) : 0);
       }
     }
     const args = [specNumbers.size, specArgs, requestArgs];

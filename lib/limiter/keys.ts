@@ -23,6 +23,7 @@
  * 30 bytes fits jemalloc's 32-byte class; see docs/architecture.md "Redis keys").
  * A rule's state is identified by (counterKey, counterField) everywhere (Lua, the refusal cache, the
  * local fail mode); `stateId` joins the two.
+ * - a rule with a penalty (blockMs) keeps its end in the subject key too, under `penaltyField`.
  * Throws when the subject lacks what a rule's scope needs, or a ref is malformed: caller bugs.
  */
 import { createHash } from "node:crypto";
@@ -120,6 +121,25 @@ export function counterField(rule: LimiterRule): string {
   if (rule.algorithm === "sliding_log") return "";
   return ALGORITHM_CHAR[rule.algorithm] + checkedRef(rule);
 }
+
+/**
+ * The key holding `rule`'s penalty (blockMs) for `subject`: the subject key, whatever the algorithm
+ * (for sliding_log, the subject key beside its sorted set), so a penalty costs no key of its own.
+ */
+export function penaltyKey(prefix: string, rule: LimiterRule, subject: Subject): string {
+  return `${tenantKeyPrefix(prefix, subject.tenantId)}${SUBJECT_LAYOUT}${subjectPart(rule, subject)}`;
+}
+
+/**
+ * The rule's penalty field in its subject key: `b<ref>` (`b` is no algorithm char, so it cannot
+ * meet a counter field), "" for a rule without a penalty. Kept per ref, not per algorithm: a
+ * penalty outlives an edit of the rule's algorithm.
+ */
+export function penaltyField(rule: LimiterRule): string {
+  return rule.blockMs > 0 ? PENALTY_CHAR + checkedRef(rule) : "";
+}
+
+const PENALTY_CHAR = "b";
 
 /** One rule's state, named by its key and field (a field never holds a newline). */
 export function stateId(key: string, field: string): string {

@@ -6,11 +6,22 @@
  * Same all-or-nothing rule as Redis: a refusal by any local enforce rule consumes nothing, and
  * neither does a request that something else refuses (`commit: false`, e.g. a `closed` rule of the
  * same request while Redis is away).
+ * Penalties (blockMs) are kept here too, but only those this instance starts while Redis is away: a
+ * penalty recorded in Redis is not seen until Redis answers again.
  */
 import { ALGORITHM_DEFS } from "./algorithms/registry";
 import { roundView } from "./algorithms/model";
+import { applyPenalty } from "./algorithms/penalty";
 import { BoundedMap } from "./boundedMap";
 import type { LimiterRule, RuleResult } from "./types";
+
+/** A rule to decide locally, with the ids of its state and of its penalty (lib/limiter/keys.ts stateId). */
+export interface LocalRule {
+  rule: LimiterRule;
+  key: string;
+  /** Needed only when the rule has a penalty (blockMs > 0). */
+  penaltyKey?: string;
+}
 
 export class LocalLimiter {
   private readonly states: BoundedMap<unknown>;
@@ -19,21 +30,24 @@ export class LocalLimiter {
     this.states = new BoundedMap(maxEntries);
   }
 
-  /** Decides `rules` (with their counter keys) at `now`; commits only if `commit` and every enforce rule allows. */
-  decide(rules: { rule: LimiterRule; key: string }[], now: number, commit = true): RuleResult[] {
-    const evaluations = rules.map(({ rule, key }) => ({
-      rule,
-      key,
-      evaluation: ALGORITHM_DEFS[rule.algorithm].model.evaluate(this.states.get(key, now), rule, now, rule.cost),
-    }));
+  /** Decides `rules` at `now`; commits only if `commit` and every enforce rule allows. */
+  decide(rules: LocalRule[], now: number, commit = true): RuleResult[] {
+    const evaluations = rules.map(({ rule, key, penaltyKey }) => {
+      const own = ALGORITHM_DEFS[rule.algorithm].model.evaluate(this.states.get(key, now), rule, now, rule.cost);
+      const penaltyId = penaltyKey ?? key + "\npenalty";
+      const outcome = rule.blockMs > 0 ? applyPenalty(own, this.states.get(penaltyId, now) as number | undefined, rule.blockMs, now, commit) : undefined;
+      if (outcome?.startsUntil != null) this.states.set(penaltyId, outcome.startsUntil, outcome.startsUntil);
+      return { rule, key, evaluation: outcome?.evaluation ?? own, penalized: outcome?.penalized ?? false };
+    });
     const admitted = commit && evaluations.every(({ rule, evaluation }) => rule.mode === "shadow" || evaluation.allowed);
-    return evaluations.map(({ rule, key, evaluation }) => {
+    return evaluations.map(({ rule, key, evaluation, penalized }) => {
       const consumed = admitted && evaluation.allowed && evaluation.next !== null;
       if (consumed) this.states.set(key, evaluation.next!.state, now + evaluation.next!.ttlMs);
       const view = roundView(consumed ? evaluation.after : evaluation.before);
       return {
         rule,
         allowed: evaluation.allowed,
+        ...(penalized ? { penalized: true } : {}),
         limit: rule.limit,
         ...view,
         retryAfterMs: evaluation.retryAfterMs < 0 ? rule.windowMs : evaluation.retryAfterMs,

@@ -1,6 +1,7 @@
 /**
  * The Lua scripts agree with the TypeScript reference models, field by field, on seeded random
- * request sequences with explicit time; alone and several rules in one decision (all-or-nothing).
+ * request sequences with explicit time; alone and several rules in one decision (all-or-nothing);
+ * with penalties (blockMs) too, for every algorithm, shadow rules and peeks included.
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -31,9 +32,13 @@ const ruleArb = fc.record({
 });
 const stepsArb = fc.array(fc.integer({ min: 0, max: 2500 }), { minLength: 1, maxLength: 40 });
 
-type RuleSpec = typeof ruleArb extends fc.Arbitrary<infer T> ? T : never;
+type RuleSpec = (typeof ruleArb extends fc.Arbitrary<infer T> ? T : never) & { blockMs?: number };
+const penaltyArb = fc.record({ blockMs: fc.integer({ min: 1, max: 8000 }) });
+const fields = ({ allowed, penalized, remaining, resetMs, retryAfterMs, nextMs }: { allowed: boolean; penalized?: boolean; remaining: number; resetMs: number; retryAfterMs: number; nextMs: number }) =>
+  ({ allowed, penalized: penalized ?? false, remaining, resetMs, retryAfterMs, nextMs });
 
-async function agree(ruleSpecs: RuleSpec[], gaps: number[]) {
+/** `peekEvery`: every so many steps, a peek (never charges, never starts a penalty) is compared first. */
+async function agree(ruleSpecs: RuleSpec[], gaps: number[], peekEvery = 0) {
   const tenant = `m${run++}`;
   const rules = ruleSpecs.map((s, i) =>
     limiterRule({
@@ -43,16 +48,21 @@ async function agree(ruleSpecs: RuleSpec[], gaps: number[]) {
       windowMs: s.windowMs,
       burst: s.limit + s.burstExtra,
       cost: s.cost,
+      blockMs: s.blockMs ?? 0,
       mode: s.shadow && i > 0 ? "shadow" : "enforce",
     }),
   );
   const states = new Map<string, unknown>();
   let now = T0;
-  for (const gap of gaps) {
+  for (const [step, gap] of gaps.entries()) {
     now += gap;
+    if (peekEvery > 0 && step % peekEvery === 0) {
+      const peeked = await limiter.peek(rules, { tenantId: tenant, keyId: "k" }, { nowMs: now });
+      expect(peeked.results.map(fields)).toEqual(modelDecide(states, rules, now, false));
+    }
     const actual = await limiter.decide(rules, { tenantId: tenant, keyId: "k" }, { nowMs: now });
     const expected = modelDecide(states, rules, now);
-    expect(actual.results.map(({ allowed, remaining, resetMs, retryAfterMs, nextMs }) => ({ allowed, remaining, resetMs, retryAfterMs, nextMs }))).toEqual(expected);
+    expect(actual.results.map(fields)).toEqual(expected);
   }
 }
 
@@ -96,15 +106,30 @@ describe("Lua agrees with the reference model", () => {
         now += gap;
         const actual = await limiter.decide([rule], subject, { nowMs: now });
         const { allowed, remaining, resetMs, retryAfterMs, nextMs } = actual.results[0]!;
-        expect({ allowed, remaining, resetMs, retryAfterMs, nextMs }).toEqual(modelDecide(states, [rule], now)[0]);
+        expect({ allowed, penalized: false, remaining, resetMs, retryAfterMs, nextMs }).toEqual(modelDecide(states, [rule], now)[0]);
       }
     }
   });
 
   it("with one to four rules of mixed algorithms and modes in one decision", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(ruleArb, { minLength: 1, maxLength: 4 }), stepsArb, agree),
+      fc.asyncProperty(fc.array(ruleArb, { minLength: 1, maxLength: 4 }), stepsArb, (specs, gaps) => agree(specs, gaps)),
       { seed: 99, numRuns: 60 },
+    );
+  });
+
+  it.each(ALGORITHMS)("%s with a penalty, on seeded random sequences (peeks between)", async (algorithm) => {
+    await fc.assert(
+      fc.asyncProperty(ruleArb, penaltyArb, stepsArb, async (spec, { blockMs }, gaps) => agree([{ ...spec, algorithm, shadow: false, blockMs }], gaps, 3)),
+      { seed: 4321, numRuns: 30 },
+    );
+  });
+
+  it("with penalties on some of one to four rules of mixed algorithms and modes in one decision", async () => {
+    const withMaybePenalty = fc.tuple(ruleArb, fc.option(penaltyArb)).map(([spec, penalty]) => ({ ...spec, blockMs: penalty?.blockMs ?? 0 }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(withMaybePenalty, { minLength: 1, maxLength: 4 }), stepsArb, (specs, gaps) => agree(specs, gaps, 4)),
+      { seed: 77, numRuns: 60 },
     );
   });
 });

@@ -2,11 +2,14 @@
  * Parses decide.lua's reply, defensively: anything but the documented shape is an error
  * (treated like an unavailable Redis by the caller), never a half-read decision.
  *
- * Reply: [ now_ms, committed(0|1), then per rule: allowed(0|1), remaining, reset_ms, retry_after_ms, next_ms ]
+ * Reply: [ now_ms, committed(0|1), then per rule: allowed(0|1|2), remaining, reset_ms, retry_after_ms, next_ms ]
+ * allowed is 1 when the rule admits, 0 when it refuses, 2 when it refuses under a penalty in force.
  * retry_after_ms is -1 when the request can never pass (its cost exceeds the rule's capacity).
  */
 export interface ParsedRule {
   allowed: boolean;
+  /** Refused under a penalty that was in force before this request. */
+  penalized: boolean;
   remaining: number;
   resetMs: number;
   retryAfterMs: number;
@@ -34,8 +37,11 @@ export function parseDecideReply(reply: unknown, ruleCount: number): ParsedReply
   const rules: ParsedRule[] = [];
   for (let i = 0; i < ruleCount; i++) {
     const at = 2 + i * PER_RULE;
+    const verdict = int(reply[at], "allowed");
+    if (verdict < 0 || verdict > 2) throw new Error(`decide reply: allowed is not 0, 1 or 2: ${verdict}`);
     rules.push({
-      allowed: int(reply[at], "allowed") === 1,
+      allowed: verdict === 1,
+      penalized: verdict === 2,
       remaining: int(reply[at + 1], "remaining"),
       resetMs: int(reply[at + 2], "reset"),
       retryAfterMs: int(reply[at + 3], "retry"),

@@ -71,4 +71,20 @@ describe("RefusalCache", () => {
     expect(cache.size).toBe(2);
     expect(cache.get("a", 1)).toBeUndefined();
   });
+
+  it("answers a client under a penalty until the penalty's end (injected clock), though the counter has room sooner", () => {
+    const cache = new RefusalCache();
+    const rule = limiterRule({ blockMs: 60_000 });
+    const penalised: Decision = {
+      allowed: false,
+      unavailable: false,
+      retryAfterMs: 60_000,
+      nowMs: 1000,
+      results: [{ rule, allowed: false, penalized: true, limit: 10, remaining: 0, resetMs: 60_000, retryAfterMs: 60_000, nextMs: 60_000, source: "redis" }],
+    };
+    cache.remember("t", "f", penalised, 0);
+    expect(cache.get("f", 59_000)).toMatchObject({ allowed: false, retryAfterMs: 1000 });
+    expect(cache.get("f", 59_000)!.results[0]).toMatchObject({ penalized: true, source: "cache" });
+    expect(cache.get("f", 60_000)).toBeUndefined();
+  });
 });

@@ -2,7 +2,9 @@
  * Per-instance cache of refusals. When Redis refuses a request until time T, an identical request
  * (same rules, same counters, same cost) is refused locally until T without a Redis call: no quota of
  * a refusing rule can come back sooner, so this never refuses what Redis would admit. Abusive clients
- * then cost Redis nothing.
+ * then cost Redis nothing. A client under a penalty (blockMs) is refused until the penalty's end
+ * (Redis's retry time then is that end), so it costs one Redis trip per penalty and request shape;
+ * a counter reset lifts the penalty in Redis and drops the tenant's entries here (announced).
  *
  * Entries are keyed by the request's fingerprint (counter keys + rule parameters + cost), so a rule
  * change misses the cache by construction. Entries are also indexed by tenant, so dropping one
@@ -57,6 +59,7 @@ export class RefusalCache {
         nextMs: r.nextMs > elapsed ? r.nextMs - elapsed : 0,
         source: "cache",
       };
+      if (r.penalized) results[i]!.penalized = true;
     }
     return { allowed: false, unavailable: false, retryAfterMs: Math.max(1, d.retryAfterMs - elapsed), nowMs: d.nowMs + elapsed, results };
   }

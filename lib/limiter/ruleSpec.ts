@@ -1,6 +1,6 @@
 /**
- * A rule as decide.lua reads it: 7 fields (algorithm code, limit, window ms, burst, cost, enforce
- * "1"/"0", its field in the subject key), sent once per script call however many requests of the
+ * A rule as decide.lua reads it: 9 fields (algorithm code, limit, window ms, burst, cost, enforce
+ * "1"/"0", its field in the subject key, its penalty ms and penalty field), sent once per script call however many requests of the
  * call share it.
  *
  * Computed once per rule object and kept in a WeakMap: rules reach the limiter as long-lived,
@@ -9,7 +9,7 @@
  * refusal cache's fingerprint.
  */
 import { ALGORITHM_DEFS } from "./algorithms/registry";
-import { counterField } from "./keys";
+import { counterField, penaltyField } from "./keys";
 import type { LimiterRule } from "./types";
 
 export interface RuleSpec {
@@ -20,7 +20,7 @@ export interface RuleSpec {
 const specs = new WeakMap<LimiterRule, { decide: RuleSpec; peek: RuleSpec }>();
 
 function build(rule: LimiterRule, cost: number): RuleSpec {
-  const fields = [ALGORITHM_DEFS[rule.algorithm].code, String(rule.limit), String(rule.windowMs), String(rule.burst), String(cost), rule.mode === "enforce" ? "1" : "0", counterField(rule)];
+  const fields = [ALGORITHM_DEFS[rule.algorithm].code, String(rule.limit), String(rule.windowMs), String(rule.burst), String(cost), rule.mode === "enforce" ? "1" : "0", counterField(rule), String(rule.blockMs), penaltyField(rule)];
   return { id: fields.join(","), fields };
 }
 

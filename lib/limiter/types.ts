@@ -37,6 +37,11 @@ export interface LimiterRule extends LimitParams {
   ref: string;
   scope: Scope;
   cost: number;
+  /**
+   * Penalty (ms): once this rule refuses a subject, every request of that subject the rule applies
+   * to is refused for this long, whatever the counter says (lib/limiter/algorithms/penalty.ts). 0: none.
+   */
+  blockMs: number;
   failMode: FailMode;
   mode: RuleMode;
 }
@@ -63,6 +68,8 @@ export interface RuleResult {
   retryAfterMs: number;
   /** Until the rule next gives at least one unit back; 0 when nothing is consumed. */
   nextMs: number;
+  /** Refused (or, for a shadow rule, would be) because a penalty of the rule was in force already. */
+  penalized?: boolean;
   /** How this result was produced: Redis, the local refusal cache, or a fail mode. */
   source: "redis" | "cache" | "fail_open" | "fail_closed" | "fail_local";
 }

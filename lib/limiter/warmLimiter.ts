@@ -27,6 +27,7 @@ const warmRules: LimiterRule[] = ALGORITHMS.map((algorithm, i) => ({
   windowMs: 1_000,
   burst: 10,
   cost: 1,
+  blockMs: 0,
   failMode: "open",
   mode: "enforce",
 }));

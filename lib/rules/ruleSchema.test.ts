@@ -17,6 +17,7 @@ describe("ruleSchema accepts", () => {
       burst: 100,
       cost: 1,
       match: {},
+      blockMs: 0,
       failMode: "open",
       mode: "enforce",
     });
@@ -32,6 +33,8 @@ describe("ruleSchema accepts", () => {
     ["a 64-character name", { ...valid, name: "a" + "b".repeat(63) }],
     ["a sliding_log at its cap of 10,000", { ...valid, algorithm: "sliding_log", limit: 10_000 }],
     ["a large limit for the other algorithms", { ...valid, algorithm: "sliding_window", limit: 1_000_000_000 }],
+    ["a penalty at its bounds", { ...valid, blockMs: 31_622_400_000 }],
+    ["no penalty", { ...valid, blockMs: 0 }],
     ["a glob with 8 wildcards", { ...valid, match: { path: "/api/v1" + "/*/**".repeat(4) } }],
   ])("%s", (_, input) => {
     expect(issues(input)).toEqual([]);
@@ -61,6 +64,10 @@ describe("ruleSchema rejects, naming the field", () => {
     ["an unpaired surrogate in the path", { ...valid, match: { path: "/api/v1/\ud800" } }, "match.path", "path must not contain an unpaired surrogate (U+D800 at position 8); send well-formed Unicode"],
     ["unknown method", { ...valid, match: { methods: ["FETCH"] } }, "match.methods.0", "methods must be among GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"],
     ["empty methods", { ...valid, match: { methods: [] } }, "match.methods", "methods must list at least one method"],
+    ["negative penalty", { ...valid, blockMs: -1 }, "blockMs", "blockMs must be at least 0 (0: no penalty)"],
+    ["fractional penalty", { ...valid, blockMs: 1.5 }, "blockMs", "blockMs must be a whole number of milliseconds"],
+    ["penalty as a string", { ...valid, blockMs: "60000" }, "blockMs", "blockMs must be a number"],
+    ["penalty over 366 days", { ...valid, blockMs: 31_622_400_001 }, "blockMs", "blockMs must be at most 31622400000 (366 days)"],
     ["unknown failMode", { ...valid, failMode: "retry" }, "failMode", "failMode must be one of open, closed, local"],
     ["unknown mode", { ...valid, mode: "dry-run" }, "mode", "mode must be one of enforce, shadow"],
     ["a sliding_log limit over its cap", { ...valid, algorithm: "sliding_log", limit: 10_001 }, "limit", "limit must be at most 10,000 for sliding_log (every decision reads the whole log); use sliding_window for larger limits"],

@@ -15,6 +15,8 @@ const MAX_UNITS = 1_000_000_000;
 export const MAX_SLIDING_LOG_LIMIT = 10_000;
 const MIN_WINDOW_MS = 1_000;
 const MAX_WINDOW_MS = 31_622_400_000; // 366 days
+/** The longest penalty (blockMs): as long as the longest window. */
+export const MAX_BLOCK_MS = MAX_WINDOW_MS;
 /** Wildcard segments (`*` or `**`) one path glob may hold. */
 export const MAX_GLOB_WILDCARDS = 8;
 const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -68,6 +70,12 @@ export const ruleSchema = z
     burst: units("burst", 1).optional(),
     cost: units("cost", 0).default(1),
     match: matchSchema.default({}),
+    blockMs: z
+      .number({ error: "blockMs must be a number" })
+      .int("blockMs must be a whole number of milliseconds")
+      .min(0, "blockMs must be at least 0 (0: no penalty)")
+      .max(MAX_BLOCK_MS, `blockMs must be at most ${MAX_BLOCK_MS} (366 days)`)
+      .default(0),
     failMode: z.enum(FAIL_MODES, { error: `failMode must be one of ${FAIL_MODES.join(", ")}` }).default("open"),
     mode: z.enum(RULE_MODES, { error: `mode must be one of ${RULE_MODES.join(", ")}` }).default("enforce"),
   })
@@ -101,6 +109,7 @@ export function toLimiterRule(rule: Rule, ref: string = rule.name): LimiterRule 
     windowMs: rule.windowMs,
     burst: rule.burst,
     cost: rule.cost,
+    blockMs: rule.blockMs,
     failMode: rule.failMode,
     mode: rule.mode,
   };

@@ -1,6 +1,6 @@
 /**
  * Conversion between the contract's rule (lib/rules/ruleSchema.ts) and its database row.
- * windowMs is a BigInt column (up to 366 days in ms exceeds int4) and a number everywhere else.
+ * windowMs and blockMs are BigInt columns (up to 366 days in ms exceeds int4) and numbers everywhere else.
  */
 import type { Rule } from "./ruleSchema";
 
@@ -15,6 +15,7 @@ export interface RuleColumns {
   cost: number;
   methods: string[];
   path: string | null;
+  blockMs: bigint;
   failMode: Rule["failMode"];
   mode: Rule["mode"];
 }
@@ -30,6 +31,7 @@ export function toColumns(rule: Rule): RuleColumns {
     cost: rule.cost,
     methods: rule.match.methods ?? [],
     path: rule.match.path ?? null,
+    blockMs: BigInt(rule.blockMs),
     failMode: rule.failMode,
     mode: rule.mode,
   };
@@ -48,6 +50,7 @@ export function fromColumns(row: RuleColumns): Rule {
     burst: row.burst,
     cost: row.cost,
     match,
+    blockMs: Number(row.blockMs),
     failMode: row.failMode,
     mode: row.mode,
   };

@@ -10,8 +10,11 @@
  * key Redis would use (lib/limiter/keys.ts), so rules share counters exactly as they do live.
  * States never expire here: a Redis key expires only once its state means "empty", so keeping it
  * decides the same. sliding_log counters are kept incrementally (slidingLogCounter.ts).
+ * Penalties (blockMs) are kept like decide.lua keeps them (lib/limiter/algorithms/penalty.ts): a
+ * rule under a penalty refuses whatever its counter says; a rule whose counter refuses starts one.
  * Time must not go back from one call to the next (the replay is sorted by time).
  */
+import { penaltyLeft } from "../limiter/algorithms/penalty";
 import { ALGORITHM_DEFS } from "../limiter/algorithms/registry";
 import type { LimiterRule } from "../limiter/types";
 import { SlidingLogCounter } from "./slidingLogCounter";
@@ -19,9 +22,11 @@ import { SlidingLogCounter } from "./slidingLogCounter";
 export class ReplayCounters {
   private readonly logs = new Map<string, SlidingLogCounter>();
   private readonly states = new Map<string, unknown>();
+  /** Penalty id -> the epoch ms its penalty ends. */
+  private readonly penalties = new Map<string, number>();
 
   get size(): number {
-    return this.logs.size + this.states.size;
+    return this.logs.size + this.states.size + this.penalties.size;
   }
 
   private log(key: string): SlidingLogCounter {
@@ -30,8 +35,11 @@ export class ReplayCounters {
     return log;
   }
 
-  /** Decides a request of `rules` (with their counter `keys`) at `nowMs`; true when it is refused. */
-  refuses(rules: readonly LimiterRule[], keys: readonly string[], nowMs: number): boolean {
+  /**
+   * Decides a request of `rules` (with their counter `keys`, and the ids of their penalties where a
+   * rule has one) at `nowMs`; true when it is refused.
+   */
+  refuses(rules: readonly LimiterRule[], keys: readonly string[], nowMs: number, penaltyIds: readonly string[] = []): boolean {
     const allowed: boolean[] = [];
     const next: unknown[] = [];
     let refused = false;
@@ -45,6 +53,7 @@ export class ReplayCounters {
         allowed.push(evaluation.allowed);
         next.push(evaluation.next);
       }
+      if (rule.blockMs > 0) this.applyPenalty(allowed, i, rule, penaltyIds[i]!, nowMs);
       if (!allowed[i] && rule.mode === "enforce") refused = true;
     }
     if (refused) return true;
@@ -58,5 +67,11 @@ export class ReplayCounters {
       }
     }
     return false;
+  }
+
+  /** penalty.ts's applyPenalty, for a replay: only whether the rule admits matters here. */
+  private applyPenalty(allowed: boolean[], i: number, rule: LimiterRule, id: string, nowMs: number): void {
+    if (penaltyLeft(this.penalties.get(id), rule.blockMs, nowMs) > 0) allowed[i] = false;
+    else if (!allowed[i]) this.penalties.set(id, nowMs + rule.blockMs);
   }
 }

@@ -15,7 +15,7 @@
  */
 import type { AccessMatcher } from "../access/accessMatcher";
 import { rulesForRequest, type CompiledRule } from "../enforce/effectiveRules";
-import { counterField, counterKey, stateId } from "../limiter/keys";
+import { counterField, counterKey, penaltyField, penaltyKey, stateId } from "../limiter/keys";
 import type { LimiterRule, Subject } from "../limiter/types";
 import type { TraceEntry } from "../metrics/requestTrace";
 import { ReplayCounters } from "./replayCounters";
@@ -47,6 +47,16 @@ export async function replayPass(entries: readonly TraceEntry[], pass: ReplayPas
     if (key === undefined) byRule.set(id, (key = stateId(counterKey("", rule, subject), counterField(rule))));
     return key;
   };
+  // Penalty ids likewise, for the rules that have a penalty ("" for the others).
+  const penaltyCache = new Map<LimiterRule, Map<string, string>>();
+  const penaltyOf = (rule: LimiterRule, id: string, subject: Subject): string => {
+    if (rule.blockMs <= 0) return "";
+    let byRule = penaltyCache.get(rule);
+    if (!byRule) penaltyCache.set(rule, (byRule = new Map()));
+    let key = byRule.get(id);
+    if (key === undefined) byRule.set(id, (key = stateId(penaltyKey("", rule, subject), penaltyField(rule))));
+    return key;
+  };
   let sliceStart = performance.now();
   for (let i = 0; i < entries.length; i++) {
     if ((i & 255) === 255 && performance.now() - sliceStart > SLICE_MS) {
@@ -64,7 +74,8 @@ export async function replayPass(entries: readonly TraceEntry[], pass: ReplayPas
     let subject = subjects.get(id);
     if (!subject) subjects.set(id, (subject = { tenantId: pass.tenantId, keyId: entry.keyId ?? undefined, ip }));
     const keys = rules.map((rule) => keyOf(rule, id, subject!));
-    if (counters.refuses(rules, keys, entry.atMs)) refused[i] = 1;
+    const penalties = rules.some((rule) => rule.blockMs > 0) ? rules.map((rule) => penaltyOf(rule, id, subject!)) : undefined;
+    if (counters.refuses(rules, keys, entry.atMs, penalties)) refused[i] = 1;
   }
   return refused;
 }

@@ -110,6 +110,17 @@ describe("a simulation", () => {
     expect(commands.every((c) => c.name === "XRANGE")).toBe(true);
   }, 120_000);
 
+  it.each(["fixed_window", "sliding_log"] as const)("applies penalties (%s): once the rule refuses, everything is refused until the penalty's end", async (algorithm) => {
+    const trace = entries(3_000, 100); // one request per 100 ms for 300 s
+    const { redis } = traceRedis(trace);
+    const simulator = createSimulator({ redis, prefix: "t:", store: store([]), clock: () => T0 + 86_400_000 });
+    const candidate = rules([{ name: "tenant-total", scope: "tenant", algorithm, limit: 10, windowMs: 60_000, blockMs: 120_000 }]);
+    const result = await simulator.simulate(TENANT, { rules: candidate, fromMs: T0, toMs: T0 + 3_600_000 });
+    // 10 pass at 0 s, the 11th (1 s) starts a penalty until 121 s; 10 pass from 121 s, the next one
+    // (122 s) starts one until 242 s; 10 pass from 242 s, then a penalty past the trace's end.
+    expect(result.candidate).toMatchObject({ allowed: 30, refused: 2_970 });
+  });
+
   it("is one at a time per instance: another one meanwhile is a 503 simulator_busy with Retry-After, and the next one after it runs", async () => {
     const trace = entries(100, 1_000);
     let release!: () => void;

@@ -31,7 +31,7 @@ const TENANT = "accuracy";
 
 function rule(algorithm: Algorithm, ref: string, mode: LimiterRule["mode"]): LimiterRule {
   const { limit, windowMs } = DEFAULT_TRACE_SPEC;
-  return { name: ref, ref, scope: "key", algorithm, limit, windowMs, burst: limit, cost: 1, failMode: "open", mode };
+  return { name: ref, ref, scope: "key", algorithm, limit, windowMs, burst: limit, cost: 1, blockMs: 0, failMode: "open", mode };
 }
 
 const pct = (part: number, whole: number): number => (whole > 0 ? round((100 * part) / whole, 5) : 0);

@@ -22,7 +22,7 @@ export function subjectAt(seq: number): Subject {
 }
 
 export function makeRule(algorithm: Algorithm, name: string, scope: Scope, limit: number, windowMs: number, burst = limit): LimiterRule {
-  return { name, ref: name, scope, algorithm, limit, windowMs, burst, cost: 1, failMode: "open", mode: "enforce" };
+  return { name, ref: name, scope, algorithm, limit, windowMs, burst, cost: 1, blockMs: 0, failMode: "open", mode: "enforce" };
 }
 
 /** A rule nothing in the benchmark reaches: 1e9 per 60 s, or 1e6 per 1 s for sliding_log. */

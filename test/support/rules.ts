@@ -11,6 +11,7 @@ export function limiterRule(overrides: Partial<LimiterRule> = {}): LimiterRule {
     algorithm: "fixed_window",
     windowMs: 60_000,
     cost: 1,
+    blockMs: 0,
     failMode: "open",
     mode: "enforce",
     ...overrides,

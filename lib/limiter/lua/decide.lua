@@ -8,9 +8,10 @@
            sorted set per sliding_log rule and subject. All keys of one call carry the same hash
            tag ({tenant}), so they live in one Redis Cluster slot.
   ARGV     the rule specs of the call, each sent once however many requests share it:
-           ARGV[1] number of specs m, then per spec 7 fields: algorithm code (fw|sw|sl|tb|gc),
-             limit, window ms, burst, cost, "1" for an enforce rule or "0" for a shadow rule, and
-             the rule's field in its subject key ("" for sliding_log);
+           ARGV[1] number of specs m, then per spec 9 fields: algorithm code (fw|sw|sl|tb|gc),
+             limit, window ms, burst, cost, "1" for an enforce rule or "0" for a shadow rule,
+             the rule's field in its subject key ("" for sliding_log), its penalty in ms
+             (blockMs, 0: none) and its penalty field ("" when none; see includes/penalty.lua);
            then the number of requests, then per request:
              now in epoch ms, or "" to read Redis TIME (read once per call)
              "1": consume when every enforce rule allows; "0": peek, never write
@@ -20,12 +21,16 @@
                (each reads its window or time from the state), so a longer TTL never changes a
                decision.
              number of rules n, then per rule its spec number (1-based), its key number (1-based)
-               and the key number of its per-rule key of the earlier layout, or 0 (see "Rolling
-               upgrade" below)
+               and the number of its second key, or 0: for a sliding_log rule with a penalty, the
+               subject key holding the penalty; for any other rule, its per-rule key of the
+               earlier layout (see "Rolling upgrade" below)
 
   Reply: per request { now_ms, committed (0|1),
-           then per rule: allowed (0|1), remaining, reset_ms, retry_after_ms (-1: never), next_ms }
+           then per rule: allowed (1; 0 refused; 2 refused under a penalty in force), remaining,
+           reset_ms, retry_after_ms (-1: never), next_ms }
   A refusal by any enforce rule commits nothing: no rule, shadow or not, consumes quota.
+  Penalties: a rule under a penalty refuses whatever its counter says; a rule whose own counter
+  refuses a request to be charged starts its penalty (written even though nothing is consumed).
   A shadow rule that would refuse does not consume either (it counts as if it were enforced).
   Writes: each changed subject key is written once at the end of the call (one SET PX); sliding_log
   sorted sets as each request commits.
@@ -41,14 +46,15 @@
 --!include includes/tat.lua
 --!include includes/token_bucket.lua
 --!include includes/gcra.lua
+--!include includes/penalty.lua
 
-local FIELDS = 7
+local FIELDS = 9
 local HEAD = 4 -- per request: now, commit, ttl floor, n
 local STRIDE = 10 -- values kept per rule: what a check returns (see preamble.lua)
 
 -- The specs, parsed once per call.
 local spec_count = tonumber(ARGV[1])
-local CODE, CHECK, LIMIT, WINDOW, BURST, COST, ENFORCE, FIELD = {}, {}, {}, {}, {}, {}, {}, {}
+local CODE, CHECK, LIMIT, WINDOW, BURST, COST, ENFORCE, FIELD, BLOCK, PFIELD = {}, {}, {}, {}, {}, {}, {}, {}, {}, {}
 for j = 1, spec_count do
   local base = 2 + (j - 1) * FIELDS
   CODE[j] = ARGV[base]
@@ -59,6 +65,7 @@ for j = 1, spec_count do
   LIMIT[j], WINDOW[j], BURST[j], COST[j] = tonumber(ARGV[base + 1]), tonumber(ARGV[base + 2]), tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
   ENFORCE[j] = ARGV[base + 5] == "1"
   FIELD[j] = ARGV[base + 6]
+  BLOCK[j], PFIELD[j] = tonumber(ARGV[base + 7]), ARGV[base + 8]
 end
 local REQUESTS_AT = 2 + spec_count * FIELDS
 
@@ -78,7 +85,11 @@ do
       local lk = tonumber(ARGV[arg + 3 * i + 2])
       if lk ~= 0 and not seen[lk] then
         seen[lk] = true
-        legacy[#legacy + 1] = KEYS[lk]
+        if CODE[tonumber(ARGV[arg + 3 * i])] == "sl" then
+          wanted[#wanted + 1] = KEYS[lk] -- the subject key holding its penalty
+        else
+          legacy[#legacy + 1] = KEYS[lk]
+        end
       end
     end
     arg = arg + 3 * n
@@ -91,7 +102,7 @@ local reply = {}
 local arg = REQUESTS_AT + 1
 local redis_now, redis_now_us
 local out = {}
-local specs, keys, legacy_keys = {}, {}, {}
+local specs, keys, legacy_keys, penalized = {}, {}, {}, {}
 
 for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
   local now, now_us
@@ -114,16 +125,26 @@ for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
       return redis.error_reply("ERR sluice: no rule spec or key " .. tostring(ARGV[arg + 3 * i - 3]) .. "/" .. tostring(ARGV[arg + 3 * i - 2]))
     end
     local lk = tonumber(ARGV[arg + 3 * i - 1])
-    if lk ~= 0 then
+    local pk = k
+    if lk == 0 then
+      lk = nil
+    elseif CODE[j] == "sl" then
+      pk, lk = KEYS[lk], nil
+    else
       lk = KEYS[lk]
       adopt_legacy(k, FIELD[j], CODE[j], lk)
-    else
-      lk = nil
     end
     specs[i], keys[i], legacy_keys[i] = j, k, lk
     local o = (i - 1) * STRIDE
     out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6], out[o + 7], out[o + 8], out[o + 9], out[o + 10] =
       CHECK[j](k, FIELD[j], now, now_us, LIMIT[j], WINDOW[j], BURST[j], COST[j])
+    penalized[i] = false
+    if BLOCK[j] > 0 then
+      if CODE[j] == "sl" and pk == k then
+        return redis.error_reply("ERR sluice: no penalty key for a sliding_log rule with a penalty")
+      end
+      penalized[i] = apply_penalty(out, o, pk, PFIELD[j], now, BLOCK[j], wants_commit, ttl_floor)
+    end
     if ENFORCE[j] and not out[o + 1] then every_enforce_allows = false end
   end
 
@@ -151,7 +172,7 @@ for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
       end
       v = o + 5 -- the "after" view
     end
-    reply[r + 1] = allowed and 1 or 0
+    reply[r + 1] = allowed and 1 or (penalized[i] and 2 or 0)
     reply[r + 2] = floor(out[v + 1])
     reply[r + 3] = ceil(out[v + 2])
     reply[r + 4] = ceil(out[o + 2])

@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("1c4ef2d4d06add4612288c4fcf492ac49f738ebd");
+    expect(decideScriptSha()).toBe("e899f4717d14b472da9663157936a6f127ab2c38");
   });
 });

@@ -27,7 +27,7 @@ function listen(server: http.Server): void {
 if (kind === "ceiling") {
   const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: false, enableAutoPipelining: false });
   const limiter = createLimiter({ redis, prefix: process.env.BENCH_PREFIX ?? "bench:ceiling:", timeoutMs: 1_000, timeSource: "redis" });
-  const rule: LimiterRule = { name: "per-key", ref: "1", scope: "key", algorithm: "token_bucket", limit: 1_000_000_000, windowMs: 60_000, burst: 1_000_000_000, cost: 1, failMode: "open", mode: "enforce" };
+  const rule: LimiterRule = { name: "per-key", ref: "1", scope: "key", algorithm: "token_bucket", limit: 1_000_000_000, windowMs: 60_000, burst: 1_000_000_000, cost: 1, blockMs: 0, failMode: "open", mode: "enforce" };
   listen(
     http.createServer((req, res) => {
       limiter.decide([rule], { tenantId: "ceiling", keyId: "k" }).then(

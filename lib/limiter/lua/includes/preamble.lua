@@ -94,7 +94,8 @@ local function subject_of(key)
   return rec
 end
 
--- A rule's state: a number (compact form) or a text (holds ":"), or nil for none.
+-- A rule's state: a number (compact form) or a text (holds ":"), or nil for none (false: a field
+-- marked over this call, see penalty.lua).
 local function state_of(key, field)
   return subject_of(key).value[field]
 end
@@ -123,9 +124,11 @@ local function store_subjects()
     for j = 1, #rec.order do
       local field = rec.order[j]
       local v = rec.value[field]
-      if type(v) == "number" then v = enc64(v) end
-      parts[j] = field .. "=" .. v
-      if not rec.written[field] then untouched = true end
+      if v ~= false then -- false: a field known to be over (an ended penalty), dropped
+        if type(v) == "number" then v = enc64(v) end
+        parts[#parts + 1] = field .. "=" .. v
+        if not rec.written[field] then untouched = true end
+      end
     end
     local ttl = rec.ttl
     if untouched then

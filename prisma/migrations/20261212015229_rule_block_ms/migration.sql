@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Rule" ADD COLUMN     "blockMs" BIGINT NOT NULL DEFAULT 0;
