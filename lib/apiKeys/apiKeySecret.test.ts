@@ -8,7 +8,14 @@ describe("API key secrets", () => {
     expect(minted.prefix).toBe("sluice_Ab3dE5fG");
     expect(minted.secretHash).toMatch(/^[0-9a-f]{64}$/);
     expect(minted.secretHash).toBe(hashKey(minted.key));
-    expect(22 * Math.log2(62)).toBeGreaterThan(128);
+  });
+
+  it("draws at least 128 random bits of secret: 22 characters over all 62 of base62", () => {
+    const secrets = Array.from({ length: 500 }, () => mintKey("Ab3dE5fG").key.split("_")[2]!);
+    const alphabet = new Set(secrets.join(""));
+    // 11,000 draws: any of the 62 characters is missed with a probability below 1e-75.
+    expect(alphabet.size).toBe(62);
+    for (const secret of secrets) expect(secret.length * Math.log2(alphabet.size)).toBeGreaterThan(128);
   });
 
   it("two keys never share a secret", () => {
