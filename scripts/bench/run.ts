@@ -7,6 +7,7 @@
  * parts measured and keeps the other parts' figures (reportMerge.ts); docs/benchmarks.md is then
  * regenerated from the merged report.
  */
+import { accessListCases } from "./accessListCases";
 import { accuracyCases } from "./accuracyCases";
 import { burstCases } from "./burstCases";
 import { createContext, deleteByPrefix, type BenchContext } from "./context";
@@ -35,6 +36,7 @@ export const PARTS = {
   accuracy: [accuracyCases],
   sustained: [sustainedCases],
   burst: [burstCases],
+  access: [accessListCases],
 } satisfies Record<string, BenchPart[]>;
 export type PartName = keyof typeof PARTS | "memory";
 const PART_NAMES = [...(Object.keys(PARTS) as PartName[]), "memory"] as const;
@@ -43,7 +45,7 @@ const PART_NAMES = [...(Object.keys(PARTS) as PartName[]), "memory"] as const;
 export const DEFAULT_PARTS: readonly BenchPart[] = [...PARTS.limiter, ...PARTS.simulator, ...PARTS.http];
 
 /**
- * BENCH_ONLY: a comma-separated list of part names (limiter, simulator, http, dataplane, memory, accuracy, sustained, burst);
+ * BENCH_ONLY: a comma-separated list of part names (limiter, simulator, http, dataplane, memory, accuracy, sustained, burst, access);
  * unset: everything.
  */
 export function partsFromEnv(only = process.env.BENCH_ONLY): RunOptions {
