@@ -107,7 +107,9 @@ function count(deps: AdmitDeps, outcome: string, decision?: Decision): void {
   m.decisions.inc({ outcome });
   if (!decision) return;
   for (const r of decision.results) {
-    m.ruleResults.inc({ rule: r.rule.name, result: r.allowed ? "allowed" : r.rule.mode === "shadow" ? "would_refuse" : "refused" });
+    const result = r.allowed ? "allowed" : r.rule.mode === "shadow" ? "would_refuse" : "refused";
+    m.ruleResults.inc({ rule: r.rule.name, result });
+    if (r.penalized) m.penaltyRefusals.inc({ rule: r.rule.name, result });
   }
 }
 

@@ -31,6 +31,12 @@ function create() {
       labelNames: ["verdict"] as const,
       registers: [registry],
     }),
+    penaltyRefusals: new Counter({
+      name: "sluice_penalty_refusals_total",
+      help: "Per-rule refusals under a penalty in force (rule field blockMs): refused (enforce) or would_refuse (shadow). The refusal that starts a penalty counts in sluice_rule_results_total only; refusals answered from an instance's refusal cache count too.",
+      labelNames: ["rule", "result"] as const,
+      registers: [registry],
+    }),
     decideSeconds: new Histogram({
       name: "sluice_decide_duration_seconds",
       help: "Time spent in the limiter's decide call (Redis round trip included).",

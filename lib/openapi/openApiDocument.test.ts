@@ -71,6 +71,14 @@ describe("the OpenAPI document", () => {
     expect(put.requestBody.content["application/json"]?.schema).toEqual(direct);
   });
 
+  it("documents a rule's penalty (blockMs) with its bounds and default", () => {
+    const put = operation(doc(), "/api/admin/tenants/{tenantId}/rules", "put") as unknown as { requestBody: { content: Record<string, { schema: unknown }> } };
+    const text = JSON.stringify(put.requestBody.content["application/json"]?.schema);
+    expect(text).toMatch(/"blockMs":\{[^}]*"default":0/);
+    expect(text).toMatch(/"blockMs":\{[^}]*"maximum":31622400000/);
+    expect(text).toMatch(/"blockMs":\{[^}]*"description":"Penalty in ms/);
+  });
+
   it("documents the rate-limit headers and problem answers of the client API", () => {
     const check = operation(doc(), "/api/v1/check", "post") as unknown as { responses: Record<string, { headers?: object; $ref?: string }> };
     expect(Object.keys(check.responses["200"]?.headers ?? {})).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy", "X-RateLimit-Reset"]));

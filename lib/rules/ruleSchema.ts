@@ -75,7 +75,8 @@ export const ruleSchema = z
       .int("blockMs must be a whole number of milliseconds")
       .min(0, "blockMs must be at least 0 (0: no penalty)")
       .max(MAX_BLOCK_MS, `blockMs must be at most ${MAX_BLOCK_MS} (366 days)`)
-      .default(0),
+      .default(0)
+      .meta({ description: "Penalty in ms: once this rule refuses a client, every request of that client that the rule applies to is refused for this long (429, Retry-After to its end), whatever the counter says. 0: no penalty." }),
     failMode: z.enum(FAIL_MODES, { error: `failMode must be one of ${FAIL_MODES.join(", ")}` }).default("open"),
     mode: z.enum(RULE_MODES, { error: `mode must be one of ${RULE_MODES.join(", ")}` }).default("enforce"),
   })
