@@ -1,7 +1,7 @@
 "use client";
 /**
  * The drawer of one rule: name, scope, algorithm, the numbers that algorithm uses (burst only for
- * token_bucket and gcra), the window as a duration, cost, match, fail mode and the shadow toggle,
+ * token_bucket and gcra), the window and the penalty as durations, cost, match, fail mode and the shadow toggle,
  * in a compact grid. Every field shows its own error, from the browser's schema run or from the
  * server's 422, in the form's words.
  */
@@ -73,6 +73,15 @@ export function RuleFieldset({
           <RuleTextField id={id("burst")} label="Burst" numeric hint={guide.burstHint} error={errors.burst} value={draft.burst} onChange={(burst) => onChange({ burst })} />
         ) : null}
         <RuleTextField id={id("cost")} label="Cost" numeric hint="units per request" error={errors.cost} value={draft.cost} onChange={(cost) => onChange({ cost })} />
+        <RuleTextField
+          id={id("penalty")}
+          label="Penalty"
+          placeholder="none"
+          hint="once this rule refuses a client, refuse it for this long: 30 s, 10 min, 1 h; empty: none"
+          error={errors.blockMs}
+          value={draft.penalty}
+          onChange={(penalty) => onChange({ penalty })}
+        />
         <fieldset className={styles.methods} aria-describedby={errors["match.methods"] ? id("methods-error") : undefined}>
           <legend>Methods</legend>
           <div className={styles.methodList}>

@@ -58,6 +58,9 @@ export function RuleList({ rules, caption }: { rules: ListedRule[]; caption: str
             <th scope="col" className="num">
               Cost
             </th>
+            <th scope="col" className="num">
+              Penalty
+            </th>
             <th scope="col">Applies to</th>
             <th scope="col">Fail mode</th>
           </tr>
@@ -79,6 +82,7 @@ export function RuleList({ rules, caption }: { rules: ListedRule[]; caption: str
               </td>
               <td className="num">{ALGORITHM_GUIDE[rule.algorithm].usesBurst ? rule.burst.toLocaleString("en") : <span className="muted">n/a</span>}</td>
               <td className="num">{rule.cost}</td>
+              <td className="num">{rule.blockMs > 0 ? describeDuration(rule.blockMs) : <span className="muted">none</span>}</td>
               <td>
                 <code>{describeMatch(rule)}</code>
               </td>

@@ -17,7 +17,8 @@ function rateText(draft: RuleDraft): string {
   const limit = draft.limit.trim();
   if (!limit || windowMs === null) return "—";
   const burst = ALGORITHM_GUIDE[draft.algorithm].usesBurst && draft.burst.trim() ? `, burst ${draft.burst.trim()}` : "";
-  return `${limit} ${perDuration(windowMs)}${burst}`;
+  const penalty = draft.penalty.trim() ? `, penalty ${draft.penalty.trim()}` : "";
+  return `${limit} ${perDuration(windowMs)}${burst}${penalty}`;
 }
 
 function appliesTo(draft: RuleDraft): string {

@@ -15,6 +15,7 @@ export const FIELD_LABELS: Record<Exclude<RuleField, "rule">, string> = {
   windowMs: "Window",
   burst: "Burst",
   cost: "Cost",
+  blockMs: "Penalty",
   "match.methods": "Methods",
   "match.path": "Path",
   failMode: "Fail mode",
@@ -26,6 +27,10 @@ const REWRITES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^windowMs must be a whole number/, () => "Window must be a whole number of milliseconds"],
   [/^windowMs must be at least 1000/, () => "Window must be at least 1 s"],
   [/^windowMs must be at most .*366 days/, () => "Window must be at most 366 days"],
+  [/^blockMs must be a number/, () => `Penalty: write ${DURATION_HELP}, or leave it empty for none`],
+  [/^blockMs must be a whole number/, () => "Penalty must be a whole number of milliseconds"],
+  [/^blockMs must be at least 0/, () => "Penalty cannot be negative; leave it empty for none"],
+  [/^blockMs must be at most .*366 days/, () => "Penalty must be at most 366 days"],
   [/^name is required/, () => "Give the rule a name"],
   [/^name must be 1-64 characters/, () => "Name: use 1 to 64 lower-case letters, digits, _ or -, starting with a letter or digit"],
   [/^duplicate rule name "(.*)"$/, (m) => `Another rule is already named ${m[1]}`],
@@ -34,7 +39,7 @@ const REWRITES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^path wildcards must be a whole segment/, () => "Path: a wildcard must be a whole segment, /* or /**"],
 ];
 
-const API_NAME = /^(name|scope|algorithm|limit|windowMs|burst|cost|methods|path|failMode|mode)\b/;
+const API_NAME = /^(name|scope|algorithm|limit|windowMs|burst|cost|blockMs|methods|path|failMode|mode)\b/;
 const API_LABEL: Record<string, string> = { ...FIELD_LABELS, methods: "Methods", path: "Path" };
 
 export function plainMessage(message: string): string {

@@ -24,6 +24,12 @@ describe("describeRuleChanges", () => {
     expect(describeRuleChanges([rule({ algorithm: "gcra", burst: 5 })], [rule({ algorithm: "gcra", burst: 9 })])).toEqual(["per-key: burst 5 → 9"]);
   });
 
+  it("a penalty set, changed or lifted reads as a duration or none (a stored 0 is none)", () => {
+    expect(describeRuleChanges([rule({ blockMs: 0 })], [rule({ blockMs: 600_000 })])).toEqual(["per-key: penalty none → 10 min"]);
+    expect(describeRuleChanges([rule({ blockMs: 600_000 })], [rule()])).toEqual(["per-key: penalty 10 min → none"]);
+    expect(describeRuleChanges([rule({ blockMs: 0 })], [rule()])).toEqual([]);
+  });
+
   it("nothing changed: nothing to say", () => {
     expect(describeRuleChanges([rule()], [rule()])).toEqual([]);
   });

@@ -6,10 +6,10 @@
  */
 import type { RuleInput } from "@/lib/rules/ruleSchema";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
-import { perDuration } from "./duration";
+import { formatDuration, perDuration } from "./duration";
 
 /** A rule as far as a change summary needs it: stored rules and parsed drafts both fit. */
-export type ComparableRule = Pick<RuleInput, "name" | "limit" | "windowMs" | "algorithm" | "burst" | "cost" | "scope" | "mode" | "failMode" | "match">;
+export type ComparableRule = Pick<RuleInput, "name" | "limit" | "windowMs" | "algorithm" | "burst" | "cost" | "blockMs" | "scope" | "mode" | "failMode" | "match">;
 
 const count = (n: number) => n.toLocaleString("en");
 
@@ -25,6 +25,8 @@ function matchText(rule: ComparableRule): string {
   return [methods, path].filter(Boolean).join(" ");
 }
 
+const penaltyText = (rule: ComparableRule) => (rule.blockMs ? formatDuration(rule.blockMs) : "none");
+
 const algorithmName = (rule: ComparableRule) => (rule.algorithm ? ALGORITHM_GUIDE[rule.algorithm].title.toLowerCase() : "sliding window");
 
 /** The differences of one rule kept under the same name, in words; empty when nothing changed. */
@@ -37,6 +39,7 @@ function ruleDifferences(before: ComparableRule, after: ComparableRule): string[
     ["algorithm", algorithmName(before), algorithmName(after)],
     ["burst", before.burst === undefined ? undefined : count(before.burst), after.burst === undefined ? undefined : count(after.burst)],
     ["cost", String(before.cost ?? 1), String(after.cost ?? 1)],
+    ["penalty", penaltyText(before), penaltyText(after)],
     ["scope", before.scope ?? "key", after.scope ?? "key"],
     ["mode", before.mode ?? "enforce", after.mode ?? "enforce"],
     ["fail mode", before.failMode ?? "open", after.failMode ?? "open"],

@@ -24,6 +24,8 @@ export interface RuleDraft {
   window: string;
   burst: string;
   cost: string;
+  /** The penalty as a typed duration ("10 min"); "" for none. Turned into `blockMs`. */
+  penalty: string;
   methods: HttpMethod[];
   path: string;
   failMode: FailMode;
@@ -43,6 +45,7 @@ export function emptyDraft(scope: Scope = "key"): RuleDraft {
     window: "1 min",
     burst: "",
     cost: "1",
+    penalty: "",
     methods: [],
     path: "",
     failMode: "open",
@@ -61,6 +64,7 @@ export function draftFromRule(rule: Rule): RuleDraft {
     // The window algorithms store burst = limit; the form shows burst only where it means something.
     burst: ALGORITHM_GUIDE[rule.algorithm].usesBurst ? String(rule.burst) : "",
     cost: String(rule.cost),
+    penalty: rule.blockMs > 0 ? formatDuration(rule.blockMs) : "",
     methods: [...(rule.match.methods ?? [])],
     path: rule.match.path ?? "",
     failMode: rule.failMode,
@@ -91,6 +95,8 @@ export function draftToInput(draft: RuleDraft): RuleInput {
     windowMs: durationOrUndefined(draft.window) as number,
     burst: usesBurst ? numberOrUndefined(draft.burst) : undefined,
     cost: numberOrUndefined(draft.cost),
+    // Empty: the schema's default, no penalty.
+    blockMs: durationOrUndefined(draft.penalty),
     match: {
       methods: draft.methods.length > 0 ? [...draft.methods] : undefined,
       path: path === "" ? undefined : path,

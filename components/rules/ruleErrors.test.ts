@@ -85,6 +85,29 @@ describe("durations in the form", () => {
   });
 });
 
+describe("the penalty in the form", () => {
+  it("a penalty typed as a duration reaches the schema as blockMs; empty means none", () => {
+    expect(validateDrafts(tenant, [draft({ penalty: "10 min" })])).toMatchObject({ ok: true, rules: [{ blockMs: 600_000 }] });
+    const none = validateDrafts(tenant, [draft({ penalty: " " })]);
+    expect(none.ok && none.rules[0]!.blockMs).toBeUndefined();
+  });
+
+  it.each([
+    ["600", "Penalty: write a number and a unit: 500 ms, 30 s, 1 min, 2 h, 1 d, or leave it empty for none"],
+    ["0.5 ms", "Penalty must be a whole number of milliseconds"],
+    ["367 d", "Penalty must be at most 366 days"],
+  ])("%s gets a plain message on the penalty field", (penalty, message) => {
+    const d = draft({ penalty });
+    const result = validateDrafts(tenant, [d]);
+    expect(result.ok ? null : result.errors.rules[d.draftId]).toEqual({ blockMs: message });
+  });
+
+  it("a stored penalty is shown back as a duration", () => {
+    expect(draftFromRule(ruleSchema.parse({ name: "p", limit: 1, windowMs: 1000, blockMs: 90_000 })).penalty).toBe("90 s");
+    expect(draftFromRule(ruleSchema.parse({ name: "p", limit: 1, windowMs: 1000 })).penalty).toBe("");
+  });
+});
+
 describe("placeFieldErrors (the server's 422 paths)", () => {
   const drafts = [draft({ name: "a" }), draft({ name: "b" })];
 

@@ -19,6 +19,7 @@ export type RuleField =
   | "windowMs"
   | "burst"
   | "cost"
+  | "blockMs"
   | "match.methods"
   | "match.path"
   | "failMode"
@@ -26,7 +27,7 @@ export type RuleField =
   /** A message about the rule as a whole (e.g. an unknown field). */
   | "rule";
 
-const FIELDS = new Set<string>(["name", "scope", "algorithm", "limit", "windowMs", "burst", "cost", "match.methods", "match.path", "failMode", "mode"]);
+const FIELDS = new Set<string>(["name", "scope", "algorithm", "limit", "windowMs", "burst", "cost", "blockMs", "match.methods", "match.path", "failMode", "mode"]);
 
 export interface EditorErrors {
   /** Messages about the list itself (too many rules, a malformed body). */
