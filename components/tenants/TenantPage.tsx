@@ -1,6 +1,6 @@
 "use client";
 /**
- * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), its gateway upstream, each key's
+ * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), its gateway upstream, its access lists, each key's
  * remaining quota live, its own traffic charts, and links to its audit log and its rule simulator.
  */
 import Link from "next/link";
@@ -16,6 +16,7 @@ import { RuleEditor } from "@/components/rules/RuleEditor";
 import { ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "./formatTime";
 import { useTenant } from "./tenantQueries";
+import { AccessListsCard } from "./AccessListsCard";
 import { UpstreamCard } from "./UpstreamCard";
 
 export default function TenantPage({ tenantId }: { tenantId: string }) {
@@ -60,6 +61,7 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
           emptyText="No rules: this tenant's keys are not limited."
         />
         <UpstreamCard tenant={tenant.data} canEdit={isAdmin} />
+        <AccessListsCard tenantId={tenantId} canEdit={isAdmin} />
         <TenantQuotaCard tenantId={tenantId} />
         <div className="page-header">
           <h2>Traffic</h2>
