@@ -1,8 +1,9 @@
 /**
  * Two built servers on a Redis Cluster of 3 masters + 3 replicas (started here on loopback ports):
  * decisions stay exact under concurrency for every algorithm, the keys of many tenants spread over
- * all three masters, no CROSSSLOT error appears in any log, and a rule change or key revocation
- * made through one instance is in force on the other within 1 s (../shared/CONTRACT.md).
+ * all three masters, no CROSSSLOT error appears in any log, a rule change or key revocation
+ * made through one instance is in force on the other within 1 s (../shared/CONTRACT.md), and a
+ * penalty (blockMs) started through one instance holds on the other until reset.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALGORITHMS } from "@/lib/limiter/types";
@@ -88,6 +89,25 @@ describe("two instances on a Redis Cluster", () => {
     const revokedAt = performance.now();
     const elapsed = await msUntil(revokedAt, async () => (await echo(bed.b, key)).status === 401, 10 * PROPAGATION_LIMIT_MS);
     expect(elapsed).toBeLessThan(PROPAGATION_LIMIT_MS);
+  });
+
+  it("a client penalised through A is refused on B with Retry-After to the penalty's end, its counters room again; a reset through A lifts it", async () => {
+    const penaltyMs = 600_000;
+    // sliding_log keeps a sorted set beside the subject key holding the penalty: both in the tenant's slot.
+    const { key } = await bed.tenant([{ name: "strict", algorithm: "sliding_log", limit: 1, windowMs: 1_000, blockMs: penaltyMs, match: { path: "/api/v1/echo" } }]);
+    expect((await echo(bed.a, key)).status).toBe(200);
+    const refused = await echo(bed.a, key);
+    const refusedAt = Date.now();
+    expect(refused.status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // the log alone would admit now
+    const onB = await echo(bed.b, key);
+    expect(onB.status).toBe(429);
+    const retryAfter = Number(onB.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.ceil((refusedAt + penaltyMs - Date.now()) / 1000) - 5);
+    expect(retryAfter).toBeLessThanOrEqual(penaltyMs / 1000 - 1);
+    expect((await bed.admin.request("DELETE", `/api/admin/keys/${key.id}/counters`)).status).toBe(204);
+    const resetAt = performance.now();
+    expect(await msUntil(resetAt, async () => (await echo(bed.b, key)).status === 200, 10 * PROPAGATION_LIMIT_MS)).toBeLessThan(PROPAGATION_LIMIT_MS);
   });
 
   it("logs no CROSSSLOT error on either instance", () => {
