@@ -5,11 +5,12 @@
  * it for an identifier; a counter reset through A lifts it on B within 1 s, B's cached refusal
  * included; a shadow rule's penalty never refuses; the Prometheus counter counts refusals under it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/rules/ruleSchema";
-import { adminClient, apiCall, deleteTenants, type AdminClient, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
-import { cleanupRedis, msUntil, sleep, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
-import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+import { apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
+import { msUntil, sleep, waitUntil } from "@/test/support/sluiceEnv";
+import type { SluiceServer } from "@/test/support/sluiceServer";
+import { twoServersForSuite } from "@/test/support/twoServers";
 
 const PENALTY_MS = 600_000;
 const PROPAGATION_LIMIT_MS = 1_000;
@@ -17,31 +18,16 @@ const GIVE_UP_MS = 10 * PROPAGATION_LIMIT_MS;
 
 // A generous Redis deadline: on a loaded machine the default 100 ms fails rules open, which would
 // read as a lifted penalty.
-const shared = sluiceEnv("http-penalties", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
-let a: SluiceServer;
-let b: SluiceServer;
-let adminA: AdminClient;
-const createdTenants: string[] = [];
-
-beforeAll(async () => {
-  a = await startSluice({ env: shared.env });
-  b = await startSluice({ env: shared.env });
-  adminA = adminClient(a.url, shared.adminToken);
-});
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await deleteTenants(TEST_DATABASE_URL, createdTenants);
-  await cleanupRedis(shared.prefix);
-});
+const servers = twoServersForSuite("http-penalties", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
 
 const echo = (server: SluiceServer, key: CreatedKey): Promise<ApiAnswer> => apiCall(server.url, "/api/v1/echo", { key: key.key });
 const PROBE_RULE: RuleInput = { name: "probe", algorithm: "sliding_window", limit: 1_000_000, windowMs: 3_600_000, match: { path: "/api/v1/probe" } };
 
 /** A tenant with `rules` and one key, returned once B serves it (set-up, not an assertion). */
 async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
+  const { adminA, b } = servers;
   const tenant = await adminA.createTenant();
-  createdTenants.push(tenant.id);
+  servers.track(tenant.id);
   await adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
   const key = await adminA.createKey(tenant.id);
   await waitUntil(async () => (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") === `"probe";q=1000000;w=3600`, 10_000, "B serves the key");
@@ -54,7 +40,7 @@ function retryAfterRange(endMs: number, sentMs: number): [number, number] {
 }
 
 const metric = async (server: SluiceServer, rule: string, result: string): Promise<number> => {
-  const text = await (await fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${shared.adminToken}` } })).text();
+  const text = await (await fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${servers.env.adminToken}` } })).text();
   const line = text.split("\n").find((l) => l.startsWith(`sluice_penalty_refusals_total{rule="${rule}",result="${result}"}`));
   return line ? Number(line.split(" ").pop()) : 0;
 };
@@ -67,10 +53,10 @@ describe("penalties on two instances", () => {
     let sentMs: number;
     // The one admitted request and the refusal must fall in one 1 s window: retry until they do.
     for (let attempt = 0; ; attempt++) {
-      first = await echo(a, key);
+      first = await echo(servers.a, key);
       sentMs = Date.now();
       if (first.status !== 200) break; // the previous attempt's refusal started the penalty
-      const refused = await echo(a, key);
+      const refused = await echo(servers.a, key);
       sentMs = Date.now();
       if (refused.status === 429) {
         first = refused;
@@ -85,7 +71,7 @@ describe("penalties on two instances", () => {
 
     await sleep(1_100); // the window is over: the counter alone would admit
     const sent = Date.now();
-    const onB = await echo(b, key);
+    const onB = await echo(servers.b, key);
     expect(onB.status).toBe(429);
     const [low, high] = retryAfterRange(endMs, sent);
     const retryAfter = Number(onB.headers.get("retry-after"));
@@ -96,30 +82,30 @@ describe("penalties on two instances", () => {
     expect(onB.body).toMatchObject({ status: 429, "violated-policies": ["strict"] });
     expect((onB.body as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(PENALTY_MS - 10_000);
     // Again on B: answered from B's refusal cache now, still to the same end; counted as penalty refusals.
-    const again = await echo(b, key);
+    const again = await echo(servers.b, key);
     expect(again.status).toBe(429);
     expect(Math.abs(Number(again.headers.get("retry-after")) - retryAfter)).toBeLessThanOrEqual(2);
-    expect(await metric(b, "strict", "refused")).toBeGreaterThanOrEqual(2);
+    expect(await metric(servers.b, "strict", "refused")).toBeGreaterThanOrEqual(2);
   });
 
   it("a counter reset through A lifts the penalty on B within 1 s, B's cached refusal included", async () => {
     const { key } = await fixture([{ name: "strict", algorithm: "sliding_log", limit: 1, windowMs: 60_000, blockMs: PENALTY_MS, match: { path: "/api/v1/echo" } }]);
-    expect((await echo(a, key)).status).toBe(200);
-    expect((await echo(a, key)).status).toBe(429);
-    expect((await echo(b, key)).status).toBe(429); // B caches the refusal until the penalty's end
-    const reset = await adminA.request("DELETE", `/api/admin/keys/${key.id}/counters`);
+    expect((await echo(servers.a, key)).status).toBe(200);
+    expect((await echo(servers.a, key)).status).toBe(429);
+    expect((await echo(servers.b, key)).status).toBe(429); // B caches the refusal until the penalty's end
+    const reset = await servers.adminA.request("DELETE", `/api/admin/keys/${key.id}/counters`);
     expect(reset.status).toBe(204);
     const resetAt = performance.now();
-    expect(await msUntil(resetAt, async () => (await echo(b, key)).status === 200, GIVE_UP_MS)).toBeLessThan(PROPAGATION_LIMIT_MS);
+    expect(await msUntil(resetAt, async () => (await echo(servers.b, key)).status === 200, GIVE_UP_MS)).toBeLessThan(PROPAGATION_LIMIT_MS);
   });
 
   it("an identifier penalised through A is reported refused by POST /api/v1/check on B, retryAfterMs to the penalty's end", async () => {
     const { key } = await fixture([{ name: "checked", scope: "identifier", algorithm: "token_bucket", limit: 1, windowMs: 1_000, burst: 1, blockMs: PENALTY_MS }]);
     const check = (server: SluiceServer) => apiCall(server.url, "/api/v1/check", { method: "POST", key: key.key, body: { identifier: "user-7", rule: "checked" } });
-    expect((await check(a)).body).toMatchObject({ allowed: true });
-    expect((await check(a)).body).toMatchObject({ allowed: false });
+    expect((await check(servers.a)).body).toMatchObject({ allowed: true });
+    expect((await check(servers.a)).body).toMatchObject({ allowed: false });
     await sleep(1_100); // the bucket has refilled: only the penalty refuses
-    const onB = await check(b);
+    const onB = await check(servers.b);
     expect(onB.status).toBe(200);
     expect(onB.body).toMatchObject({ allowed: false, remaining: 0, rule: "checked" });
     expect((onB.body as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(PENALTY_MS - 10_000);
@@ -128,8 +114,8 @@ describe("penalties on two instances", () => {
   it("a shadow rule's penalty is only 'would refuse': the client is never refused for it", async () => {
     const { key } = await fixture([{ name: "trial", algorithm: "fixed_window", limit: 1, windowMs: 3_600_000, blockMs: PENALTY_MS, mode: "shadow", match: { path: "/api/v1/echo" } }]);
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await echo(i % 2 === 0 ? a : b, key)).status);
+    for (let i = 0; i < 4; i++) statuses.push((await echo(i % 2 === 0 ? servers.a : servers.b, key)).status);
     expect(statuses).toEqual([200, 200, 200, 200]);
-    expect(await metric(a, "trial", "would_refuse")).toBeGreaterThanOrEqual(1);
+    expect(await metric(servers.a, "trial", "would_refuse")).toBeGreaterThanOrEqual(1);
   });
 });
