@@ -10,9 +10,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
-import { callRoute, ORIGIN, sessionCookieOf, type RouteAnswer } from "@/test/support/routeCall";
+import { callRoute, type RouteAnswer } from "@/test/support/routeCall";
 import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
 import { loadRoutes, routeTestEnv, type Routes } from "@/test/support/routeTestEnv";
+import { viewerSession } from "@/test/support/viewerSession";
 
 const { auth, close } = routeTestEnv("access");
 // Loaded after the environment is set: config() reads it once, on first use.
@@ -125,13 +126,7 @@ describe("403", () => {
   it("a viewer may read the lists but not change them", async () => {
     const tenantId = await newTenant();
     await put(tenantId, { allow: ["192.0.2.0/24"], deny: [] });
-    const { hashPassword } = await import("@/lib/auth/passwordHash");
-    const email = `access-viewer-${randomBytes(5).toString("hex")}@example.com`;
-    const operator = await db.getDb().operator.create({ data: { email, passwordHash: await hashPassword("viewer password 1"), role: "viewer" } });
-    operatorIds.push(operator.id);
-    const session = await callRoute(login.POST, { method: "POST", path: "/api/auth/login", body: { email, password: "viewer password 1" }, headers: { origin: ORIGIN, "x-forwarded-for": "198.51.100.78" } });
-    expect(session.status).toBe(200);
-    const viewer = { cookie: sessionCookieOf(session), origin: ORIGIN };
+    const viewer = await viewerSession(login, operatorIds, "access");
     const read = await call(access, "GET", `/tenants/${tenantId}/access`, { tenantId }, undefined, viewer);
     expect(read.status).toBe(200);
     expect(read.body).toEqual({ allow: ["192.0.2.0/24"], deny: [] });

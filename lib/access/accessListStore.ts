@@ -10,7 +10,7 @@
 import { getDb } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { recordAudit, type Actor, type AuditEventView } from "../audit/auditLog";
-import { AppError } from "../http/errors";
+import { lockTenant, noTenant } from "../tenants/tenantLock";
 import { EMPTY_ACCESS_LISTS, type AccessLists } from "./accessListSchema";
 
 type Tx = Prisma.TransactionClient;
@@ -29,7 +29,6 @@ export interface AccessChangeNote {
   revertOf?: string;
 }
 
-const noTenant = (tenantId: string) => new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
 
 const view = (row: { allow: string[]; deny: string[] } | null): AccessLists => (row ? { allow: row.allow, deny: row.deny } : { ...EMPTY_ACCESS_LISTS });
 
@@ -46,9 +45,7 @@ export async function getAccessLists(tenantId: string): Promise<AccessLists> {
 
 /** Replaces both lists (`lists` must have passed accessListsSchema). */
 export async function replaceAccessListsIn(tx: Tx, actor: Actor, tenantId: string, lists: AccessLists, note: AccessChangeNote = {}): Promise<ChangedAccessLists> {
-  // Holds the tenant row so concurrent writers of one tenant take turns.
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Tenant" WHERE id = ${tenantId} FOR UPDATE`;
-  if (rows.length === 0) throw noTenant(tenantId);
+  await lockTenant(tx, tenantId);
   const before = view(await tx.accessLists.findUnique({ where: { tenantId }, select: { allow: true, deny: true } }));
   const row = await tx.accessLists.upsert({
     where: { tenantId },

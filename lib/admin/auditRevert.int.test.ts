@@ -9,9 +9,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
-import { callRoute, ORIGIN, sessionCookieOf, type RouteAnswer } from "@/test/support/routeCall";
+import { callRoute, type RouteAnswer } from "@/test/support/routeCall";
 import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
 import { loadRoutes, routeTestEnv, type Routes } from "@/test/support/routeTestEnv";
+import { viewerSession } from "@/test/support/viewerSession";
 import type { RuleInput } from "@/lib/rules/ruleSchema";
 
 const { auth, close } = routeTestEnv("revert");
@@ -253,13 +254,7 @@ describe("POST /api/admin/audit/{auditId}/revert: refusals", () => {
     const a = (await putTenantRules(tenantId, A)).body;
     await putTenantRules(tenantId, B);
     const change = await latest(tenantId, "rules.replace");
-    const { hashPassword } = await import("@/lib/auth/passwordHash");
-    const email = `revert-viewer-${randomBytes(5).toString("hex")}@example.com`;
-    const operator = await db.getDb().operator.create({ data: { email, passwordHash: await hashPassword("viewer password 1"), role: "viewer" } });
-    operatorIds.push(operator.id);
-    const session = await callRoute(login.POST, { method: "POST", path: "/api/auth/login", body: { email, password: "viewer password 1" }, headers: { origin: ORIGIN, "x-forwarded-for": "198.51.100.77" } });
-    expect(session.status).toBe(200);
-    const res = await revertOf(change.id, { cookie: sessionCookieOf(session), origin: ORIGIN });
+    const res = await revertOf(change.id, await viewerSession(login, operatorIds, "revert"));
     expect(res.status).toBe(403);
     expect(await getTenantRules(tenantId)).not.toEqual(a);
     expect((await auditOf(tenantId))[0].id).toBe(change.id);

@@ -12,6 +12,7 @@ import { getDb } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { recordAudit, type Actor, type AuditEventView } from "../audit/auditLog";
 import { AppError } from "../http/errors";
+import { lockTenant, noTenant } from "../tenants/tenantLock";
 import type { Upstream } from "./upstreamSchema";
 
 type Tx = Prisma.TransactionClient;
@@ -28,16 +29,9 @@ export interface UpstreamChangeNote {
   revertOf?: string;
 }
 
-const noTenant = (tenantId: string) => new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
 const noUpstream = (tenantId: string) => new AppError("not_found", `Tenant ${tenantId} has no upstream.`);
 
 const view = (row: { url: string; timeoutMs: number } | null): Upstream | null => (row ? { url: row.url, timeoutMs: row.timeoutMs } : null);
-
-/** Holds the tenant row so concurrent writers of one tenant take turns; 404 when it is gone. */
-async function lockTenant(tx: Tx, tenantId: string): Promise<void> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Tenant" WHERE id = ${tenantId} FOR UPDATE`;
-  if (rows.length === 0) throw noTenant(tenantId);
-}
 
 async function current(tx: Tx, tenantId: string): Promise<Upstream | null> {
   return view(await tx.upstream.findUnique({ where: { tenantId }, select: { url: true, timeoutMs: true } }));
