@@ -66,6 +66,15 @@ export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
     windowHint: "period in milliseconds",
     burstHint: "requests allowed ahead of schedule (empty: the limit)",
   },
+  concurrency: {
+    summary: "requests in flight at once; gateway",
+    title: "Concurrency",
+    tradeOff:
+      "Not a rate: at most limit requests of a client in flight at once. A request holds a slot from its admission until its upstream's response ends, fails or times out or the client goes away (for echo and check: until Sluice has answered). The window is the lease length: a slot never given back (an instance lost mid-request) frees after it, so make it longer than the upstream's timeout. Cost 1 only, no penalty, no local fail mode, no identifier scope; not applied to forward auth (/api/v1/authorize has no end); the simulator does not replay it.",
+    usesBurst: false,
+    limitHint: "requests in flight at once",
+    windowHint: "lease length: a slot not given back frees after it",
+  },
 };
 
 /** A window length as people read it: 60000 → "1 min", 1500 → "1.5 s". */

@@ -48,6 +48,12 @@ export function SimulationReport({ run }: { run: SimulationRun }) {
           The range held more requests than one simulation replays: only the first {formatCount(result.requests)} were replayed, up to {formatTime(result.toMs)}.
         </p>
       ) : null}
+      {result.notSimulated?.length ? (
+        <p className="notice notice-warn">
+          Not simulated: {result.notSimulated.map((n) => n.rule).join(", ")}. Concurrency rules limit requests in flight, and the recorded traffic does not say how long each request took, so
+          these rules were left out of both replays.
+        </p>
+      ) : null}
       <SimulationChart result={result} />
       <h3>Totals</h3>
       <SimulationTotals result={result} />

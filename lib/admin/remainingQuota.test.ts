@@ -36,6 +36,9 @@ function fakeLimiter(used: Record<string, number> = {}, options: { fails?: boole
     async decide() {
       throw new Error("a quota view must never consume");
     },
+    async release() {
+      throw new Error("a quota view holds no lease");
+    },
   };
   return { limiter, peeks };
 }

@@ -47,6 +47,9 @@ function countingLimiter(options: { peekFails?: boolean } = {}) {
       if (d.allowed) for (const x of r) if (x.allowed) used.set(keyOf(x.rule, s), (used.get(keyOf(x.rule, s)) ?? 0) + 1);
       return d;
     },
+    async release() {
+      return 0;
+    },
   };
   return { limiter, used, calls };
 }

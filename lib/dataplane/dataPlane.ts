@@ -10,11 +10,14 @@
  * - /api/v1/authorize: forward auth, deciding for the method and URI a proxy forwards
  *   (X-Forwarded-Method/-Uri or X-Original-Method/-URI): 200 empty + headers, or the refusal;
  * - any other path: the tenant's gateway upstream (lib/gateway/forwardToUpstream.ts, wired in entry.ts), or 404.
+ * Concurrency slots an admission took are given back exactly once when the exchange is over: for
+ * the gateway when forwardToUpstream resolves (response ended, failed, timed out or the client
+ * went away), for echo and check once Sluice's answer is written (or failed); forward auth takes none.
  * HEAD is charged as GET by the rules; OPTIONS is admitted like any method. Every error is
  * problem+json; Sluice's own answers carry the API security headers (lib/dataplane/nodeIo.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { admit, type AdmitDeps, type AdmitRequest, type Client } from "../enforce/admit";
+import { admit, releaseLease, type AdmitDeps, type AdmitRequest, type Client } from "../enforce/admit";
 import { clientIpOf } from "../enforce/clientIp";
 import { problemReplyFor, problemReplyFromError } from "../http/problem";
 import type { Reply } from "../http/reply";
@@ -89,12 +92,16 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     if (route === "authorize") {
       const forwarded = forwardedRequest(req);
       if ("status" in forwarded) return writeReply(req, res, forwarded);
-      request = { ...request, method: forwarded.method, path: forwarded.path };
+      request = { ...request, method: forwarded.method, path: forwarded.path, forwardAuth: true };
     }
     const admission = await admit(request, deps.admit);
     if (!admission.admitted) return writeReply(req, res, admission.reply);
-    const reply = await answer(route, req, res, admission.client, admission.headers, rawPath, query);
-    if (reply) writeReply(req, res, withHeaders(reply, admission.headers));
+    try {
+      const reply = await answer(route, req, res, admission.client, admission.headers, rawPath, query);
+      if (reply) writeReply(req, res, withHeaders(reply, admission.headers));
+    } finally {
+      if (admission.lease) void releaseLease(deps.admit, admission.lease);
+    }
   }
 
   /** The admitted request's answer; undefined when it was written already (the gateway). */

@@ -20,6 +20,9 @@
  * limit's decisions under the pseudo-tenant ANONYMOUS_TENANT. A client admitted by the allow list is
  * recorded like a request no rule matched; one refused by the deny list is not recorded (it counts
  * in sluice_access_list_verdicts_total and sluice_decisions_total{outcome="access_denied"}).
+ * Concurrency rules (lib/limiter/algorithms/concurrency.ts): an admission that took slots carries
+ * their `lease`; the caller gives it back exactly once with `releaseLease` when the request is over.
+ * Forward auth (`forwardAuth`) has no request end, so its concurrency rules do not apply.
  * Framework-free: the request is a small shape (method, decoded path, header getter, client IP),
  * and the answer a plain `Reply`, so the hot path builds no web Request or Response.
  */
@@ -28,7 +31,7 @@ import { problemReply, problemReplyFor } from "../http/problem";
 import type { Reply } from "../http/reply";
 import type { Limiter } from "../limiter/decide";
 import { rateLimitHeaders, retryAfterSeconds, violatedPolicies } from "../limiter/headers";
-import type { Decision, LimiterRule } from "../limiter/types";
+import type { Decision, Lease, LimiterRule } from "../limiter/types";
 import type { DecisionSink } from "../metrics/decisionRecorder";
 import { MAX_PATH_CHARS } from "../metrics/recentDecisions";
 import type { SluiceMetrics } from "../metrics/metrics";
@@ -71,9 +74,23 @@ export interface AdmitRequest {
   headers: HeaderSource;
   /** The client IP (lib/enforce/clientIp.ts). */
   ip: string;
+  /** Forward auth (/api/v1/authorize): Sluice never sees the request end, so concurrency rules do not apply. */
+  forwardAuth?: boolean;
 }
 
-export type Admission = { admitted: true; client: Client; headers: Record<string, string> } | { admitted: false; reply: Reply };
+export type Admission = { admitted: true; client: Client; headers: Record<string, string>; lease?: Lease } | { admitted: false; reply: Reply };
+
+/** Gives an admission's concurrency slots back (once, when the request is over); never throws. */
+export async function releaseLease(deps: Pick<AdmitDeps, "limiter" | "metrics">, lease: Lease): Promise<void> {
+  const released = await deps.limiter.release(lease);
+  const leases = deps.metrics?.concurrencyLeases;
+  if (!leases) return;
+  if (released === null) leases.inc({ event: "unreleased" }, lease.keys.length);
+  else {
+    if (released > 0) leases.inc({ event: "released" }, released);
+    if (released < lease.keys.length) leases.inc({ event: "expired" }, lease.keys.length - released);
+  }
+}
 
 export function anonymousRule(limitPerMinute: number): LimiterRule {
   return { name: "anonymous", ref: "anon", scope: "ip", algorithm: "sliding_window", limit: limitPerMinute, windowMs: 60_000, burst: limitPerMinute, cost: 1, blockMs: 0, failMode: "open", mode: "enforce" };
@@ -170,7 +187,8 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     record(deps, request, key.tenantId, key.id, null);
     return { admitted: true, client: { ...client, allowListed: true }, headers: {} };
   }
-  const rules = deps.enforce ? rulesForRequest(key.rules, request.method, request.path) : [];
+  let rules = deps.enforce ? rulesForRequest(key.rules, request.method, request.path) : [];
+  if (request.forwardAuth && rules.some((rule) => rule.algorithm === "concurrency")) rules = rules.filter((rule) => rule.algorithm !== "concurrency");
   if (rules.length === 0) {
     count(deps, "unmatched");
     record(deps, request, key.tenantId, key.id, null);
@@ -184,5 +202,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     return { admitted: false, reply: refusalReply(decision, headers) };
   }
   count(deps, "allowed", decision);
-  return { admitted: true, client, headers };
+  if (!decision.lease) return { admitted: true, client, headers };
+  deps.metrics?.concurrencyLeases.inc({ event: "taken" }, decision.lease.keys.length);
+  return { admitted: true, client, headers, lease: decision.lease };
 }

@@ -177,9 +177,9 @@ describe("decide", () => {
     await inFlight;
     const args = calls[1]!;
     expect(args.slice(0, 19)).toEqual([2, "fw", "2", "1000", "2", "1", "1", "fshared", "0", "", "fw", "9", "1000", "9", "1", "1", "fother", "0", ""]);
-    // 3 requests: now, commit, TTL floor, rule count, then per rule its spec and key numbers and 0
+    // 3 requests: now, commit, lease id ("": no concurrency rule), TTL floor, rule count, then per rule its spec and key numbers and 0
     // (no second key); the two rules of k3 share its subject key (key 3), sent once.
-    expect(args.slice(19)).toEqual([3, "", "1", 0, 1, 1, 1, 0, "", "1", 0, 1, 1, 2, 0, "", "1", 0, 2, 1, 3, 0, 2, 3, 0]);
+    expect(args.slice(19)).toEqual([3, "", "1", "", 0, 1, 1, 1, 0, "", "1", "", 0, 1, 1, 2, 0, "", "1", "", 0, 2, 1, 3, 0, 2, 3, 0]);
     expect(keysOfCall[1]).toEqual(["p:{t1}2Kk1", "p:{t1}2Kk2", "p:{t1}2Kk3"]);
     expect(decisions.map((d) => d.results.length)).toEqual([1, 1, 2]);
   });
@@ -189,7 +189,7 @@ describe("decide", () => {
     const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 });
     await limiter.decide([rule({ name: "log", algorithm: "sliding_log", blockMs: 5000 })], subject);
     expect(calls[0]!.slice(0, 10)).toEqual([1, "sl", "2", "1000", "2", "1", "1", "", "5000", "blog"]);
-    expect(calls[0]!.slice(10)).toEqual([1, "", "1", 0, 1, 1, 1, 2]);
+    expect(calls[0]!.slice(10)).toEqual([1, "", "1", "", 0, 1, 1, 1, 2]);
     expect(keysOfCall[0]).toEqual(["p:{t1}llogKk1", "p:{t1}2Kk1"]);
   });
 

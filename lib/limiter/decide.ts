@@ -17,15 +17,19 @@
  *   simulated time would expire state in the middle of a replayed sequence. The caller owns that
  *   key space (a test prefix, the simulator's) and deletes it.
  * - Requests whose refusal is already known (refusal cache) are answered without Redis.
+ * - Concurrency rules: an admitted request's decision carries a `lease` (the slots it took, in the
+ *   same atomic call); `release(lease)` gives them back (lua/release.lua) and must be called once
+ *   the request is over. It never throws: a lease it cannot give back expires (windowMs).
  */
 import { counterField, counterKey, legacyCounterKey, penaltyField, penaltyKey, stateId } from "./keys";
 import { decideScriptSource } from "./decideScript";
+import { newLeaseId, releaseScriptSource, runReleaseScript } from "./releaseScript";
 import { DecideBatcher } from "./decideBatcher";
 import { ruleSpec } from "./ruleSpec";
 import type { RedisClient } from "../redis/connect";
 import type { LocalLimiter } from "./localLimiter";
 import type { RefusalCache } from "./refusalCache";
-import { LimiterUnavailableError, type Decision, type LimiterRule, type RuleResult, type Subject } from "./types";
+import { LimiterUnavailableError, type Decision, type Lease, type LimiterRule, type RuleResult, type Subject } from "./types";
 
 export interface LimiterDeps {
   redis: RedisClient;
@@ -59,6 +63,8 @@ export interface DecideOptions {
 export interface Limiter {
   decide(rules: LimiterRule[], subject: Subject, options?: DecideOptions): Promise<Decision>;
   peek(rules: LimiterRule[], subject: Subject, options?: DecideOptions): Promise<Decision>;
+  /** Gives a decision's lease back; resolves to how many of its slots were still held (the rest had expired), or null when Redis could not answer. */
+  release(lease: Lease, options?: DecideOptions): Promise<number | null>;
 }
 
 const EMPTY = (nowMs: number): Decision => ({ allowed: true, unavailable: false, retryAfterMs: 0, nowMs, results: [] });
@@ -96,6 +102,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   // Load the script now: a missing or broken file is a deploy error that must fail loudly at
   // start-up, not be mistaken for an unavailable Redis (which would fail every rule open).
   decideScriptSource();
+  releaseScriptSource();
 
   const batcher = new DecideBatcher(deps.redis, deps.timeoutMs, deps.maxBatch);
   const clustered = deps.redis.isCluster;
@@ -106,7 +113,8 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     const ttlFloorMs = options.nowMs === undefined ? 0 : EXPLICIT_TIME_TTL_FLOOR_MS;
     const specs = rules.map((rule) => ruleSpec(rule, commit));
     const secondKeys = secondKeysOf(rules, subject);
-    const parsed = await batcher.submit(group, { keys, now: timeArg(options), commit, ttlFloorMs, specs, ...(secondKeys ? { secondKeys } : {}) });
+    const lease = commit && rules.some((rule) => rule.algorithm === "concurrency") ? newLeaseId() : "";
+    const parsed = await batcher.submit(group, { keys, now: timeArg(options), commit, lease, ttlFloorMs, specs, ...(secondKeys ? { secondKeys } : {}) });
     const results: RuleResult[] = parsed.rules.map((r, i) => ({
       rule: rules[i]!,
       allowed: r.allowed,
@@ -119,7 +127,13 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       nextMs: r.nextMs,
       source: "redis",
     }));
-    return summarize(results, parsed.nowMs);
+    const decision = summarize(results, parsed.nowMs);
+    if (lease !== "" && parsed.committed) {
+      // Every concurrency rule that allowed took its slot (shadow ones too: they count as if enforced).
+      const held = rules.flatMap((rule, i) => (rule.algorithm === "concurrency" && rule.cost > 0 && results[i]!.allowed ? [i] : []));
+      if (held.length > 0) decision.lease = { id: lease, keys: held.map((i) => keys[i]!), rules: held.map((i) => rules[i]!) };
+    }
+    return decision;
   }
 
   /** Per rule its second key (see decide.lua), or undefined when no rule has one (no array built). */
@@ -195,6 +209,15 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       if (rules.length === 0) return EMPTY(options.nowMs ?? clock());
       const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
       return callScript(rules, keys, subject, options, false);
+    },
+
+    async release(lease, options = {}) {
+      try {
+        return await runReleaseScript(deps.redis, lease, deps.timeoutMs, options.nowMs ?? (deps.timeSource === "app" ? clock() : undefined));
+      } catch (error) {
+        deps.onUnavailable?.(error instanceof LimiterUnavailableError ? error : new LimiterUnavailableError((error as Error).message, { cause: error }), lease.rules);
+        return null;
+      }
     },
   };
 }

@@ -24,6 +24,8 @@ export interface BatchedRequest {
   /** "" for Redis TIME, else epoch ms. */
   now: string;
   commit: boolean;
+  /** The member a concurrency rule adds when the request commits (decide.lua); "" or absent: none. */
+  lease?: string;
   /** Real-time floor of the TTLs written (ms); 0 unless the time is explicit (see decide.lua). */
   ttlFloorMs: number;
   /** One per key, in the same order. */
@@ -104,7 +106,7 @@ export class DecideBatcher {
       return keyNumber;
     };
     for (const { request } of batch) {
-      requestArgs.push(request.now, request.commit ? "1" : "0", request.ttlFloorMs, request.keys.length);
+      requestArgs.push(request.now, request.commit ? "1" : "0", request.lease ?? "", request.ttlFloorMs, request.keys.length);
       for (let i = 0; i < request.keys.length; i++) {
         const keyNumber = numberOf(request.keys[i]!);
         const second = request.secondKeys?.[i];

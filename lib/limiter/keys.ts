@@ -5,7 +5,8 @@
  * `sluice:{aB3dE5fG}2KQw3Er5Ty` (scope key, key id Qw3Er5Ty). One key per subject holds the state
  * of every rule of that subject, each under its field `<algorithm char><rule ref>` (`counterField`;
  * the format is in lua/includes/preamble.lua). Sliding-log keys (a sorted set per rule and subject):
- * `<prefix>{<tenantId>}l<rule ref><SCOPE char><subject>`.
+ * `<prefix>{<tenantId>}l<rule ref><SCOPE char><subject>`. Concurrency leases (a sorted set per rule
+ * and subject, lua/includes/concurrency.lua): `<prefix>{<tenantId>}c<rule ref><SCOPE char><subject>`.
  * - the `2` marks this layout: the per-rule keys of earlier versions have an algorithm char (lower
  *   case) there, so no instance ever reads a key of the other layout as its own (see docs/architecture.md
  *   "Rolling upgrade" for how the two run side by side);
@@ -41,7 +42,13 @@ const ALGORITHM_CHAR: Record<Algorithm, string> = {
   sliding_log: "l",
   token_bucket: "t",
   gcra: "g",
+  concurrency: "c",
 };
+
+/** Algorithms whose state is a sorted set of their own per rule and subject, not a subject-key field. */
+export function hasOwnKey(algorithm: Algorithm): boolean {
+  return algorithm === "sliding_log" || algorithm === "concurrency";
+}
 
 const HASHED = "#";
 
@@ -98,11 +105,11 @@ function checkedRef(rule: LimiterRule): string {
   return rule.ref;
 }
 
-/** The Redis key holding `rule`'s state for `subject`: its subject key, or its sorted set for sliding_log. */
+/** The Redis key holding `rule`'s state for `subject`: its subject key, or its sorted set (sliding_log, concurrency). */
 export function counterKey(prefix: string, rule: LimiterRule, subject: Subject): string {
   const ref = checkedRef(rule);
   const tenant = tenantKeyPrefix(prefix, subject.tenantId);
-  if (rule.algorithm === "sliding_log") return `${tenant}${ALGORITHM_CHAR.sliding_log}${ref}${subjectPart(rule, subject)}`;
+  if (hasOwnKey(rule.algorithm)) return `${tenant}${ALGORITHM_CHAR[rule.algorithm]}${ref}${subjectPart(rule, subject)}`;
   return `${tenant}${SUBJECT_LAYOUT}${subjectPart(rule, subject)}`;
 }
 
@@ -112,13 +119,13 @@ export function counterKey(prefix: string, rule: LimiterRule, subject: Subject):
  * beside the subject key only during a rolling upgrade (SLUICE_LEGACY_COUNTER_KEYS).
  */
 export function legacyCounterKey(prefix: string, rule: LimiterRule, subject: Subject): string {
-  if (rule.algorithm === "sliding_log") return "";
+  if (hasOwnKey(rule.algorithm)) return "";
   return `${tenantKeyPrefix(prefix, subject.tenantId)}${ALGORITHM_CHAR[rule.algorithm]}${checkedRef(rule)}${subjectPart(rule, subject)}`;
 }
 
-/** The rule's field in its subject key; "" for sliding_log (its sorted set is its own). */
+/** The rule's field in its subject key; "" for sliding_log and concurrency (their sorted set is their own). */
 export function counterField(rule: LimiterRule): string {
-  if (rule.algorithm === "sliding_log") return "";
+  if (hasOwnKey(rule.algorithm)) return "";
   return ALGORITHM_CHAR[rule.algorithm] + checkedRef(rule);
 }
 

@@ -6,8 +6,15 @@
  * inside the core and are turned into per-rule outcomes by each rule's `failMode` in `decide`.
  */
 
+/** The rate algorithms: each counts units per window (or refill time). */
 export const ALGORITHMS = ["fixed_window", "sliding_log", "sliding_window", "token_bucket", "gcra"] as const;
-export type Algorithm = (typeof ALGORITHMS)[number];
+/**
+ * Every algorithm a rule may have: the rate algorithms and `concurrency` (requests in flight per
+ * subject, held as leases: lib/limiter/algorithms/concurrency.ts). Kept apart because concurrency
+ * counts no window: code that iterates rate algorithms (tests, benchmarks) uses ALGORITHMS.
+ */
+export const RULE_ALGORITHMS = [...ALGORITHMS, "concurrency"] as const;
+export type Algorithm = (typeof RULE_ALGORITHMS)[number];
 
 export const SCOPES = ["key", "tenant", "ip", "identifier"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -22,6 +29,7 @@ export type RuleMode = (typeof RULE_MODES)[number];
 export interface LimitParams {
   algorithm: Algorithm;
   limit: number;
+  /** The window; for token_bucket and gcra the refill time; for concurrency the lease length. */
   windowMs: number;
   /** Capacity for token_bucket and gcra; ignored by the window algorithms. */
   burst: number;
@@ -74,6 +82,17 @@ export interface RuleResult {
   source: "redis" | "cache" | "fail_open" | "fail_closed" | "fail_local";
 }
 
+/**
+ * Slots a request holds under its concurrency rules: one lease id (a member of each key's sorted
+ * set) and the keys it was taken in. Given back once by Limiter.release when the request is over.
+ */
+export interface Lease {
+  id: string;
+  keys: string[];
+  /** The rules that hold it, for metrics and logs. */
+  rules: LimiterRule[];
+}
+
 export interface Decision {
   /** True when no enforce rule refused and the limiter was not unavailable under a `closed` rule. */
   allowed: boolean;
@@ -84,6 +103,8 @@ export interface Decision {
   /** Epoch ms the decision was made at (Redis time unless passed in). */
   nowMs: number;
   results: RuleResult[];
+  /** Slots taken by the request's concurrency rules (admitted, at least one such rule): release them. */
+  lease?: Lease;
 }
 
 /**

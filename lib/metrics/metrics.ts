@@ -37,6 +37,12 @@ function create() {
       labelNames: ["rule", "result"] as const,
       registers: [registry],
     }),
+    concurrencyLeases: new Counter({
+      name: "sluice_concurrency_leases_total",
+      help: "Concurrency slots (leases) by event: taken (a request admitted under a concurrency rule), released (given back when the request was over), expired (gone before its release: the request outlived the lease length) and unreleased (Redis could not take the release; the lease expires).",
+      labelNames: ["event"] as const,
+      registers: [registry],
+    }),
     decideSeconds: new Histogram({
       name: "sluice_decide_duration_seconds",
       help: "Time spent in the limiter's decide call (Redis round trip included).",

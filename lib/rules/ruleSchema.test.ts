@@ -48,7 +48,7 @@ describe("ruleSchema rejects, naming the field", () => {
     ["name starting with -", { ...valid, name: "-x" }, "name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
     ["65-character name", { ...valid, name: "a".repeat(65) }, "name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
     ["unknown scope", { ...valid, scope: "user" }, "scope", "scope must be one of key, tenant, ip, identifier"],
-    ["unknown algorithm", { ...valid, algorithm: "leaky" }, "algorithm", "algorithm must be one of fixed_window, sliding_log, sliding_window, token_bucket, gcra"],
+    ["unknown algorithm", { ...valid, algorithm: "leaky" }, "algorithm", "algorithm must be one of fixed_window, sliding_log, sliding_window, token_bucket, gcra, concurrency"],
     ["limit 0", { ...valid, limit: 0 }, "limit", "limit must be at least 1"],
     ["fractional limit", { ...valid, limit: 1.5 }, "limit", "limit must be a whole number"],
     ["limit as a string", { ...valid, limit: "100" }, "limit", "limit must be a number"],
@@ -85,5 +85,27 @@ describe("ruleSchema rejects, naming the field", () => {
     const parsed = ruleListSchema.safeParse([valid, valid]);
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]).toMatchObject({ path: [1, "name"], message: 'duplicate rule name "per-key"' });
+  });
+});
+
+describe("ruleSchema: concurrency", () => {
+  const concurrency = { ...valid, algorithm: "concurrency", limit: 2, windowMs: 30_000 };
+
+  it("accepts a concurrency rule of scope key, tenant or ip with cost 1, open or closed", () => {
+    for (const scope of ["key", "tenant", "ip"]) expect(issues({ ...concurrency, scope })).toEqual([]);
+    expect(issues({ ...concurrency, failMode: "closed", mode: "shadow" })).toEqual([]);
+  });
+
+  it.each([
+    ["cost other than 1", { cost: 2 }, "cost", "cost must be 1 for concurrency"],
+    ["cost 0", { cost: 0 }, "cost", "cost must be 1 for concurrency"],
+    ["a penalty", { blockMs: 1000 }, "blockMs", "blockMs must be 0 for concurrency"],
+    ["the local fail mode", { failMode: "local" }, "failMode", "failMode local is not available for concurrency"],
+    ["the identifier scope", { scope: "identifier" }, "scope", "scope identifier is not available for concurrency"],
+  ])("refuses %s, naming the field", (_, change, field, message) => {
+    const found = issues({ ...concurrency, ...change });
+    expect(found).toHaveLength(1);
+    expect(found[0]![0]).toBe(field);
+    expect(found[0]![1]).toContain(message);
   });
 });

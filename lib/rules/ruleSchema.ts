@@ -4,7 +4,7 @@
  * operator can act on. `toLimiterRule` turns a stored rule into what the limiter needs.
  */
 import { z } from "zod";
-import { ALGORITHMS, FAIL_MODES, RULE_MODES, SCOPES, type LimiterRule } from "../limiter/types";
+import { FAIL_MODES, RULE_ALGORITHMS, RULE_MODES, SCOPES, type LimiterRule } from "../limiter/types";
 import { plainText } from "../textInput";
 
 const MAX_UNITS = 1_000_000_000;
@@ -60,7 +60,7 @@ export const ruleSchema = z
       .string({ error: "name is required" })
       .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"),
     scope: z.enum(SCOPES, { error: `scope must be one of ${SCOPES.join(", ")}` }).default("key"),
-    algorithm: z.enum(ALGORITHMS, { error: `algorithm must be one of ${ALGORITHMS.join(", ")}` }).default("sliding_window"),
+    algorithm: z.enum(RULE_ALGORITHMS, { error: `algorithm must be one of ${RULE_ALGORITHMS.join(", ")}` }).default("sliding_window"),
     limit: units("limit", 1),
     windowMs: z
       .number({ error: "windowMs must be a number" })
@@ -85,7 +85,26 @@ export const ruleSchema = z
     path: ["limit"],
     message: `limit must be at most ${MAX_SLIDING_LOG_LIMIT.toLocaleString("en")} for sliding_log (every decision reads the whole log); use sliding_window for larger limits`,
   })
+  .superRefine((rule, ctx) => {
+    if (rule.algorithm !== "concurrency") return;
+    // A slot is held until the request is over: these combinations have no meaning (docs/rules.md).
+    for (const [field, refused, message] of CONCURRENCY_REFUSALS) {
+      if (refused(rule)) ctx.addIssue({ code: "custom", path: [field], message });
+    }
+  })
   .transform((rule) => ({ ...rule, burst: rule.burst ?? rule.limit }));
+
+/**
+ * What a concurrency rule cannot be: a request takes one slot (cost 1); a penalty would outlive
+ * the requests it is about; the local fail mode could not give a slot back on the instance that
+ * did not take it; an identifier (POST /api/v1/check) has no request whose end would release it.
+ */
+const CONCURRENCY_REFUSALS: [string, (rule: { cost: number; blockMs: number; failMode: string; scope: string }) => boolean, string][] = [
+  ["cost", (rule) => rule.cost !== 1, "cost must be 1 for concurrency (each request in flight holds one slot)"],
+  ["blockMs", (rule) => rule.blockMs !== 0, "blockMs must be 0 for concurrency (no penalty: a slot frees when a request ends)"],
+  ["failMode", (rule) => rule.failMode === "local", "failMode local is not available for concurrency (a slot taken in one instance's memory could not be given back elsewhere); use open or closed"],
+  ["scope", (rule) => rule.scope === "identifier", "scope identifier is not available for concurrency (POST /api/v1/check has no request end to release a slot at)"],
+];
 
 export type RuleInput = z.input<typeof ruleSchema>;
 export type Rule = z.output<typeof ruleSchema>;

@@ -67,7 +67,8 @@ export async function replayPass(entries: readonly TraceEntry[], pass: ReplayPas
     const listed = pass.accessLists?.verdict(entry.ip ?? "unknown", entry.keyId ?? undefined);
     if (listed === "deny") refused[i] = 1;
     if (listed) continue;
-    const rules = rulesForRequest(pass.rulesOf(entry.keyId), entry.method, entry.path);
+    // Concurrency rules are not replayed: the trace holds no request durations (simulator.ts).
+    const rules = replayedRules(rulesForRequest(pass.rulesOf(entry.keyId), entry.method, entry.path));
     if (rules.length === 0) continue;
     const ip = entry.ip ?? "unknown";
     const id = `${entry.keyId ?? ""} ${ip}`;
@@ -78,4 +79,9 @@ export async function replayPass(entries: readonly TraceEntry[], pass: ReplayPas
     if (counters.refuses(rules, keys, entry.atMs, penalties)) refused[i] = 1;
   }
   return refused;
+}
+
+/** The rules a replay can decide: all but concurrency ones (a slot's release depends on how long requests took). */
+function replayedRules(rules: LimiterRule[]): LimiterRule[] {
+  return rules.some((rule) => rule.algorithm === "concurrency") ? rules.filter((rule) => rule.algorithm !== "concurrency") : rules;
 }

@@ -40,6 +40,11 @@ export interface SimulationResult {
   requests: number;
   /** The range held more requests than the replay cap; only the first ones were replayed. */
   truncated: boolean;
+  /**
+   * Rules (current or candidate) left out of both replays: concurrency rules, whose slots depend on
+   * how long each request took, which the trace does not record. Their verdicts are not simulated.
+   */
+  notSimulated: { rule: string; reason: string }[];
   current: SideFigures;
   candidate: SideFigures;
   newlyRefused: NewlyRefusedClient[];

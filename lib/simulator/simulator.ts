@@ -18,6 +18,8 @@
  * - The tenant's access lists as they are now apply to both replays (lib/simulator/replayPass.ts):
  *   denied requests are refused without charge, allowed ones pass. Requests the deny list refused
  *   live are not in the trace (lib/enforce/admit.ts), so they are not replayed.
+ * - Concurrency rules are not simulated (the trace holds no request durations): both replays leave
+ *   them out and the result names them in `notSimulated`; nothing is made up for them.
  * - The replay starts from empty counters: what clients consumed before `fromMs` is not known, so
  *   the first window of the range may admit more than live enforcement did.
  * - Errors: unknown tenant AppError `not_found` (404); Redis down or too slow to read the trace
@@ -84,6 +86,14 @@ function ruleSetsOf(tenantRules: CompiledRule[], sets: TenantRuleSets): (keyId: 
   };
 }
 
+const NOT_SIMULATED_REASON = "concurrency rule: the trace does not record how long requests took, so slots in flight cannot be replayed";
+
+/** The concurrency rules among `rules`, once per name. */
+function notSimulated(rules: readonly Pick<Rule, "name" | "algorithm">[]): SimulationResult["notSimulated"] {
+  const names = new Set(rules.filter((rule) => rule.algorithm === "concurrency").map((rule) => rule.name));
+  return [...names].map((rule) => ({ rule, reason: NOT_SIMULATED_REASON }));
+}
+
 const busy = () =>
   new AppError("simulator_busy", "Another simulation is running on this instance. Retry in a few seconds.", { headers: { "Retry-After": "5" } });
 
@@ -102,7 +112,7 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
     const accessLists = lists ? compileAccessLists(lists) : undefined;
     const current = await replayPass(entries, { tenantId, rulesOf: ruleSetsOf(sets.tenant, sets), accessLists });
     const candidate = await replayPass(entries, { tenantId, rulesOf: ruleSetsOf(compileCandidate(candidateRules, sets.refs), sets), accessLists });
-    return [current, candidate] as const;
+    return [current, candidate, sets.tenant.map((r) => r.rule)] as const;
   }
 
   async function simulate(tenantId: string, input: SimulateInput): Promise<SimulationResult> {
@@ -119,11 +129,11 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
       ({ entries, truncated } = await readTrace(reader, tenantId, { fromMs, toMs }, maxReplay));
       if (truncated) toMs = entries[entries.length - 1]!.atMs + 1;
     }
-    const [current, candidate] = entries.length === 0 ? [new Uint8Array(0), new Uint8Array(0)] : await replayBoth(tenantId, entries, input.rules);
+    const [current, candidate, currentRules] = entries.length === 0 ? [new Uint8Array(0), new Uint8Array(0), []] : await replayBoth(tenantId, entries, input.rules);
     const figures = aggregate({ fromMs, toMs }, entries, current, candidate);
     const names = await deps.store.keyNames(figures.newlyRefused.flatMap((c) => (c.keyId === null ? [] : [c.keyId])));
     for (const client of figures.newlyRefused) client.keyName = client.keyId === null ? null : (names.get(client.keyId) ?? null);
-    return { tenantId, fromMs, toMs, recordedFromMs, requests: entries.length, truncated, ...figures };
+    return { tenantId, fromMs, toMs, recordedFromMs, requests: entries.length, truncated, notSimulated: notSimulated([...currentRules, ...input.rules]), ...figures };
   }
 
   const maxConcurrent = deps.maxConcurrent ?? MAX_CONCURRENT_SIMULATIONS;

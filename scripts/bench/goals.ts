@@ -17,7 +17,7 @@
  * (i) data plane: echo, check, authorize >= 0.5 x a bare node+Redis server's req/s, p50 at 100
  *     connections within 2 x its p50; gateway >= 0.6 x a bare Node proxy, p99 added at half load <= 2 ms.
  */
-import { ALGORITHMS, type Algorithm } from "../../lib/limiter/types";
+import { ALGORITHMS } from "../../lib/limiter/types";
 import { round } from "./measure";
 import { THREE_RULES_ROW } from "./memory";
 import type { AccuracyReport, BenchReport, BurstReport, Goal, RunRow, SustainedReport } from "./types";
@@ -36,11 +36,11 @@ function ratioGoal(goal: string, num: number | undefined, den: number | undefine
 
 function decideGoals(rows: RunRow[], label: "1rule" | "3rule", target: number, rlf: number | undefined): Goal[] {
   const byAlg = ALGORITHMS.map((a) => ({ a, v: ops(rows, "sluice", `decide-${label}-${a}`) })).filter(
-    (x): x is { a: Algorithm; v: number } => x.v !== undefined,
+    (x): x is { a: (typeof ALGORITHMS)[number]; v: number } => x.v !== undefined,
   );
   if (byAlg.length === 0) return [];
   const sorted = [...byAlg].sort((x, y) => y.v - x.v);
-  const picks: [string, { a: Algorithm; v: number } | undefined][] = [
+  const picks: [string, { a: (typeof ALGORITHMS)[number]; v: number } | undefined][] = [
     ["token_bucket", byAlg.find((x) => x.a === "token_bucket")],
     [`best (${sorted[0]!.a})`, sorted[0]],
     [`worst (${sorted[sorted.length - 1]!.a})`, sorted[sorted.length - 1]],

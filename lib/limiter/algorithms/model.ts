@@ -25,7 +25,8 @@ export interface Evaluation<S> {
 }
 
 export interface AlgorithmModel<S> {
-  evaluate(state: S | undefined, params: LimitParams, nowMs: number, cost: number): Evaluation<S>;
+  /** `lease`: the request's lease id, which only concurrency keeps (as its member); others ignore it. */
+  evaluate(state: S | undefined, params: LimitParams, nowMs: number, cost: number, lease?: string): Evaluation<S>;
 }
 
 /** Lua's EPSILON: tolerance for floating-point drift in rate arithmetic. */

@@ -4,7 +4,8 @@
  * request commits only when every enforce rule allows, and then each allowing rule (shadow or not)
  * consumes; a refusing rule never consumes. Pure apart from `states` (rule ref -> model state,
  * `!` + ref -> penalty end), which the caller owns and which is updated in place exactly as Redis
- * would be. Used to check the Lua against the models (tests and `npm run bench`).
+ * would be. Used to check the Lua against the models (tests and `npm run bench`). `lease` is the
+ * request's lease id, the member its concurrency rules add (see concurrency.ts for release).
  */
 import type { LimiterRule } from "../types";
 import { roundView } from "./model";
@@ -20,9 +21,9 @@ export interface ModelRuleResult {
   nextMs: number;
 }
 
-export function modelDecide(states: Map<string, unknown>, rules: readonly LimiterRule[], nowMs: number, commit = true): ModelRuleResult[] {
+export function modelDecide(states: Map<string, unknown>, rules: readonly LimiterRule[], nowMs: number, commit = true, lease = ""): ModelRuleResult[] {
   const outcomes = rules.map((r) => {
-    const own = ALGORITHM_DEFS[r.algorithm].model.evaluate(states.get(r.ref), r, nowMs, r.cost);
+    const own = ALGORITHM_DEFS[r.algorithm].model.evaluate(states.get(r.ref), r, nowMs, r.cost, lease);
     const outcome = applyPenalty(own, states.get("!" + r.ref) as number | undefined, r.blockMs, nowMs, commit);
     if (outcome.startsUntil !== null) states.set("!" + r.ref, outcome.startsUntil);
     return outcome;

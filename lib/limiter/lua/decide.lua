@@ -5,7 +5,7 @@
 
   KEYS     the call's distinct state keys, each once: one subject key per subject (holding every
            rule of that subject but sliding_log ones, see "Subject keys" in preamble.lua) and one
-           sorted set per sliding_log rule and subject. All keys of one call carry the same hash
+           sorted set per sliding_log or concurrency rule and subject. All keys of one call carry the same hash
            tag ({tenant}), so they live in one Redis Cluster slot.
   ARGV     the rule specs of the call, each sent once however many requests share it:
            ARGV[1] number of specs m, then per spec 9 fields: algorithm code (fw|sw|sl|tb|gc),
@@ -15,6 +15,8 @@
            then the number of requests, then per request:
              now in epoch ms, or "" to read Redis TIME (read once per call)
              "1": consume when every enforce rule allows; "0": peek, never write
+             lease id: the member a concurrency rule adds to its set when the request commits
+               ("" when the request has no concurrency rule; then a commit under one is an error)
              TTL floor in ms: 0 normally; with explicit time (tests, simulation) the caller passes
                a real-time floor, because a TTL computed in simulated time would expire keys while
                the sequence is still being replayed. No algorithm relies on expiry for correctness
@@ -47,9 +49,10 @@
 --!include includes/token_bucket.lua
 --!include includes/gcra.lua
 --!include includes/penalty.lua
+--!include includes/concurrency.lua
 
 local FIELDS = 9
-local HEAD = 4 -- per request: now, commit, ttl floor, n
+local HEAD = 5 -- per request: now, commit, lease id, ttl floor, n
 local STRIDE = 10 -- values kept per rule: what a check returns (see preamble.lua)
 
 -- The specs, parsed once per call.
@@ -74,11 +77,12 @@ do
   local wanted, legacy, seen = {}, {}, {}
   local arg = REQUESTS_AT + 1
   for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
-    local n = tonumber(ARGV[arg + 3])
+    local n = tonumber(ARGV[arg + 4])
     arg = arg + HEAD
     for i = 0, n - 1 do
       local k = tonumber(ARGV[arg + 3 * i + 1])
-      if CODE[tonumber(ARGV[arg + 3 * i])] ~= "sl" and not seen[k] then
+      local code = CODE[tonumber(ARGV[arg + 3 * i])]
+      if code ~= "sl" and code ~= "cc" and not seen[k] then
         seen[k] = true
         wanted[#wanted + 1] = KEYS[k]
       end
@@ -113,8 +117,9 @@ for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
     now, now_us = now_from(ARGV[arg])
   end
   local wants_commit = ARGV[arg + 1] == "1"
-  local ttl_floor = tonumber(ARGV[arg + 2])
-  local n = tonumber(ARGV[arg + 3])
+  local lease = ARGV[arg + 2]
+  local ttl_floor = tonumber(ARGV[arg + 3])
+  local n = tonumber(ARGV[arg + 4])
   arg = arg + HEAD
 
   local every_enforce_allows = true
@@ -139,6 +144,9 @@ for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
     out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6], out[o + 7], out[o + 8], out[o + 9], out[o + 10] =
       CHECK[j](k, FIELD[j], now, now_us, LIMIT[j], WINDOW[j], BURST[j], COST[j])
     penalized[i] = false
+    if CODE[j] == "cc" and ((wants_commit and lease == "") or BLOCK[j] > 0) then
+      return redis.error_reply("ERR sluice: a concurrency rule needs a lease id and has no penalty")
+    end
     if BLOCK[j] > 0 then
       if CODE[j] == "sl" and pk == k then
         return redis.error_reply("ERR sluice: no penalty key for a sliding_log rule with a penalty")
@@ -162,7 +170,7 @@ for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
       if COST[j] > 0 then
         local commit = COMMITS[CODE[j]]
         if commit then
-          commit(keys[i], now, now_us, WINDOW[j], COST[j], ttl_floor)
+          commit(keys[i], now, now_us, WINDOW[j], COST[j], ttl_floor, lease)
         else
           local ttl = out[o + 10]
           if ttl < ttl_floor then ttl = ttl_floor end

@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("e899f4717d14b472da9663157936a6f127ab2c38");
+    expect(decideScriptSha()).toBe("1ec185027c968e433d7f6139e7986fe67283b9d2");
   });
 });

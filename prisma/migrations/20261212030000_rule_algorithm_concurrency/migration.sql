@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "Algorithm" ADD VALUE 'concurrency';
