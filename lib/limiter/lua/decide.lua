@@ -4,8 +4,9 @@
   every rule that applies to it.
 
   KEYS     the call's distinct state keys, each once: one subject key per subject (holding every
-           rule of that subject but sliding_log ones, see "Subject keys" in preamble.lua) and one
-           sorted set per sliding_log or concurrency rule and subject. All keys of one call carry the same hash
+           rule of that subject but sliding_log and concurrency ones, and the penalties of all of
+           them, see "Subject keys" in preamble.lua and includes/penalty.lua) and one sorted set
+           per sliding_log or concurrency rule and subject. All keys of one call carry the same hash
            tag ({tenant}), so they live in one Redis Cluster slot.
   ARGV     the rule specs of the call, each sent once however many requests share it:
            ARGV[1] number of specs m, then per spec 9 fields: algorithm code (fw|sw|sl|tb|gc),

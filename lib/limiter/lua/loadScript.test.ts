@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("1ec185027c968e433d7f6139e7986fe67283b9d2");
+    expect(decideScriptSha()).toBe("8792c13c0edbc577824f3c6e71c11dd413d4b86c");
   });
 });
