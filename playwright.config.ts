@@ -55,6 +55,9 @@ export default defineConfig({
       SLUICE_ADMIN_PASSWORD: ADMIN_PASSWORD,
       SLUICE_ADMIN_TOKEN: ADMIN_TOKEN,
       SLUICE_REDIS_PREFIX: REDIS_PREFIX,
+      // e2e/alerts.spec.ts: alerts evaluated every second, delivered to its receiver on the loopback.
+      SLUICE_ALERT_INTERVAL_MS: "1000",
+      SLUICE_ALERT_ALLOWED_ADDRESSES: "127.0.0.1",
     },
   },
 });

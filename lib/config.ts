@@ -2,6 +2,7 @@
  * Process configuration read from the environment, once, with the contract's defaults.
  * Invalid values throw at first use with the variable's name, so a typo never silently means "default".
  */
+import { parseAllowedRanges, type AddressRange } from "./alerts/webhookAddress";
 import { adminTokenProblem } from "./adminToken.js";
 import { emailSchema, newPasswordSchema } from "./auth/operatorSchemas";
 import { DEFAULT_TRACE_MAX_REQUESTS } from "./metrics/requestTrace";
@@ -58,6 +59,24 @@ export interface SluiceConfig {
    * state is also read from and written to its per-rule key of earlier versions.
    */
   legacyCounterKeys: boolean;
+  /** In-product alerts (lib/alerts, docs/webhooks.md). */
+  alerts: AlertConfig;
+}
+
+export interface AlertConfig {
+  /** How often each instance evaluates the conditions (SLUICE_ALERT_INTERVAL_MS, default 10,000). */
+  intervalMs: number;
+  /** Webhook attempts in all, the first included (SLUICE_ALERT_ATTEMPTS, default 5). */
+  attempts: number;
+  /** First retry's backoff step (SLUICE_ALERT_RETRY_BASE_MS, default 1,000; doubled per attempt, at most 60 s). */
+  retryBaseMs: number;
+  /** One attempt's timeout (SLUICE_ALERT_TIMEOUT_MS, default 5,000). */
+  timeoutMs: number;
+  /**
+   * SLUICE_ALERT_ALLOWED_ADDRESSES: CIDRs webhooks may reach although private, loopback or
+   * reserved (comma-separated, e.g. `10.1.0.0/16,127.0.0.1`); empty by default: public only.
+   */
+  allowedAddresses: AddressRange[];
 }
 
 function intFrom(name: string, fallback: number, min: number, max: number): number {
@@ -145,6 +164,13 @@ export function readConfig(): SluiceConfig {
     simMaxRequests: intFrom("SLUICE_SIM_MAX_REQUESTS", DEFAULT_TRACE_MAX_REQUESTS, 1_000, 10_000_000),
     legacyCounterKeys: flagFrom("SLUICE_LEGACY_COUNTER_KEYS"),
     requireNoEviction: flagFrom("SLUICE_REQUIRE_NOEVICTION"),
+    alerts: {
+      intervalMs: intFrom("SLUICE_ALERT_INTERVAL_MS", 10_000, 100, 3_600_000),
+      attempts: intFrom("SLUICE_ALERT_ATTEMPTS", 5, 1, 20),
+      retryBaseMs: intFrom("SLUICE_ALERT_RETRY_BASE_MS", 1_000, 1, 600_000),
+      timeoutMs: intFrom("SLUICE_ALERT_TIMEOUT_MS", 5_000, 100, 60_000),
+      allowedAddresses: parseAllowedRanges(process.env.SLUICE_ALERT_ALLOWED_ADDRESSES ?? ""),
+    },
   };
 }
 

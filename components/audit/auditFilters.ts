@@ -62,5 +62,6 @@ export const ACTION_CHOICES: { value: string; label: string }[] = [
   { value: "key.revoke", label: "Key revoked" },
   { value: "tenant.create", label: "Tenant created" },
   { value: "upstream.", label: "Upstream changes" },
+  { value: "alerts.", label: "Alert changes" },
   { value: "operator.", label: "Operator changes" },
 ];

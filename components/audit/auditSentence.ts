@@ -91,6 +91,10 @@ export function auditSentence(event: AuditEvent, names: Names): string {
     }
     case "access.replace":
       return reverting + `Access lists of ${tenantWords(event, names)}: ${accessChanges(event.before, event.after)}`;
+    case "alerts.replace":
+      return `Alerts of ${tenantWords(event, names)} sent to ${field(event.after, "webhookUrl") ?? "?"}${(event.after as { secretRotated?: unknown } | null)?.secretRotated === true ? " (new signing secret)" : ""}`;
+    case "alerts.delete":
+      return `Alerts of ${tenantWords(event, names)} removed`;
     case "operator.create":
       return `Added operator ${field(event.after, "email") ?? idOf(event.target)} as ${field(event.after, "role") ?? "operator"}`;
     case "operator.update":

@@ -17,6 +17,7 @@ import { ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "./formatTime";
 import { useTenant } from "./tenantQueries";
 import { AccessListsCard } from "./AccessListsCard";
+import { AlertsCard } from "./AlertsCard";
 import { UpstreamCard } from "./UpstreamCard";
 
 export default function TenantPage({ tenantId }: { tenantId: string }) {
@@ -62,6 +63,7 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
         />
         <UpstreamCard tenant={tenant.data} canEdit={isAdmin} />
         <AccessListsCard tenantId={tenantId} canEdit={isAdmin} />
+        <AlertsCard tenantId={tenantId} canEdit={isAdmin} />
         <TenantQuotaCard tenantId={tenantId} />
         <div className="page-header">
           <h2>Traffic</h2>

@@ -108,6 +108,23 @@ function create() {
       help: "Recorded requests replayed by rule simulations (each replayed twice: current and candidate rules).",
       registers: [registry],
     }),
+    alertDeliveries: new Counter({
+      name: "sluice_alert_deliveries_total",
+      help: "In-product alert deliveries finished by this instance (lib/alerts), by condition type and outcome: delivered, or failed (every attempt failed, or one that is not retried).",
+      labelNames: ["type", "outcome"] as const,
+      registers: [registry],
+    }),
+    alertDeliveryAttempts: new Counter({
+      name: "sluice_alert_delivery_attempts_total",
+      help: "HTTP attempts of alert webhook deliveries, by result: ok (2xx), http_error (another status), no_answer (timeout, network, refused address).",
+      labelNames: ["result"] as const,
+      registers: [registry],
+    }),
+    alertEvaluationFailures: new Counter({
+      name: "sluice_alert_evaluation_failures_total",
+      help: "Alert evaluations of a tenant (or settings loads) that failed, e.g. Redis or Postgres unavailable.",
+      registers: [registry],
+    }),
   };
 }
 

@@ -44,6 +44,7 @@ export function buildOpenApiDocument(groups: readonly ZodOpenApiPathsObject[] = 
         { name: "Tenants" },
         { name: "API keys" },
         { name: "Gateway", description: "Sluice in front of an API: a tenant's upstream receives admitted requests." },
+        { name: "Alerts", description: "In-product alerts: webhooks for refusal spikes and clients hitting their limits, signed and retried (docs/webhooks.md)." },
         { name: "Rules", description: "Rules as in CONTRACT.md: a rule change is in force on every instance within 1 s." },
         { name: "Quota" },
         { name: "Monitoring" },

@@ -5,6 +5,7 @@
  */
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { accessListPaths } from "./paths/accessLists";
+import { alertPaths } from "./paths/alerts";
 import { auditAndOperatorPaths } from "./paths/auditAndOperators";
 import { counterResetPaths } from "./paths/counterResets";
 import { dataPlanePaths } from "./paths/dataPlane";
@@ -14,4 +15,4 @@ import { monitoringPaths } from "./paths/monitoring";
 import { systemPaths } from "./paths/system";
 import { tenantPaths } from "./paths/tenants";
 
-export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [dataPlanePaths, tenantPaths, gatewayPaths, accessListPaths, keyPaths, counterResetPaths, monitoringPaths, auditAndOperatorPaths, systemPaths];
+export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [dataPlanePaths, tenantPaths, gatewayPaths, accessListPaths, alertPaths, keyPaths, counterResetPaths, monitoringPaths, auditAndOperatorPaths, systemPaths];

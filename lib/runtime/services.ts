@@ -19,13 +19,14 @@ import { announceChange } from "../enforce/announceChange";
 import { publishChange, publishReset, subscribeChanges } from "../enforce/changeBus";
 import { KeyUsage } from "../enforce/keyUsage";
 import type { DecisionRecorder } from "../metrics/decisionRecorder";
-import { createMonitoring } from "../metrics/monitoringServices";
+import { createMonitoring, MONITORING_TIMEOUT_MS } from "../metrics/monitoringServices";
 import type { MonitoringQueries } from "../metrics/monitoringQueries";
 import { ensureFirstAdmin } from "../auth/firstAdmin";
 import { createSimulator, SIMULATION_TIMEOUT_MS, type Simulator } from "../simulator/simulator";
 import { prismaSimulationStore } from "../simulator/simulationStore";
 import { errorSummary } from "../http/redactSecrets";
 import type { CounterResetDeps } from "../admin/counterResetService";
+import { createAlerts, type AlertServices } from "../alerts/alertServices";
 
 /** Full reload of keys and rules, the safety net behind change notices. */
 export const FULL_REFRESH_MS = 15_000;
@@ -46,6 +47,8 @@ export interface Services {
   quotaLimiter: Limiter;
   /** Replays recorded requests against candidate rules (on a Redis connection of its own). */
   simulator: Simulator;
+  /** In-product alerts: the background evaluator and the tenants' last deliveries (lib/alerts). */
+  alerts: AlertServices;
   /** Deletes counters for the admin API's resets (on the monitoring connection, its longer deadline). */
   counterReset: CounterResetDeps;
   /**
@@ -116,6 +119,7 @@ function create(): Services {
         m.simulationRequests.inc(run.requests);
       },
     }),
+    alerts: createAlerts(access, monitoring.redis, MONITORING_TIMEOUT_MS),
     counterReset: { prefix: c.redisPrefix, deleteKeys: (keys) => monitoring.redis.del(...keys) },
     async announceReset(tenantId) {
       refusals.dropTenant(tenantId);

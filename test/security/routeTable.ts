@@ -49,6 +49,14 @@ async function withUpstream(fx: Fixture) {
   return tenant(fx);
 }
 
+const ALERTS = { webhookUrl: "http://127.0.0.1:9/hook", clientLimit: { hits: 1_000, windowMinutes: 60 } };
+/** Gives the fixture tenant alert settings (straight in the store), so DELETE has them to act on. */
+async function withAlerts(fx: Fixture) {
+  const db = (await import("@/lib/db/client")).getDb();
+  await db.alertSettings.upsert({ where: { tenantId: fx.tenantId }, create: { tenantId: fx.tenantId, webhookUrl: ALERTS.webhookUrl, secret: "whsec_fixture", clientLimit: ALERTS.clientLimit }, update: {} });
+  return tenant(fx);
+}
+
 /** Keyed by the route file's path under app/, without `/route.ts`. */
 export const ROUTE_TABLE: Record<string, RouteSpec> = {
   "api/admin/tenants": {
@@ -98,6 +106,15 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
       POST: NOT_ALLOWED,
       PATCH: NOT_ALLOWED,
       DELETE: NOT_ALLOWED,
+    },
+  },
+  "api/admin/tenants/[tenantId]/alerts": {
+    methods: {
+      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
+      PUT: write((fx) => ({ params: tenant(fx), body: ALERTS, status: 200 })),
+      DELETE: write(async (fx) => ({ params: await withAlerts(fx), status: 204 })),
+      POST: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
     },
   },
   "api/admin/tenants/[tenantId]/quota": {

@@ -1,0 +1,125 @@
+"use client";
+/**
+ * The tenant's in-product alerts on its page: the webhook and its conditions, the last deliveries
+ * (refreshed every 2 s) and, for admins, the form and a remove button; viewers only see them.
+ */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { apiGet, apiSend, type ApiError } from "@/components/api/apiClient";
+import { ConfirmButton } from "@/components/shell/ConfirmButton";
+import { Empty, ErrorState, errorMessage, Loading } from "@/components/shell/PageState";
+import type { AlertDelivery, StoredAlertSettings } from "@/lib/alerts/alertSchema";
+import { AlertsForm } from "./AlertsForm";
+import { formatDateTime } from "./formatTime";
+import { LIVE_MS, tenantPath } from "./tenantQueries";
+
+interface AlertsView {
+  settings: StoredAlertSettings | null;
+  deliveries: AlertDelivery[] | null;
+}
+
+const TYPE_LABEL: Record<AlertDelivery["type"], string> = { refusal_rate: "Refusal rate", client_limit: "Client limit" };
+
+function Deliveries({ deliveries }: { deliveries: AlertDelivery[] | null }) {
+  if (deliveries === null) return <p className="hint">The last deliveries cannot be read right now (Redis unavailable).</p>;
+  if (deliveries.length === 0) return <Empty>No alert delivered yet.</Empty>;
+  return (
+    <div className="table-wrap">
+      <table aria-label="Last deliveries">
+        <thead>
+          <tr>
+            <th scope="col">Fired</th>
+            <th scope="col">Condition</th>
+            <th scope="col">Outcome</th>
+            <th scope="col" className="num">
+              Attempts
+            </th>
+            <th scope="col">Last answer</th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.map((d) => (
+            <tr key={d.id}>
+              <td>{formatDateTime(d.firedAt)}</td>
+              <td>{TYPE_LABEL[d.type]}</td>
+              <td>{d.outcome === "delivered" ? "Delivered" : "Failed"}</td>
+              <td className="num">{d.attempts}</td>
+              <td>{d.httpStatus !== null ? `HTTP ${d.httpStatus}` : (d.error ?? "–")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function AlertsCard({ tenantId, canEdit }: { tenantId: string; canEdit: boolean }) {
+  const queryClient = useQueryClient();
+  const alerts = useQuery<AlertsView, ApiError>({
+    queryKey: ["alerts", tenantId],
+    queryFn: () => apiGet<AlertsView>(`${tenantPath(tenantId)}/alerts`),
+    refetchInterval: LIVE_MS,
+    placeholderData: keepPreviousData,
+  });
+  const remove = useMutation({
+    mutationFn: () => apiSend<void>("DELETE", `${tenantPath(tenantId)}/alerts`),
+    onSuccess: () => {
+      setSaved(null);
+      void queryClient.invalidateQueries({ queryKey: ["alerts", tenantId] });
+    },
+  });
+  const settings = alerts.data?.settings ?? null;
+  /** After a save: the signing secret it generated (shown once), or null. */
+  const [saved, setSaved] = useState<{ secret: string | null } | null>(null);
+
+  return (
+    <section className="card" aria-labelledby="alerts-heading">
+      <div className="card-header">
+        <h2 id="alerts-heading">Alerts</h2>
+        {canEdit && settings ? <ConfirmButton label="Remove alerts" question="Remove the alerts? No condition will be evaluated any more." confirmLabel="Remove" onConfirm={() => remove.mutateAsync().catch(() => undefined)} /> : null}
+      </div>
+      <p className="hint">
+        A webhook for refusal spikes and clients hitting their limits, evaluated in the background, delivered at most once per condition window, signed (<code>Sluice-Signature</code>) and retried.
+      </p>
+      {remove.error ? (
+        <p className="form-error" role="alert">
+          {errorMessage(remove.error)}
+        </p>
+      ) : null}
+      {alerts.isPending ? <Loading label="Loading alerts…" /> : null}
+      {alerts.error && !alerts.data ? <ErrorState error={alerts.error} /> : null}
+      {alerts.data ? (
+        <>
+          {settings ? (
+            <dl aria-label="Current alerts">
+              <dt>Webhook</dt>
+              <dd>
+                <code>{settings.webhookUrl}</code> <span className="muted">(secret {settings.secretHint})</span>
+              </dd>
+              <dt>Refusal rate</dt>
+              <dd>{settings.refusalRate ? `above ${settings.refusalRate.thresholdPct} % for ${settings.refusalRate.minutes} min (at least ${settings.refusalRate.minRequests} requests)` : "off"}</dd>
+              <dt>Client limit</dt>
+              <dd>{settings.clientLimit ? `${settings.clientLimit.hits} refusals within ${settings.clientLimit.windowMinutes} min` : "off"}</dd>
+            </dl>
+          ) : (
+            <Empty>No alerts: nobody is told about refusal spikes.</Empty>
+          )}
+          {/* Keyed by the stored settings, so a removal (or another operator's change) resets the form. */}
+          {canEdit ? <AlertsForm key={settings?.updatedAt ?? "none"} tenantId={tenantId} current={settings} onSaved={(secret) => setSaved({ secret })} /> : null}
+          {saved ? (
+            <div role="status" className="hint">
+              <p>Saved: the conditions are evaluated every few seconds on every instance.</p>
+              {saved.secret ? (
+                <p>
+                  Signing secret, shown only now (store it to verify deliveries): <code data-testid="alerts-secret">{saved.secret}</code>
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          <h3>Last deliveries</h3>
+          <Deliveries deliveries={alerts.data.deliveries} />
+        </>
+      ) : null}
+    </section>
+  );
+}

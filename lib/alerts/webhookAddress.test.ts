@@ -1,0 +1,59 @@
+import type { LookupAddress } from "node:dns";
+import { describe, expect, it } from "vitest";
+import { addressAllowed, guardedLookup, literalAddressProblem, parseAllowedRanges } from "./webhookAddress";
+
+describe("addresses webhooks may reach", () => {
+  it.each([
+    ["93.184.215.14", true],
+    ["2606:2800:21f:cb07:6820:80da:af6b:8b2c", true],
+    ["127.0.0.1", false],
+    ["10.1.2.3", false],
+    ["192.168.0.1", false],
+    ["172.16.0.1", false],
+    ["169.254.169.254", false],
+    ["0.0.0.0", false],
+    ["::1", false],
+    ["fd00::1", false],
+    ["fe80::1", false],
+    ["::ffff:127.0.0.1", false],
+    ["224.0.0.1", false],
+    ["not an address", false],
+  ])("%s: %s by default", (address, allowed) => {
+    expect(addressAllowed(address, [])).toBe(allowed);
+  });
+
+  it("an operator's allowed ranges open exactly those ranges", () => {
+    const allowed = parseAllowedRanges(" 127.0.0.1 , 10.1.0.0/16,::1");
+    expect(addressAllowed("127.0.0.1", allowed)).toBe(true);
+    expect(addressAllowed("::ffff:127.0.0.1", allowed)).toBe(true);
+    expect(addressAllowed("127.0.0.2", allowed)).toBe(false);
+    expect(addressAllowed("10.1.200.1", allowed)).toBe(true);
+    expect(addressAllowed("10.2.0.1", allowed)).toBe(false);
+    expect(addressAllowed("::1", allowed)).toBe(true);
+    expect(parseAllowedRanges("")).toEqual([]);
+    expect(() => parseAllowedRanges("10.0.0.0/8,nope")).toThrow(/"nope" is not an address or CIDR range/);
+  });
+
+  it("IP literals in the URL are checked before sending; names are left to the lookup", () => {
+    expect(literalAddressProblem(new URL("http://127.0.0.1:9/x"), [])).toMatch(/address 127.0.0.1 is not allowed/);
+    expect(literalAddressProblem(new URL("http://[::1]/x"), [])).toMatch(/address ::1 is not allowed/);
+    expect(literalAddressProblem(new URL("http://127.0.0.1:9/x"), parseAllowedRanges("127.0.0.1"))).toBeNull();
+    expect(literalAddressProblem(new URL("https://hooks.example.com/x"), [])).toBeNull();
+  });
+
+  it("the lookup hands the socket only allowed addresses, and fails when none is (DNS rebinding included)", async () => {
+    const resolving = (addresses: LookupAddress[]) => ((_host: string, _options: unknown, callback: (e: null, a: LookupAddress[]) => void) => callback(null, addresses)) as never;
+    const lookup = (addresses: LookupAddress[], all: boolean) =>
+      new Promise<{ error: NodeJS.ErrnoException | null; result: unknown }>((resolve) =>
+        guardedLookup([], resolving(addresses))("hooks.example.com", { all }, (error, address, family) => resolve({ error, result: all ? address : [address, family] })),
+      );
+    const mixed = [
+      { address: "10.0.0.5", family: 4 },
+      { address: "93.184.215.14", family: 4 },
+    ];
+    expect(await lookup(mixed, false)).toEqual({ error: null, result: ["93.184.215.14", 4] });
+    expect(await lookup(mixed, true)).toEqual({ error: null, result: [{ address: "93.184.215.14", family: 4 }] });
+    const refused = await lookup([{ address: "169.254.169.254", family: 4 }], false);
+    expect(refused.error?.code).toBe("EADDRNOTALLOWED");
+  });
+});
