@@ -6,7 +6,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiGet, apiSend, type ApiError } from "@/components/api/apiClient";
+import { DataTable } from "@/components/charts/DataTable";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
+import { FormError } from "@/components/shell/FormError";
 import { Empty, ErrorState, errorMessage, Loading } from "@/components/shell/PageState";
 import type { AlertDelivery, StoredAlertSettings } from "@/lib/alerts/alertSchema";
 import { AlertsForm } from "./AlertsForm";
@@ -18,38 +20,24 @@ interface AlertsView {
   deliveries: AlertDelivery[] | null;
 }
 
+const DELIVERY_COLUMNS = [{ label: "Fired" }, { label: "Condition" }, { label: "Outcome" }, { label: "Attempts", num: true }, { label: "Last answer" }];
 const TYPE_LABEL: Record<AlertDelivery["type"], string> = { refusal_rate: "Refusal rate", client_limit: "Client limit" };
 
 function Deliveries({ deliveries }: { deliveries: AlertDelivery[] | null }) {
   if (deliveries === null) return <p className="hint">The last deliveries cannot be read right now (Redis unavailable).</p>;
   if (deliveries.length === 0) return <Empty>No alert delivered yet.</Empty>;
   return (
-    <div className="table-wrap">
-      <table aria-label="Last deliveries">
-        <thead>
-          <tr>
-            <th scope="col">Fired</th>
-            <th scope="col">Condition</th>
-            <th scope="col">Outcome</th>
-            <th scope="col" className="num">
-              Attempts
-            </th>
-            <th scope="col">Last answer</th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((d) => (
-            <tr key={d.id}>
-              <td>{formatDateTime(d.firedAt)}</td>
-              <td>{TYPE_LABEL[d.type]}</td>
-              <td>{d.outcome === "delivered" ? "Delivered" : "Failed"}</td>
-              <td className="num">{d.attempts}</td>
-              <td>{d.httpStatus !== null ? `HTTP ${d.httpStatus}` : (d.error ?? "–")}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable label="Last deliveries" columns={DELIVERY_COLUMNS}>
+      {deliveries.map((d) => (
+        <tr key={d.id}>
+          <td>{formatDateTime(d.firedAt)}</td>
+          <td>{TYPE_LABEL[d.type]}</td>
+          <td>{d.outcome === "delivered" ? "Delivered" : "Failed"}</td>
+          <td className="num">{d.attempts}</td>
+          <td>{d.httpStatus !== null ? `HTTP ${d.httpStatus}` : (d.error ?? "–")}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -81,11 +69,7 @@ export function AlertsCard({ tenantId, canEdit }: { tenantId: string; canEdit: b
       <p className="hint">
         A webhook for refusal spikes and clients hitting their limits, evaluated in the background, delivered at most once per condition window, signed (<code>Sluice-Signature</code>) and retried.
       </p>
-      {remove.error ? (
-        <p className="form-error" role="alert">
-          {errorMessage(remove.error)}
-        </p>
-      ) : null}
+      <FormError message={remove.error ? errorMessage(remove.error) : null} />
       {alerts.isPending ? <Loading label="Loading alerts…" /> : null}
       {alerts.error && !alerts.data ? <ErrorState error={alerts.error} /> : null}
       {alerts.data ? (

@@ -7,9 +7,10 @@
  * settings and would lose it.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { ApiError, apiSend } from "@/components/api/apiClient";
 import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
+import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
 import { alertSettingsSchema, DEFAULT_MIN_REQUESTS, type AlertSettingsInput, type StoredAlertSettings } from "@/lib/alerts/alertSchema";
@@ -18,6 +19,20 @@ import { tenantPath } from "./tenantQueries";
 const text = (n: number | undefined) => (n === undefined ? "" : String(n));
 /** An empty field stays undefined so the schema's own "must be a number" message or default applies. */
 const num = (s: string): number | undefined => (s.trim() === "" ? undefined : Number(s));
+
+/** A condition: its on/off checkbox as the legend, its fields only while on. */
+function ConditionFieldset({ label, on, setOn, children }: { label: string; on: boolean; setOn: (on: boolean) => void; children: ReactNode }) {
+  return (
+    <fieldset>
+      <legend>
+        <label className="inline-check">
+          <input type="checkbox" checked={on} onChange={(e) => setOn(e.target.checked)} /> {label}
+        </label>
+      </legend>
+      {on ? <div className="form-row">{children}</div> : null}
+    </fieldset>
+  );
+}
 
 export function AlertsForm({ tenantId, current, onSaved }: { tenantId: string; current: StoredAlertSettings | null; onSaved: (secret: string | null) => void }) {
   const queryClient = useQueryClient();
@@ -70,16 +85,8 @@ export function AlertsForm({ tenantId, current, onSaved }: { tenantId: string; c
 
   return (
     <form onSubmit={submit} noValidate aria-label="Alert settings">
-      {formError ? (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      ) : null}
-      {errors.conditions ? (
-        <p className="form-error" role="alert">
-          {errors.conditions}
-        </p>
-      ) : null}
+      <FormError message={formError} />
+      <FormError message={errors.conditions} />
       <div className="form-row">
         <TextField
           id="alerts-url"
@@ -93,42 +100,24 @@ export function AlertsForm({ tenantId, current, onSaved }: { tenantId: string; c
           hint="http or https; alerts are POSTed as signed JSON."
         />
       </div>
-      <fieldset>
-        <legend>
-          <label className="inline-check">
-            <input type="checkbox" checked={rateOn} onChange={(e) => setRateOn(e.target.checked)} /> Refusal rate
-          </label>
-        </legend>
-        {rateOn ? (
-          <div className="form-row">
-            {field("alerts-threshold", "Refusals above (%)", "refusalRate.thresholdPct", thresholdPct, setThresholdPct, "Share of this tenant's requests refused.")}
-            {field("alerts-minutes", "For (minutes)", "refusalRate.minutes", minutes, setMinutes, "1 to 60: the trailing window.")}
-            {field("alerts-min-requests", "At least (requests)", "refusalRate.minRequests", minRequests, setMinRequests, "Fewer requests in the window never alert.")}
-          </div>
-        ) : null}
-      </fieldset>
-      <fieldset>
-        <legend>
-          <label className="inline-check">
-            <input type="checkbox" checked={limitOn} onChange={(e) => setLimitOn(e.target.checked)} /> A client hit its limit
-          </label>
-        </legend>
-        {limitOn ? (
-          <div className="form-row">
-            {field("alerts-hits", "Times (N)", "clientLimit.hits", hits, setHits, "Refusals of one client by one rule.")}
-            {field("alerts-window", "Within (minutes)", "clientLimit.windowMinutes", windowMinutes, setWindowMinutes, "1 to 60.")}
-          </div>
-        ) : null}
-      </fieldset>
+      <ConditionFieldset label="Refusal rate" on={rateOn} setOn={setRateOn}>
+        {field("alerts-threshold", "Refusals above (%)", "refusalRate.thresholdPct", thresholdPct, setThresholdPct, "Share of this tenant's requests refused.")}
+        {field("alerts-minutes", "For (minutes)", "refusalRate.minutes", minutes, setMinutes, "1 to 60: the trailing window.")}
+        {field("alerts-min-requests", "At least (requests)", "refusalRate.minRequests", minRequests, setMinRequests, "Fewer requests in the window never alert.")}
+      </ConditionFieldset>
+      <ConditionFieldset label="A client hit its limit" on={limitOn} setOn={setLimitOn}>
+        {field("alerts-hits", "Times (N)", "clientLimit.hits", hits, setHits, "Refusals of one client by one rule.")}
+        {field("alerts-window", "Within (minutes)", "clientLimit.windowMinutes", windowMinutes, setWindowMinutes, "1 to 60.")}
+      </ConditionFieldset>
       <div className="form-actions">
         {current ? (
           <label className="inline-check">
             <input type="checkbox" checked={rotateSecret} onChange={(e) => setRotateSecret(e.target.checked)} /> Generate a new signing secret
           </label>
         ) : null}
-        <button type="submit" className="button-primary" disabled={save.isPending}>
-          {save.isPending ? "Saving…" : "Save alerts"}
-        </button>
+        <SubmitButton pending={save.isPending} pendingLabel="Saving…">
+          Save alerts
+        </SubmitButton>
       </div>
     </form>
   );

@@ -11,7 +11,7 @@
  * Errors (AppError): `not_found` for an unknown tenant, and for a tenant without alerts on DELETE.
  */
 import { getDb } from "../db/client";
-import { Prisma } from "../db/generated/client";
+import type { Prisma } from "../db/generated/client";
 import { recordAudit, type Actor } from "../audit/auditLog";
 import { AppError } from "../http/errors";
 import { clientLimitConditionSchema, refusalRateConditionSchema, type AlertSettings, type StoredAlertSettings } from "./alertSchema";
@@ -20,7 +20,7 @@ import { generateWebhookSecret, secretHint } from "./webhookSignature";
 
 type Tx = Prisma.TransactionClient;
 
-type Row = { webhookUrl: string; secret: string; refusalRate: Prisma.JsonValue; clientLimit: Prisma.JsonValue; updatedAt: Date };
+type Row = { webhookUrl: string; secret: string; conditions: Prisma.JsonValue; updatedAt: Date };
 
 export interface SavedAlertSettings {
   tenantId: string;
@@ -32,9 +32,11 @@ export interface SavedAlertSettings {
 const noTenant = (tenantId: string) => new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
 const noAlerts = (tenantId: string) => new AppError("not_found", `Tenant ${tenantId} has no alerts.`);
 
+/** The stored `conditions` column; throws when it does not parse (written by another version). */
 function conditions(row: Row) {
-  const refusalRate = row.refusalRate === null ? null : refusalRateConditionSchema.parse(row.refusalRate);
-  const clientLimit = row.clientLimit === null ? null : clientLimitConditionSchema.parse(row.clientLimit);
+  const stored = (row.conditions ?? {}) as { refusalRate?: unknown; clientLimit?: unknown };
+  const refusalRate = stored.refusalRate == null ? null : refusalRateConditionSchema.parse(stored.refusalRate);
+  const clientLimit = stored.clientLimit == null ? null : clientLimitConditionSchema.parse(stored.clientLimit);
   return { refusalRate, clientLimit };
 }
 
@@ -64,17 +66,12 @@ export async function putAlertSettings(actor: Actor, tenantId: string, input: Al
     await lockTenant(tx, tenantId);
     const existing = await tx.alertSettings.findUnique({ where: { tenantId } });
     const secret = !existing || input.rotateSecret ? generateWebhookSecret() : undefined;
-    // A condition that is off is SQL NULL (Prisma.DbNull), not a JSON null.
-    const data = {
-      webhookUrl: input.webhookUrl,
-      refusalRate: input.refusalRate ?? Prisma.DbNull,
-      clientLimit: input.clientLimit ?? Prisma.DbNull,
-    };
-    const row = await tx.alertSettings.upsert({
-      where: { tenantId },
-      create: { tenantId, secret: secret!, ...data },
-      update: { ...data, ...(secret ? { secret } : {}) },
-    });
+    // One JSON column with both conditions (null when off): no SQL NULL JSON columns, whose
+    // Prisma.DbNull sentinel must be the very instance of the client's module.
+    const data = { webhookUrl: input.webhookUrl, conditions: { refusalRate: input.refusalRate, clientLimit: input.clientLimit } };
+    const row = existing
+      ? await tx.alertSettings.update({ where: { tenantId }, data: { ...data, ...(secret ? { secret } : {}) } })
+      : await tx.alertSettings.create({ data: { tenantId, secret: secret!, ...data } });
     const settings = view(row);
     await recordAudit(tx, actor, {
       action: "alerts.replace",

@@ -97,6 +97,38 @@ async function metric(name: string, labels: string): Promise<number> {
   return sum;
 }
 
+describe("alert settings", () => {
+  it("422 on invalid input; the secret is shown by the first PUT only, kept, rotated on request; audited without it", async () => {
+    const tenant = await admin.createTenant();
+    tenants.push(tenant.id);
+    const path = `/api/admin/tenants/${tenant.id}/alerts`;
+    const invalid = await admin.request("PUT", path, { webhookUrl: "file:///etc/passwd", refusalRate: { thresholdPct: 0, minutes: 5 } });
+    expect(invalid.status).toBe(422);
+    expect((invalid.body as { errors: Record<string, string[]> }).errors).toEqual({ webhookUrl: ["webhookUrl must use http or https"], "refusalRate.thresholdPct": ["thresholdPct must be above 0"] });
+    expect((await admin.request("GET", path)).body).toEqual({ settings: null, deliveries: [] });
+
+    const body = { webhookUrl: "https://hooks.example.com/a", clientLimit: { hits: 10, windowMinutes: 5 } };
+    const first = (await admin.request("PUT", path, body)).body as { secret?: string; settings: StoredAlertSettings };
+    const again = (await admin.request("PUT", path, { ...body, refusalRate: { thresholdPct: 25, minutes: 10 } })).body as { secret?: string; settings: StoredAlertSettings };
+    expect(again.secret).toBeUndefined();
+    expect(again.settings).toMatchObject({ secretHint: first.settings.secretHint, refusalRate: { thresholdPct: 25, minutes: 10, minRequests: 20 }, clientLimit: { hits: 10, windowMinutes: 5 } });
+    const rotated = (await admin.request("PUT", path, { ...body, rotateSecret: true })).body as { secret?: string };
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(first.secret);
+    const read = await admin.request("GET", path);
+    expect(JSON.stringify(read.body)).not.toContain(rotated.secret);
+
+    const audit = (await admin.request("GET", `/api/admin/audit?tenantId=${tenant.id}`)).body as { action: string; after: unknown }[];
+    expect(audit.slice(0, 3).map((e) => e.action)).toEqual(["alerts.replace", "alerts.replace", "alerts.replace"]);
+    expect(audit[0]!.after).toMatchObject({ secretRotated: true, webhookUrl: body.webhookUrl });
+    expect(JSON.stringify(audit)).not.toContain(first.secret);
+    expect(JSON.stringify(audit)).not.toContain(rotated.secret);
+
+    expect((await admin.request("DELETE", path)).status).toBe(204);
+    expect((await admin.request("DELETE", path)).status).toBe(404);
+  });
+});
+
 describe("alert webhooks", () => {
   it("a refusal spike through /api/v1 on two instances: exactly one signed alert, listed as delivered", async () => {
     const hook = await receiver();

@@ -53,7 +53,7 @@ const ALERTS = { webhookUrl: "http://127.0.0.1:9/hook", clientLimit: { hits: 1_0
 /** Gives the fixture tenant alert settings (straight in the store), so DELETE has them to act on. */
 async function withAlerts(fx: Fixture) {
   const db = (await import("@/lib/db/client")).getDb();
-  await db.alertSettings.upsert({ where: { tenantId: fx.tenantId }, create: { tenantId: fx.tenantId, webhookUrl: ALERTS.webhookUrl, secret: "whsec_fixture", clientLimit: ALERTS.clientLimit }, update: {} });
+  await db.alertSettings.upsert({ where: { tenantId: fx.tenantId }, create: { tenantId: fx.tenantId, webhookUrl: ALERTS.webhookUrl, secret: "whsec_fixture", conditions: { refusalRate: null, clientLimit: ALERTS.clientLimit } }, update: {} });
   return tenant(fx);
 }
 

@@ -3,8 +3,7 @@ CREATE TABLE "AlertSettings" (
     "tenantId" TEXT NOT NULL,
     "webhookUrl" TEXT NOT NULL,
     "secret" TEXT NOT NULL,
-    "refusalRate" JSONB,
-    "clientLimit" JSONB,
+    "conditions" JSONB NOT NULL,
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
     CONSTRAINT "AlertSettings_pkey" PRIMARY KEY ("tenantId")
