@@ -14,11 +14,10 @@ import { getDb } from "../db/client";
 import type { Prisma } from "../db/generated/client";
 import { recordAudit, type Actor } from "../audit/auditLog";
 import { AppError } from "../http/errors";
+import { lockTenant, noTenant } from "../tenants/tenantLock";
 import { clientLimitConditionSchema, refusalRateConditionSchema, type AlertSettings, type StoredAlertSettings } from "./alertSchema";
 import type { TenantAlertSettings } from "./alertEvaluator";
 import { generateWebhookSecret, secretHint } from "./webhookSignature";
-
-type Tx = Prisma.TransactionClient;
 
 type Row = { webhookUrl: string; secret: string; conditions: Prisma.JsonValue; updatedAt: Date };
 
@@ -29,7 +28,6 @@ export interface SavedAlertSettings {
   secret?: string;
 }
 
-const noTenant = (tenantId: string) => new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
 const noAlerts = (tenantId: string) => new AppError("not_found", `Tenant ${tenantId} has no alerts.`);
 
 /** The stored `conditions` column; throws when it does not parse (written by another version). */
@@ -46,11 +44,6 @@ function view(row: Row): StoredAlertSettings {
 
 /** What the audit log keeps: never the secret. */
 const audited = (s: StoredAlertSettings | null) => (s ? { webhookUrl: s.webhookUrl, refusalRate: s.refusalRate, clientLimit: s.clientLimit } : null);
-
-async function lockTenant(tx: Tx, tenantId: string): Promise<void> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Tenant" WHERE id = ${tenantId} FOR UPDATE`;
-  if (rows.length === 0) throw noTenant(tenantId);
-}
 
 /** The tenant's settings, or null when it has none; 404 for an unknown tenant. */
 export async function getAlertSettings(tenantId: string): Promise<StoredAlertSettings | null> {
