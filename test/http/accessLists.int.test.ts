@@ -5,35 +5,17 @@
  * and both are counted in B's Prometheus metrics. The servers trust one proxy hop, so each request
  * names its client with X-Forwarded-For.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/rules/ruleSchema";
-import { adminClient, apiCall, deleteTenants, type AdminClient, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
-import { cleanupRedis, msUntil, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
-import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+import { adminClient, apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
+import { msUntil, waitUntil } from "@/test/support/sluiceEnv";
+import type { SluiceServer } from "@/test/support/sluiceServer";
+import { twoServersForSuite } from "@/test/support/twoServers";
 
 const HOUR_MS = 3_600_000;
 const PROPAGATION_LIMIT_MS = 1_000;
 
-const shared = sluiceEnv("http-access", { SLUICE_TRUST_PROXY: "1" });
-let a: SluiceServer;
-let b: SluiceServer;
-let adminA: AdminClient;
-let adminB: AdminClient;
-const createdTenants: string[] = [];
-
-beforeAll(async () => {
-  // One after the other: two servers starting at once on 2 cores only slow each other down.
-  a = await startSluice({ env: shared.env });
-  b = await startSluice({ env: shared.env });
-  adminA = adminClient(a.url, shared.adminToken);
-  adminB = adminClient(b.url, shared.adminToken);
-});
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await deleteTenants(TEST_DATABASE_URL, createdTenants);
-  await cleanupRedis(shared.prefix);
-});
+const servers = twoServersForSuite("http-access", { SLUICE_TRUST_PROXY: "1" });
 
 const echo = (server: SluiceServer, key: CreatedKey, ip: string): Promise<ApiAnswer> => apiCall(server.url, "/api/v1/echo", { key: key.key, headers: { "x-forwarded-for": ip } });
 
@@ -42,8 +24,9 @@ const PER_KEY: RuleInput = { name: "per-key", algorithm: "fixed_window", limit: 
 
 /** A tenant made through A with one key and PER_KEY, returned once B serves the rule. */
 async function fixture(): Promise<{ tenantId: string; key: CreatedKey }> {
+  const { adminA, b } = servers;
   const tenant = await adminA.createTenant();
-  createdTenants.push(tenant.id);
+  servers.track(tenant.id);
   const key = await adminA.createKey(tenant.id);
   await adminA.putTenantRules(tenant.id, [PER_KEY]);
   await waitUntil(async () => (await echo(b, key, "192.0.2.250")).headers.get("ratelimit-policy") === `"per-key";q=100;w=3600`, 10_000, "B serves the new tenant");
@@ -58,6 +41,7 @@ const counter = async (server: SluiceServer, verdict: string): Promise<number> =
 
 describe("access lists on two instances", () => {
   it("a deny made through A is in force on B within 1 s, and denied requests charge nothing on either instance", async () => {
+    const { a, b, adminA } = servers;
     const { tenantId, key } = await fixture();
     const deniedBefore = await counter(b, "deny");
     const put = await adminA.request("PUT", `/api/admin/tenants/${tenantId}/access`, { allow: [], deny: ["203.0.113.0/24", "2001:db8:bad::/48"] });
@@ -84,6 +68,8 @@ describe("access lists on two instances", () => {
   });
 
   it("an allow made through B passes A's requests without charging and without rate-limit headers", async () => {
+    const { a, b } = servers;
+    const adminB = adminClient(b.url, servers.env.adminToken);
     const { tenantId, key } = await fixture();
     const put = await adminB.request("PUT", `/api/admin/tenants/${tenantId}/access`, { allow: ["198.51.100.0/24"], deny: [] });
     expect(put.status).toBe(200);
