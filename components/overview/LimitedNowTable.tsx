@@ -55,6 +55,14 @@ function Who({ client }: { client: LimitedClient }) {
       );
     case "tenant":
       return <span className="muted">the whole tenant</span>;
+    case "header":
+    case "query":
+      return (
+        <>
+          <span className="muted">{client.scope} value </span>
+          <code className="name">{JSON.stringify(client.subject).slice(1, -1)}</code>
+        </>
+      );
   }
 }
 

@@ -5,7 +5,7 @@
  * in a compact grid. Every field shows its own error, from the browser's schema run or from the
  * server's 422, in the form's words.
  */
-import { FAIL_MODES, type Scope } from "@/lib/limiter/types";
+import { FAIL_MODES, ON_MISSING, type Scope } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { AlgorithmPicker } from "./AlgorithmPicker";
 import { DURATION_HELP } from "./duration";
@@ -14,6 +14,11 @@ import type { RuleField } from "./ruleErrors";
 import { RuleSelectField, RuleTextField } from "./RuleField";
 import { SCOPE_HINT } from "./ruleOwner";
 import styles from "./RuleEditor.module.css";
+
+const ON_MISSING_HINT: Record<(typeof ON_MISSING)[number], string> = {
+  skip: "missing: the rule does not apply",
+  refuse: "missing: refuse with 400",
+};
 
 const FAIL_MODE_HINT: Record<(typeof FAIL_MODES)[number], string> = {
   open: "Redis down: allow",
@@ -57,6 +62,28 @@ export function RuleFieldset({
           options={scopes.map((s) => ({ value: s, label: s }))}
           onChange={(scope) => onChange({ scope })}
         />
+        {draft.scope === "header" || draft.scope === "query" ? (
+          <>
+            <RuleTextField
+              id={id("scopeKey")}
+              label={draft.scope === "header" ? "Header" : "Query parameter"}
+              placeholder={draft.scope === "header" ? "x-user-id" : "user"}
+              hint={draft.scope === "header" ? "counted per value of this header" : "counted per value of this parameter"}
+              error={errors.scopeKey}
+              value={draft.scopeKey}
+              onChange={(scopeKey) => onChange({ scopeKey })}
+            />
+            <RuleSelectField
+              id={id("onMissing")}
+              label="When missing"
+              hint={ON_MISSING_HINT[draft.onMissing]}
+              error={errors.onMissing}
+              value={draft.onMissing}
+              options={ON_MISSING.map((m) => ({ value: m, label: m }))}
+              onChange={(onMissing) => onChange({ onMissing })}
+            />
+          </>
+        ) : null}
         <AlgorithmPicker idPrefix={draft.draftId} value={draft.algorithm} error={errors.algorithm} onChange={(algorithm) => onChange({ algorithm })} />
         <RuleSelectField
           id={id("failMode")}

@@ -10,6 +10,8 @@ import { DURATION_HELP } from "./duration";
 export const FIELD_LABELS: Record<Exclude<RuleField, "rule">, string> = {
   name: "Name",
   scope: "Scope",
+  scopeKey: "Header or parameter",
+  onMissing: "When missing",
   algorithm: "Algorithm",
   limit: "Limit",
   windowMs: "Window",
@@ -32,6 +34,7 @@ const REWRITES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^blockMs must be at least 0/, () => "Penalty cannot be negative; leave it empty for none"],
   [/^blockMs must be at most .*366 days/, () => "Penalty must be at most 366 days"],
   [/^name is required/, () => "Give the rule a name"],
+  [/^scopeKey is required for scope (header|query)/, (m) => (m[1] === "header" ? "Name the header to count by, such as x-user-id" : "Name the query parameter to count by")],
   [/^name must be 1-64 characters/, () => "Name: use 1 to 64 lower-case letters, digits, _ or -, starting with a letter or digit"],
   [/^duplicate rule name "(.*)"$/, (m) => `Another rule is already named ${m[1]}`],
   [/^(limit|burst|cost) must be a number$/, (m) => `${FIELD_LABELS[m[1] as "limit"]} must be a whole number, such as 100`],
@@ -39,7 +42,7 @@ const REWRITES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^path wildcards must be a whole segment/, () => "Path: a wildcard must be a whole segment, /* or /**"],
 ];
 
-const API_NAME = /^(name|scope|algorithm|limit|windowMs|burst|cost|blockMs|methods|path|failMode|mode)\b/;
+const API_NAME = /^(name|scopeKey|onMissing|scope|algorithm|limit|windowMs|burst|cost|blockMs|methods|path|failMode|mode)\b/;
 const API_LABEL: Record<string, string> = { ...FIELD_LABELS, methods: "Methods", path: "Path" };
 
 export function plainMessage(message: string): string {

@@ -5,7 +5,7 @@
  * becomes a value the schema refuses with its own message naming the field.
  */
 import { matchSchema, type Rule, type RuleInput } from "@/lib/rules/ruleSchema";
-import type { Algorithm, FailMode, RuleMode, Scope } from "@/lib/limiter/types";
+import type { Algorithm, FailMode, OnMissing, RuleMode, Scope } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { formatDuration, parseDuration } from "./duration";
 
@@ -18,6 +18,9 @@ export interface RuleDraft {
   draftId: string;
   name: string;
   scope: Scope;
+  /** Scope header/query: the header or parameter name (sent only for those scopes). */
+  scopeKey: string;
+  onMissing: OnMissing;
   algorithm: Algorithm;
   limit: string;
   /** A duration as typed ("1 min"); turned into `windowMs` for the schema. */
@@ -40,6 +43,8 @@ export function emptyDraft(scope: Scope = "key"): RuleDraft {
     draftId: newDraftId(),
     name: "",
     scope,
+    scopeKey: "",
+    onMissing: "skip",
     algorithm: "sliding_window",
     limit: "",
     window: "1 min",
@@ -58,6 +63,8 @@ export function draftFromRule(rule: Rule): RuleDraft {
     draftId: newDraftId(),
     name: rule.name,
     scope: rule.scope,
+    scopeKey: rule.scopeKey ?? "",
+    onMissing: rule.onMissing ?? "skip",
     algorithm: rule.algorithm,
     limit: String(rule.limit),
     window: formatDuration(rule.windowMs),
@@ -87,9 +94,12 @@ function durationOrUndefined(text: string): number | undefined {
 export function draftToInput(draft: RuleDraft): RuleInput {
   const usesBurst = ALGORITHM_GUIDE[draft.algorithm].usesBurst;
   const path = draft.path.trim();
+  const byAttribute = draft.scope === "header" || draft.scope === "query";
   return {
     name: draft.name.trim(),
     scope: draft.scope,
+    // Only the attribute scopes carry these: a hidden leftover must not earn a 422.
+    ...(byAttribute ? { scopeKey: draft.scopeKey.trim(), onMissing: draft.onMissing } : {}),
     algorithm: draft.algorithm,
     limit: numberOrUndefined(draft.limit) as number,
     windowMs: durationOrUndefined(draft.window) as number,

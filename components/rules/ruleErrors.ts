@@ -14,6 +14,8 @@ import { ruleListSchemaFor, type RuleOwner } from "./ruleOwner";
 export type RuleField =
   | "name"
   | "scope"
+  | "scopeKey"
+  | "onMissing"
   | "algorithm"
   | "limit"
   | "windowMs"
@@ -27,7 +29,7 @@ export type RuleField =
   /** A message about the rule as a whole (e.g. an unknown field). */
   | "rule";
 
-const FIELDS = new Set<string>(["name", "scope", "algorithm", "limit", "windowMs", "burst", "cost", "blockMs", "match.methods", "match.path", "failMode", "mode"]);
+const FIELDS = new Set<string>(["name", "scope", "scopeKey", "onMissing", "algorithm", "limit", "windowMs", "burst", "cost", "blockMs", "match.methods", "match.path", "failMode", "mode"]);
 
 export interface EditorErrors {
   /** Messages about the list itself (too many rules, a malformed body). */

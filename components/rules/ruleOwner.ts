@@ -19,7 +19,7 @@ export function ruleListSchemaFor(owner: RuleOwner) {
 
 /** A key override may not charge the whole tenant or an identifier; offering them would only earn a 422. */
 export function scopesFor(owner: RuleOwner): readonly Scope[] {
-  return owner.kind === "tenant" ? SCOPES : SCOPES.filter((s) => s === "key" || s === "ip");
+  return owner.kind === "tenant" ? SCOPES : SCOPES.filter((s) => s !== "tenant" && s !== "identifier");
 }
 
 export const SCOPE_HINT: Record<Scope, string> = {
@@ -27,6 +27,8 @@ export const SCOPE_HINT: Record<Scope, string> = {
   tenant: "all keys of the tenant share one counter",
   ip: "each client IP, within the tenant",
   identifier: "only through POST /api/v1/check, per caller-given identifier",
+  header: "each value of a request header (name it below)",
+  query: "each value of a query parameter (name it below)",
 };
 
 /** React Query key of an owner's rule list. */

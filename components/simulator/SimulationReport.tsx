@@ -50,8 +50,8 @@ export function SimulationReport({ run }: { run: SimulationRun }) {
       ) : null}
       {result.notSimulated?.length ? (
         <p className="notice notice-warn">
-          Not simulated: {result.notSimulated.map((n) => n.rule).join(", ")}. Concurrency rules limit requests in flight, and the recorded traffic does not say how long each request took, so
-          these rules were left out of both replays.
+          Not simulated, left out of both replays (the recorded traffic does not hold what they need):{" "}
+          {result.notSimulated.map((n) => `${n.rule}: ${n.reason}`).join("; ")}.
         </p>
       ) : null}
       <SimulationChart result={result} />

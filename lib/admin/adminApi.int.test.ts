@@ -215,7 +215,7 @@ describe("rules", () => {
     ["a fractional limit", { ...rule, limit: 1.5 }, "0.limit", "limit must be a whole number"],
     ["windowMs under 1 s", { ...rule, windowMs: 999 }, "0.windowMs", "windowMs must be at least 1000 (1 second)"],
     ["an unknown algorithm", { ...rule, algorithm: "leaky" }, "0.algorithm", "algorithm must be one of fixed_window, sliding_log, sliding_window, token_bucket, gcra"],
-    ["an unknown scope", { ...rule, scope: "user" }, "0.scope", "scope must be one of key, tenant, ip, identifier"],
+    ["an unknown scope", { ...rule, scope: "user" }, "0.scope", "scope must be one of key, tenant, ip, identifier, header, query"],
     ["burst 0", { ...rule, burst: 0 }, "0.burst", "burst must be at least 1"],
     ["a negative cost", { ...rule, cost: -1 }, "0.cost", "cost must be at least 0"],
     ["a bad name", { ...rule, name: "Per Key" }, "0.name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
@@ -251,7 +251,7 @@ describe("rules", () => {
     for (const scope of ["tenant", "identifier"]) {
       const res = await call(keyRules, { keyId: k.id }, { method: "PUT", body: [{ ...rule, scope }] });
       expect(res.status).toBe(422);
-      expect(res.body.errors["0.scope"]).toContain(`a key rule may not have scope ${scope} (use key or ip)`);
+      expect(res.body.errors["0.scope"]).toContain(`a key rule may not have scope ${scope} (use key, ip, header or query)`);
     }
     await call(key, { keyId: k.id }, { method: "DELETE" });
     expect((await call(keyRules, { keyId: k.id }, { method: "PUT", body: [rule] })).status).toBe(409);

@@ -71,6 +71,10 @@ function readable(rule: CompiledRule, probe: Probe): boolean {
       return probe.ip !== undefined;
     case "identifier":
       return probe.identifier !== undefined;
+    case "header":
+    case "query":
+      // Per attribute value: no one value is "the key's", so these are listed unread.
+      return false;
   }
 }
 

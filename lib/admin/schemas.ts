@@ -25,7 +25,7 @@ export const tenantRulesSchema = ruleListSchema;
 export const keyRulesSchema = ruleListSchema.superRefine((rules, ctx) => {
   rules.forEach((rule, i) => {
     if (rule.scope === "tenant" || rule.scope === "identifier") {
-      ctx.addIssue({ code: "custom", path: [i, "scope"], message: `a key rule may not have scope ${rule.scope} (use key or ip)` });
+      ctx.addIssue({ code: "custom", path: [i, "scope"], message: `a key rule may not have scope ${rule.scope} (use key, ip, header or query)` });
     }
   });
 });

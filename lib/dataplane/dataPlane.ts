@@ -8,7 +8,8 @@
  * key, rules, one limiter decision), then answer:
  * - /api/v1/echo[/...]: the demo route; /api/v1/check: the decision service;
  * - /api/v1/authorize: forward auth, deciding for the method and URI a proxy forwards
- *   (X-Forwarded-Method/-Uri or X-Original-Method/-URI): 200 empty + headers, or the refusal;
+ *   (X-Forwarded-Method/-Uri or X-Original-Method/-URI; `query` rules read that URI's query,
+ *   `header` rules the headers the proxy passes on): 200 empty + headers, or the refusal;
  * - any other path: the tenant's gateway upstream (lib/gateway/forwardToUpstream.ts, wired in entry.ts), or 404.
  * Concurrency slots an admission took are given back exactly once when the exchange is over: for
  * the gateway when forwardToUpstream resolves (response ended, failed, timed out or the client
@@ -67,16 +68,17 @@ function routeOf(rest: string): Route {
 
 const withHeaders = (reply: Reply, headers: Record<string, string>): Reply => ({ ...reply, headers: { ...reply.headers, ...headers } });
 
-/** The method and decoded path forward auth decides for, from the proxy's headers. */
-function forwardedRequest(req: IncomingMessage): { method: string; path: string } | Reply {
+/** The method, decoded path and query forward auth decides for, from the proxy's headers. */
+function forwardedRequest(req: IncomingMessage): { method: string; path: string; query: string } | Reply {
   const method = (headerOf(req, "x-forwarded-method") ?? headerOf(req, "x-original-method"))?.trim().toUpperCase();
   const uri = (headerOf(req, "x-forwarded-uri") ?? headerOf(req, "x-original-uri"))?.trim();
   if (!method || !/^[A-Z]{1,32}$/.test(method) || !uri) {
     return problemReplyFor("bad_request", "Forward auth needs the original method and URI: X-Forwarded-Method and X-Forwarded-Uri (or X-Original-Method and X-Original-URI).");
   }
-  const decoded = decodePathOnce(splitTarget(uri).rawPath);
+  const target = splitTarget(uri);
+  const decoded = decodePathOnce(target.rawPath);
   if (!decoded.ok) return problemReplyFor("bad_request", `The forwarded URI is refused: ${decoded.reason}`);
-  return { method, path: decoded.path };
+  return { method, path: decoded.path, query: target.query };
 }
 
 export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
@@ -88,11 +90,13 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     const route = routeOf(decoded.path.slice("/api/v1".length));
     const ip = clientIpOf(headerOf(req, "x-forwarded-for"), req.socket.remoteAddress ?? "unknown", deps.trustProxyHops);
 
-    let request: AdmitRequest = { method, path: decoded.path, headers: headerSource(req), ip };
+    // `header` rules read the request's own headers; for forward auth those are the client's
+    // headers as the proxy passes them on, and `query` rules read the forwarded URI's query.
+    let request: AdmitRequest = { method, path: decoded.path, headers: headerSource(req), ip, query };
     if (route === "authorize") {
       const forwarded = forwardedRequest(req);
       if ("status" in forwarded) return writeReply(req, res, forwarded);
-      request = { ...request, method: forwarded.method, path: forwarded.path, forwardAuth: true };
+      request = { ...request, method: forwarded.method, path: forwarded.path, query: forwarded.query, forwardAuth: true };
     }
     const admission = await admit(request, deps.admit);
     if (!admission.admitted) return writeReply(req, res, admission.reply);

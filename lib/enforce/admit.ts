@@ -4,6 +4,8 @@
  * the request (with the rate-limit headers to add to its response) or answer it:
  * - 401 for a missing, malformed, unknown, revoked or expired key, itself limited per client IP (429 beyond
  *   SLUICE_ANON_LIMIT_PER_MINUTE), so keys cannot be guessed at speed;
+ * - 400 naming the header or query parameter when a `header`/`query` rule with `onMissing: refuse`
+ *   applies and the request lacks it (nothing charged; lib/enforce/requestAttributes.ts);
  * - 429 with the contract's problem body when an enforce rule refuses;
  * - 403 when the tenant's access list denies the client (by its address or its key: lib/access),
  *   before any rule and charging nothing; a client on the allow list (and not the deny list) is
@@ -39,6 +41,7 @@ import type { AccessCache } from "./accessCache";
 import type { KeyAccess } from "./accessLoader";
 import { presentedKey, type HeaderSource } from "./credentials";
 import { rulesForRequest } from "./effectiveRules";
+import { describeAttribute, resolveAttributes } from "./requestAttributes";
 import type { KeyUsage } from "./keyUsage";
 
 export const QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
@@ -76,6 +79,8 @@ export interface AdmitRequest {
   ip: string;
   /** Forward auth (/api/v1/authorize): Sluice never sees the request end, so concurrency rules do not apply. */
   forwardAuth?: boolean;
+  /** The raw query string (with its `?`; absent or "": none): what `query` rules read (lib/enforce/requestAttributes.ts). */
+  query?: string;
 }
 
 export type Admission = { admitted: true; client: Client; headers: Record<string, string>; lease?: Lease } | { admitted: false; reply: Reply };
@@ -131,8 +136,8 @@ function count(deps: AdmitDeps, outcome: string, decision?: Decision): void {
 }
 
 /** Feeds the monitoring data; `decision` null: no rule matched (admitted without a decision). */
-function record(deps: AdmitDeps, request: AdmitRequest, tenantId: string, keyId: string | undefined, decision: Decision | null): void {
-  deps.recorder?.recordRequest({ tenantId, keyId, decision, method: request.method, path: request.path.slice(0, MAX_PATH_CHARS), ip: request.ip });
+function record(deps: AdmitDeps, request: AdmitRequest, tenantId: string, keyId: string | undefined, decision: Decision | null, attributes?: Readonly<Record<string, string>>): void {
+  deps.recorder?.recordRequest({ tenantId, keyId, decision, method: request.method, path: request.path.slice(0, MAX_PATH_CHARS), ip: request.ip, attributes });
 }
 
 async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Parameters<Limiter["decide"]>[1]): Promise<Decision> {
@@ -187,16 +192,31 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     record(deps, request, key.tenantId, key.id, null);
     return { admitted: true, client: { ...client, allowListed: true }, headers: {} };
   }
-  let rules = deps.enforce ? rulesForRequest(key.rules, request.method, request.path) : [];
+  const matched = deps.enforce ? rulesForRequest(key.rules, request.method, request.path) : [];
+  const resolved = resolveAttributes(matched, request);
+  if (!resolved.ok) {
+    // Refused before any decision: nothing is charged. Named so the client can fix its request.
+    count(deps, "attribute_missing");
+    const what = describeAttribute(resolved.missing);
+    return {
+      admitted: false,
+      reply: problemReplyFor("bad_request", `This request must send the ${what}: rule ${JSON.stringify(resolved.rule.name)} counts requests by it.`, {
+        attribute: { in: resolved.missing.source, name: resolved.missing.name },
+        rule: resolved.rule.name,
+      }),
+    };
+  }
+  const { attributes } = resolved;
+  let rules = resolved.rules;
   if (request.forwardAuth && rules.some((rule) => rule.algorithm === "concurrency")) rules = rules.filter((rule) => rule.algorithm !== "concurrency");
   if (rules.length === 0) {
     count(deps, "unmatched");
     record(deps, request, key.tenantId, key.id, null);
     return { admitted: true, client, headers: {} };
   }
-  const decision = await timedDecide(deps, rules, { tenantId: key.tenantId, keyId: key.id, ip });
+  const decision = await timedDecide(deps, rules, attributes ? { tenantId: key.tenantId, keyId: key.id, ip, attributes } : { tenantId: key.tenantId, keyId: key.id, ip });
   const headers = rateLimitHeaders(decision);
-  record(deps, request, key.tenantId, key.id, decision);
+  record(deps, request, key.tenantId, key.id, decision, attributes);
   if (!decision.allowed) {
     count(deps, decision.unavailable ? "unavailable" : "refused", decision);
     return { admitted: false, reply: refusalReply(decision, headers) };

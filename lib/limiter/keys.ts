@@ -14,8 +14,11 @@
  * - the algorithm char in a field keeps a rule's old state from being misread when its algorithm changes;
  * - the ref (lowercase `[a-z0-9_-]`, see lib/rules/ruleRefs.ts) names the rule's counters; it holds no
  *   `,` or `=`, which separate fields in a subject key;
- * - the scope char is upper case (K key, T tenant, I ip, D identifier) and so cannot occur in a
- *   ref: the layout stays unambiguous without separators;
+ * - the scope char is upper case (K key, T tenant, I ip, D identifier, H header, Q query) and so
+ *   cannot occur in a ref: the layout stays unambiguous without separators;
+ * - a `header`/`query` subject is the attribute's value only (`2H<value>`): two such rules keyed by
+ *   different attributes that see the same value share the Redis key but never a field (each rule
+ *   has its own ref), so their counts stay apart;
  * - long subjects are hashed to `#` + 22 base64url characters; a raw subject that starts with `#` gets
  *   a second `#` (`#x` -> `##x`), so no raw subject can take a hashed form's key (base64url has no
  *   `#`) and no two raw subjects share one.
@@ -57,12 +60,16 @@ function compact(part: string): string {
   return part.startsWith(HASHED) ? HASHED + part : part;
 }
 
+function attributeValue(rule: Pick<LimiterRule, "attribute">, subject: Subject): string | undefined {
+  return rule.attribute ? subject.attributes?.[rule.attribute.id] : undefined;
+}
+
 function required(rule: Pick<LimiterRule, "scope" | "name">, value: string | undefined, what: string): string {
   if (!value) throw new Error(`rule "${rule.name}" has scope ${rule.scope} but the subject has no ${what}`);
   return compact(value);
 }
 
-export function subjectPart(rule: Pick<LimiterRule, "scope" | "name">, subject: Subject): string {
+export function subjectPart(rule: Pick<LimiterRule, "scope" | "name" | "attribute">, subject: Subject): string {
   switch (rule.scope) {
     case "key":
       return "K" + required(rule, subject.keyId, "keyId");
@@ -73,6 +80,10 @@ export function subjectPart(rule: Pick<LimiterRule, "scope" | "name">, subject: 
       return "I" + required(rule, subject.ip === undefined ? undefined : limitingAddress(subject.ip), "ip");
     case "identifier":
       return "D" + required(rule, subject.identifier, "identifier");
+    case "header":
+      return "H" + required(rule, attributeValue(rule, subject), `value of header ${rule.attribute?.name}`);
+    case "query":
+      return "Q" + required(rule, attributeValue(rule, subject), `value of query parameter ${rule.attribute?.name}`);
   }
 }
 

@@ -16,8 +16,26 @@ export const ALGORITHMS = ["fixed_window", "sliding_log", "sliding_window", "tok
 export const RULE_ALGORITHMS = [...ALGORITHMS, "concurrency"] as const;
 export type Algorithm = (typeof RULE_ALGORITHMS)[number];
 
-export const SCOPES = ["key", "tenant", "ip", "identifier"] as const;
+export const SCOPES = ["key", "tenant", "ip", "identifier", "header", "query"] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/** Scopes that charge per value of a request attribute (a header, a query parameter). */
+export const ATTRIBUTE_SCOPES = ["header", "query"] as const;
+export type AttributeScope = (typeof ATTRIBUTE_SCOPES)[number];
+
+/** What a `header`/`query` rule does when the request lacks its attribute (or sends it empty). */
+export const ON_MISSING = ["skip", "refuse"] as const;
+export type OnMissing = (typeof ON_MISSING)[number];
+
+/** The request attribute a `header`/`query` rule is keyed by. */
+export interface RuleAttribute {
+  source: AttributeScope;
+  /** The header name (lower case) or query parameter name (as written). */
+  name: string;
+  onMissing: OnMissing;
+  /** `<source>:<name>`: where the attribute's value sits in `Subject.attributes`. */
+  id: string;
+}
 
 export const FAIL_MODES = ["open", "closed", "local"] as const;
 export type FailMode = (typeof FAIL_MODES)[number];
@@ -52,6 +70,8 @@ export interface LimiterRule extends LimitParams {
   blockMs: number;
   failMode: FailMode;
   mode: RuleMode;
+  /** Set exactly for the `header` and `query` scopes. */
+  attribute?: RuleAttribute;
 }
 
 /** Who is making the request; each rule picks the part its scope charges. */
@@ -60,6 +80,11 @@ export interface Subject {
   keyId?: string;
   ip?: string;
   identifier?: string;
+  /**
+   * Values of the request attributes that `header`/`query` rules charge, by `RuleAttribute.id`
+   * (already bounded: lib/enforce/requestAttributes.ts).
+   */
+  attributes?: Readonly<Record<string, string>>;
 }
 
 /** One rule's verdict within a decision. All times are milliseconds from the decision's `now`. */

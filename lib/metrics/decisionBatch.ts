@@ -46,6 +46,8 @@ export interface RecordedRequest {
   path: string;
   /** The client IP (lib/enforce/clientIp.ts), kept in the request trace. */
   ip?: string;
+  /** Values of the header/query attributes its rules charged (Subject.attributes), for "Limited right now". */
+  attributes?: Readonly<Record<string, string>>;
 }
 
 export interface SeriesCell {
@@ -141,7 +143,7 @@ export class DecisionBatch {
       if (admitted && decision?.results.some((r) => r.rule.mode === "shadow" && !r.allowed)) total.s++;
     }
     if (decision) this.addResults(tenantId, decision, second);
-    if (decision && !decision.allowed) this.addLimited(refusedSubjects(tenantId, decision, { keyId, ip: request.ip }), nowMs);
+    if (decision && !decision.allowed) this.addLimited(refusedSubjects(tenantId, decision, { keyId, ip: request.ip, attributes: request.attributes }), nowMs);
     if (keyId === undefined) return;
     if (!isPseudoTenant(tenantId) && !this.trace.add(traceEntry(request, decision, nowMs))) this.overflow++;
     const client = this.client(tenantId, keyId, minuteOf(nowMs));

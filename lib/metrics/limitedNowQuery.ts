@@ -83,6 +83,9 @@ function subjectOf(s: LimitedSubject): Subject {
     case "identifier":
       return { tenantId: s.tenantId, identifier: s.value };
     case "tenant":
+    case "header":
+    case "query":
+      // An attribute's value is added per rule (peekQuotas): the subject names no attribute itself.
       return { tenantId: s.tenantId };
   }
 }
@@ -99,6 +102,7 @@ async function peekQuotas(live: LiveRules | undefined, seen: Seen[]): Promise<{ 
     let group = bySubject.get(id);
     if (!group) bySubject.set(id, (group = { subject: subjectOf(s.subject), rows: [] }));
     group.rows.push({ member: s.member, rule });
+    if (rule.attribute) group.subject.attributes = { ...group.subject.attributes, [rule.attribute.id]: s.subject.value };
   }
   let nowMs: number | null = null;
   try {

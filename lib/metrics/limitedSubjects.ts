@@ -1,6 +1,6 @@
 /**
  * Who a rule refused: the subject its scope charges (an API key, the tenant as a whole, a client
- * IP, a caller-given identifier), as the monitoring data records it for "Limited right now".
+ * IP, a caller-given identifier, a header's or query parameter's value), as the monitoring data records it for "Limited right now".
  *
  * Contract
  * - `refusedSubjects` lists, for one decision, each ENFORCE rule that refused with a real quota
@@ -11,24 +11,47 @@
  *   characters included), so no separator would be safe; `parseLimitedMember` reads them back
  *   defensively (null for anything else).
  */
-import type { Decision, Scope } from "../limiter/types";
+import { SCOPES as SCOPE_LIST, type Decision, type LimiterRule, type Scope } from "../limiter/types";
 
 export interface LimitedSubject {
   tenantId: string;
   ref: string;
   scope: Scope;
-  /** The key id, ip or identifier; "" for a tenant-scope rule. */
+  /** The key id, ip, identifier or attribute value; "" for a tenant-scope rule. */
   value: string;
 }
 
 const QUOTA_SOURCES = new Set(["redis", "cache", "fail_local"]);
-const SCOPES = new Set<string>(["key", "tenant", "ip", "identifier"]);
+const SCOPES = new Set<string>(SCOPE_LIST);
 
-export function refusedSubjects(tenantId: string, decision: Decision, who: { keyId?: string; ip?: string; identifier?: string }): LimitedSubject[] {
+export interface RefusedWho {
+  keyId?: string;
+  ip?: string;
+  identifier?: string;
+  attributes?: Readonly<Record<string, string>>;
+}
+
+function valueOf(rule: LimiterRule, who: RefusedWho): string | undefined {
+  switch (rule.scope) {
+    case "key":
+      return who.keyId;
+    case "ip":
+      return who.ip;
+    case "identifier":
+      return who.identifier;
+    case "tenant":
+      return "";
+    case "header":
+    case "query":
+      return rule.attribute ? who.attributes?.[rule.attribute.id] : undefined;
+  }
+}
+
+export function refusedSubjects(tenantId: string, decision: Decision, who: RefusedWho): LimitedSubject[] {
   const out: LimitedSubject[] = [];
   for (const r of decision.results) {
     if (r.allowed || r.rule.mode !== "enforce" || !QUOTA_SOURCES.has(r.source)) continue;
-    const value = r.rule.scope === "key" ? who.keyId : r.rule.scope === "ip" ? who.ip : r.rule.scope === "identifier" ? who.identifier : "";
+    const value = valueOf(r.rule, who);
     if (value === undefined) continue;
     out.push({ tenantId, ref: r.rule.ref, scope: r.rule.scope, value });
   }

@@ -27,6 +27,11 @@ export const problemSchema = z
       .meta({ description: "422 only: messages per field path (`rules.0.limit`; `\"\"` for the body as a whole)." }),
     "violated-policies": z.array(z.string()).optional().meta({ description: "429 only: the rules that refused." }),
     retryAfterMs: z.number().int().optional().meta({ description: "429 and 503: milliseconds until a retry can succeed." }),
+    attribute: z
+      .object({ in: z.enum(["header", "query"]), name: z.string() })
+      .optional()
+      .meta({ description: "400 under /api/v1 only: the header or query parameter a `header`/`query` rule with `onMissing: refuse` counts by, which the request lacked (`rule` names that rule)." }),
+    rule: z.string().optional().meta({ description: "With `attribute`: the rule that needs it." }),
   })
   .meta({ description: "An RFC 9457 problem details object (`application/problem+json`)." });
 
@@ -45,7 +50,7 @@ const RESPONSE_NAME: Partial<Record<ErrorCode, string>> = {
 };
 
 const ERROR_DESCRIPTION: Partial<Record<ErrorCode, string>> = {
-  bad_request: "The request is malformed (bad JSON, an encoded `/` or `\\` in the path).",
+  bad_request: "The request is malformed (bad JSON, an encoded `/` or `\\` in the path), or lacks the header or query parameter of a `header`/`query` rule with `onMissing: refuse` (`attribute` names it; nothing is charged).",
   unauthorized: "Missing, malformed, unknown or revoked credentials.",
   forbidden: "Not allowed: a viewer operator changing state, a cross-origin session request, or a request matching the tenant's deny list.",
   not_found: "Nothing with this id, or no such rule.",

@@ -47,7 +47,7 @@ describe("ruleSchema rejects, naming the field", () => {
     ["upper-case name", { ...valid, name: "PerKey" }, "name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
     ["name starting with -", { ...valid, name: "-x" }, "name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
     ["65-character name", { ...valid, name: "a".repeat(65) }, "name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
-    ["unknown scope", { ...valid, scope: "user" }, "scope", "scope must be one of key, tenant, ip, identifier"],
+    ["unknown scope", { ...valid, scope: "user" }, "scope", "scope must be one of key, tenant, ip, identifier, header, query"],
     ["unknown algorithm", { ...valid, algorithm: "leaky" }, "algorithm", "algorithm must be one of fixed_window, sliding_log, sliding_window, token_bucket, gcra, concurrency"],
     ["limit 0", { ...valid, limit: 0 }, "limit", "limit must be at least 1"],
     ["fractional limit", { ...valid, limit: 1.5 }, "limit", "limit must be a whole number"],

@@ -4,7 +4,7 @@
  * operator can act on. `toLimiterRule` turns a stored rule into what the limiter needs.
  */
 import { z } from "zod";
-import { FAIL_MODES, RULE_ALGORITHMS, RULE_MODES, SCOPES, type LimiterRule } from "../limiter/types";
+import { FAIL_MODES, ON_MISSING, RULE_ALGORITHMS, RULE_MODES, SCOPES, type LimiterRule, type OnMissing, type Scope } from "../limiter/types";
 import { plainText } from "../textInput";
 
 const MAX_UNITS = 1_000_000_000;
@@ -54,12 +54,51 @@ export const matchSchema = z
   })
   .strict();
 
+/** An HTTP field name (RFC 9110 token), at most 64 characters; compared in lower case. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
+/** A query parameter name as sent, unencoded: no `&`, `=`, `#`, `+`, `%` or spaces. */
+const QUERY_NAME = /^[A-Za-z0-9._~!$'()*,;:@/?[\]-]{1,64}$/;
+/** Headers that carry credentials: their values must never become Redis key parts (use scope key). */
+const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "cookie"]);
+
+const isAttributeScope = (scope: Scope): scope is "header" | "query" => scope === "header" || scope === "query";
+
+/** `scopeKey` and `onMissing` belong to the header and query scopes, and only to them. */
+function checkAttributeFields(rule: { scope: Scope; scopeKey?: string; onMissing?: unknown }, ctx: z.RefinementCtx): void {
+  if (!isAttributeScope(rule.scope)) {
+    if (rule.scopeKey !== undefined) ctx.addIssue({ code: "custom", path: ["scopeKey"], message: `scopeKey is only for scope header or query, not ${rule.scope}` });
+    if (rule.onMissing !== undefined) ctx.addIssue({ code: "custom", path: ["onMissing"], message: `onMissing is only for scope header or query, not ${rule.scope}` });
+    return;
+  }
+  const what = rule.scope === "header" ? "a header name" : "a query parameter name";
+  if (rule.scopeKey === undefined || rule.scopeKey === "") {
+    ctx.addIssue({ code: "custom", path: ["scopeKey"], message: `scopeKey is required for scope ${rule.scope}: ${what}` });
+  } else if (rule.scope === "header" && !HEADER_NAME.test(rule.scopeKey)) {
+    ctx.addIssue({ code: "custom", path: ["scopeKey"], message: "scopeKey must be a header name: 1-64 letters, digits and !#$%&'*+.^_`|~-" });
+  } else if (rule.scope === "header" && CREDENTIAL_HEADERS.has(rule.scopeKey.toLowerCase())) {
+    ctx.addIssue({ code: "custom", path: ["scopeKey"], message: `scopeKey may not be ${rule.scopeKey.toLowerCase()}: it carries credentials (use scope key)` });
+  } else if (rule.scope === "query" && !QUERY_NAME.test(rule.scopeKey)) {
+    ctx.addIssue({ code: "custom", path: ["scopeKey"], message: "scopeKey must be a query parameter name: 1-64 characters, no spaces, &, =, #, + or %" });
+  }
+}
+
 export const ruleSchema = z
   .object({
     name: z
       .string({ error: "name is required" })
       .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"),
     scope: z.enum(SCOPES, { error: `scope must be one of ${SCOPES.join(", ")}` }).default("key"),
+    /** scope header: the header's name; scope query: the parameter's name. */
+    scopeKey: z
+      .string({ error: "scopeKey must be text" })
+      .max(64, "scopeKey must be at most 64 characters")
+      .optional()
+      .meta({ description: "Scope `header`: the header's name (compared in lower case; not a credential header). Scope `query`: the query parameter's name. Required for those scopes, refused for the others." }),
+    /** scope header or query: the attribute missing or empty, `skip` the rule or `refuse` the request (400). */
+    onMissing: z
+      .enum(ON_MISSING, { error: `onMissing must be one of ${ON_MISSING.join(", ")}` })
+      .optional()
+      .meta({ description: "Scope `header`/`query`, when the request lacks the attribute or sends it empty: `skip` (default) the rule does not apply; `refuse` 400 problem+json naming it, nothing charged (a shadow rule only skips)." }),
     algorithm: z.enum(RULE_ALGORITHMS, { error: `algorithm must be one of ${RULE_ALGORITHMS.join(", ")}` }).default("sliding_window"),
     limit: units("limit", 1),
     windowMs: z
@@ -92,7 +131,15 @@ export const ruleSchema = z
       if (refused(rule)) ctx.addIssue({ code: "custom", path: [field], message });
     }
   })
-  .transform((rule) => ({ ...rule, burst: rule.burst ?? rule.limit }));
+  .superRefine(checkAttributeFields)
+  .transform(({ scopeKey, onMissing, ...rule }) => {
+    const out: typeof rule & { burst: number; scopeKey?: string; onMissing?: OnMissing } = { ...rule, burst: rule.burst ?? rule.limit };
+    if (isAttributeScope(rule.scope) && scopeKey !== undefined) {
+      out.scopeKey = rule.scope === "header" ? scopeKey.toLowerCase() : scopeKey;
+      out.onMissing = onMissing ?? "skip";
+    }
+    return out;
+  });
 
 /**
  * What a concurrency rule cannot be: a request takes one slot (cost 1); a penalty would outlive
@@ -132,5 +179,8 @@ export function toLimiterRule(rule: Rule, ref: string = rule.name): LimiterRule 
     blockMs: rule.blockMs,
     failMode: rule.failMode,
     mode: rule.mode,
+    ...(isAttributeScope(rule.scope) && rule.scopeKey !== undefined
+      ? { attribute: { source: rule.scope, name: rule.scopeKey, onMissing: rule.onMissing ?? "skip", id: `${rule.scope}:${rule.scopeKey}` } }
+      : {}),
   };
 }

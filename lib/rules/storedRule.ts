@@ -8,6 +8,8 @@ import type { Rule } from "./ruleSchema";
 export interface RuleColumns {
   name: string;
   scope: Rule["scope"];
+  scopeKey: string | null;
+  onMissing: string | null;
   algorithm: Rule["algorithm"];
   limit: number;
   windowMs: bigint;
@@ -24,6 +26,8 @@ export function toColumns(rule: Rule): RuleColumns {
   return {
     name: rule.name,
     scope: rule.scope,
+    scopeKey: rule.scopeKey ?? null,
+    onMissing: rule.onMissing ?? null,
     algorithm: rule.algorithm,
     limit: rule.limit,
     windowMs: BigInt(rule.windowMs),
@@ -41,6 +45,7 @@ export function fromColumns(row: RuleColumns): Rule {
   const match: Rule["match"] = {};
   if (row.methods.length > 0) match.methods = row.methods as NonNullable<Rule["match"]["methods"]>;
   if (row.path !== null) match.path = row.path;
+  const attribute = row.scopeKey === null ? {} : { scopeKey: row.scopeKey, onMissing: (row.onMissing === "refuse" ? "refuse" : "skip") as Rule["onMissing"] };
   return {
     name: row.name,
     scope: row.scope,
@@ -53,5 +58,6 @@ export function fromColumns(row: RuleColumns): Rule {
     blockMs: Number(row.blockMs),
     failMode: row.failMode,
     mode: row.mode,
+    ...attribute,
   };
 }

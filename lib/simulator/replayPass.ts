@@ -67,7 +67,7 @@ export async function replayPass(entries: readonly TraceEntry[], pass: ReplayPas
     const listed = pass.accessLists?.verdict(entry.ip ?? "unknown", entry.keyId ?? undefined);
     if (listed === "deny") refused[i] = 1;
     if (listed) continue;
-    // Concurrency rules are not replayed: the trace holds no request durations (simulator.ts).
+    // Concurrency and header/query rules are not replayed: the trace holds neither durations nor attributes (simulator.ts).
     const rules = replayedRules(rulesForRequest(pass.rulesOf(entry.keyId), entry.method, entry.path));
     if (rules.length === 0) continue;
     const ip = entry.ip ?? "unknown";
@@ -81,7 +81,11 @@ export async function replayPass(entries: readonly TraceEntry[], pass: ReplayPas
   return refused;
 }
 
-/** The rules a replay can decide: all but concurrency ones (a slot's release depends on how long requests took). */
+/**
+ * The rules a replay can decide: all but concurrency ones (a slot's release depends on how long
+ * requests took) and `header`/`query` ones (the trace holds no request headers or query strings).
+ */
 function replayedRules(rules: LimiterRule[]): LimiterRule[] {
-  return rules.some((rule) => rule.algorithm === "concurrency") ? rules.filter((rule) => rule.algorithm !== "concurrency") : rules;
+  const left = (rule: LimiterRule) => rule.algorithm === "concurrency" || rule.attribute !== undefined;
+  return rules.some(left) ? rules.filter((rule) => !left(rule)) : rules;
 }

@@ -53,7 +53,7 @@ describe("200", () => {
   it("answers the documented shape, the range clipped to what is recorded", async () => {
     const res = await simulate({ rules: CURRENT_RULES, ...range() });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(["candidate", "current", "fromMs", "newlyRefused", "recordedFromMs", "requests", "tenantId", "toMs", "truncated"]);
+    expect(Object.keys(res.body).sort()).toEqual(["candidate", "current", "fromMs", "newlyRefused", "notSimulated", "recordedFromMs", "requests", "tenantId", "toMs", "truncated"]);
     const { body } = res;
     expect(body.tenantId).toBe(trace.tenantId);
     expect(body.requests).toBe(PLAN.length);
@@ -72,6 +72,7 @@ describe("200", () => {
     // The same rules as now: the same figures, nobody newly refused.
     expect(body.candidate).toEqual(body.current);
     expect(body.newlyRefused).toEqual([]);
+    expect(body.notSimulated).toEqual([]);
     expect(body.current.refused).toBe(trace.statuses.filter((s) => s === 429).length);
   });
 
@@ -102,6 +103,14 @@ describe("200", () => {
     const gains = newly.map((c) => c.candidateRefused - c.currentRefused);
     expect(gains).toEqual([...gains].sort((a, b) => b - a));
     expect(res.body.candidate.clientsAffected).toBeGreaterThanOrEqual(2);
+  });
+
+  it("leaves out a header-scoped candidate rule (the trace holds no headers) and names it", async () => {
+    const byHeader = { name: "per-user", scope: "header", scopeKey: "x-user-id", limit: 1, windowMs: 60_000 };
+    const res = await simulate({ rules: [...CURRENT_RULES, byHeader], ...range() });
+    expect(res.status).toBe(200);
+    expect(res.body.notSimulated).toEqual([{ rule: "per-user", reason: expect.stringContaining("header") }]);
+    expect(res.body.candidate).toEqual(res.body.current);
   });
 
   it("replays nothing for a range that ends before anything was recorded", async () => {

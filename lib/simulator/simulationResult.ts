@@ -42,10 +42,16 @@ export interface SimulationResult {
   truncated: boolean;
   /**
    * Rules (current or candidate) left out of both replays: concurrency rules, whose slots depend on
-   * how long each request took, which the trace does not record. Their verdicts are not simulated.
+   * how long each request took, and header/query rules, whose values are request attributes; the
+   * trace records neither. Their verdicts are not simulated.
    */
   notSimulated: { rule: string; reason: string }[];
   current: SideFigures;
   candidate: SideFigures;
   newlyRefused: NewlyRefusedClient[];
+  /**
+   * Names of `header`/`query` rules (current or candidate) the replay left out: the recorded trace
+   * holds no request headers or query strings, so what they would have counted is unknown.
+   */
+  notReplayed: string[];
 }

@@ -108,6 +108,20 @@ describe("two instances on a Redis Cluster", () => {
     expect((await bed.admin.request("DELETE", `/api/admin/keys/${key.id}/counters`)).status).toBe(204);
     const resetAt = performance.now();
     expect(await msUntil(resetAt, async () => (await echo(bed.b, key)).status === 200, 10 * PROPAGATION_LIMIT_MS)).toBeLessThan(PROPAGATION_LIMIT_MS);
+  it("header and query rules count per value across both instances, their keys on the tenant's slot", async () => {
+    const rules: RuleInput[] = [
+      { name: "per-user", scope: "header", scopeKey: "x-user-id", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { path: "/api/v1/echo/attr" } },
+      { name: "per-q", scope: "query", scopeKey: "t", algorithm: "token_bucket", limit: 100, windowMs: HOUR_MS, match: { path: "/api/v1/echo/attr" } },
+      { name: "per-key-attr", algorithm: "fixed_window", limit: 100, windowMs: HOUR_MS, match: { path: "/api/v1/echo/attr" } },
+    ];
+    const { tenantId, key, ownerPort } = await bed.tenant(rules);
+    const call = (server: SluiceServer, user: string) => apiCall(server.url, "/api/v1/echo/attr?t=acme", { key: key.key, headers: { "x-user-id": user } });
+    const statuses = [(await call(bed.a, "u1")).status, (await call(bed.b, "u1")).status, (await call(bed.a, "u1")).status, (await call(bed.b, "u2")).status];
+    expect(statuses).toEqual([200, 200, 429, 200]);
+    const held = (await keysOn(ownerPort, bed.env.prefix)).filter((k) => k.includes(`{${tenantId}}`));
+    expect(held.some((k) => k.endsWith("Hu1"))).toBe(true);
+    expect(held.some((k) => k.endsWith("Hu2"))).toBe(true);
+    expect(held.some((k) => k.endsWith("2Qacme"))).toBe(true);
   });
 
   it("logs no CROSSSLOT error on either instance", () => {
