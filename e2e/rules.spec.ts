@@ -129,7 +129,7 @@ test("key overrides: edited with the same editor, told apart from tenant rules",
   const form = page.getByRole("form", { name: "Key overrides" });
   await form.getByRole("button", { name: "Add rule" }).click();
   // A key override may not charge the whole tenant or an identifier: those scopes are not offered.
-  await expect(form.getByLabel("Scope").locator("option")).toHaveText(["key", "ip"]);
+  await expect(form.getByLabel("Scope").locator("option")).toHaveText(["key", "ip", "header", "query"]);
   await form.getByLabel("Name", { exact: true }).fill("per-key");
   await form.getByLabel("Algorithm").selectOption("gcra");
   await form.getByLabel("Limit").fill("10");
