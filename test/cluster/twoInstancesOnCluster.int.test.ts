@@ -108,6 +108,8 @@ describe("two instances on a Redis Cluster", () => {
     expect((await bed.admin.request("DELETE", `/api/admin/keys/${key.id}/counters`)).status).toBe(204);
     const resetAt = performance.now();
     expect(await msUntil(resetAt, async () => (await echo(bed.b, key)).status === 200, 10 * PROPAGATION_LIMIT_MS)).toBeLessThan(PROPAGATION_LIMIT_MS);
+  });
+
   it("header and query rules count per value across both instances, their keys on the tenant's slot", async () => {
     const rules: RuleInput[] = [
       { name: "per-user", scope: "header", scopeKey: "x-user-id", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { path: "/api/v1/echo/attr" } },
