@@ -49,9 +49,4 @@ export interface SimulationResult {
   current: SideFigures;
   candidate: SideFigures;
   newlyRefused: NewlyRefusedClient[];
-  /**
-   * Names of `header`/`query` rules (current or candidate) the replay left out: the recorded trace
-   * holds no request headers or query strings, so what they would have counted is unknown.
-   */
-  notReplayed: string[];
 }
