@@ -64,8 +64,6 @@ export interface Client {
   tenantId: string;
   key: KeyAccess;
   ip: string;
-  /** Admitted by the tenant's allow list (no rule was checked). */
-  allowListed?: boolean;
 }
 
 /** What admission needs of a request. */
@@ -190,7 +188,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     count(deps, "access_allowed");
     deps.metrics?.accessListVerdicts.inc({ verdict: "allow" });
     record(deps, request, key.tenantId, key.id, null);
-    return { admitted: true, client: { ...client, allowListed: true }, headers: {} };
+    return { admitted: true, client, headers: {} };
   }
   const matched = deps.enforce ? rulesForRequest(key.rules, request.method, request.path) : [];
   const resolved = resolveAttributes(matched, request);
