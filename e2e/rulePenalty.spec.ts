@@ -6,17 +6,14 @@
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { logInAsAdmin } from "./support/session";
 import { uniqueName } from "./support/adminApi";
+import { countRequests } from "./support/requestCounter";
 
 test("a penalty is entered as a duration, refused inline when it is not one, saved as blockMs and shown back", async ({ page, api }, testInfo) => {
   const tenant = await api.createTenant(uniqueName("penalty"));
   await logInAsAdmin(page);
   await page.goto(`/tenants/${tenant.id}`);
 
-  let puts = 0;
-  page.on("request", (request) => {
-    if (request.method() === "PUT" && request.url().endsWith(`/api/admin/tenants/${tenant.id}/rules`)) puts += 1;
-  });
-
+  const puts = countRequests(page, "PUT", `/api/admin/tenants/${tenant.id}/rules`);
   await page.getByRole("button", { name: "Edit rules" }).click();
   const form = page.getByRole("form", { name: "Rules" });
   await form.getByRole("button", { name: "Add rule" }).click();
@@ -35,13 +32,13 @@ test("a penalty is entered as a duration, refused inline when it is not one, sav
   await form.getByLabel("Penalty").fill("400 d");
   await expect(form.getByLabel("Penalty")).toHaveAccessibleDescription(/Penalty must be at most 366 days/);
   await attachScreenshot(page, testInfo, "penalty field with an inline error");
-  expect(puts).toBe(0);
+  expect(puts()).toBe(0);
 
   await form.getByLabel("Penalty").fill("10 min");
   await expect(form.getByText(/Penalty must be/)).toHaveCount(0);
   await form.getByRole("button", { name: "Save rules" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText("in force on every instance");
-  expect(puts).toBe(1);
+  expect(puts()).toBe(1);
   expect(await api.getTenantRules(tenant.id)).toEqual([expect.objectContaining({ name: "login-attempts", limit: 5, blockMs: 600_000 })]);
 
   // Shown back: in the list, in the drawer, and in the summary of a change.
