@@ -3,7 +3,7 @@
  * The algorithm of one rule: a compact select. What each algorithm trades off is explained once
  * per editor, in AlgorithmHelp (collapsed), not under every rule.
  */
-import { ALGORITHMS, type Algorithm } from "@/lib/limiter/types";
+import { RULE_ALGORITHMS, type Algorithm } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { RuleSelectField } from "./RuleField";
 
@@ -15,7 +15,7 @@ export function AlgorithmPicker({ idPrefix, value, error, onChange }: { idPrefix
       hint={ALGORITHM_GUIDE[value].summary}
       error={error}
       value={value}
-      options={ALGORITHMS.map((a) => ({ value: a, label: ALGORITHM_GUIDE[a].title }))}
+      options={RULE_ALGORITHMS.map((a) => ({ value: a, label: ALGORITHM_GUIDE[a].title }))}
       onChange={onChange}
     />
   );
@@ -27,7 +27,7 @@ export function AlgorithmHelp() {
     <details className="algorithm-help">
       <summary>How the algorithms differ</summary>
       <dl>
-        {ALGORITHMS.map((algorithm) => (
+        {RULE_ALGORITHMS.map((algorithm) => (
           <div key={algorithm}>
             <dt>
               {ALGORITHM_GUIDE[algorithm].title} <code className="muted">{algorithm}</code>

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ALGORITHMS } from "@/lib/limiter/types";
 import { ruleSchema, type Rule } from "@/lib/rules/ruleSchema";
 import { draftFromRule, draftToInput, emptyDraft, type RuleDraft } from "./ruleDraft";
-import { hasErrors, placeFieldErrors, validateDrafts } from "./ruleErrors";
+import { hasErrors, NO_ERRORS, placeFieldErrors, validateDrafts } from "./ruleErrors";
 
 const tenant = { kind: "tenant", tenantId: "Tn000001" } as const;
 const key = { kind: "key", keyId: "Ky000001" } as const;
@@ -24,6 +24,20 @@ describe("a stored rule survives the form unchanged", () => {
       mode: "shadow",
     });
     expect(ruleSchema.parse(draftToInput(draftFromRule(rule)))).toEqual(rule);
+  });
+});
+
+describe("a concurrency rule survives the form, and its refusals are in the form's words", () => {
+  it("round trip", () => {
+    const rule: Rule = ruleSchema.parse({ name: "inflight", scope: "ip", algorithm: "concurrency", limit: 3, windowMs: 30_000, failMode: "closed", mode: "shadow" });
+    expect(ruleSchema.parse(draftToInput(draftFromRule(rule)))).toEqual(rule);
+  });
+
+  it("the local fail mode is refused on the Fail mode field", () => {
+    const result = validateDrafts(tenant, [draft({ algorithm: "concurrency", failMode: "local" })]);
+    expect(result.ok).toBe(false);
+    const errors = result.ok ? NO_ERRORS : result.errors;
+    expect(Object.values(errors.rules)[0]).toEqual({ failMode: expect.stringMatching(/^Fail mode local is not available for concurrency/) });
   });
 });
 

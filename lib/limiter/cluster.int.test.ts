@@ -38,6 +38,23 @@ describe("Redis Cluster", () => {
     expect(outcomes).toEqual([true, true, true, false, false]);
   });
 
+  it("concurrency: slots taken beside other rules in one call and given back by release.lua, no CROSSSLOT error", async () => {
+    const rules = [
+      limiterRule({ name: "inflight", algorithm: "concurrency", limit: 2, windowMs: 60_000 }),
+      limiterRule({ name: "tenant-inflight", scope: "tenant", algorithm: "concurrency", limit: 5, windowMs: 60_000 }),
+      limiterRule({ name: "rate", algorithm: "sliding_window", limit: 100 }),
+    ];
+    const subject = { tenantId: "tenant-cc", keyId: "k" };
+    const first = await limiter.decide(rules, subject);
+    const second = await limiter.decide(rules, subject);
+    const third = await limiter.decide(rules, subject);
+    expect([first.allowed, second.allowed, third.allowed]).toEqual([true, true, false]);
+    expect(third.lease).toBeUndefined();
+    expect(first.lease!.keys).toHaveLength(2);
+    expect(await limiter.release(first.lease!)).toBe(2);
+    expect((await limiter.decide(rules, subject)).allowed).toBe(true);
+  });
+
   it("admits exactly `limit` of 300 concurrent decisions", async () => {
     const rule = limiterRule({ algorithm: "sliding_window", limit: 77 });
     const decisions = await Promise.all(Array.from({ length: 300 }, () => limiter.decide([rule], { tenantId: "tenant-b", keyId: "k" }, { nowMs: T0 })));
