@@ -5,7 +5,7 @@
  * in a compact grid. Every field shows its own error, from the browser's schema run or from the
  * server's 422, in the form's words.
  */
-import { FAIL_MODES, ON_MISSING, type Scope } from "@/lib/limiter/types";
+import { FAIL_MODES, ON_MISSING, STATUS_CLASSES, type Scope, type StatusClass } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { AlgorithmPicker } from "./AlgorithmPicker";
 import { DURATION_HELP } from "./duration";
@@ -44,6 +44,10 @@ export function RuleFieldset({
 
   function toggleMethod(method: HttpMethod, on: boolean) {
     onChange({ methods: on ? [...draft.methods, method] : draft.methods.filter((m) => m !== method) });
+  }
+
+  function toggleClass(cls: StatusClass, on: boolean) {
+    onChange({ chargeOn: on ? [...draft.chargeOn, cls] : draft.chargeOn.filter((c) => c !== cls) });
   }
 
   return (
@@ -122,6 +126,24 @@ export function RuleFieldset({
           {errors["match.methods"] ? (
             <p id={id("methods-error")} className="field-error">
               {errors["match.methods"]}
+            </p>
+          ) : null}
+        </fieldset>
+        <fieldset className={styles.methods} aria-describedby={`${id("chargeOn-hint")}${errors.chargeOn ? ` ${id("chargeOn-error")}` : ""}`} aria-invalid={errors.chargeOn ? true : undefined}>
+          <legend>Charge only responses</legend>
+          <div className={styles.methodList}>
+            {STATUS_CLASSES.map((cls) => (
+              <label key={cls}>
+                <input type="checkbox" checked={draft.chargeOn.includes(cls)} onChange={(e) => toggleClass(cls, e.target.checked)} /> {cls}
+              </label>
+            ))}
+          </div>
+          <span id={id("chargeOn-hint")} className={styles.fieldHint}>
+            checked: charged once the answer&apos;s status is known, e.g. only 4xx against credential stuffing; none: charged when admitted
+          </span>
+          {errors.chargeOn ? (
+            <p id={id("chargeOn-error")} className="field-error">
+              {errors.chargeOn}
             </p>
           ) : null}
         </fieldset>

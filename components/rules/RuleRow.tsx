@@ -18,7 +18,8 @@ function rateText(draft: RuleDraft): string {
   if (!limit || windowMs === null) return "—";
   const burst = ALGORITHM_GUIDE[draft.algorithm].usesBurst && draft.burst.trim() ? `, burst ${draft.burst.trim()}` : "";
   const penalty = draft.penalty.trim() ? `, penalty ${draft.penalty.trim()}` : "";
-  return `${limit} ${perDuration(windowMs)}${burst}${penalty}`;
+  const byResponse = draft.chargeOn.length > 0 ? `, ${draft.chargeOn.join("/")} only` : "";
+  return `${limit} ${perDuration(windowMs)}${burst}${penalty}${byResponse}`;
 }
 
 function appliesTo(draft: RuleDraft): string {

@@ -20,6 +20,7 @@ export const FIELD_LABELS: Record<Exclude<RuleField, "rule">, string> = {
   blockMs: "Penalty",
   "match.methods": "Methods",
   "match.path": "Path",
+  chargeOn: "Charge only responses",
   failMode: "Fail mode",
   mode: "Mode",
 };
@@ -40,9 +41,10 @@ const REWRITES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^(limit|burst|cost) must be a number$/, (m) => `${FIELD_LABELS[m[1] as "limit"]} must be a whole number, such as 100`],
   [/^path must start with \//, () => "Path must start with / and contain no spaces, ? or #"],
   [/^path wildcards must be a whole segment/, () => "Path: a wildcard must be a whole segment, /* or /**"],
+  [/^chargeOn cannot be set on an identifier rule/, () => "Charge only responses: an identifier rule is charged by POST /api/v1/check; uncheck every class, or pick another scope"],
 ];
 
-const API_NAME = /^(name|scopeKey|onMissing|scope|algorithm|limit|windowMs|burst|cost|blockMs|methods|path|failMode|mode)\b/;
+const API_NAME = /^(name|scopeKey|onMissing|scope|algorithm|limit|windowMs|burst|cost|blockMs|methods|path|chargeOn|failMode|mode)\b/;
 const API_LABEL: Record<string, string> = { ...FIELD_LABELS, methods: "Methods", path: "Path" };
 
 export function plainMessage(message: string): string {

@@ -24,6 +24,11 @@ describe("describeRuleChanges", () => {
     expect(describeRuleChanges([rule({ algorithm: "gcra", burst: 5 })], [rule({ algorithm: "gcra", burst: 9 })])).toEqual(["per-key: burst 5 → 9"]);
   });
 
+  it("count by response set or lifted reads as the classes charged, or at admission", () => {
+    expect(describeRuleChanges([rule()], [rule({ chargeOn: ["4xx"] })])).toEqual(["per-key: charged at admission → 4xx responses"]);
+    expect(describeRuleChanges([rule({ chargeOn: ["1xx", "2xx"] })], [rule()])).toEqual(["per-key: charged 1xx, 2xx responses → at admission"]);
+  });
+
   it("a penalty set, changed or lifted reads as a duration or none (a stored 0 is none)", () => {
     expect(describeRuleChanges([rule({ blockMs: 0 })], [rule({ blockMs: 600_000 })])).toEqual(["per-key: penalty none → 10 min"]);
     expect(describeRuleChanges([rule({ blockMs: 600_000 })], [rule()])).toEqual(["per-key: penalty 10 min → none"]);

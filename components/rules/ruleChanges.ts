@@ -9,7 +9,7 @@ import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { formatDuration, perDuration } from "./duration";
 
 /** A rule as far as a change summary needs it: stored rules and parsed drafts both fit. */
-export type ComparableRule = Pick<RuleInput, "name" | "limit" | "windowMs" | "algorithm" | "burst" | "cost" | "blockMs" | "scope" | "mode" | "failMode" | "match">;
+export type ComparableRule = Pick<RuleInput, "name" | "limit" | "windowMs" | "algorithm" | "burst" | "cost" | "blockMs" | "chargeOn" | "scope" | "mode" | "failMode" | "match">;
 
 const count = (n: number) => n.toLocaleString("en");
 
@@ -27,6 +27,8 @@ function matchText(rule: ComparableRule): string {
 
 const penaltyText = (rule: ComparableRule) => (rule.blockMs ? formatDuration(rule.blockMs) : "none");
 
+const chargedText = (rule: ComparableRule) => (rule.chargeOn?.length ? rule.chargeOn.join(", ") + " responses" : "at admission");
+
 const algorithmName = (rule: ComparableRule) => (rule.algorithm ? ALGORITHM_GUIDE[rule.algorithm].title.toLowerCase() : "sliding window");
 
 /** The differences of one rule kept under the same name, in words; empty when nothing changed. */
@@ -40,6 +42,7 @@ function ruleDifferences(before: ComparableRule, after: ComparableRule): string[
     ["burst", before.burst === undefined ? undefined : count(before.burst), after.burst === undefined ? undefined : count(after.burst)],
     ["cost", String(before.cost ?? 1), String(after.cost ?? 1)],
     ["penalty", penaltyText(before), penaltyText(after)],
+    ["charged", chargedText(before), chargedText(after)],
     ["scope", before.scope ?? "key", after.scope ?? "key"],
     ["mode", before.mode ?? "enforce", after.mode ?? "enforce"],
     ["fail mode", before.failMode ?? "open", after.failMode ?? "open"],

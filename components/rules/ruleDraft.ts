@@ -5,7 +5,7 @@
  * becomes a value the schema refuses with its own message naming the field.
  */
 import { matchSchema, type Rule, type RuleInput } from "@/lib/rules/ruleSchema";
-import type { Algorithm, FailMode, OnMissing, RuleMode, Scope } from "@/lib/limiter/types";
+import { STATUS_CLASSES, type Algorithm, type FailMode, type OnMissing, type RuleMode, type Scope, type StatusClass } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { formatDuration, parseDuration } from "./duration";
 
@@ -31,6 +31,8 @@ export interface RuleDraft {
   penalty: string;
   methods: HttpMethod[];
   path: string;
+  /** Count by response: the status classes charged; none checked: charged at admission (no chargeOn). */
+  chargeOn: StatusClass[];
   failMode: FailMode;
   mode: RuleMode;
 }
@@ -53,6 +55,7 @@ export function emptyDraft(scope: Scope = "key"): RuleDraft {
     penalty: "",
     methods: [],
     path: "",
+    chargeOn: [],
     failMode: "open",
     mode: "enforce",
   };
@@ -74,6 +77,7 @@ export function draftFromRule(rule: Rule): RuleDraft {
     penalty: rule.blockMs > 0 ? formatDuration(rule.blockMs) : "",
     methods: [...(rule.match.methods ?? [])],
     path: rule.match.path ?? "",
+    chargeOn: [...(rule.chargeOn ?? [])],
     failMode: rule.failMode,
     mode: rule.mode,
   };
@@ -111,6 +115,8 @@ export function draftToInput(draft: RuleDraft): RuleInput {
       methods: draft.methods.length > 0 ? [...draft.methods] : undefined,
       path: path === "" ? undefined : path,
     },
+    // None checked: charged at admission (the field left out), in the classes' order otherwise.
+    chargeOn: draft.chargeOn.length > 0 ? STATUS_CLASSES.filter((c) => draft.chargeOn.includes(c)) : undefined,
     failMode: draft.failMode,
     mode: draft.mode,
   };

@@ -142,3 +142,19 @@ describe("placeFieldErrors (the server's 422 paths)", () => {
     expect(errors.rules[drafts[0]!.draftId]).toEqual({ rule: "unknown field" });
   });
 });
+
+describe("count by response in the form", () => {
+  it("checked status classes reach the schema as chargeOn, in order; none checked leaves it out", () => {
+    expect(validateDrafts(tenant, [draft({ chargeOn: ["5xx", "4xx"] })])).toMatchObject({ ok: true, rules: [{ chargeOn: ["4xx", "5xx"] }] });
+    const none = validateDrafts(tenant, [draft({ chargeOn: [] })]);
+    expect(none.ok && "chargeOn" in none.rules[0]! && none.rules[0]!.chargeOn !== undefined).toBe(false);
+  });
+
+  it("a stored chargeOn survives the form, and an identifier rule with it gets a plain message on the control", () => {
+    const rule = ruleSchema.parse({ name: "logins", limit: 3, windowMs: 60_000, chargeOn: ["4xx"] });
+    expect(ruleSchema.parse(draftToInput(draftFromRule(rule)))).toEqual(rule);
+    const d = draft({ scope: "identifier", chargeOn: ["4xx"] });
+    const result = validateDrafts(tenant, [d]);
+    expect(result.ok ? null : result.errors.rules[d.draftId]).toEqual({ chargeOn: expect.stringMatching(/^Charge only responses: an identifier rule is charged by POST \/api\/v1\/check/) });
+  });
+});

@@ -24,12 +24,13 @@ export type RuleField =
   | "blockMs"
   | "match.methods"
   | "match.path"
+  | "chargeOn"
   | "failMode"
   | "mode"
   /** A message about the rule as a whole (e.g. an unknown field). */
   | "rule";
 
-const FIELDS = new Set<string>(["name", "scope", "scopeKey", "onMissing", "algorithm", "limit", "windowMs", "burst", "cost", "blockMs", "match.methods", "match.path", "failMode", "mode"]);
+const FIELDS = new Set<string>(["name", "scope", "scopeKey", "onMissing", "algorithm", "limit", "windowMs", "burst", "cost", "blockMs", "match.methods", "match.path", "chargeOn", "failMode", "mode"]);
 
 export interface EditorErrors {
   /** Messages about the list itself (too many rules, a malformed body). */

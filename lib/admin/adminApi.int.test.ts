@@ -193,7 +193,7 @@ describe("rules", () => {
     const before = await auditCount(tenantId);
     const put = await call(tenantRules, { tenantId }, { method: "PUT", body: [rule, { name: "ids", scope: "identifier", limit: 5, windowMs: 1000 }] });
     expect(put.status).toBe(200);
-    expect(put.body[0]).toEqual({ ...rule, scope: "key", algorithm: "sliding_window", burst: 10, cost: 1, match: {}, failMode: "open", mode: "enforce" });
+    expect(put.body[0]).toEqual({ ...rule, scope: "key", algorithm: "sliding_window", burst: 10, cost: 1, match: {}, blockMs: 0, failMode: "open", mode: "enforce" });
     expect((await call(tenantRules, { tenantId })).body).toEqual(put.body);
     expect(await auditCount(tenantId)).toBe(before + 1);
     const event = await db.getDb().auditEvent.findFirstOrThrow({ where: { tenantId, action: "rules.replace" } });
@@ -214,7 +214,7 @@ describe("rules", () => {
     ["limit 0", { ...rule, limit: 0 }, "0.limit", "limit must be at least 1"],
     ["a fractional limit", { ...rule, limit: 1.5 }, "0.limit", "limit must be a whole number"],
     ["windowMs under 1 s", { ...rule, windowMs: 999 }, "0.windowMs", "windowMs must be at least 1000 (1 second)"],
-    ["an unknown algorithm", { ...rule, algorithm: "leaky" }, "0.algorithm", "algorithm must be one of fixed_window, sliding_log, sliding_window, token_bucket, gcra"],
+    ["an unknown algorithm", { ...rule, algorithm: "leaky" }, "0.algorithm", "algorithm must be one of fixed_window, sliding_log, sliding_window, token_bucket, gcra, concurrency"],
     ["an unknown scope", { ...rule, scope: "user" }, "0.scope", "scope must be one of key, tenant, ip, identifier, header, query"],
     ["burst 0", { ...rule, burst: 0 }, "0.burst", "burst must be at least 1"],
     ["a negative cost", { ...rule, cost: -1 }, "0.cost", "cost must be at least 0"],

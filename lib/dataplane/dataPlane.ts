@@ -14,11 +14,15 @@
  * Concurrency slots an admission took are given back exactly once when the exchange is over: for
  * the gateway when forwardToUpstream resolves (response ended, failed, timed out or the client
  * went away), for echo and check once Sluice's answer is written (or failed); forward auth takes none.
+ * Rules counted by response (chargeOn) are checked at admission and charged once the status sent is
+ * known (lib/enforce/chargeByResponse.ts): the upstream's or Sluice's own (echo, check, 404, 502,
+ * 504); at /api/v1/authorize, where no status of the protected API is seen, they charge at admission.
  * HEAD is charged as GET by the rules; OPTIONS is admitted like any method. Every error is
  * problem+json; Sluice's own answers carry the API security headers (lib/dataplane/nodeIo.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { admit, releaseLease, type AdmitDeps, type AdmitRequest, type Client } from "../enforce/admit";
+import { chargeByResponse, type ChargeDeps } from "../enforce/chargeByResponse";
 import { clientIpOf } from "../enforce/clientIp";
 import { problemReplyFor, problemReplyFromError } from "../http/problem";
 import type { Reply } from "../http/reply";
@@ -43,6 +47,7 @@ export interface GatewayHooks {
     tenantId: string;
     keyId: string;
     rateLimitHeaders: Record<string, string>;
+    onStatus?: (status: number) => void;
   }): Promise<void>;
 }
 
@@ -82,6 +87,7 @@ function forwardedRequest(req: IncomingMessage): { method: string; path: string;
 }
 
 export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
+  const chargeDeps: ChargeDeps = { limiter: deps.admit.limiter, ...(deps.admit.metrics ? { metrics: deps.admit.metrics } : {}) };
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? "GET";
     const { rawPath, query } = splitTarget(req.url ?? "/");
@@ -100,16 +106,20 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     }
     const admission = await admit(request, deps.admit);
     if (!admission.admitted) return writeReply(req, res, admission.reply);
+    const charge = admission.charge ? (status: number) => void chargeByResponse(admission.charge, status, chargeDeps) : undefined;
     try {
-      const reply = await answer(route, req, res, admission.client, admission.headers, rawPath, query);
-      if (reply) writeReply(req, res, withHeaders(reply, admission.headers));
+      const reply = await answer(route, req, res, admission.client, admission.headers, rawPath, query, charge);
+      if (reply) {
+        writeReply(req, res, withHeaders(reply, admission.headers));
+        charge?.(reply.status);
+      }
     } finally {
       if (admission.lease) void releaseLease(deps.admit, admission.lease);
     }
   }
 
   /** The admitted request's answer; undefined when it was written already (the gateway). */
-  async function answer(route: Route, req: IncomingMessage, res: ServerResponse, client: Client, headers: Record<string, string>, rawPath: string, query: string): Promise<Reply | undefined> {
+  async function answer(route: Route, req: IncomingMessage, res: ServerResponse, client: Client, headers: Record<string, string>, rawPath: string, query: string, onStatus?: (status: number) => void): Promise<Reply | undefined> {
     const method = req.method ?? "GET";
     switch (route) {
       case "echo":
@@ -125,7 +135,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
       case "gateway": {
         const upstream = deps.gateway?.upstreamFor(client.tenantId);
         if (!deps.gateway || !upstream) return problemReplyFor("not_found", `No API route at ${rawPath}, and this tenant has no gateway upstream.`);
-        await deps.gateway.forward({ req, res, upstream, path: rawPathAfter(rawPath, 2) + query, clientIp: client.ip, tenantId: client.tenantId, keyId: client.key.id, rateLimitHeaders: headers });
+        await deps.gateway.forward({ req, res, upstream, path: rawPathAfter(rawPath, 2) + query, clientIp: client.ip, tenantId: client.tenantId, keyId: client.key.id, rateLimitHeaders: headers, ...(onStatus ? { onStatus } : {}) });
         return undefined;
       }
     }

@@ -33,12 +33,13 @@ import { problemReply, problemReplyFor } from "../http/problem";
 import type { Reply } from "../http/reply";
 import type { Limiter } from "../limiter/decide";
 import { rateLimitHeaders, retryAfterSeconds, violatedPolicies } from "../limiter/headers";
-import type { Decision, Lease, LimiterRule } from "../limiter/types";
+import type { Decision, Lease, LimiterRule, Subject } from "../limiter/types";
 import type { DecisionSink } from "../metrics/decisionRecorder";
 import { MAX_PATH_CHARS } from "../metrics/recentDecisions";
 import type { SluiceMetrics } from "../metrics/metrics";
 import type { AccessCache } from "./accessCache";
 import type { KeyAccess } from "./accessLoader";
+import type { DeferredCharge } from "./chargeByResponse";
 import { presentedKey, type HeaderSource } from "./credentials";
 import { rulesForRequest } from "./effectiveRules";
 import { describeAttribute, resolveAttributes } from "./requestAttributes";
@@ -75,13 +76,19 @@ export interface AdmitRequest {
   headers: HeaderSource;
   /** The client IP (lib/enforce/clientIp.ts). */
   ip: string;
-  /** Forward auth (/api/v1/authorize): Sluice never sees the request end, so concurrency rules do not apply. */
+  /**
+   * Forward auth (/api/v1/authorize): Sluice never sees the request end, so concurrency rules do not
+   * apply, nor the answer's status, so rules counted by response (chargeOn) charge at admission.
+   * Otherwise those are checked without consuming and returned as the admission's `charge`.
+   */
   forwardAuth?: boolean;
   /** The raw query string (with its `?`; absent or "": none): what `query` rules read (lib/enforce/requestAttributes.ts). */
   query?: string;
 }
 
-export type Admission = { admitted: true; client: Client; headers: Record<string, string>; lease?: Lease } | { admitted: false; reply: Reply };
+export type Admission =
+  | { admitted: true; client: Client; headers: Record<string, string>; lease?: Lease; charge?: DeferredCharge }
+  | { admitted: false; reply: Reply };
 
 /** Gives an admission's concurrency slots back (once, when the request is over); never throws. */
 export async function releaseLease(deps: Pick<AdmitDeps, "limiter" | "metrics">, lease: Lease): Promise<void> {
@@ -138,10 +145,10 @@ function record(deps: AdmitDeps, request: AdmitRequest, tenantId: string, keyId:
   deps.recorder?.recordRequest({ tenantId, keyId, decision, method: request.method, path: request.path.slice(0, MAX_PATH_CHARS), ip: request.ip, attributes });
 }
 
-async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Parameters<Limiter["decide"]>[1]): Promise<Decision> {
+async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Subject, hold = false): Promise<Decision> {
   const stop = deps.metrics?.decideSeconds.startTimer();
   try {
-    return await deps.limiter.decide(rules, subject);
+    return await deps.limiter.decide(rules, subject, hold ? { hold } : undefined);
   } finally {
     stop?.();
   }
@@ -212,7 +219,9 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     record(deps, request, key.tenantId, key.id, null);
     return { admitted: true, client, headers: {} };
   }
-  const decision = await timedDecide(deps, rules, attributes ? { tenantId: key.tenantId, keyId: key.id, ip, attributes } : { tenantId: key.tenantId, keyId: key.id, ip });
+  const subject: Subject = attributes ? { tenantId: key.tenantId, keyId: key.id, ip, attributes } : { tenantId: key.tenantId, keyId: key.id, ip };
+  const deferred = request.forwardAuth ? [] : rules.filter((rule) => rule.chargeOn);
+  const decision = await timedDecide(deps, rules, subject, deferred.length > 0);
   const headers = rateLimitHeaders(decision);
   record(deps, request, key.tenantId, key.id, decision, attributes);
   if (!decision.allowed) {
@@ -220,7 +229,9 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     return { admitted: false, reply: refusalReply(decision, headers) };
   }
   count(deps, "allowed", decision);
-  if (!decision.lease) return { admitted: true, client, headers };
+  const admitted: Admission = { admitted: true, client, headers };
+  if (deferred.length > 0) admitted.charge = { rules: deferred, subject };
+  if (!decision.lease) return admitted;
   deps.metrics?.concurrencyLeases.inc({ event: "taken" }, decision.lease.keys.length);
-  return { admitted: true, client, headers, lease: decision.lease };
+  return { ...admitted, lease: decision.lease };
 }

@@ -18,6 +18,8 @@
  *   client's connection: a problem can no longer be sent, and a truncated body must not pass for
  *   a whole one.
  * - Resolves once the exchange is over (answered, failed or aborted); never rejects.
+ * - `onStatus` is told the status the client is sent, once it is sent: the upstream's, or 502/504
+ *   of Sluice's own; never when the client went away first (count by response, rule field chargeOn).
  * - Metrics: sluice_gateway_responses_total and sluice_gateway_upstream_duration_seconds by
  *   outcome (status class, unreachable, timeout, aborted).
  */
@@ -39,6 +41,8 @@ export interface ForwardRequest {
   tenantId: string;
   keyId: string;
   rateLimitHeaders: Record<string, string>;
+  /** Told the status sent to the client (see above). Must not throw. */
+  onStatus?: (status: number) => void;
 }
 
 type Outcome = "1xx" | "2xx" | "3xx" | "4xx" | "5xx" | "unreachable" | "timeout" | "aborted";
@@ -120,6 +124,7 @@ export async function forwardToUpstream(f: ForwardRequest): Promise<void> {
     observe(outcome);
     if (outcome === "timeout") writeGatewayProblem(f.res, "upstream_timeout", `The upstream did not answer within ${f.upstream.timeoutMs} ms.`, f.rateLimitHeaders);
     else if (outcome === "unreachable") writeGatewayProblem(f.res, "upstream_unreachable", "The upstream could not be reached.", f.rateLimitHeaders);
+    if (outcome !== "aborted") f.onStatus?.(f.res.statusCode);
     return;
   }
   clearTimeout(timer);
@@ -130,8 +135,10 @@ export async function forwardToUpstream(f: ForwardRequest): Promise<void> {
     // Node refused what the upstream sent (an invalid header value or status): not forwardable.
     answer.body.destroy();
     writeGatewayProblem(f.res, "upstream_unreachable", "The upstream sent a response that cannot be forwarded.", f.rateLimitHeaders);
+    f.onStatus?.(f.res.statusCode);
     return;
   }
+  f.onStatus?.(answer.statusCode);
   await new Promise<void>((resolve) => {
     pipeline(answer.body, f.res, (error) => {
       // Mid-body failure (upstream reset, body timeout) or the client gone: end the client's

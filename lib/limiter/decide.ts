@@ -20,6 +20,11 @@
  * - Concurrency rules: an admitted request's decision carries a `lease` (the slots it took, in the
  *   same atomic call); `release(lease)` gives them back (lua/release.lua) and must be called once
  *   the request is over. It never throws: a lease it cannot give back expires (windowMs).
+ * - Count by response (rule field chargeOn): `decide(..., { hold: true })` checks such rules without
+ *   consuming them (the other rules as usual, in the same atomic call; a refusal by a held rule
+ *   refuses and starts its penalty as usual). `charge` consumes them once the response's status is
+ *   known (lib/enforce/chargeByResponse.ts): no refusal cache, and a refusal only means no quota
+ *   was left (nothing consumed); it throws `LimiterUnavailableError` when Redis cannot answer.
  */
 import { counterField, counterKey, legacyCounterKey, penaltyField, penaltyKey, stateId } from "./keys";
 import { decideScriptSource } from "./decideScript";
@@ -58,6 +63,8 @@ export const EXPLICIT_TIME_TTL_FLOOR_MS = 600_000;
 export interface DecideOptions {
   /** Explicit time (epoch ms) instead of Redis TIME: tests and simulation. Bypasses the refusal cache. */
   nowMs?: number;
+  /** Check rules charged by response (chargeOn) without consuming them (see the contract above). */
+  hold?: boolean;
 }
 
 export interface Limiter {
@@ -65,6 +72,7 @@ export interface Limiter {
   peek(rules: LimiterRule[], subject: Subject, options?: DecideOptions): Promise<Decision>;
   /** Gives a decision's lease back; resolves to how many of its slots were still held (the rest had expired), or null when Redis could not answer. */
   release(lease: Lease, options?: DecideOptions): Promise<number | null>;
+  charge(rules: LimiterRule[], subject: Subject, options?: Pick<DecideOptions, "nowMs">): Promise<Decision>;
 }
 
 const EMPTY = (nowMs: number): Decision => ({ allowed: true, unavailable: false, retryAfterMs: 0, nowMs, results: [] });
@@ -91,9 +99,9 @@ function slidingLogWithPenalty(rule: LimiterRule): boolean {
   return rule.algorithm === "sliding_log" && rule.blockMs > 0;
 }
 
-export function refusalFingerprint(rules: LimiterRule[], keys: string[]): string {
+export function refusalFingerprint(rules: LimiterRule[], keys: string[], hold = false): string {
   let fingerprint = "";
-  for (let i = 0; i < rules.length; i++) fingerprint += keys[i]!.length + ":" + keys[i] + ruleSpec(rules[i]!, true).id + "|";
+  for (let i = 0; i < rules.length; i++) fingerprint += keys[i]!.length + ":" + keys[i] + ruleSpec(rules[i]!, true, hold).id + "|";
   return fingerprint;
 }
 
@@ -111,7 +119,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     // On a Cluster a call must stay within one slot: batch per tenant. On one node, batch all.
     const group = clustered ? subject.tenantId : "";
     const ttlFloorMs = options.nowMs === undefined ? 0 : EXPLICIT_TIME_TTL_FLOOR_MS;
-    const specs = rules.map((rule) => ruleSpec(rule, commit));
+    const specs = rules.map((rule) => ruleSpec(rule, commit, options.hold === true));
     const secondKeys = secondKeysOf(rules, subject);
     const lease = commit && rules.some((rule) => rule.algorithm === "concurrency") ? newLeaseId() : "";
     const parsed = await batcher.submit(group, { keys, now: timeArg(options), commit, lease, ttlFloorMs, specs, ...(secondKeys ? { secondKeys } : {}) });
@@ -151,12 +159,12 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     return deps.timeSource === "app" ? String(clock()) : "";
   }
 
-  function failModeDecision(rules: LimiterRule[], keys: string[], subject: Subject): Decision {
+  function failModeDecision(rules: LimiterRule[], keys: string[], subject: Subject, hold: boolean): Decision {
     const now = clock();
     // A `closed` enforce rule refuses the request (503), so the local rules must not consume.
     const unavailable = rules.some((rule) => rule.failMode === "closed" && rule.mode === "enforce");
     const localRules = rules
-      .map((rule, i) => ({ rule, key: stateId(keys[i]!, counterField(rule)), penaltyKey: stateId(penaltyKey(deps.prefix, rule, subject), penaltyField(rule)) }))
+      .map((rule, i) => ({ rule, key: stateId(keys[i]!, counterField(rule)), penaltyKey: stateId(penaltyKey(deps.prefix, rule, subject), penaltyField(rule)), ...(hold && rule.chargeOn ? { held: true } : {}) }))
       .filter(({ rule }) => rule.failMode === "local" && deps.local);
     const localResults = new Map(
       (deps.local?.decide(localRules, now, !unavailable) ?? []).map((result) => [result.rule, result] as const),
@@ -190,18 +198,18 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       // Redis refused (most decisions are admitted, and no string is built for them).
       let fingerprint: string | undefined;
       if (refusals?.holdsTenant(subject.tenantId)) {
-        fingerprint = refusalFingerprint(rules, keys);
+        fingerprint = refusalFingerprint(rules, keys, options.hold);
         const cached = refusals.get(fingerprint, clock());
         if (cached) return cached;
       }
       try {
         const decision = await callScript(rules, keys, subject, options, true);
-        if (refusals && !decision.allowed) refusals.remember(subject.tenantId, fingerprint ?? refusalFingerprint(rules, keys), decision, clock());
+        if (refusals && !decision.allowed) refusals.remember(subject.tenantId, fingerprint ?? refusalFingerprint(rules, keys, options.hold), decision, clock());
         return decision;
       } catch (error) {
         if (!(error instanceof LimiterUnavailableError)) throw error;
         deps.onUnavailable?.(error, rules);
-        return failModeDecision(rules, keys, subject);
+        return failModeDecision(rules, keys, subject, options.hold === true);
       }
     },
 
@@ -218,6 +226,12 @@ export function createLimiter(deps: LimiterDeps): Limiter {
         deps.onUnavailable?.(error instanceof LimiterUnavailableError ? error : new LimiterUnavailableError((error as Error).message, { cause: error }), lease.rules);
         return null;
       }
+    },
+
+    async charge(rules, subject, options = {}) {
+      if (rules.length === 0) return EMPTY(options.nowMs ?? clock());
+      const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
+      return callScript(rules, keys, subject, { ...options, hold: false }, true);
     },
   };
 }

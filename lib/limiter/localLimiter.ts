@@ -21,6 +21,8 @@ export interface LocalRule {
   key: string;
   /** Needed only when the rule has a penalty (blockMs > 0). */
   penaltyKey?: string;
+  /** Checked, never consumed: a rule charged by response at admission (decide.ts `hold`). */
+  held?: boolean;
 }
 
 export class LocalLimiter {
@@ -32,16 +34,16 @@ export class LocalLimiter {
 
   /** Decides `rules` at `now`; commits only if `commit` and every enforce rule allows. */
   decide(rules: LocalRule[], now: number, commit = true): RuleResult[] {
-    const evaluations = rules.map(({ rule, key, penaltyKey }) => {
+    const evaluations = rules.map(({ rule, key, penaltyKey, held }) => {
       const own = ALGORITHM_DEFS[rule.algorithm].model.evaluate(this.states.get(key, now), rule, now, rule.cost);
       const penaltyId = penaltyKey ?? key + "\npenalty";
       const outcome = rule.blockMs > 0 ? applyPenalty(own, this.states.get(penaltyId, now) as number | undefined, rule.blockMs, now, commit) : undefined;
       if (outcome?.startsUntil != null) this.states.set(penaltyId, outcome.startsUntil, outcome.startsUntil);
-      return { rule, key, evaluation: outcome?.evaluation ?? own, penalized: outcome?.penalized ?? false };
+      return { rule, key, held, evaluation: outcome?.evaluation ?? own, penalized: outcome?.penalized ?? false };
     });
     const admitted = commit && evaluations.every(({ rule, evaluation }) => rule.mode === "shadow" || evaluation.allowed);
-    return evaluations.map(({ rule, key, evaluation, penalized }) => {
-      const consumed = admitted && evaluation.allowed && evaluation.next !== null;
+    return evaluations.map(({ rule, key, held, evaluation, penalized }) => {
+      const consumed = admitted && !held && evaluation.allowed && evaluation.next !== null;
       if (consumed) this.states.set(key, evaluation.next!.state, now + evaluation.next!.ttlMs);
       const view = roundView(consumed ? evaluation.after : evaluation.before);
       return {

@@ -17,23 +17,29 @@ export interface RuleSpec {
   fields: readonly string[];
 }
 
-const specs = new WeakMap<LimiterRule, { decide: RuleSpec; peek: RuleSpec }>();
+const specs = new WeakMap<LimiterRule, { decide: RuleSpec; peek: RuleSpec; held: RuleSpec }>();
 
 function build(rule: LimiterRule, cost: number): RuleSpec {
   const fields = [ALGORITHM_DEFS[rule.algorithm].code, String(rule.limit), String(rule.windowMs), String(rule.burst), String(cost), rule.mode === "enforce" ? "1" : "0", counterField(rule), String(rule.blockMs), penaltyField(rule)];
   return { id: fields.join(","), fields };
 }
 
-/** The spec a decision sends (`commit`), or a peek's (the same: charging is the call's commit flag). */
-export function ruleSpec(rule: LimiterRule, commit: boolean): RuleSpec {
+/**
+ * The spec a decision sends (`commit`), or a peek's (the same: charging is the call's commit flag).
+ * `hold`: a rule charged by response (chargeOn) is sent held, its cost negated, so decide.lua checks
+ * it at its cost and never consumes it (other rules are unaffected); its id differs from the
+ * charging spec's, so a refusal cached for one never answers the other.
+ */
+export function ruleSpec(rule: LimiterRule, commit: boolean, hold = false): RuleSpec {
   let entry = specs.get(rule);
   if (!entry) {
     // A peek carries the rule's cost too: decide.lua never writes when it is told not to commit,
     // and with the cost its answer says whether (allowed) and when (retryAfterMs) a request would
     // pass; `remaining`, `resetMs` and `nextMs` of a peek are the untouched state's either way.
     const spec = build(rule, rule.cost);
-    entry = { decide: spec, peek: spec };
+    entry = { decide: spec, peek: spec, held: rule.chargeOn && rule.cost > 0 ? build(rule, -rule.cost) : spec };
     specs.set(rule, entry);
   }
+  if (hold) return entry.held;
   return commit ? entry.decide : entry.peek;
 }

@@ -43,6 +43,10 @@ export type FailMode = (typeof FAIL_MODES)[number];
 export const RULE_MODES = ["enforce", "shadow"] as const;
 export type RuleMode = (typeof RULE_MODES)[number];
 
+/** HTTP status classes a rule charged by response (`chargeOn`) may list. */
+export const STATUS_CLASSES = ["1xx", "2xx", "3xx", "4xx", "5xx"] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
 /** The numeric parameters an algorithm needs; everything else about a rule is routing. */
 export interface LimitParams {
   algorithm: Algorithm;
@@ -68,6 +72,12 @@ export interface LimiterRule extends LimitParams {
    * to is refused for this long, whatever the counter says (lib/limiter/algorithms/penalty.ts). 0: none.
    */
   blockMs: number;
+  /**
+   * Count by response (rule field chargeOn): the status classes whose responses are charged, after
+   * the response's status is known (lib/enforce/chargeByResponse.ts). A decision made with `hold`
+   * checks such a rule without consuming it. Undefined: charged at admission like any rule.
+   */
+  chargeOn?: readonly StatusClass[];
   failMode: FailMode;
   mode: RuleMode;
   /** Set exactly for the `header` and `query` scopes. */

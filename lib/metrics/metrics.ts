@@ -72,6 +72,12 @@ function create() {
       help: "Observations the monitoring recorder could not keep because a per-flush bound was reached.",
       registers: [registry],
     }),
+    responseCharges: new Counter({
+      name: "sluice_response_charges_total",
+      help: "Charges of rules counted by response (chargeOn) once the answer's status is known, by outcome: charged, no_quota (requests in flight took the quota first: nothing consumed), failed (Redis could not take the charge; the answer is unaffected).",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
     gatewayResponses: new Counter({
       name: "sluice_gateway_responses_total",
       help: "Requests forwarded to tenants' upstreams, by outcome: the upstream's status class (2xx .. 5xx), or unreachable (502), timeout (504), aborted (the client went away first).",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ruleListSchema, ruleSchema } from "./ruleSchema";
+import { ruleListSchema, ruleSchema, toLimiterRule } from "./ruleSchema";
 
 const valid = { name: "per-key", limit: 100, windowMs: 60_000 };
 
@@ -35,6 +35,8 @@ describe("ruleSchema accepts", () => {
     ["a large limit for the other algorithms", { ...valid, algorithm: "sliding_window", limit: 1_000_000_000 }],
     ["a penalty at its bounds", { ...valid, blockMs: 31_622_400_000 }],
     ["no penalty", { ...valid, blockMs: 0 }],
+    ["charged on 4xx only (count by response)", { ...valid, chargeOn: ["4xx"] }],
+    ["every status class but 5xx (a refund)", { ...valid, chargeOn: ["1xx", "2xx", "3xx", "4xx"] }],
     ["a glob with 8 wildcards", { ...valid, match: { path: "/api/v1" + "/*/**".repeat(4) } }],
   ])("%s", (_, input) => {
     expect(issues(input)).toEqual([]);
@@ -68,6 +70,12 @@ describe("ruleSchema rejects, naming the field", () => {
     ["fractional penalty", { ...valid, blockMs: 1.5 }, "blockMs", "blockMs must be a whole number of milliseconds"],
     ["penalty as a string", { ...valid, blockMs: "60000" }, "blockMs", "blockMs must be a number"],
     ["penalty over 366 days", { ...valid, blockMs: 31_622_400_001 }, "blockMs", "blockMs must be at most 31622400000 (366 days)"],
+    ["an empty chargeOn (leave it out to charge at admission)", { ...valid, chargeOn: [] }, "chargeOn", "chargeOn must list at least one status class (leave it out to charge at admission)"],
+    ["a status code instead of a class", { ...valid, chargeOn: ["401"] }, "chargeOn.0", "chargeOn must list status classes among 1xx, 2xx, 3xx, 4xx, 5xx"],
+    ["a class listed twice", { ...valid, chargeOn: ["4xx", "4xx"] }, "chargeOn", "chargeOn must not list a status class twice"],
+    ["chargeOn as a string", { ...valid, chargeOn: "4xx" }, "chargeOn", "chargeOn must be a list of status classes"],
+    ["chargeOn on a concurrency rule", { ...valid, algorithm: "concurrency", chargeOn: ["4xx"] }, "chargeOn", "chargeOn is not available for concurrency (a slot is held while the request is in flight, whatever its answer)"],
+    ["chargeOn on an identifier rule", { ...valid, scope: "identifier", chargeOn: ["4xx"] }, "chargeOn", "chargeOn cannot be set on an identifier rule: POST /api/v1/check charges it, and its answer is not the caller's response"],
     ["unknown failMode", { ...valid, failMode: "retry" }, "failMode", "failMode must be one of open, closed, local"],
     ["unknown mode", { ...valid, mode: "dry-run" }, "mode", "mode must be one of enforce, shadow"],
     ["a sliding_log limit over its cap", { ...valid, algorithm: "sliding_log", limit: 10_001 }, "limit", "limit must be at most 10,000 for sliding_log (every decision reads the whole log); use sliding_window for larger limits"],
@@ -75,6 +83,12 @@ describe("ruleSchema rejects, naming the field", () => {
     ["a glob with more than 8 wildcards", { ...valid, match: { path: "/api/v1" + "/**/a".repeat(9) } }, "match.path", "path may hold at most 8 wildcards (* or **)"],
   ])("%s", (_, input, path, message) => {
     expect(issues(input)).toContainEqual([path, message]);
+  });
+
+  it("leaves chargeOn unset by default: charged at admission", () => {
+    expect(ruleSchema.parse(valid)).not.toHaveProperty("chargeOn");
+    expect(toLimiterRule(ruleSchema.parse(valid))).not.toHaveProperty("chargeOn");
+    expect(toLimiterRule(ruleSchema.parse({ ...valid, chargeOn: ["5xx", "4xx"] })).chargeOn).toEqual(["4xx", "5xx"]);
   });
 
   it("unknown fields (a typo must not silently mean a default)", () => {

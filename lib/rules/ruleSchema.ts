@@ -4,7 +4,7 @@
  * operator can act on. `toLimiterRule` turns a stored rule into what the limiter needs.
  */
 import { z } from "zod";
-import { FAIL_MODES, ON_MISSING, RULE_ALGORITHMS, RULE_MODES, SCOPES, type LimiterRule, type OnMissing, type Scope } from "../limiter/types";
+import { FAIL_MODES, ON_MISSING, RULE_ALGORITHMS, RULE_MODES, SCOPES, STATUS_CLASSES, type LimiterRule, type OnMissing, type Scope } from "../limiter/types";
 import { plainText } from "../textInput";
 
 const MAX_UNITS = 1_000_000_000;
@@ -116,10 +116,20 @@ export const ruleSchema = z
       .max(MAX_BLOCK_MS, `blockMs must be at most ${MAX_BLOCK_MS} (366 days)`)
       .default(0)
       .meta({ description: "Penalty in ms: once this rule refuses a client, every request of that client that the rule applies to is refused for this long (429, Retry-After to its end), whatever the counter says. 0: no penalty." }),
+    chargeOn: z
+      .array(z.enum(STATUS_CLASSES, { error: `chargeOn must list status classes among ${STATUS_CLASSES.join(", ")}` }), { error: "chargeOn must be a list of status classes" })
+      .min(1, "chargeOn must list at least one status class (leave it out to charge at admission)")
+      .refine((classes) => new Set(classes).size === classes.length, "chargeOn must not list a status class twice")
+      .optional()
+      .meta({ description: "Count by response (gateway): charge only responses whose status class is listed, once the status is known; the rule is checked without charging at admission and refuses (429) when no quota is left. Unset: charged at admission. See docs/rules.md for echo, check and authorize." }),
     failMode: z.enum(FAIL_MODES, { error: `failMode must be one of ${FAIL_MODES.join(", ")}` }).default("open"),
     mode: z.enum(RULE_MODES, { error: `mode must be one of ${RULE_MODES.join(", ")}` }).default("enforce"),
   })
   .strict()
+  .refine((rule) => rule.scope !== "identifier" || rule.chargeOn === undefined, {
+    path: ["chargeOn"],
+    message: "chargeOn cannot be set on an identifier rule: POST /api/v1/check charges it, and its answer is not the caller's response",
+  })
   .refine((rule) => rule.algorithm !== "sliding_log" || rule.limit <= MAX_SLIDING_LOG_LIMIT, {
     path: ["limit"],
     message: `limit must be at most ${MAX_SLIDING_LOG_LIMIT.toLocaleString("en")} for sliding_log (every decision reads the whole log); use sliding_window for larger limits`,
@@ -146,11 +156,12 @@ export const ruleSchema = z
  * the requests it is about; the local fail mode could not give a slot back on the instance that
  * did not take it; an identifier (POST /api/v1/check) has no request whose end would release it.
  */
-const CONCURRENCY_REFUSALS: [string, (rule: { cost: number; blockMs: number; failMode: string; scope: string }) => boolean, string][] = [
+const CONCURRENCY_REFUSALS: [string, (rule: { cost: number; blockMs: number; failMode: string; scope: string; chargeOn?: readonly string[] }) => boolean, string][] = [
   ["cost", (rule) => rule.cost !== 1, "cost must be 1 for concurrency (each request in flight holds one slot)"],
   ["blockMs", (rule) => rule.blockMs !== 0, "blockMs must be 0 for concurrency (no penalty: a slot frees when a request ends)"],
   ["failMode", (rule) => rule.failMode === "local", "failMode local is not available for concurrency (a slot taken in one instance's memory could not be given back elsewhere); use open or closed"],
   ["scope", (rule) => rule.scope === "identifier", "scope identifier is not available for concurrency (POST /api/v1/check has no request end to release a slot at)"],
+  ["chargeOn", (rule) => rule.chargeOn !== undefined, "chargeOn is not available for concurrency (a slot is held while the request is in flight, whatever its answer)"],
 ];
 
 export type RuleInput = z.input<typeof ruleSchema>;
@@ -177,6 +188,7 @@ export function toLimiterRule(rule: Rule, ref: string = rule.name): LimiterRule 
     burst: rule.burst,
     cost: rule.cost,
     blockMs: rule.blockMs,
+    ...(rule.chargeOn ? { chargeOn: [...rule.chargeOn].sort() } : {}),
     failMode: rule.failMode,
     mode: rule.mode,
     ...(isAttributeScope(rule.scope) && rule.scopeKey !== undefined

@@ -18,6 +18,8 @@ export interface RuleColumns {
   methods: string[];
   path: string | null;
   blockMs: bigint;
+  /** Empty: charged at admission (no chargeOn). */
+  chargeOn: string[];
   failMode: Rule["failMode"];
   mode: Rule["mode"];
 }
@@ -36,6 +38,7 @@ export function toColumns(rule: Rule): RuleColumns {
     methods: rule.match.methods ?? [],
     path: rule.match.path ?? null,
     blockMs: BigInt(rule.blockMs),
+    chargeOn: rule.chargeOn ?? [],
     failMode: rule.failMode,
     mode: rule.mode,
   };
@@ -56,6 +59,7 @@ export function fromColumns(row: RuleColumns): Rule {
     cost: row.cost,
     match,
     blockMs: Number(row.blockMs),
+    ...(row.chargeOn.length > 0 ? { chargeOn: row.chargeOn as NonNullable<Rule["chargeOn"]> } : {}),
     failMode: row.failMode,
     mode: row.mode,
     ...attribute,

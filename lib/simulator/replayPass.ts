@@ -83,9 +83,10 @@ export async function replayPass(entries: readonly TraceEntry[], pass: ReplayPas
 
 /**
  * The rules a replay can decide: all but concurrency ones (a slot's release depends on how long
- * requests took) and `header`/`query` ones (the trace holds no request headers or query strings).
+ * requests took), `header`/`query` ones (the trace holds no request headers or query strings) and
+ * those counted by response (chargeOn: the trace holds no response statuses).
  */
 function replayedRules(rules: LimiterRule[]): LimiterRule[] {
-  const left = (rule: LimiterRule) => rule.algorithm === "concurrency" || rule.attribute !== undefined;
+  const left = (rule: LimiterRule) => rule.algorithm === "concurrency" || rule.attribute !== undefined || rule.chargeOn !== undefined;
   return rules.some(left) ? rules.filter((rule) => !left(rule)) : rules;
 }

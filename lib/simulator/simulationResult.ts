@@ -42,8 +42,9 @@ export interface SimulationResult {
   truncated: boolean;
   /**
    * Rules (current or candidate) left out of both replays: concurrency rules, whose slots depend on
-   * how long each request took, and header/query rules, whose values are request attributes; the
-   * trace records neither. Their verdicts are not simulated.
+   * how long each request took, header/query rules, whose values are request attributes, and rules
+   * counted by response (chargeOn), charged by a status; the trace records none of these. Their
+   * verdicts are not simulated.
    */
   notSimulated: { rule: string; reason: string }[];
   current: SideFigures;

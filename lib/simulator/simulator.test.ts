@@ -121,6 +121,21 @@ describe("a simulation", () => {
     expect(result.candidate).toMatchObject({ allowed: 30, refused: 2_970 });
   });
 
+  it("does not replay rules counted by response (the trace has no statuses) and says so", async () => {
+    const trace = entries(600, 100);
+    const { redis } = traceRedis(trace);
+    const simulator = createSimulator({ redis, prefix: "t:", store: store([{ name: "logins", scope: "tenant", limit: 1, windowMs: 60_000, chargeOn: ["4xx"] }]), clock: () => T0 + 86_400_000 });
+    const candidate = rules([
+      { name: "logins", scope: "tenant", limit: 1, windowMs: 60_000, chargeOn: ["4xx"] },
+      { name: "total", scope: "tenant", algorithm: "fixed_window", limit: 100, windowMs: 3_600_000 },
+    ]);
+    const result = await simulator.simulate(TENANT, { rules: candidate, fromMs: T0, toMs: T0 + 3_600_000 });
+    // Never charged (no status to charge by), never refusing: only `total` counts.
+    expect(result.current).toMatchObject({ allowed: 600, refused: 0 });
+    expect(result.candidate).toMatchObject({ allowed: 100, refused: 500 });
+    expect(result.notSimulated).toEqual([{ rule: "logins", reason: expect.stringMatching(/does not record response statuses/) }]);
+  });
+
   it("is one at a time per instance: another one meanwhile is a 503 simulator_busy with Retry-After, and the next one after it runs", async () => {
     const trace = entries(100, 1_000);
     let release!: () => void;

@@ -18,9 +18,10 @@
  * - The tenant's access lists as they are now apply to both replays (lib/simulator/replayPass.ts):
  *   denied requests are refused without charge, allowed ones pass. Requests the deny list refused
  *   live are not in the trace (lib/enforce/admit.ts), so they are not replayed.
- * - Concurrency rules (the trace holds no request durations) and `header`/`query` rules (it holds no
- *   request headers or query strings) are not simulated: both replays leave them out and the result
- *   names them in `notSimulated`; nothing is made up for them.
+ * - Concurrency rules (the trace holds no request durations), `header`/`query` rules (it holds no
+ *   request headers or query strings) and rules counted by response (chargeOn: it holds no response
+ *   statuses) are not simulated: both replays leave them out and the result names them in
+ *   `notSimulated`; nothing is made up for them.
  * - The replay starts from empty counters: what clients consumed before `fromMs` is not known, so
  *   the first window of the range may admit more than live enforcement did.
  * - Errors: unknown tenant AppError `not_found` (404); Redis down or too slow to read the trace
@@ -89,13 +90,15 @@ function ruleSetsOf(tenantRules: CompiledRule[], sets: TenantRuleSets): (keyId: 
 
 const NOT_SIMULATED_REASON = "concurrency rule: the trace does not record how long requests took, so slots in flight cannot be replayed";
 const NOT_SIMULATED_ATTRIBUTE = "header or query rule: the trace does not record request headers or query strings, so the values it counts by are unknown";
+const NOT_SIMULATED_STATUS = "counted by response (chargeOn): the trace does not record response statuses, so its charges cannot be replayed";
 
-/** The concurrency and header/query rules among `rules`, once per name. */
-function notSimulated(rules: readonly Pick<Rule, "name" | "algorithm" | "scope">[]): SimulationResult["notSimulated"] {
+/** The concurrency, header/query and count-by-response rules among `rules`, once per name. */
+function notSimulated(rules: readonly Pick<Rule, "name" | "algorithm" | "scope" | "chargeOn">[]): SimulationResult["notSimulated"] {
   const out = new Map<string, string>();
   for (const rule of rules) {
     if (rule.algorithm === "concurrency") out.set(rule.name, NOT_SIMULATED_REASON);
     else if (rule.scope === "header" || rule.scope === "query") out.set(rule.name, NOT_SIMULATED_ATTRIBUTE);
+    else if (rule.chargeOn) out.set(rule.name, NOT_SIMULATED_STATUS);
   }
   return [...out].map(([rule, reason]) => ({ rule, reason }));
 }

@@ -10,7 +10,9 @@
            tag ({tenant}), so they live in one Redis Cluster slot.
   ARGV     the rule specs of the call, each sent once however many requests share it:
            ARGV[1] number of specs m, then per spec 9 fields: algorithm code (fw|sw|sl|tb|gc),
-             limit, window ms, burst, cost, "1" for an enforce rule or "0" for a shadow rule,
+             limit, window ms, burst, cost (negative: a held rule, checked at the opposite cost and
+             never consumed by this call: a rule charged by response, see decide.ts `hold`),
+             "1" for an enforce rule or "0" for a shadow rule,
              the rule's field in its subject key ("" for sliding_log), its penalty in ms
              (blockMs, 0: none) and its penalty field ("" when none; see includes/penalty.lua);
            then the number of requests, then per request:
@@ -59,6 +61,7 @@ local STRIDE = 10 -- values kept per rule: what a check returns (see preamble.lu
 -- The specs, parsed once per call.
 local spec_count = tonumber(ARGV[1])
 local CODE, CHECK, LIMIT, WINDOW, BURST, COST, ENFORCE, FIELD, BLOCK, PFIELD = {}, {}, {}, {}, {}, {}, {}, {}, {}, {}
+local HELD = {}
 for j = 1, spec_count do
   local base = 2 + (j - 1) * FIELDS
   CODE[j] = ARGV[base]
@@ -67,6 +70,8 @@ for j = 1, spec_count do
     return redis.error_reply("ERR sluice: unknown algorithm code " .. tostring(ARGV[base]))
   end
   LIMIT[j], WINDOW[j], BURST[j], COST[j] = tonumber(ARGV[base + 1]), tonumber(ARGV[base + 2]), tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
+  HELD[j] = COST[j] < 0
+  if HELD[j] then COST[j] = -COST[j] end
   ENFORCE[j] = ARGV[base + 5] == "1"
   FIELD[j] = ARGV[base + 6]
   BLOCK[j], PFIELD[j] = tonumber(ARGV[base + 7]), ARGV[base + 8]
@@ -166,7 +171,7 @@ for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
     local o = (i - 1) * STRIDE
     local allowed = out[o + 1]
     local v = o + 2 -- the "before" view
-    if committed and allowed then
+    if committed and allowed and not HELD[specs[i]] then
       local j = specs[i]
       if COST[j] > 0 then
         local commit = COMMITS[CODE[j]]

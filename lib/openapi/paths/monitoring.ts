@@ -50,7 +50,7 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       requestParams: { path: tenantIdPath },
       requestBody: jsonBody(simulateSchema),
       responses: {
-        "200": jsonAnswer("Allowed and refused per minute, clients affected and clients newly refused, current beside candidate.", figures("The simulation report. Concurrency rules (the trace holds no request durations) and header/query rules (it holds no request headers or query strings) are not replayed: `notSimulated` names them, each with its reason.")),
+        "200": jsonAnswer("Allowed and refused per minute, clients affected and clients newly refused, current beside candidate.", figures("The simulation report. Concurrency rules (the trace holds no request durations), header/query rules (it holds no request headers or query strings) and rules counted by response (chargeOn: it holds no response statuses) are not replayed: `notSimulated` names them, each with its reason.")),
         ...errors("not_found", "invalid", "limiter_unavailable"),
       },
     }),

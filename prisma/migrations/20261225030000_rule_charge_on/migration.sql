@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Rule" ADD COLUMN     "chargeOn" TEXT[] DEFAULT ARRAY[]::TEXT[];
