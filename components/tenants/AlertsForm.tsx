@@ -14,6 +14,7 @@ import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
 import { alertSettingsSchema, DEFAULT_MIN_REQUESTS, type AlertSettingsInput, type StoredAlertSettings } from "@/lib/alerts/alertSchema";
+import styles from "./AlertsForm.module.css";
 import { tenantPath } from "./tenantQueries";
 
 const text = (n: number | undefined) => (n === undefined ? "" : String(n));
@@ -23,7 +24,7 @@ const num = (s: string): number | undefined => (s.trim() === "" ? undefined : Nu
 /** A condition: its on/off checkbox as the legend, its fields only while on. */
 function ConditionFieldset({ label, on, setOn, children }: { label: string; on: boolean; setOn: (on: boolean) => void; children: ReactNode }) {
   return (
-    <fieldset>
+    <fieldset className={styles.condition}>
       <legend>
         <label className="inline-check">
           <input type="checkbox" checked={on} onChange={(e) => setOn(e.target.checked)} /> {label}
@@ -109,7 +110,7 @@ export function AlertsForm({ tenantId, current, onSaved }: { tenantId: string; c
         {field("alerts-hits", "Times (N)", "clientLimit.hits", hits, setHits, "Refusals of one client by one rule.")}
         {field("alerts-window", "Within (minutes)", "clientLimit.windowMinutes", windowMinutes, setWindowMinutes, "1 to 60.")}
       </ConditionFieldset>
-      <div className="form-actions">
+      <div className={styles.actions}>
         {current ? (
           <label className="inline-check">
             <input type="checkbox" checked={rotateSecret} onChange={(e) => setRotateSecret(e.target.checked)} /> Generate a new signing secret
