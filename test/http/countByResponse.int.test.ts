@@ -1,0 +1,110 @@
+/**
+ * Count by response (rule field chargeOn, issue 17 point 7) through the gateway on two built
+ * servers sharing one Redis, with a test upstream that answers by path (200, 401 or 503):
+ * - `chargeOn: ["4xx"]`, limit 3: 200s never use quota; three 401s (through either instance) use
+ *   it up; the next request is refused 429 on either instance and never reaches the upstream;
+ * - a refund of upstream 5xx (`chargeOn` lists every class but 5xx): 503s are not charged, 200s are;
+ * - forward auth charges the rule at admission (no status of the protected API is seen).
+ * Charges are made once the status is known, after the answer has left: the tests wait on the
+ * key's quota (GET /api/admin/keys/{id}/quota) before a request that must find it spent.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RuleInput } from "@/lib/rules/ruleSchema";
+import { apiCall, type CreatedKey } from "@/test/support/adminClient";
+import { waitUntil } from "@/test/support/sluiceEnv";
+import type { SluiceServer } from "@/test/support/sluiceServer";
+import { startTestUpstream, type TestUpstream } from "@/test/support/testUpstream";
+import { twoServersForSuite } from "@/test/support/twoServers";
+
+// A generous Redis deadline: on a loaded machine the default 100 ms would fail rules open.
+const servers = twoServersForSuite("http-by-response", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
+const PROBE_RULE: RuleInput = { name: "probe", algorithm: "sliding_window", limit: 1_000_000, windowMs: 3_600_000, match: { path: "/api/v1/probe" } };
+
+let upstream: TestUpstream;
+
+beforeAll(async () => {
+  upstream = await startTestUpstream((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    const status = req.url?.includes("/bad") ? 401 : req.url?.includes("/broken") ? 503 : 200;
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(JSON.stringify({ status }));
+  });
+});
+
+afterAll(async () => {
+  await upstream.close();
+});
+
+const reached = (tenantId: string, part: string) => upstream.seen.filter((s) => s.headers["x-sluice-tenant"] === tenantId && s.url.includes(part)).length;
+
+/** A tenant whose upstream is the test upstream, with `rules` and one key, once B serves it. */
+async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
+  const { adminA, b } = servers;
+  const tenant = await adminA.createTenant();
+  servers.track(tenant.id);
+  const put = await adminA.request("PUT", `/api/admin/tenants/${tenant.id}/upstream`, { url: upstream.url, timeoutMs: 10_000 });
+  expect(put.status, JSON.stringify(put.body)).toBe(200);
+  await adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
+  const key = await adminA.createKey(tenant.id);
+  await waitUntil(async () => (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") === `"probe";q=1000000;w=3600`, 10_000, "B serves the key and the upstream");
+  return { tenantId: tenant.id, key };
+}
+
+/** The rule's remaining quota for the key, as the admin API peeks it. */
+async function remaining(key: CreatedKey, rule: string): Promise<number | null> {
+  const answer = await servers.adminA.request("GET", `/api/admin/keys/${key.id}/quota`);
+  expect(answer.status).toBe(200);
+  return (answer.body as { rules: { name: string; remaining: number | null }[] }).rules.find((r) => r.name === rule)!.remaining;
+}
+
+const statusOf = async (server: SluiceServer, key: CreatedKey, path: string) => (await apiCall(server.url, path, { key: key.key })).status;
+
+const STUFFING: RuleInput = { name: "stuffing", algorithm: "fixed_window", limit: 3, windowMs: 3_600_000, chargeOn: ["4xx"], match: { path: "/api/v1/login/**" } };
+
+describe("count by response through the gateway on two instances", () => {
+  it("charges only 4xx: 200s never use quota, three 401s do, then 429 on either instance without reaching the upstream", async () => {
+    const { a, b } = servers;
+    const { tenantId, key } = await fixture([STUFFING]);
+    for (const server of [a, b, a, b, a]) expect(await statusOf(server, key, "/api/v1/login/ok")).toBe(200);
+    expect(reached(tenantId, "/login/ok")).toBe(5);
+    expect(await remaining(key, "stuffing")).toBe(3);
+
+    for (const server of [a, b, a]) expect(await statusOf(server, key, "/api/v1/login/bad")).toBe(401);
+    expect(reached(tenantId, "/login/bad")).toBe(3);
+    await waitUntil(async () => (await remaining(key, "stuffing")) === 0, 10_000, "the three 401s are charged");
+
+    for (const server of [b, a]) {
+      const refused = await apiCall(server.url, "/api/v1/login/bad", { key: key.key });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((refused.body as { "violated-policies": string[] })["violated-policies"]).toEqual(["stuffing"]);
+    }
+    // Over its 4xx budget, the client is stopped before the upstream, whatever it asks for.
+    expect(await statusOf(b, key, "/api/v1/login/ok")).toBe(429);
+    expect(reached(tenantId, "/login/bad")).toBe(3);
+    expect(reached(tenantId, "/login/ok")).toBe(5);
+  });
+
+  it("refunds upstream 5xx: 503s are not charged, 200s are", async () => {
+    const { a, b } = servers;
+    const refund: RuleInput = { name: "refund", algorithm: "fixed_window", limit: 2, windowMs: 3_600_000, chargeOn: ["1xx", "2xx", "3xx", "4xx"], match: { path: "/api/v1/orders/**" } };
+    const { tenantId, key } = await fixture([refund]);
+    for (const server of [a, b, a, b]) expect(await statusOf(server, key, "/api/v1/orders/broken")).toBe(503);
+    expect(await remaining(key, "refund")).toBe(2);
+    expect(await statusOf(a, key, "/api/v1/orders/1")).toBe(200);
+    expect(await statusOf(b, key, "/api/v1/orders/2")).toBe(200);
+    await waitUntil(async () => (await remaining(key, "refund")) === 0, 10_000, "the two 200s are charged");
+    expect(await statusOf(a, key, "/api/v1/orders/3")).toBe(429);
+    expect(reached(tenantId, "/orders/")).toBe(6);
+  });
+
+  it("charges at admission for forward auth, which never sees the protected API's status", async () => {
+    const { a } = servers;
+    const { key } = await fixture([STUFFING]);
+    const authorize = () => apiCall(a.url, "/api/v1/authorize", { key: key.key, headers: { "x-forwarded-method": "POST", "x-forwarded-uri": "/api/v1/login/x" } });
+    for (let i = 0; i < 3; i++) expect((await authorize()).status).toBe(200);
+    expect(await remaining(key, "stuffing")).toBe(0);
+    expect((await authorize()).status).toBe(429);
+  });
+});
