@@ -4,38 +4,25 @@
  * combination it cannot have refused inline in the form's words (nothing sent), and saved as such.
  */
 import { expect, test } from "./support/fixtures";
-import { logInAsAdmin } from "./support/session";
-import { uniqueName } from "./support/adminApi";
+import { newRuleForm } from "./support/newRuleForm";
 
 test("a concurrency rule is picked, explained, refused inline with the local fail mode, and saved", async ({ page, api }) => {
-  const tenant = await api.createTenant(uniqueName("concurrency"));
-  await logInAsAdmin(page);
-  await page.goto(`/tenants/${tenant.id}`);
-
-  let puts = 0;
-  page.on("request", (request) => {
-    if (request.method() === "PUT" && request.url().endsWith(`/api/admin/tenants/${tenant.id}/rules`)) puts += 1;
-  });
-
-  await page.getByRole("button", { name: "Edit rules" }).click();
-  const form = page.getByRole("form", { name: "Rules" });
-  await form.getByRole("button", { name: "Add rule" }).click();
-  await form.getByLabel("Name", { exact: true }).fill("in-flight");
+  const { tenant, form, puts } = await newRuleForm(page, api, "concurrency", "in-flight");
   await form.getByLabel("Algorithm").selectOption({ label: "Concurrency" });
   await expect(form.getByLabel("Algorithm")).toHaveAccessibleDescription(/requests in flight at once; gateway/);
   await expect(form.getByLabel("Limit")).toHaveAccessibleDescription(/requests in flight at once/);
-  await form.getByText("How the algorithms differ").click();
-  await expect(form.getByText(/Not a rate: at most limit requests of a client in flight at once/)).toBeVisible();
+  await page.getByText("How the algorithms differ").click();
+  await expect(page.getByText(/Not a rate: at most limit requests of a client in flight at once/)).toBeVisible();
 
   await form.getByLabel("Limit").fill("3");
   await form.getByLabel("Fail mode").selectOption("local");
   await form.getByRole("button", { name: "Save rules" }).click();
   await expect(form.getByLabel("Fail mode")).toHaveAccessibleDescription(/Fail mode local is not available for concurrency/);
-  expect(puts).toBe(0);
+  expect(puts()).toBe(0);
 
   await form.getByLabel("Fail mode").selectOption("closed");
   await form.getByRole("button", { name: "Save rules" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toBeVisible();
-  expect(puts).toBe(1);
+  expect(puts()).toBe(1);
   expect(await api.getTenantRules(tenant.id)).toEqual([expect.objectContaining({ name: "in-flight", algorithm: "concurrency", limit: 3, cost: 1, failMode: "closed" })]);
 });

@@ -4,20 +4,10 @@
  * the list, the drawer and the save bar's summary of changes.
  */
 import { attachScreenshot, expect, test } from "./support/fixtures";
-import { logInAsAdmin } from "./support/session";
-import { uniqueName } from "./support/adminApi";
-import { countRequests } from "./support/requestCounter";
+import { newRuleForm } from "./support/newRuleForm";
 
 test("a penalty is entered as a duration, refused inline when it is not one, saved as blockMs and shown back", async ({ page, api }, testInfo) => {
-  const tenant = await api.createTenant(uniqueName("penalty"));
-  await logInAsAdmin(page);
-  await page.goto(`/tenants/${tenant.id}`);
-
-  const puts = countRequests(page, "PUT", `/api/admin/tenants/${tenant.id}/rules`);
-  await page.getByRole("button", { name: "Edit rules" }).click();
-  const form = page.getByRole("form", { name: "Rules" });
-  await form.getByRole("button", { name: "Add rule" }).click();
-  await form.getByLabel("Name", { exact: true }).fill("login-attempts");
+  const { tenant, form, puts } = await newRuleForm(page, api, "penalty", "login-attempts");
   await form.getByLabel("Limit").fill("5");
   await expect(form.getByLabel("Penalty")).toHaveValue("");
   await expect(form.getByLabel("Penalty")).toHaveAccessibleDescription(/once this rule refuses a client, refuse it for this long/);

@@ -205,3 +205,21 @@ describe("keys", () => {
     expect(await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`)).toEqual([]);
   });
 });
+
+describe("concurrency: keys", () => {
+  it("one sorted set per rule and subject, hash-tagged, member = lease id, score = expiry, TTL = longest lease", async () => {
+    const { tenantId } = freshTenant();
+    const rule = limiterRule({ name: "cc", algorithm: "concurrency", limit: 2, windowMs: 30_000 });
+    const first = await limiter.decide([rule], { tenantId, keyId: "k" });
+    expect(first.lease!.keys).toEqual([`${prefix}{${tenantId}}cccKk`]);
+    const [member, score] = await redis.zrange(first.lease!.keys[0]!, 0, -1, "WITHSCORES");
+    expect(member).toBe(first.lease!.id);
+    expect(Number(score)).toBe(first.nowMs + 30_000);
+    const ttl = await redis.pttl(first.lease!.keys[0]!);
+    expect(ttl).toBeGreaterThan(25_000);
+    expect(ttl).toBeLessThanOrEqual(30_000);
+    expect(await limiter.release(first.lease!)).toBe(1);
+    expect(await limiter.release(first.lease!)).toBe(0);
+    expect(await redis.exists(first.lease!.keys[0]!)).toBe(0);
+  });
+});

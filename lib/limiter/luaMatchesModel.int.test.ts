@@ -1,15 +1,17 @@
 /**
  * The Lua scripts agree with the TypeScript reference models, field by field, on seeded random
  * request sequences with explicit time; alone and several rules in one decision (all-or-nothing);
- * with penalties (blockMs) too, for every algorithm, shadow rules and peeks included.
+ * with penalties (blockMs) too, for every algorithm, shadow rules and peeks included; concurrency
+ * rules with their releases and expiries (release.lua against algorithms/concurrency.ts).
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { deleteByPrefix, plainRedis, uniquePrefix } from "@/test/support/testRedis";
 import { limiterRule } from "@/test/support/rules";
+import { releaseLease, type ConcurrencyState } from "./algorithms/concurrency";
 import { modelDecide } from "./algorithms/modelDecide";
 import { createLimiter } from "./decide";
-import { ALGORITHMS } from "./types";
+import { ALGORITHMS, type Lease, type LimiterRule } from "./types";
 
 const redis = plainRedis();
 const prefix = uniquePrefix("model");
@@ -130,6 +132,61 @@ describe("Lua agrees with the reference model", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(withMaybePenalty, { minLength: 1, maxLength: 4 }), stepsArb, (specs, gaps) => agree(specs, gaps, 4)),
       { seed: 77, numRuns: 60 },
+    );
+  });
+});
+
+/** A step: a request after `gap` ms, or the release of the `pick`-th lease still held. */
+const stepArb = fc.oneof(fc.record({ gap: fc.integer({ min: 0, max: 3000 }) }), fc.record({ release: fc.nat() }));
+
+async function agreeWithLeases(rules: LimiterRule[], steps: ({ gap: number } | { release: number })[]) {
+  const subject = { tenantId: `c${run++}`, keyId: "k" };
+  const states = new Map<string, unknown>();
+  const held: Lease[] = [];
+  let now = T0;
+  for (const step of steps) {
+    if ("release" in step) {
+      if (held.length === 0) continue;
+      const lease = held.splice(step.release % held.length, 1)[0]!;
+      const released = await limiter.release(lease, { nowMs: now });
+      let expected = 0;
+      for (const rule of lease.rules) {
+        const out = releaseLease(states.get(rule.ref) as ConcurrencyState | undefined, lease.id, now);
+        states.set(rule.ref, out.state);
+        if (out.released) expected++;
+      }
+      expect(released).toBe(expected);
+      continue;
+    }
+    now += step.gap;
+    const peeked = await limiter.peek(rules, subject, { nowMs: now });
+    expect(peeked.results.map(fields)).toEqual(modelDecide(states, rules, now, false));
+    const actual = await limiter.decide(rules, subject, { nowMs: now });
+    expect(actual.results.map(fields)).toEqual(modelDecide(states, rules, now, true, actual.lease?.id ?? "none"));
+    const admittedUnderConcurrency = actual.allowed && rules.some((r) => r.algorithm === "concurrency");
+    expect(actual.lease !== undefined).toBe(admittedUnderConcurrency);
+    if (actual.lease) held.push(actual.lease);
+  }
+}
+
+const concurrencyRule = (name: string, limit: number, windowMs: number, mode: "enforce" | "shadow" = "enforce") => limiterRule({ name, algorithm: "concurrency", limit, windowMs, mode });
+
+describe("concurrency: Lua agrees with the model", () => {
+  it("alone: takes, releases and expiries on seeded random sequences", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1000, max: 8000 }), fc.array(stepArb, { minLength: 1, maxLength: 40 }), (limit, windowMs, steps) =>
+        agreeWithLeases([concurrencyRule("cc", limit, windowMs)], steps),
+      ),
+      { seed: 1717, numRuns: 40 },
+    );
+  });
+
+  it("beside a rate rule and a shadow concurrency rule: a refused request takes no slot", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 6 }), fc.array(stepArb, { minLength: 1, maxLength: 40 }), (limit, rate, steps) =>
+        agreeWithLeases([concurrencyRule("cc", limit, 4000), limiterRule({ name: "fw", algorithm: "fixed_window", limit: rate, windowMs: 5000 }), concurrencyRule("sh", 1, 2000, "shadow")], steps),
+      ),
+      { seed: 2929, numRuns: 40 },
     );
   });
 });
