@@ -1,6 +1,8 @@
 /**
  * Every page checked by a real tool (axe-core) in light and dark mode: no serious or critical
- * violation. Each page's screenshot is attached to the report in both modes.
+ * violation. Each page's full-page screenshot is attached to the report in both modes (the pages
+ * with live traffic, so the charts and tables are drawn): login, overview, tenants, tenant,
+ * simulator, key, audit, operators, API docs.
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
@@ -19,7 +21,7 @@ async function check(page: Page, testInfo: TestInfo, name: string, scheme: "ligh
 }
 
 test("axe finds no serious or critical violation on any page, light and dark", async ({ page, api, request }, testInfo) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   const { tenant, key } = await tenantWithKey(api, uniqueName("a11y"), [{ name: "per-key", limit: 2, windowMs: 60_000 }]);
   for (let i = 0; i < 4; i++) await echo(request, key.key);
 
@@ -43,5 +45,16 @@ test("axe finds no serious or critical violation on any page, light and dark", a
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
     for (const scheme of ["light", "dark"] as const) found.push(...(await check(page, testInfo, name, scheme)));
   }
+  expect(found).toEqual([]);
+});
+
+// The API reference is one long page (every operation, schema and answer): checked on its own.
+test("axe finds no serious or critical violation on the API docs page, light and dark", async ({ page }, testInfo) => {
+  test.setTimeout(360_000);
+  await logInAsAdmin(page);
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { level: 1, name: /Sluice API/ })).toBeVisible({ timeout: 30_000 });
+  const found: string[] = [];
+  for (const scheme of ["light", "dark"] as const) found.push(...(await check(page, testInfo, "docs", scheme)));
   expect(found).toEqual([]);
 });

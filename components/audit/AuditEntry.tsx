@@ -9,7 +9,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { apiSend, type ApiError } from "@/components/api/apiClient";
-import { formatDateTime } from "@/components/tenants/formatTime";
+import { formatDateTime } from "@/components/format/dateFormat";
 import { TenantLink } from "@/components/charts/entityLinks";
 import { errorMessage } from "@/components/shell/PageState";
 import { auditSentence } from "./auditSentence";

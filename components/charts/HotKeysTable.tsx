@@ -1,24 +1,26 @@
 "use client";
 /** The hottest API keys of the range (top 20): requests, refusals, and the rule that refused most. */
 import { ChartCard } from "./ChartCard";
-import { formatCount, formatPct, RANGE_WORDS } from "./chartFormat";
+import { formatCount, formatPct } from "./chartFormat";
 import { DataTable } from "./DataTable";
 import { KeyCells, RefusedCount, RuleLink } from "./entityLinks";
 import { LiveQueryBody } from "./LiveQueryBody";
-import type { Range } from "./RangePicker";
+import { rangeWords } from "./timeRange";
 import { useHotKeys } from "./useMonitoring";
+import type { MonitoringView } from "./useMonitoringView";
 
-export function HotKeysTable({ tenantId, range }: { tenantId?: string; range: Range }) {
-  const query = useHotKeys({ tenantId, range });
+export function HotKeysTable({ tenantId, view }: { tenantId?: string; view: MonitoringView }) {
+  const query = useHotKeys({ tenantId, view });
+  const words = rangeWords(view.range);
 
   return (
-    <ChartCard title="Hot keys" hint={`The keys with the most requests, ${RANGE_WORDS[range]}.`}>
+    <ChartCard title="Hot keys" hint={`The keys with the most requests, ${words}.`}>
       <LiveQueryBody
         query={query}
         data={query.data?.keys}
         loadingLabel="Loading hot keys…"
         isEmpty={(keys) => keys.length === 0}
-        empty={<>No key made requests in {RANGE_WORDS[range]}.</>}
+        empty={<>No key made requests in {words}.</>}
       >
         {(keys) => (
           <DataTable

@@ -1,24 +1,12 @@
 "use client";
 /**
- * A choice of time range as a row of toggle buttons: the monitoring views offer the three presets
- * the monitoring API knows (RANGES); the simulator offers its own.
+ * A choice of time range as a row of toggle buttons: the monitoring views offer their presets
+ * (timeRange.ts, with a custom range beside them: MonitoringControls.tsx); the simulator its own.
  */
-
-export type Range = "5m" | "1h" | "24h";
 
 export interface RangeOption<R extends string> {
   value: R;
   label: string;
-}
-
-export const RANGES: readonly RangeOption<Range>[] = [
-  { value: "5m", label: "5 min" },
-  { value: "1h", label: "1 hour" },
-  { value: "24h", label: "24 hours" },
-];
-
-export function isRange(value: unknown): value is Range {
-  return value === "5m" || value === "1h" || value === "24h";
 }
 
 export function RangePicker<R extends string>({
@@ -26,7 +14,8 @@ export function RangePicker<R extends string>({
   onChange,
   options,
 }: {
-  value: R;
+  /** null when none of the options is in force (e.g. a custom range). */
+  value: R | null;
   onChange: (range: R) => void;
   options: readonly RangeOption<R>[];
 }) {

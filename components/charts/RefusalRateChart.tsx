@@ -1,88 +1,122 @@
 "use client";
 /**
- * The 429 rate in % over time: per tenant (the default without tenantId), or per rule (the
- * default with tenantId; `by="rule"` without tenantId shows the rules refusing most across
- * tenants). Shadow rules show what they would refuse, dashed. A table under the chart gives each
- * line's rate over the whole range.
+ * The 429 rate in % over time of the top N tenants (the default without tenantId) or rules (the
+ * default with tenantId; `by="rule"` without tenantId: the rules refusing most across tenants).
+ * Each series can be hidden with its toggle; the tooltip lists the shown series at that time,
+ * highest first. Shadow rules show what they would refuse, dashed. The partial last bucket is
+ * shaded. A table under the chart gives each line's rate over the whole range (and is what a
+ * screen reader reads; the plot itself is an image with a summary).
  */
-import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { CartesianGrid, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
-import { formatCount, formatPct, formatTick, formatTime, RANGE_WORDS, SERIES_COLOURS } from "./chartFormat";
+import { formatCount, formatPct } from "./chartFormat";
+import { seriesColour } from "./chartPalette";
+import { ChartTooltip } from "./ChartTooltip";
+import { DataTable } from "./DataTable";
+import { RuleLink, TenantLink } from "./entityLinks";
 import { LiveQueryBody } from "./LiveQueryBody";
-import type { Range } from "./RangePicker";
-import { rateChart } from "./refusalRateLines";
-import { useRefusalRate } from "./useMonitoring";
+import { rateChart, type ChartLine } from "./refusalRateLines";
+import { SeriesToggles, useHiddenSeries } from "./SeriesToggles";
+import { partialBucket, timeAxis } from "./timeSeries";
+import { rangeWords } from "./timeRange";
+import { useChartPalette } from "./useChartPalette";
+import { useRefusalRate, type RefusalRates } from "./useMonitoring";
+import type { MonitoringView } from "./useMonitoringView";
+
+/** Series drawn: the tenants or rules refusing most. */
+export const TOP_N = 5;
 
 /** The top of the % axis: the smallest round value above the data, at most 100. */
 const Y_STOPS = [1, 2, 5, 10, 20, 50, 100];
 const yMax = (dataMax: number) => Y_STOPS.find((stop) => stop >= dataMax * 1.05) ?? 100;
 
-export function RefusalRateChart({ tenantId, range, by = tenantId ? "rule" : "tenant" }: { tenantId?: string; range: Range; by?: "tenant" | "rule" }) {
-  const query = useRefusalRate({ tenantId, range });
+type RateLine = RefusalRates["byTenant"][number];
+
+function LineName({ line, source, withTenant }: { line: ChartLine; source: RateLine; withTenant: boolean }) {
+  if (!source.rule) return <TenantLink tenantId={source.tenantId} tenantName={source.tenantName} />;
+  return (
+    <>
+      {withTenant ? (
+        <>
+          <TenantLink tenantId={source.tenantId} tenantName={source.tenantName} />
+          {" · "}
+        </>
+      ) : null}
+      <RuleLink tenantId={source.tenantId} rule={source.rule} />
+      {line.shadow ? <span className="muted"> (shadow)</span> : null}
+    </>
+  );
+}
+
+export function RefusalRateChart({ tenantId, view, by = tenantId ? "rule" : "tenant" }: { tenantId?: string; view: MonitoringView; by?: "tenant" | "rule" }) {
+  const query = useRefusalRate({ tenantId, limit: TOP_N, view });
+  const palette = useChartPalette();
+  const { hidden, toggle } = useHiddenSeries();
   const data = query.data;
-  const chart = data ? rateChart(by === "tenant" ? data.byTenant : data.byRule, by === "rule" && !tenantId) : null;
+  const sources = data ? (by === "tenant" ? data.byTenant : data.byRule) : [];
+  const withTenant = by === "rule" && !tenantId;
+  const chart = data ? rateChart(sources, withTenant) : null;
+  const what = by === "tenant" ? "tenants" : "rules";
   const title = by === "tenant" ? "429 rate per tenant" : "429 rate per rule";
+  const words = rangeWords(view.range);
 
   return (
-    <ChartCard title={title} hint={`Share of requests refused, ${RANGE_WORDS[range]}. Dashed: what a shadow rule would refuse.`}>
-      <LiveQueryBody
-        query={query}
-        data={chart}
-        loadingLabel="Loading 429 rates…"
-        isEmpty={(c) => !c.lines.some((l) => l.requests > 0)}
-        empty={<>No requests in {RANGE_WORDS[range]}.</>}
-      >
-        {(chart) => (
-          <>
-            <div className="chart-frame" role="img" aria-label={`${title} over ${RANGE_WORDS[range]}`}>
-              <LineChart responsive style={{ width: "100%", height: 240 }} data={chart.rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.4} />
-                <XAxis dataKey="t" type="number" scale="time" domain={["dataMin", "dataMax"]} tickFormatter={(t: number) => formatTick(t, range)} minTickGap={40} />
-                <YAxis width={48} unit="%" domain={[0, yMax]} allowDecimals={false} />
-                <Tooltip labelFormatter={(t) => formatTime(Number(t))} formatter={(v) => formatPct(v === null || v === undefined ? null : Number(v))} />
-                <Legend />
-                {chart.lines.map((line, i) => (
-                  <Line
-                    key={line.key}
-                    type="linear"
-                    dataKey={line.key}
-                    name={line.label}
-                    stroke={SERIES_COLOURS[i % SERIES_COLOURS.length]}
-                    strokeWidth={2}
-                    strokeDasharray={line.shadow ? "6 4" : undefined}
-                    // Dots, because a bucket between two empty ones has no segment to draw.
-                    dot={{ r: 2 }}
+    <ChartCard title={title} hint={`Share of requests refused, ${words}: the ${TOP_N} ${what} refusing most. Dashed: what a shadow rule would refuse.`}>
+      <LiveQueryBody query={query} data={chart} loadingLabel="Loading 429 rates…" isEmpty={(c) => !c.lines.some((l) => l.requests > 0)} empty={<>No requests in {words}.</>}>
+        {(chart) => {
+          const series = chart.lines.map((line, i) => ({ key: line.key, label: line.label, colour: seriesColour(palette, i), dashed: line.shadow }));
+          const partial = partialBucket(
+            chart.rows.map((r) => r.t),
+            data!.stepMs,
+            data!.toMs,
+          );
+          const summary = chart.lines.map((line) => `${line.label} ${formatPct(line.pct)}`).join(", ");
+          return (
+            <>
+              <SeriesToggles chart={title} series={series} hidden={hidden} onToggle={toggle} />
+              <div className="chart-frame" role="img" aria-label={`${title}, ${words}: ${summary}.`} data-testid="rate-chart">
+                <LineChart responsive style={{ width: "100%", height: 240 }} data={chart.rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+                  <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.4} />
+                  <XAxis {...timeAxis(data!.fromMs, data!.toMs)} />
+                  <YAxis width={48} unit="%" domain={[0, yMax]} allowDecimals={false} />
+                  {partial ? <ReferenceArea x1={partial.t} x2={data!.toMs} fill={palette.partial} fillOpacity={0.12} ifOverflow="hidden" label={{ value: "partial", position: "insideTopRight", fill: palette.partial, fontSize: 11 }} /> : null}
+                  <Tooltip
+                    position={{ y: 0 }}
+                    wrapperStyle={{ pointerEvents: "none", zIndex: 1 }}
                     isAnimationActive={false}
+                    content={(props) => <ChartTooltip {...props} partial={partial} format={(v) => formatPct(v)} />}
                   />
-                ))}
-              </LineChart>
-            </div>
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{by === "tenant" ? "Tenant" : "Rule"}</th>
-                    <th scope="col" className="num">
-                      Requests
-                    </th>
-                    <th scope="col" className="num">
-                      429 rate
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {chart.lines.map((line) => (
-                    <tr key={line.key}>
-                      <td className="name">{line.label}</td>
-                      <td className="num">{formatCount(line.requests)}</td>
-                      <td className="num">{formatPct(line.pct)}</td>
-                    </tr>
+                  {series.map((s) => (
+                    <Line
+                      key={s.key}
+                      type="linear"
+                      dataKey={s.key}
+                      name={s.label}
+                      hide={hidden.has(s.key)}
+                      stroke={s.colour}
+                      strokeWidth={2}
+                      strokeDasharray={s.dashed ? "6 4" : undefined}
+                      // Dots, because a bucket between two empty ones has no segment to draw.
+                      dot={{ r: 2 }}
+                      isAnimationActive={false}
+                    />
                   ))}
-                </tbody>
-              </table>
-            </div>
-          </>
-        )}
+                </LineChart>
+              </div>
+              <DataTable label={`${title}, ${words}`} columns={[{ label: by === "tenant" ? "Tenant" : "Rule" }, { label: "Requests", num: true }, { label: "429 rate", num: true }]}>
+                {chart.lines.map((line, i) => (
+                  <tr key={line.key}>
+                    <td>
+                      <LineName line={line} source={sources[i]!} withTenant={withTenant} />
+                    </td>
+                    <td className="num">{formatCount(line.requests)}</td>
+                    <td className="num">{formatPct(line.pct)}</td>
+                  </tr>
+                ))}
+              </DataTable>
+            </>
+          );
+        }}
       </LiveQueryBody>
     </ChartCard>
   );

@@ -2,18 +2,26 @@
 /**
  * Allowed and refused requests per second, stacked, with what shadow rules would have refused
  * drawn apart as a dashed line (those requests were admitted, so they are inside "allowed").
- * Counts per bucket are divided by the bucket length: the average rate over each bucket.
+ * Counts per bucket are divided by the bucket's length: the average rate over each bucket (over
+ * the elapsed part of the partial last bucket, which is shaded). Each series can be hidden.
  */
-import { Area, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
-import { ALLOWED_COLOUR, formatCount, formatRate, formatTick, formatTime, RANGE_WORDS, REFUSED_COLOUR, SHADOW_COLOUR } from "./chartFormat";
+import { formatCount, formatRate } from "./chartFormat";
+import { ChartTooltip } from "./ChartTooltip";
 import { LiveQueryBody } from "./LiveQueryBody";
-import type { Range } from "./RangePicker";
+import { SeriesToggles, useHiddenSeries } from "./SeriesToggles";
+import { bucketSeconds, partialBucket, timeAxis } from "./timeSeries";
+import { rangeWords } from "./timeRange";
+import { useChartPalette } from "./useChartPalette";
 import { useTraffic, type TrafficSeries } from "./useMonitoring";
+import type { MonitoringView } from "./useMonitoringView";
 
 export function trafficRows(series: TrafficSeries) {
-  const seconds = series.stepMs / 1000;
-  return series.points.map((p) => ({ t: p.t, allowed: p.allowed / seconds, refused: p.refused / seconds, shadowRefused: p.shadowRefused / seconds }));
+  return series.points.map((p) => {
+    const seconds = bucketSeconds(p.t, series.stepMs, series.toMs);
+    return { t: p.t, allowed: p.allowed / seconds, refused: p.refused / seconds, shadowRefused: p.shadowRefused / seconds };
+  });
 }
 
 export function trafficTotals(series: TrafficSeries) {
@@ -26,11 +34,19 @@ export function trafficTotals(series: TrafficSeries) {
   return totals;
 }
 
-export function TrafficChart({ tenantId, rule, range, title = "Requests per second" }: { tenantId?: string; rule?: string; range: Range; title?: string }) {
-  const query = useTraffic({ tenantId, rule, range });
+export function TrafficChart({ tenantId, rule, view, title = "Requests per second" }: { tenantId?: string; rule?: string; view: MonitoringView; title?: string }) {
+  const query = useTraffic({ tenantId, rule, view });
+  const palette = useChartPalette();
+  const { hidden, toggle } = useHiddenSeries();
   const series = query.data;
   const drawn = series ? { series, totals: trafficTotals(series) } : null;
-  const hint = series ? `Average per second over each ${series.stepMs / 1000} s, ${RANGE_WORDS[range]}.` : undefined;
+  const words = rangeWords(view.range);
+  const hint = series ? `Average per second over each ${series.stepMs / 1000} s, ${words}.` : undefined;
+  const keys = [
+    { key: "allowed", label: "Allowed", colour: palette.allowed },
+    { key: "refused", label: "Refused (429)", colour: palette.refused },
+    { key: "shadowRefused", label: "Shadow: would refuse", colour: palette.shadow, dashed: true },
+  ];
 
   return (
     <ChartCard title={title} hint={hint}>
@@ -39,28 +55,42 @@ export function TrafficChart({ tenantId, rule, range, title = "Requests per seco
         data={drawn}
         loadingLabel="Loading traffic…"
         isEmpty={({ totals }) => totals.allowed + totals.refused + totals.shadowRefused === 0}
-        empty={<>No requests in {RANGE_WORDS[range]}.</>}
+        empty={<>No requests in {words}.</>}
       >
-        {({ series, totals }) => (
-          <>
-            <p className="traffic-totals" data-testid="traffic-totals">
-              <span>{formatCount(totals.allowed)} allowed</span> · <span>{formatCount(totals.refused)} refused</span> ·{" "}
-              <span>{formatCount(totals.shadowRefused)} would be refused by shadow rules</span>
-            </p>
-            <div className="chart-frame" role="img" aria-label={`Requests per second: ${totals.allowed} allowed, ${totals.refused} refused, ${totals.shadowRefused} would be refused by shadow rules`}>
-              <ComposedChart responsive style={{ width: "100%", height: 260 }} data={trafficRows(series)} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.4} />
-                <XAxis dataKey="t" type="number" scale="time" domain={["dataMin", "dataMax"]} tickFormatter={(t: number) => formatTick(t, range)} minTickGap={40} />
-                <YAxis width={48} tickFormatter={(v: number) => formatRate(v)} allowDecimals />
-                <Tooltip labelFormatter={(t) => formatTime(Number(t))} formatter={(v) => `${formatRate(Number(v))} /s`} />
-                <Legend />
-                <Area type="stepAfter" dataKey="allowed" name="Allowed" stackId="requests" stroke={ALLOWED_COLOUR} fill={ALLOWED_COLOUR} fillOpacity={0.35} isAnimationActive={false} />
-                <Area type="stepAfter" dataKey="refused" name="Refused (429)" stackId="requests" stroke={REFUSED_COLOUR} fill={REFUSED_COLOUR} fillOpacity={0.5} isAnimationActive={false} />
-                <Line type="stepAfter" dataKey="shadowRefused" name="Shadow: would refuse" stroke={SHADOW_COLOUR} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} />
-              </ComposedChart>
-            </div>
-          </>
-        )}
+        {({ series, totals }) => {
+          const rows = trafficRows(series);
+          const partial = partialBucket(
+            rows.map((r) => r.t),
+            series.stepMs,
+            series.toMs,
+          );
+          const summary = `${formatCount(totals.allowed)} allowed, ${formatCount(totals.refused)} refused, ${formatCount(totals.shadowRefused)} would be refused by shadow rules`;
+          return (
+            <>
+              <p className="traffic-totals" data-testid="traffic-totals">
+                <span>{formatCount(totals.allowed)} allowed</span> · <span>{formatCount(totals.refused)} refused</span> · <span>{formatCount(totals.shadowRefused)} would be refused by shadow rules</span>
+              </p>
+              <SeriesToggles chart={title} series={keys} hidden={hidden} onToggle={toggle} />
+              <div className="chart-frame" role="img" aria-label={`${title}, ${words}: ${summary}.`}>
+                <ComposedChart responsive style={{ width: "100%", height: 260 }} data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+                  <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.4} />
+                  <XAxis {...timeAxis(series.fromMs, series.toMs)} />
+                  <YAxis width={48} tickFormatter={(v: number) => formatRate(v)} allowDecimals />
+                  {partial ? <ReferenceArea x1={partial.t} x2={series.toMs} fill={palette.partial} fillOpacity={0.12} ifOverflow="hidden" label={{ value: "partial", position: "insideTopRight", fill: palette.partial, fontSize: 11 }} /> : null}
+                  <Tooltip
+                    position={{ y: 0 }}
+                    wrapperStyle={{ pointerEvents: "none", zIndex: 1 }}
+                    isAnimationActive={false}
+                    content={(props) => <ChartTooltip {...props} partial={partial} format={(v) => `${formatRate(v)} /s`} />}
+                  />
+                  <Area type="stepAfter" dataKey="allowed" name="Allowed" hide={hidden.has("allowed")} stackId="requests" stroke={palette.allowed} fill={palette.allowed} fillOpacity={0.3} isAnimationActive={false} />
+                  <Area type="stepAfter" dataKey="refused" name="Refused (429)" hide={hidden.has("refused")} stackId="requests" stroke={palette.refused} fill={palette.refused} fillOpacity={0.5} isAnimationActive={false} />
+                  <Line type="stepAfter" dataKey="shadowRefused" name="Shadow: would refuse" hide={hidden.has("shadowRefused")} stroke={palette.shadow} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} />
+                </ComposedChart>
+              </div>
+            </>
+          );
+        }}
       </LiveQueryBody>
     </ChartCard>
   );

@@ -21,10 +21,10 @@ const line = (over: Partial<RateLine>, points = [point(0, 3, 1, 0), point(5000, 
 describe("rateChart", () => {
   it("pivots lines into rows by time, keeping empty buckets as gaps", () => {
     const { rows, lines } = rateChart([line({})], false);
-    expect(lines).toEqual([{ key: "l0", label: "Acme", shadow: false, requests: 4, pct: 25, tenantId: "aB3dE5fG" }]);
+    expect(lines).toEqual([{ key: "aB3dE5fG", label: "Acme", shadow: false, requests: 4, pct: 25, tenantId: "aB3dE5fG" }]);
     expect(rows).toEqual([
-      { t: 0, l0: 25 },
-      { t: 5000, l0: null },
+      { t: 0, aB3dE5fG: 25 },
+      { t: 5000, aB3dE5fG: null },
     ]);
   });
 
@@ -35,7 +35,7 @@ describe("rateChart", () => {
     );
     const { rows, lines } = rateChart([shadow], true);
     expect(lines[0]).toMatchObject({ label: "Acme · trial (shadow)", shadow: true, pct: 50 });
-    expect(rows).toEqual([{ t: 0, l0: 50 }]);
+    expect(rows).toEqual([{ t: 0, "aB3dE5fG:2": 50 }]);
   });
 });
 

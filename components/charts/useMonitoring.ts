@@ -1,7 +1,8 @@
 "use client";
 /**
- * The monitoring API (app/api/admin/monitoring/*) as live React Query results: polled every 2 s,
- * keeping the last answer on screen while the next one loads (and while a new range loads).
+ * The monitoring API (app/api/admin/monitoring/*) as live React Query results: polled every 2 s
+ * unless the view is paused, keeping the last answer on screen while the next one loads (and
+ * while a new range loads). The window comes from the page's MonitoringView (timeRange.ts).
  * Answer types come from the query modules themselves, so a change there is a compile error here.
  */
 import { keepPreviousData, useQuery, type UseQueryResult } from "@tanstack/react-query";
@@ -11,7 +12,8 @@ import type { NearLimit } from "@/lib/metrics/nearLimitQuery";
 import type { RefusalRates } from "@/lib/metrics/refusalRateQuery";
 import type { TrafficSeries } from "@/lib/metrics/trafficQuery";
 import { apiGet, withQuery, type ApiError } from "@/components/api/apiClient";
-import type { Range } from "./RangePicker";
+import { rangeQuery } from "./timeRange";
+import type { MonitoringView } from "./useMonitoringView";
 
 export type { HotKeys, NearLimit, RefusalRates, TrafficSeries };
 
@@ -19,25 +21,26 @@ export const LIVE_INTERVAL_MS = 2000;
 
 type Params = Record<string, string | number | undefined>;
 
-function useMonitoring<T>(endpoint: string, params: Params): UseQueryResult<T, ApiError> {
+function useMonitoring<T>(endpoint: string, params: Params, paused = false): UseQueryResult<T, ApiError> {
   return useQuery<T, ApiError>({
     queryKey: ["monitoring", endpoint, params],
     queryFn: () => apiGet<T>(withQuery(`/api/admin/monitoring/${endpoint}`, params)),
-    refetchInterval: LIVE_INTERVAL_MS,
+    refetchInterval: paused ? false : LIVE_INTERVAL_MS,
     placeholderData: keepPreviousData,
   });
 }
 
-export function useTraffic(params: { tenantId?: string; rule?: string; range: Range }) {
-  return useMonitoring<TrafficSeries>("traffic", params);
+export function useTraffic({ view, ...params }: { tenantId?: string; rule?: string; view: MonitoringView }) {
+  return useMonitoring<TrafficSeries>("traffic", { ...params, ...rangeQuery(view.range) }, view.paused);
 }
 
-export function useRefusalRate(params: { tenantId?: string; range: Range }) {
-  return useMonitoring<RefusalRates>("refusal-rate", params);
+/** The `limit` tenants and rules refusing most (the top N of the charts). */
+export function useRefusalRate({ view, ...params }: { tenantId?: string; limit?: number; view: MonitoringView }) {
+  return useMonitoring<RefusalRates>("refusal-rate", { ...params, ...rangeQuery(view.range) }, view.paused);
 }
 
-export function useHotKeys(params: { tenantId?: string; range: Range; limit?: number }) {
-  return useMonitoring<HotKeys>("hot-keys", { limit: 20, ...params });
+export function useHotKeys({ view, ...params }: { tenantId?: string; limit?: number; view: MonitoringView }) {
+  return useMonitoring<HotKeys>("hot-keys", { limit: 20, ...params, ...rangeQuery(view.range) }, view.paused);
 }
 
 /** Who was refused in the last minute (no range: always the last minute). */

@@ -8,19 +8,12 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { apiSend, ApiError } from "@/components/api/apiClient";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
+import { toLocalInput } from "@/components/format/dateFormat";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
 import { keyExpirySchema } from "@/lib/apiKeys/keyExpiry";
 import { keyPath } from "./keyQueries";
 import type { KeyView } from "./keyTypes";
-
-/** An ISO instant as the value of a datetime-local input (the browser's zone, minutes). */
-function toLocalInput(iso: string | null): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
 
 export function KeyExpiryForm({ keyId, tenantId, expiresAt }: { keyId: string; tenantId: string; expiresAt: string | null }) {
   const queryClient = useQueryClient();

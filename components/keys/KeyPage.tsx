@@ -9,7 +9,7 @@ import { useIsAdmin } from "@/components/api/useSession";
 import { RuleEditor } from "@/components/rules/RuleEditor";
 import { RuleList } from "@/components/rules/RuleList";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
-import { formatDateTime } from "@/components/tenants/formatTime";
+import { formatDateTime } from "@/components/format/dateFormat";
 import { KeyQuotaCard } from "./KeyQuotaCard";
 import { KeyExpiryForm } from "./KeyExpiryForm";
 import { ExpiredBadge, hasExpired, RevokedBadge } from "./KeysCard";

@@ -2,7 +2,7 @@
 /** A live key's remaining quota on each of its effective rules, polled every 2 s. */
 import { ChartCard } from "@/components/charts/ChartCard";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
-import { formatClock } from "@/components/tenants/formatTime";
+import { formatClock } from "@/components/format/dateFormat";
 import { useKeyQuota } from "./keyQueries";
 import { QuotaTable } from "./QuotaTable";
 import { ResetQuotaButton } from "./ResetQuotaButton";

@@ -2,7 +2,7 @@
 /** A tenant's API keys: name, prefix, use, expiry, status; admins create keys and revoke them here. */
 import { KeyLink } from "@/components/charts/entityLinks";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
-import { formatDateTime } from "@/components/tenants/formatTime";
+import { formatDateTime } from "@/components/format/dateFormat";
 import { CreateKeyForm } from "./CreateKeyForm";
 import { useTenantKeys } from "./keyQueries";
 import { RevokeKeyButton } from "./RevokeKeyButton";

@@ -5,7 +5,7 @@
  */
 import { QuotaBar } from "@/components/charts/QuotaBar";
 import { ModeBadge, SourceBadge } from "@/components/rules/RuleList";
-import { formatWait } from "@/components/tenants/formatTime";
+import { formatWait } from "@/components/format/dateFormat";
 import type { RuleQuota } from "./keyTypes";
 
 const UNREAD: Partial<Record<RuleQuota["scope"], string>> = {

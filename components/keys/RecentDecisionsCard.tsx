@@ -4,7 +4,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { ChartCard } from "@/components/charts/ChartCard";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
-import { formatClock } from "@/components/tenants/formatTime";
+import { formatClock } from "@/components/format/dateFormat";
 import { useKeyDecisions } from "./keyQueries";
 import type { RecentDecision } from "./keyTypes";
 import styles from "./keys.module.css";

@@ -5,7 +5,7 @@
  */
 import { ChartCard } from "@/components/charts/ChartCard";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
-import { formatClock } from "@/components/tenants/formatTime";
+import { formatClock } from "@/components/format/dateFormat";
 import { KeyLink } from "@/components/charts/entityLinks";
 import { useTenantQuota } from "./keyQueries";
 import { QuotaTable } from "./QuotaTable";

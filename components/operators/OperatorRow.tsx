@@ -2,7 +2,7 @@
 /** One operator; for admins, its role can be changed and it can be deleted (with confirmation). */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiSend, type ApiError } from "@/components/api/apiClient";
-import { formatTime } from "@/components/charts/chartFormat";
+import { formatDateTime } from "@/components/format/dateFormat";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { errorMessage } from "@/components/shell/PageState";
 import { ROLES, type Role } from "@/lib/auth/operatorSchemas";
@@ -48,7 +48,7 @@ export function OperatorRow({ operator, canChange, isSelf }: { operator: Operato
           </p>
         ) : null}
       </td>
-      <td className="muted">{formatTime(Date.parse(operator.createdAt))}</td>
+      <td className="muted">{formatDateTime(operator.createdAt)}</td>
       {canChange ? (
         <td>
           <ConfirmButton

@@ -11,7 +11,7 @@ import { RefusedCount, RuleLink, TenantLink } from "@/components/charts/entityLi
 import { LiveQueryBody } from "@/components/charts/LiveQueryBody";
 import { QuotaBar } from "@/components/charts/QuotaBar";
 import { useLimitedNow } from "@/components/charts/useMonitoring";
-import { formatClock, formatWait } from "@/components/tenants/formatTime";
+import { formatClock, formatWait } from "@/components/format/dateFormat";
 import type { LimitedClient } from "@/lib/metrics/limitedNowQuery";
 
 const ID = /^[0-9A-Za-z]{8}$/;

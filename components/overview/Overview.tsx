@@ -1,28 +1,32 @@
 "use client";
-/** The overview at `/`: live traffic of every tenant, 429 rates, hot keys; first, who is limited right now. */
-import { useState } from "react";
+/**
+ * The overview at `/`: first, who is limited right now; then live traffic of every tenant, 429
+ * rates and hot keys over the range in the URL (presets, custom, pause: MonitoringControls).
+ */
 import { HotKeysTable } from "@/components/charts/HotKeysTable";
-import { RANGES, RangePicker, type Range } from "@/components/charts/RangePicker";
+import { MonitoringControls } from "@/components/charts/MonitoringControls";
 import { RefusalRateChart } from "@/components/charts/RefusalRateChart";
 import { TrafficChart } from "@/components/charts/TrafficChart";
+import { useMonitoringView } from "@/components/charts/useMonitoringView";
 import { LimitedNowTable } from "./LimitedNowTable";
 
 export default function Overview() {
-  const [range, setRange] = useState<Range>("5m");
+  const monitoring = useMonitoringView();
+  const { view } = monitoring;
   return (
     <>
       <div className="page-header">
         <h1>Overview</h1>
-        <RangePicker value={range} onChange={setRange} options={RANGES} />
+        <MonitoringControls {...monitoring} />
       </div>
       <div className="stack">
         <LimitedNowTable />
-        <TrafficChart range={range} title="Requests per second, all tenants" />
+        <TrafficChart view={view} title="Requests per second, all tenants" />
         <div className="grid-2">
-          <RefusalRateChart range={range} by="tenant" />
-          <RefusalRateChart range={range} by="rule" />
+          <RefusalRateChart view={view} by="tenant" />
+          <RefusalRateChart view={view} by="rule" />
         </div>
-        <HotKeysTable range={range} />
+        <HotKeysTable view={view} />
       </div>
     </>
   );

@@ -9,6 +9,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { ApiError, apiSend } from "@/components/api/apiClient";
 import { SESSION_QUERY_KEY, type Session } from "@/components/api/useSession";
+import { formatClock } from "@/components/format/dateFormat";
 import { FormError, SubmitButton } from "./FormError";
 import { errorMessage } from "./PageState";
 import { TextField } from "./TextField";
@@ -17,7 +18,7 @@ function refusalText(error: unknown): string {
   if (!(error instanceof ApiError)) return errorMessage(error);
   if (error.status === 429 && error.retryAfterSeconds !== null) {
     const at = new Date(Date.now() + error.retryAfterSeconds * 1000);
-    return `${error.detail} You can try again at ${at.toLocaleTimeString()}.`;
+    return `${error.detail} You can try again at ${formatClock(at)}.`;
   }
   return error.detail;
 }

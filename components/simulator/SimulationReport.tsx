@@ -3,7 +3,8 @@
  * recorded, or cut at the replay cap), then, unless nothing was recorded, the chart of both rule
  * sets, the totals and the newly refused clients.
  */
-import { formatCount, formatTime } from "@/components/charts/chartFormat";
+import { formatCount } from "@/components/charts/chartFormat";
+import { formatDateTime } from "@/components/format/dateFormat";
 import { Empty } from "@/components/shell/PageState";
 import { NewlyRefusedTable } from "./NewlyRefusedTable";
 import { SimulationChart } from "./SimulationChart";
@@ -19,7 +20,7 @@ export interface SimulationRun {
 }
 
 function RecordedSince({ recordedFromMs }: { recordedFromMs: number | null }) {
-  return recordedFromMs === null ? <>Nothing is recorded for this tenant yet.</> : <>The oldest request still recorded is from {formatTime(recordedFromMs)}.</>;
+  return recordedFromMs === null ? <>Nothing is recorded for this tenant yet.</> : <>The oldest request still recorded is from {formatDateTime(recordedFromMs)}.</>;
 }
 
 export function SimulationReport({ run }: { run: SimulationRun }) {
@@ -36,7 +37,7 @@ export function SimulationReport({ run }: { run: SimulationRun }) {
   return (
     <>
       <p className="hint" data-testid="simulation-summary">
-        Replayed {formatCount(result.requests)} recorded requests from {formatTime(result.fromMs)} to {formatTime(result.toMs)}.
+        Replayed {formatCount(result.requests)} recorded requests from {formatDateTime(result.fromMs)} to {formatDateTime(result.toMs)}.
       </p>
       {clipped ? (
         <p className="notice notice-warn">
@@ -45,7 +46,7 @@ export function SimulationReport({ run }: { run: SimulationRun }) {
       ) : null}
       {result.truncated ? (
         <p className="notice notice-warn">
-          The range held more requests than one simulation replays: only the first {formatCount(result.requests)} were replayed, up to {formatTime(result.toMs)}.
+          The range held more requests than one simulation replays: only the first {formatCount(result.requests)} were replayed, up to {formatDateTime(result.toMs)}.
         </p>
       ) : null}
       {result.notSimulated?.length ? (

@@ -4,17 +4,18 @@
  * remaining quota live, its own traffic charts, and links to its audit log and its rule simulator.
  */
 import Link from "next/link";
-import { useState } from "react";
+import { useSearchParams } from "next/navigation";
 import { useIsAdmin } from "@/components/api/useSession";
 import { HotKeysTable } from "@/components/charts/HotKeysTable";
-import { RANGES, RangePicker, type Range } from "@/components/charts/RangePicker";
+import { MonitoringControls } from "@/components/charts/MonitoringControls";
 import { RefusalRateChart } from "@/components/charts/RefusalRateChart";
 import { TrafficChart } from "@/components/charts/TrafficChart";
+import { useMonitoringView } from "@/components/charts/useMonitoringView";
 import { KeysCard } from "@/components/keys/KeysCard";
 import { TenantQuotaCard } from "@/components/keys/TenantQuotaCard";
 import { RuleEditor } from "@/components/rules/RuleEditor";
 import { ErrorState, Loading } from "@/components/shell/PageState";
-import { formatDateTime } from "./formatTime";
+import { formatDateTime } from "@/components/format/dateFormat";
 import { useTenant } from "./tenantQueries";
 import { AccessListsCard } from "./AccessListsCard";
 import { AlertsCard } from "./AlertsCard";
@@ -23,7 +24,10 @@ import { UpstreamCard } from "./UpstreamCard";
 export default function TenantPage({ tenantId }: { tenantId: string }) {
   const isAdmin = useIsAdmin();
   const tenant = useTenant(tenantId);
-  const [range, setRange] = useState<Range>("5m");
+  const monitoring = useMonitoringView();
+  const { view } = monitoring;
+  // `?rule=<name>` (the rule links of the monitoring tables): the traffic of that rule alone.
+  const rule = useSearchParams().get("rule") ?? undefined;
 
   if (tenant.isPending) return <Loading label="Loading tenant…" />;
   if (!tenant.data) {
@@ -65,14 +69,19 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
         <AccessListsCard tenantId={tenantId} canEdit={isAdmin} />
         <AlertsCard tenantId={tenantId} canEdit={isAdmin} />
         <TenantQuotaCard tenantId={tenantId} />
-        <div className="page-header">
+        <div className="page-header" id="traffic">
           <h2>Traffic</h2>
-          <RangePicker value={range} onChange={setRange} options={RANGES} />
+          <MonitoringControls {...monitoring} />
         </div>
-        <TrafficChart tenantId={tenantId} range={range} title="Requests per second, this tenant" />
+        {rule ? (
+          <p className="hint">
+            Traffic of the rule <code className="name">{rule}</code> alone · <Link href={`/tenants/${encodeURIComponent(tenantId)}#traffic`}>all rules</Link>
+          </p>
+        ) : null}
+        <TrafficChart key={rule ?? ""} tenantId={tenantId} rule={rule} view={view} title={rule ? "Requests per second, this rule" : "Requests per second, this tenant"} />
         <div className="grid-2">
-          <RefusalRateChart tenantId={tenantId} range={range} />
-          <HotKeysTable tenantId={tenantId} range={range} />
+          <RefusalRateChart tenantId={tenantId} view={view} />
+          <HotKeysTable tenantId={tenantId} view={view} />
         </div>
       </div>
     </>

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useIsAdmin } from "@/components/api/useSession";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { CreateTenantForm } from "./CreateTenantForm";
-import { formatDateTime } from "./formatTime";
+import { formatDateTime } from "@/components/format/dateFormat";
 import { useTenants } from "./tenantQueries";
 
 export default function TenantsPage() {

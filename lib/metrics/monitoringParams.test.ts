@@ -66,7 +66,7 @@ describe("time windows", () => {
 
 describe("422s name the parameter as given", () => {
   it.each([
-    ["traffic", "range=2h", { range: ["range must be 5m, 1h or 24h"] }],
+    ["traffic", "range=2h", { range: ["range must be one of 5m, 15m, 1h, 6h, 24h"] }],
     ["traffic", "from=abc", { from: ["from must be a number"] }],
     ["traffic", "from=", { from: ["from must be a number"] }],
     ["traffic", "tenantId=nope", { tenantId: ["tenantId must be a tenant id"] }],

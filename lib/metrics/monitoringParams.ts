@@ -1,8 +1,8 @@
 /**
  * Query-string parameters of the monitoring admin API, turned into query inputs.
  *
- * Time window: `range=5m|1h|24h` (ending at `to`, default now; points every 5 s, 1 min or
- * 5 min), or `from` (epoch ms) with an optional `to` (default now); no window at all means the
+ * Time window: `range=5m|15m|1h|6h|24h` (ending at `to`, default now; points every 5 s, 15 s,
+ * 1 min, 5 min or 5 min), or `from` (epoch ms) with an optional `to` (default now); no window at all means the
  * last 5 minutes. `step` (ms) overrides a series' step; without it a `from` window gets 5 s up to
  * 5 min, 1 min up to 1 h and 5 min beyond. `tenantId` narrows to one tenant, `rule` (a rule NAME of
  * that tenant, current or deleted) to one rule, `limit` caps list lengths.
@@ -35,11 +35,14 @@ import {
 
 export const RANGE_PRESETS = {
   "5m": { rangeMs: 5 * MINUTE_MS, stepMs: 5 * SECOND_MS },
+  "15m": { rangeMs: 15 * MINUTE_MS, stepMs: 15 * SECOND_MS },
   "1h": { rangeMs: HOUR_MS, stepMs: MINUTE_MS },
+  "6h": { rangeMs: 6 * HOUR_MS, stepMs: 5 * MINUTE_MS },
   "24h": { rangeMs: DAY_MS, stepMs: 5 * MINUTE_MS },
 } as const;
 
 export type RangePreset = keyof typeof RANGE_PRESETS;
+const PRESET_NAMES = Object.keys(RANGE_PRESETS) as [RangePreset, ...RangePreset[]];
 
 /** A decimal number given as text; an empty or non-numeric value is refused rather than read as 0. */
 const number = (name: string) =>
@@ -50,7 +53,7 @@ const number = (name: string) =>
 
 const windowParams = {
   tenantId: monitoringTenantIdSchema.optional(),
-  range: z.enum(["5m", "1h", "24h"], { error: "range must be 5m, 1h or 24h" }).optional(),
+  range: z.enum(PRESET_NAMES, { error: `range must be one of ${PRESET_NAMES.join(", ")}` }).optional(),
   from: number("from").optional(),
   to: number("to").optional(),
   limit: number("limit").optional(),

@@ -1,20 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeDuration } from "@/components/rules/algorithmGuide";
-import { formatWait } from "./formatTime";
-
-describe("formatWait (retry and reset times in the quota tables)", () => {
-  it.each([
-    [0, "now"],
-    [-5, "now"],
-    [250, "250 ms"],
-    [1500, "1.5 s"],
-    [55_800, "55.8 s"],
-    [90_000, "1.5 min"],
-    [7_200_000, "2 h"],
-  ])("%d ms reads %s", (ms, text) => {
-    expect(formatWait(ms)).toBe(text);
-  });
-});
+import { describeDuration } from "./algorithmGuide";
 
 describe("describeDuration (window lengths in the rule list and form)", () => {
   it.each([
