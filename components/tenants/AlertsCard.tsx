@@ -12,7 +12,7 @@ import { FormError } from "@/components/shell/FormError";
 import { Empty, ErrorState, errorMessage, Loading } from "@/components/shell/PageState";
 import type { AlertDelivery, StoredAlertSettings } from "@/lib/alerts/alertSchema";
 import { AlertsForm } from "./AlertsForm";
-import { formatDateTime } from "./formatTime";
+import { formatDateTime } from "@/components/format/dateFormat";
 import { LIVE_MS, tenantPath } from "./tenantQueries";
 
 interface AlertsView {
