@@ -4,6 +4,7 @@
  * sent), saved as chargeOn, shown back in the list, the drawer and the save bar's summary.
  */
 import { attachScreenshot, expect, test } from "./support/fixtures";
+import { countRequests } from "./support/requestCounter";
 import { logInAsAdmin } from "./support/session";
 import { uniqueName } from "./support/adminApi";
 
@@ -12,10 +13,7 @@ test("status classes to charge are checked, refused inline on an identifier rule
   await logInAsAdmin(page);
   await page.goto(`/tenants/${tenant.id}`);
 
-  let puts = 0;
-  page.on("request", (request) => {
-    if (request.method() === "PUT" && request.url().endsWith(`/api/admin/tenants/${tenant.id}/rules`)) puts += 1;
-  });
+  const puts = countRequests(page, "PUT", `/api/admin/tenants/${tenant.id}/rules`);
 
   await page.getByRole("button", { name: "Edit rules" }).click();
   const form = page.getByRole("form", { name: "Rules" });
@@ -33,13 +31,13 @@ test("status classes to charge are checked, refused inline on an identifier rule
   await expect(control).toHaveAccessibleDescription(/Charge only responses: an identifier rule is charged by POST \/api\/v1\/check/);
   await expect(form).not.toContainText("chargeOn");
   await attachScreenshot(page, testInfo, "charge-only-responses control with an inline error");
-  expect(puts).toBe(0);
+  expect(puts()).toBe(0);
 
   await form.getByLabel("Scope", { exact: true }).selectOption("key");
   await expect(form.getByText(/an identifier rule is charged by/)).toHaveCount(0);
   await form.getByRole("button", { name: "Save rules" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText("in force on every instance");
-  expect(puts).toBe(1);
+  expect(puts()).toBe(1);
   expect(await api.getTenantRules(tenant.id)).toEqual([expect.objectContaining({ name: "failed-logins", limit: 5, chargeOn: ["4xx"] })]);
 
   // Shown back: in the list, in the drawer, and in the summary of a change.
