@@ -91,6 +91,8 @@ export function auditSentence(event: AuditEvent, names: Names): string {
     }
     case "access.replace":
       return reverting + `Access lists of ${tenantWords(event, names)}: ${accessChanges(event.before, event.after)}`;
+    case "overrides.replace":
+      return reverting + `Overrides of rule ${field(event.after, "rule") ?? "?"} of ${tenantWords(event, names)}: ${overrideCount(event.after)}`;
     case "alerts.replace":
       return `Alerts of ${tenantWords(event, names)} sent to ${field(event.after, "webhookUrl") ?? "?"}${(event.after as { secretRotated?: unknown } | null)?.secretRotated === true ? " (new signing secret)" : ""}`;
     case "alerts.delete":
@@ -104,6 +106,13 @@ export function auditSentence(event: AuditEvent, names: Names): string {
     default:
       return `${reverting}${event.action} on ${event.target.startsWith("key:") ? keyWords(event) : event.tenantId ? tenantWords(event, names) : event.target}`;
   }
+}
+
+/** `{ rule, overrides }` of an overrides.replace event, as "2 overrides". */
+function overrideCount(view: unknown): string {
+  const list = view && typeof view === "object" ? (view as { overrides?: unknown }).overrides : undefined;
+  const n = Array.isArray(list) ? list.length : 0;
+  return n === 1 ? "1 override" : `${n} overrides`;
 }
 
 export interface RevertEffect {
@@ -148,6 +157,9 @@ export function revertEffect(event: AuditEvent, names: Names, currentRules?: Com
   if (action === "upstream.replace" || action === "upstream.delete") {
     const url = field(event.before, "url");
     return { text: url ? `This sets the upstream of ${tenantWords(event, names)} back to ${url}.` : `This removes the upstream of ${tenantWords(event, names)}.`, removesEverything: false };
+  }
+  if (action === "overrides.replace") {
+    return { text: `This sets the overrides of rule ${field(event.before, "rule") ?? "?"} of ${tenantWords(event, names)} back (${overrideCount(event.before)}).`, removesEverything: false };
   }
   if (action === "access.replace") {
     return { text: `This sets the access lists of ${tenantWords(event, names)} back (${accessChanges(event.after, event.before)}).`, removesEverything: false };

@@ -13,6 +13,7 @@ import { TrafficChart } from "@/components/charts/TrafficChart";
 import { useMonitoringView } from "@/components/charts/useMonitoringView";
 import { KeysCard } from "@/components/keys/KeysCard";
 import { TenantQuotaCard } from "@/components/keys/TenantQuotaCard";
+import { IdentifierOverridesCard } from "@/components/rules/IdentifierOverridesCard";
 import { RuleEditor } from "@/components/rules/RuleEditor";
 import { ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "@/components/format/dateFormat";
@@ -65,6 +66,7 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
           description="Every request under /api/v1 with a key of this tenant is checked against all matching rules at once; a key's overrides replace rules of the same name."
           emptyText="No rules: this tenant's keys are not limited."
         />
+        <IdentifierOverridesCard tenantId={tenantId} canEdit={isAdmin} />
         <UpstreamCard tenant={tenant.data} canEdit={isAdmin} />
         <AccessListsCard tenantId={tenantId} canEdit={isAdmin} />
         <AlertsCard tenantId={tenantId} canEdit={isAdmin} />

@@ -15,6 +15,8 @@
  *   same schema as PUT, or, when there was none, the upstream is removed (409 if there is none now).
  * - Access lists (PUT .../access): the event's `before` lists are set again through the same
  *   schema as PUT.
+ * - Identifier overrides: the event's `before` list of that rule is set again (409 when the rule is
+ *   gone or no longer an identifier rule).
  * - 409 `conflict` with the reason for everything else: an action that cannot be reverted (see
  *   lib/audit/revertPlan.ts), a target that no longer exists, a revoked key's overrides, a stored
  *   list that no longer passes today's validation. 404 for an unknown event.
@@ -33,6 +35,8 @@ import type { Rule } from "../rules/ruleSchema";
 import { accessListsSchema } from "../access/accessListSchema";
 import { replaceAccessListsIn } from "../access/accessListStore";
 import { keyRulesSchema, tenantRulesSchema } from "./schemas";
+import { identifierOverrideListSchema } from "../overrides/overrideSchema";
+import { replaceOverridesIn } from "../overrides/overrideStore";
 
 type Tx = Prisma.TransactionClient;
 
@@ -89,6 +93,12 @@ async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<Rever
       if (!parsed.success) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: its earlier access lists no longer pass validation.`);
       const set = await targetMustExist(event, () => replaceAccessListsIn(tx, actor, plan.tenantId, parsed.data, note));
       return { revert: set.audit, tenantId: set.tenantId };
+    }
+    case "overrides": {
+      const parsed = identifierOverrideListSchema.safeParse(plan.overrides);
+      if (!parsed.success) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: its earlier overrides no longer pass validation.`);
+      const saved = await targetMustExist(event, () => replaceOverridesIn(tx, actor, plan.tenantId, plan.rule, parsed.data, note));
+      return { revert: saved.audit, tenantId: saved.tenantId };
     }
     case "revoke_key": {
       const revoked = await targetMustExist(event, () => revokeKeyIn(tx, actor, plan.keyId, note));

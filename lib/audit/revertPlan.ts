@@ -11,6 +11,7 @@
  * - `upstream.replace` / `upstream.delete` (a tenant's gateway upstream): restore the event's
  *   `before`: set that upstream again, or remove the upstream when there was none.
  * - `access.replace` (a tenant's access lists): replace them with the event's `before` lists.
+ * - `overrides.replace` (an identifier rule's overrides): re-apply the event's `before` list.
  * - A revert (`<action>.revert`) is itself revertible like its base action: reverting the revert
  *   of a rules change re-applies the list the revert replaced.
  * - Anything else (tenant.create, key.create, operator.*) cannot be reverted: AppError `conflict`
@@ -30,7 +31,9 @@ export type RevertPlan =
   /** `upstream` null: the tenant had none, remove it. Otherwise it still goes through the schema. */
   | { kind: "upstream"; tenantId: string; upstream: unknown }
   /** `lists` still goes through accessListsSchema. */
-  | { kind: "access"; tenantId: string; lists: unknown };
+  | { kind: "access"; tenantId: string; lists: unknown }
+  /** An identifier rule's overrides: the event's `before` list goes through the schema again. */
+  | { kind: "overrides"; tenantId: string; rule: string; overrides: unknown };
 
 export interface RevertableEvent {
   id: string;
@@ -43,7 +46,7 @@ export interface RevertableEvent {
 /** The action a revert of `action` is audited under (a revert of a revert is still `<base>.revert`). */
 export const revertAction = (action: string): string => baseAction(action) + REVERT_SUFFIX;
 
-const REVERTIBLE = new Set(["rules.replace", "key.revoke", "key.expiry", "upstream.replace", "upstream.delete", "access.replace"]);
+const REVERTIBLE = new Set(["rules.replace", "key.revoke", "key.expiry", "upstream.replace", "upstream.delete", "access.replace", "overrides.replace"]);
 
 /** Whether the action can ever be reverted (a revocation `key.revoke` never can). */
 export function isRevertibleAction(action: string): boolean {
@@ -124,6 +127,13 @@ export function revertPlan(event: RevertableEvent): RevertPlan {
     if (!tenantId) throw refuse(event, `its target ${JSON.stringify(event.target)} is not a tenant.`);
     if (!event.before || typeof event.before !== "object" || Array.isArray(event.before)) throw refuse(event, "it holds no earlier access lists.");
     return { kind: "access", tenantId, lists: event.before };
+  }
+  if (base === "overrides.replace") {
+    const tenantId = targetId(event, "tenant");
+    if (!tenantId) throw refuse(event, `its target ${JSON.stringify(event.target)} is not a tenant.`);
+    const before = event.before as { rule?: unknown; overrides?: unknown } | null;
+    if (!before || typeof before.rule !== "string" || !Array.isArray(before.overrides)) throw refuse(event, "it holds no earlier override list.");
+    return { kind: "overrides", tenantId, rule: before.rule, overrides: before.overrides };
   }
   if (base.endsWith(".counters.reset")) throw refuse(event, "reset counters cannot be restored.");
   if (base === "tenant.create") throw refuse(event, "tenants cannot be deleted through the admin API.");

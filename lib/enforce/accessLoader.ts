@@ -8,6 +8,9 @@ import { refToken } from "../rules/ruleRefs";
 import { fromColumns } from "../rules/storedRule";
 import type { Upstream } from "../gateway/upstreamSchema";
 import { compileAccessLists, type AccessMatcher } from "../access/accessMatcher";
+import { compileOverrides, type OverrideMatcher } from "../overrides/overrideMatcher";
+import { overrideFromRow } from "../overrides/overrideStore";
+import type { IdentifierOverride } from "../overrides/overrideSchema";
 import { compileRule, mergeRules, type CompiledRule } from "./effectiveRules";
 
 export interface KeyAccess {
@@ -32,6 +35,8 @@ export interface TenantAccess {
   upstream?: Upstream;
   /** The tenant's allow and deny lists, compiled (lib/enforce/admit.ts asks them first); absent: none. */
   accessLists?: AccessMatcher;
+  /** Per-identifier limits of its `identifier` rules, by rule name (lib/overrides); absent: none. */
+  identifierOverrides?: Map<string, OverrideMatcher>;
 }
 
 export type AccessLoader = {
@@ -45,13 +50,14 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
   const db = getDb();
   const where = tenantIds ? { id: { in: tenantIds } } : {};
   const byTenant = tenantIds ? { tenantId: { in: tenantIds } } : {};
-  const [tenants, keys, rules, refs, upstreams, accessLists] = await Promise.all([
+  const [tenants, keys, rules, refs, upstreams, accessLists, overrideRows] = await Promise.all([
     db.tenant.findMany({ where, select: { id: true, name: true } }),
     db.apiKey.findMany({ where: { ...byTenant, revokedAt: null }, select: { id: true, tenantId: true, name: true, secretHash: true, expiresAt: true } }),
     db.rule.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
     db.ruleRef.findMany({ where: byTenant }),
     db.upstream.findMany({ where: byTenant, select: { tenantId: true, url: true, timeoutMs: true } }),
     db.accessLists.findMany({ where: byTenant, select: { tenantId: true, allow: true, deny: true } }),
+    db.identifierOverride.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
   ]);
   const accessOf = new Map(accessLists.map((a) => [a.tenantId, compileAccessLists(a)]));
   const upstreamOf = new Map(upstreams.map((u) => [u.tenantId, { url: u.url, timeoutMs: u.timeoutMs }]));
@@ -71,13 +77,33 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
     if (!list) bucket.set(owner, (list = []));
     list.push(compiled(row));
   }
+  const overridesOf = new Map<string, IdentifierOverride[]>();
+  for (const row of overrideRows) {
+    const id = `${row.tenantId}/${row.rule}`;
+    let list = overridesOf.get(id);
+    if (!list) overridesOf.set(id, (list = []));
+    list.push(overrideFromRow(row));
+  }
   const out = new Map<string, TenantAccess>();
-  for (const t of tenants) out.set(t.id, { id: t.id, name: t.name, rules: tenantRules.get(t.id) ?? [], keys: new Map(), upstream: upstreamOf.get(t.id), accessLists: accessOf.get(t.id) });
+  for (const t of tenants) {
+    const own = tenantRules.get(t.id) ?? [];
+    out.set(t.id, { id: t.id, name: t.name, rules: own, keys: new Map(), upstream: upstreamOf.get(t.id), accessLists: accessOf.get(t.id), identifierOverrides: matchersOf(t.id, own, overridesOf) });
+  }
   for (const k of keys) {
     const tenant = out.get(k.tenantId);
     if (!tenant) continue;
     const overrides = keyRules.get(k.id) ?? [];
     tenant.keys.set(k.id, { id: k.id, tenantId: k.tenantId, name: k.name, secretHash: k.secretHash, expiresAtMs: k.expiresAt?.getTime() ?? null, overrides, rules: mergeRules(tenant.rules, overrides) });
+  }
+  return out;
+}
+
+/** Each identifier rule's overrides, compiled once per load (lookups never scan: overrideMatcher.ts). */
+function matchersOf(tenantId: string, rules: CompiledRule[], overridesOf: Map<string, IdentifierOverride[]>): Map<string, OverrideMatcher> | undefined {
+  let out: Map<string, OverrideMatcher> | undefined;
+  for (const r of rules) {
+    const list = r.rule.scope === "identifier" ? overridesOf.get(`${tenantId}/${r.rule.name}`) : undefined;
+    if (list && list.length > 0) (out ??= new Map()).set(r.rule.name, compileOverrides(r.limiter, list));
   }
   return out;
 }

@@ -1,6 +1,7 @@
 /**
  * POST /api/v1/check: the decision service for other programs. Charges the tenant's
- * `identifier`-scope rule named `rule` for the caller-given `identifier` and answers the verdict
+ * `identifier`-scope rule named `rule` for the caller-given `identifier` (under that identifier's
+ * override, if the rule has one that matches) and answers the verdict
  * as a value (200 whether allowed or not). The call itself was already admitted by the key's own
  * rules (lib/enforce/protectedRoute.ts). The decision is handed to the monitoring recorder, if
  * given, as the rule's result (memory only, never awaited).
@@ -48,7 +49,9 @@ export async function checkIdentifier(limiter: Limiter, tenant: TenantAccess | u
   if (found.rule.scope !== "identifier") {
     throw new AppError("not_found", `Rule ${JSON.stringify(input.rule)} has scope ${found.rule.scope}; only identifier rules can be checked.`);
   }
-  const rule = input.cost === undefined ? found.limiter : { ...found.limiter, cost: input.cost };
+  // Exact override, else the longest matching prefix, else the rule (lib/overrides/overrideMatcher.ts).
+  const charged = tenant.identifierOverrides?.get(input.rule)?.ruleFor(input.identifier) ?? found.limiter;
+  const rule = input.cost === undefined ? charged : { ...charged, cost: input.cost };
   const decision = await limiter.decide([rule], { tenantId: tenant.id, identifier: input.identifier });
   recorder?.recordCheck(tenant.id, decision, undefined, input.identifier);
   if (decision.unavailable) throw new AppError("limiter_unavailable", "The rate limiter is unavailable and this rule fails closed. Retry later.", { headers: { "Retry-After": "1" } });

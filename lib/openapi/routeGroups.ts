@@ -10,9 +10,10 @@ import { auditAndOperatorPaths } from "./paths/auditAndOperators";
 import { counterResetPaths } from "./paths/counterResets";
 import { dataPlanePaths } from "./paths/dataPlane";
 import { gatewayPaths } from "./paths/gateway";
+import { identifierOverridePaths } from "./paths/identifierOverrides";
 import { keyPaths } from "./paths/keys";
 import { monitoringPaths } from "./paths/monitoring";
 import { systemPaths } from "./paths/system";
 import { tenantPaths } from "./paths/tenants";
 
-export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [dataPlanePaths, tenantPaths, gatewayPaths, accessListPaths, alertPaths, keyPaths, counterResetPaths, monitoringPaths, auditAndOperatorPaths, systemPaths];
+export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [dataPlanePaths, tenantPaths, gatewayPaths, accessListPaths, alertPaths, keyPaths, counterResetPaths, identifierOverridePaths, monitoringPaths, auditAndOperatorPaths, systemPaths];

@@ -13,8 +13,8 @@ const MAX_UNITS = 1_000_000_000;
  * (the `local` fail mode copies them per request): its limit is capped so a decision stays cheap.
  */
 export const MAX_SLIDING_LOG_LIMIT = 10_000;
-const MIN_WINDOW_MS = 1_000;
-const MAX_WINDOW_MS = 31_622_400_000; // 366 days
+export const MIN_WINDOW_MS = 1_000;
+export const MAX_WINDOW_MS = 31_622_400_000; // 366 days
 /** The longest penalty (blockMs): as long as the longest window. */
 export const MAX_BLOCK_MS = MAX_WINDOW_MS;
 /** Wildcard segments (`*` or `**`) one path glob may hold. */

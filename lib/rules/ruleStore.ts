@@ -80,6 +80,11 @@ export async function replaceRulesIn(tx: Tx, actor: Actor, owner: RuleOwner, rul
     data: rules.map((rule, position) => ({ ...toColumns(rule), tenantId: resolved.tenantId, keyId: resolved.keyId, position })),
   });
   const after = await readRules(tx, resolved);
+  if (resolved.keyId === null) {
+    // Identifier overrides belong to a tenant identifier rule: gone (or no longer identifier) with it.
+    const kept = after.filter((r) => r.scope === "identifier").map((r) => r.name);
+    await tx.identifierOverride.deleteMany({ where: { tenantId: resolved.tenantId, rule: { notIn: kept } } });
+  }
   const audit = await recordAudit(tx, actor, { action: note.action ?? "rules.replace", target: resolved.target, tenantId: resolved.tenantId, before, after, revertOf: note.revertOf });
   return { tenantId: resolved.tenantId, rules: after, audit };
 }
