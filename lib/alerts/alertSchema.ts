@@ -16,19 +16,14 @@
  * - `rotateSecret`: generate a new signing secret (one is generated on the first PUT anyway).
  */
 import { z } from "zod";
+import { httpUrlProblem } from "../http/httpUrlProblem";
 
 export const ALERT_WINDOW_MAX_MINUTES = 60;
 export const DEFAULT_MIN_REQUESTS = 20;
 
 /** Why a URL cannot be a webhook, or null when it can. */
 export function webhookUrlProblem(text: string): string | null {
-  if (!URL.canParse(text)) return "webhookUrl must be an absolute URL such as https://hooks.example.com/sluice";
-  const url = new URL(text);
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "webhookUrl must use http or https";
-  if (url.hostname === "") return "webhookUrl must name a host";
-  if (url.username !== "" || url.password !== "") return "webhookUrl must not contain credentials (user:password@)";
-  if (url.hash !== "" || text.includes("#")) return "webhookUrl must not contain a fragment";
-  return null;
+  return httpUrlProblem(text, "webhookUrl", "https://hooks.example.com/sluice");
 }
 
 const whole = (field: string, min: number, max: number) =>

@@ -11,6 +11,7 @@
  *   default 30,000.
  */
 import { z } from "zod";
+import { httpUrlProblem } from "../http/httpUrlProblem";
 
 export const UPSTREAM_TIMEOUT_MIN_MS = 100;
 export const UPSTREAM_TIMEOUT_MAX_MS = 120_000;
@@ -18,14 +19,10 @@ export const UPSTREAM_TIMEOUT_DEFAULT_MS = 30_000;
 
 /** Why a URL cannot be an upstream, or null when it can. */
 export function upstreamUrlProblem(text: string): string | null {
-  if (!URL.canParse(text)) return "url must be an absolute URL such as https://api.example.com";
-  const url = new URL(text);
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "url must use http or https";
-  if (url.hostname === "") return "url must name a host";
-  if (url.username !== "" || url.password !== "") return "url must not contain credentials (user:password@)";
+  const problem = httpUrlProblem(text, "url", "https://api.example.com");
+  if (problem) return problem;
   // `?` alone parses to an empty search: look at the text too.
-  if (url.search !== "" || text.includes("?")) return "url must not contain a query (the client's query is passed on)";
-  if (url.hash !== "" || text.includes("#")) return "url must not contain a fragment";
+  if (new URL(text).search !== "" || text.includes("?")) return "url must not contain a query (the client's query is passed on)";
   return null;
 }
 
