@@ -38,6 +38,14 @@ describe("auditSentence of an access-list change", () => {
   });
 });
 
+describe("auditSentence of an identifier-override change", () => {
+  const overrides = event({ action: "overrides.replace", target: "tenant:Tn000001", before: { rule: "per-caller", overrides: [] }, after: { rule: "per-caller", overrides: [{ identifier: "acme", limit: 5 }, { identifier: "ent:*", limit: 50 }] } });
+  it("names the rule and counts the overrides; its revert says what it sets back", () => {
+    expect(auditSentence(overrides, names)).toBe("Overrides of rule per-caller of demo: 2 overrides");
+    expect(revertEffect(overrides, names).text).toBe("This sets the overrides of rule per-caller of demo back (0 overrides).");
+  });
+});
+
 describe("revertEffect", () => {
   it("a revert to an empty list says plainly that it removes every rule of the tenant", () => {
     const seeded = event({ target: "tenant:Tn000001", before: [], after: [rule("a")] });

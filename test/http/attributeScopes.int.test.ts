@@ -7,43 +7,35 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/rules/ruleSchema";
-import { adminClient, apiCall, deleteTenants, type AdminClient, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
+import { apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
 import { rawRequest } from "@/test/support/rawHttp";
-import { cleanupRedis, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
-import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+import { waitUntil } from "@/test/support/sluiceEnv";
+import type { SluiceServer } from "@/test/support/sluiceServer";
+import { twoServersForSuite } from "@/test/support/twoServers";
 import { startTestUpstream, type TestUpstream } from "@/test/support/testUpstream";
 
 const HOUR_MS = 3_600_000;
 
-const shared = sluiceEnv("http-attrs", { SLUICE_REDIS_TIMEOUT_MS: "2000", SLUICE_TRUST_PROXY: "1" });
-let a: SluiceServer;
-let b: SluiceServer;
-let admin: AdminClient;
+const servers = twoServersForSuite("http-attrs", { SLUICE_REDIS_TIMEOUT_MS: "2000", SLUICE_TRUST_PROXY: "1" });
 let upstream: TestUpstream;
-const createdTenants: string[] = [];
 
 beforeAll(async () => {
   upstream = await startTestUpstream();
-  a = await startSluice({ env: shared.env });
-  b = await startSluice({ env: shared.env });
-  admin = adminClient(a.url, shared.adminToken);
 });
 
 afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop(), upstream?.close()]);
-  await deleteTenants(TEST_DATABASE_URL, createdTenants);
-  await cleanupRedis(shared.prefix);
+  await upstream?.close();
 });
 
 /** Charges only /api/v1/probe: B showing it proves B has the tenant's rules and key. */
 const PROBE_RULE: RuleInput = { name: "probe", limit: 1_000_000, windowMs: HOUR_MS, match: { path: "/api/v1/probe" } };
 
 async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
-  const tenant = await admin.createTenant();
-  createdTenants.push(tenant.id);
-  await admin.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
-  const key = await admin.createKey(tenant.id);
-  const probe = async () => ((await echo(b, key, { "x-user-id": "probe" }, "/api/v1/probe")).headers.get("ratelimit-policy") ?? "").includes('"probe"');
+  const tenant = await servers.adminA.createTenant();
+  servers.track(tenant.id);
+  await servers.adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
+  const key = await servers.adminA.createKey(tenant.id);
+  const probe = async () => ((await echo(servers.b, key, { "x-user-id": "probe" }, "/api/v1/probe")).headers.get("ratelimit-policy") ?? "").includes('"probe"');
   await waitUntil(probe, 10_000, "B serves the key");
   return { tenantId: tenant.id, key };
 }
@@ -54,22 +46,22 @@ const echo = (server: SluiceServer, key: CreatedKey, headers: Record<string, str
 describe("scope header", () => {
   it("charges per value of the header, shared by both instances", async () => {
     const { key } = await fixture([{ name: "per-user", scope: "header", scopeKey: "X-User-Id", algorithm: "fixed_window", limit: 2, windowMs: HOUR_MS }]);
-    expect((await echo(a, key, { "x-user-id": "alice" })).status).toBe(200);
-    expect((await echo(b, key, { "X-User-Id": "alice" })).status).toBe(200);
-    const refused = await echo(a, key, { "x-user-id": "alice" });
+    expect((await echo(servers.a, key, { "x-user-id": "alice" })).status).toBe(200);
+    expect((await echo(servers.b, key, { "X-User-Id": "alice" })).status).toBe(200);
+    const refused = await echo(servers.a, key, { "x-user-id": "alice" });
     expect(refused.status).toBe(429);
     expect((refused.body as { "violated-policies": string[] })["violated-policies"]).toEqual(["per-user"]);
     // The refusal is cached per value: another value of the same key still has its whole quota.
-    const bob = await echo(b, key, { "x-user-id": "bob" });
+    const bob = await echo(servers.b, key, { "x-user-id": "bob" });
     expect(bob.status).toBe(200);
     expect(bob.headers.get("x-ratelimit-remaining")).toBe("1");
-    expect((await echo(b, key, { "x-user-id": "alice" })).status).toBe(429);
+    expect((await echo(servers.b, key, { "x-user-id": "alice" })).status).toBe(429);
   });
 
   it("onMissing skip: a request without the header is not counted by the rule", async () => {
     const { key } = await fixture([{ name: "per-user", scope: "header", scopeKey: "x-user-id", limit: 1, windowMs: HOUR_MS }]);
     for (let i = 0; i < 3; i++) {
-      const answer = await echo(a, key);
+      const answer = await echo(servers.a, key);
       expect(answer.status).toBe(200);
       expect(answer.headers.get("ratelimit-policy")).toBeNull();
     }
@@ -80,15 +72,15 @@ describe("scope header", () => {
       { name: "per-user", scope: "header", scopeKey: "x-user-id", onMissing: "refuse", limit: 5, windowMs: HOUR_MS },
       { name: "per-key", algorithm: "fixed_window", limit: 100, windowMs: HOUR_MS },
     ]);
-    const before = await echo(a, key, { "x-user-id": "u" });
+    const before = await echo(servers.a, key, { "x-user-id": "u" });
     expect(before.headers.get("ratelimit")).toContain('"per-key";r=');
     const remaining = Number(/"per-key";r=(\d+)/.exec(before.headers.get("ratelimit")!)![1]);
-    const refused = await echo(b, key);
+    const refused = await echo(servers.b, key);
     expect(refused.status).toBe(400);
     expect(refused.headers.get("content-type")).toContain("application/problem+json");
     expect(refused.body).toMatchObject({ status: 400, attribute: { in: "header", name: "x-user-id" }, rule: "per-user" });
     expect((refused.body as { detail: string }).detail).toContain("header x-user-id");
-    const after = await echo(a, key, { "x-user-id": "u" });
+    const after = await echo(servers.a, key, { "x-user-id": "u" });
     expect(after.status).toBe(200);
     // One unit for this call: the 400 charged nothing.
     expect(after.headers.get("ratelimit")).toContain(`"per-key";r=${remaining - 1}`);
@@ -101,23 +93,23 @@ describe("scope query", () => {
       { name: "per-user", scope: "header", scopeKey: "x-unused", limit: 1, windowMs: HOUR_MS },
       { name: "per-q", scope: "query", scopeKey: "user", onMissing: "refuse", algorithm: "fixed_window", limit: 1, windowMs: HOUR_MS, match: { path: "/api/v1/echo/q" } },
     ]);
-    expect((await echo(a, key, {}, "/api/v1/echo/q?user=ann%20x")).status).toBe(200);
-    expect((await echo(b, key, {}, "/api/v1/echo/q?user=ann+x")).status).toBe(429);
-    expect((await echo(b, key, {}, "/api/v1/echo/q?user=ben")).status).toBe(200);
-    expect((await echo(a, key, {}, "/api/v1/echo/q?other=1")).body).toMatchObject({ status: 400, attribute: { in: "query", name: "user" } });
+    expect((await echo(servers.a, key, {}, "/api/v1/echo/q?user=ann%20x")).status).toBe(200);
+    expect((await echo(servers.b, key, {}, "/api/v1/echo/q?user=ann+x")).status).toBe(429);
+    expect((await echo(servers.b, key, {}, "/api/v1/echo/q?user=ben")).status).toBe(200);
+    expect((await echo(servers.a, key, {}, "/api/v1/echo/q?other=1")).body).toMatchObject({ status: 400, attribute: { in: "query", name: "user" } });
   });
 });
 
 describe("through the gateway and forward auth", () => {
   it("the gateway charges per header value and never forwards a refused request", async () => {
     const { tenantId, key } = await fixture([{ name: "per-user", scope: "header", scopeKey: "x-user-id", onMissing: "refuse", algorithm: "fixed_window", limit: 1, windowMs: HOUR_MS, match: { path: "/api/v1/orders/**" } }]);
-    expect((await admin.request("PUT", `/api/admin/tenants/${tenantId}/upstream`, { url: upstream.url })).status).toBe(200);
-    await waitUntil(async () => (await echo(b, key, { "x-user-id": "w" }, "/api/v1/orders/1")).status !== 404, 10_000, "B knows the upstream");
+    expect((await servers.adminA.request("PUT", `/api/admin/tenants/${tenantId}/upstream`, { url: upstream.url })).status).toBe(200);
+    await waitUntil(async () => (await echo(servers.b, key, { "x-user-id": "w" }, "/api/v1/orders/1")).status !== 404, 10_000, "B knows the upstream");
     const before = upstream.seen.length;
-    expect((await echo(a, key, { "x-user-id": "carol" }, "/api/v1/orders/1?x=1")).status).toBe(200);
-    expect((await echo(b, key, { "x-user-id": "carol" }, "/api/v1/orders/2")).status).toBe(429);
-    expect((await echo(b, key, {}, "/api/v1/orders/3")).status).toBe(400);
-    expect((await echo(b, key, { "x-user-id": "dave" }, "/api/v1/orders/4")).status).toBe(200);
+    expect((await echo(servers.a, key, { "x-user-id": "carol" }, "/api/v1/orders/1?x=1")).status).toBe(200);
+    expect((await echo(servers.b, key, { "x-user-id": "carol" }, "/api/v1/orders/2")).status).toBe(429);
+    expect((await echo(servers.b, key, {}, "/api/v1/orders/3")).status).toBe(400);
+    expect((await echo(servers.b, key, { "x-user-id": "dave" }, "/api/v1/orders/4")).status).toBe(200);
     expect(upstream.seen.slice(before).map((s) => s.url)).toEqual(["/orders/1?x=1", "/orders/4"]);
   });
 
@@ -128,12 +120,12 @@ describe("through the gateway and forward auth", () => {
     ]);
     const authorize = (server: SluiceServer, uri: string, headers: Record<string, string> = {}) =>
       rawRequest(server.url, { method: "GET", target: "/api/v1/authorize", headers: { "x-forwarded-method": "GET", "x-forwarded-uri": uri, "x-forwarded-for": "192.0.2.9", authorization: `Bearer ${key.key}`, ...headers } });
-    expect((await authorize(a, "/app/x", { "x-user-id": "erin" })).status).toBe(200);
-    expect((await authorize(b, "/app/y", { "x-user-id": "erin" })).status).toBe(429);
-    expect((await authorize(b, "/app/y", { "x-user-id": "frank" })).status).toBe(200);
-    expect((await authorize(a, "/report?t=acme")).status).toBe(200);
-    expect((await authorize(b, "/report?t=acme")).status).toBe(429);
-    expect((await authorize(b, "/report?t=globex")).status).toBe(200);
-    expect((await authorize(a, "/report")).status).toBe(400);
+    expect((await authorize(servers.a, "/app/x", { "x-user-id": "erin" })).status).toBe(200);
+    expect((await authorize(servers.b, "/app/y", { "x-user-id": "erin" })).status).toBe(429);
+    expect((await authorize(servers.b, "/app/y", { "x-user-id": "frank" })).status).toBe(200);
+    expect((await authorize(servers.a, "/report?t=acme")).status).toBe(200);
+    expect((await authorize(servers.b, "/report?t=acme")).status).toBe(429);
+    expect((await authorize(servers.b, "/report?t=globex")).status).toBe(200);
+    expect((await authorize(servers.a, "/report")).status).toBe(400);
   });
 });
