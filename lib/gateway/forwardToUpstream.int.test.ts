@@ -25,10 +25,10 @@ afterEach(async () => {
 });
 afterAll(() => closeGatewayAgent());
 
-/** A front server forwarding everything under /api/v1 to `url`. */
-async function front(url: string, timeoutMs = 5_000): Promise<number> {
+/** A front server forwarding everything under /api/v1 to `url`; `onStatus` is told each status sent. */
+async function front(url: string, timeoutMs = 5_000, onStatus?: (status: number) => void): Promise<number> {
   const server = http.createServer((req, res) => {
-    void forwardToUpstream({ req, res, upstream: { url, timeoutMs }, path: req.url!.slice("/api/v1".length), clientIp: "198.51.100.7", tenantId: TENANT, keyId: KEY, rateLimitHeaders: RATE_LIMIT });
+    void forwardToUpstream({ req, res, upstream: { url, timeoutMs }, path: req.url!.slice("/api/v1".length), clientIp: "198.51.100.7", tenantId: TENANT, keyId: KEY, rateLimitHeaders: RATE_LIMIT, ...(onStatus ? { onStatus } : {}) });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   open.push({ close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) });
@@ -319,5 +319,38 @@ describe("connections", () => {
     }
     expect(up.seen).toHaveLength(20);
     expect(up.connections()).toBe(1);
+  });
+});
+
+describe("the status sent, for count by response (onStatus)", () => {
+  it("is the upstream's status, or Sluice's own 502, told once per exchange", async () => {
+    const up = await upstream((req, res) => {
+      req.resume();
+      res.writeHead(req.url === "/bad" ? 401 : 200);
+      res.end();
+    });
+    const told: number[] = [];
+    const port = await front(up.url, 5_000, (status) => told.push(status));
+    expect((await send(port, { path: "/api/v1/bad" })).status).toBe(401);
+    expect((await send(port, { path: "/api/v1/ok" })).status).toBe(200);
+    const unreachable = await front(`http://127.0.0.1:${await freePort()}`, 5_000, (status) => told.push(status));
+    expect((await send(unreachable, { path: "/api/v1/x" })).status).toBe(502);
+    expect(told).toEqual([401, 200, 502]);
+  });
+
+  it("is not told when the client goes away before any status", async () => {
+    const up = await upstream((req) => req.resume()); // never answers
+    const told: number[] = [];
+    const port = await front(up.url, 5_000, (status) => told.push(status));
+    const req = http.request({ host: "127.0.0.1", port, path: "/api/v1/slow", agent: false });
+    req.on("error", () => undefined);
+    req.end();
+    const aborted = async () => (await metrics().gatewayResponses.get()).values.find((v) => v.labels.outcome === "aborted")?.value ?? 0;
+    const before = await aborted();
+    await waitUntil(async () => up.seen.length === 1, 5_000, "the request reaches the upstream");
+    req.destroy();
+    // Counted as aborted: the exchange is over, and no status was sent, so none is told.
+    await waitUntil(async () => (await aborted()) === before + 1, 5_000, "counted as aborted");
+    expect(told).toEqual([]);
   });
 });

@@ -124,7 +124,8 @@ export async function forwardToUpstream(f: ForwardRequest): Promise<void> {
     observe(outcome);
     if (outcome === "timeout") writeGatewayProblem(f.res, "upstream_timeout", `The upstream did not answer within ${f.upstream.timeoutMs} ms.`, f.rateLimitHeaders);
     else if (outcome === "unreachable") writeGatewayProblem(f.res, "upstream_unreachable", "The upstream could not be reached.", f.rateLimitHeaders);
-    if (outcome !== "aborted") f.onStatus?.(f.res.statusCode);
+    // Only a status the client was sent (a response already gone cannot take a problem).
+    if (outcome !== "aborted" && f.res.headersSent) f.onStatus?.(f.res.statusCode);
     return;
   }
   clearTimeout(timer);
@@ -135,7 +136,7 @@ export async function forwardToUpstream(f: ForwardRequest): Promise<void> {
     // Node refused what the upstream sent (an invalid header value or status): not forwardable.
     answer.body.destroy();
     writeGatewayProblem(f.res, "upstream_unreachable", "The upstream sent a response that cannot be forwarded.", f.rateLimitHeaders);
-    f.onStatus?.(f.res.statusCode);
+    if (f.res.headersSent) f.onStatus?.(f.res.statusCode);
     return;
   }
   f.onStatus?.(answer.statusCode);
