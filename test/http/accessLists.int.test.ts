@@ -10,6 +10,7 @@ import type { RuleInput } from "@/lib/rules/ruleSchema";
 import { adminClient, apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
 import { msUntil, waitUntil } from "@/test/support/sluiceEnv";
 import type { SluiceServer } from "@/test/support/sluiceServer";
+import { metricValue } from "@/test/support/metricValue";
 import { twoServersForSuite } from "@/test/support/twoServers";
 
 const HOUR_MS = 3_600_000;
@@ -33,11 +34,7 @@ async function fixture(): Promise<{ tenantId: string; key: CreatedKey }> {
   return { tenantId: tenant.id, key };
 }
 
-const counter = async (server: SluiceServer, verdict: string): Promise<number> => {
-  const text = await (await fetch(`${server.url}/api/metrics`)).text();
-  const line = text.split("\n").find((l) => l.startsWith(`sluice_access_list_verdicts_total{verdict="${verdict}"}`));
-  return line ? Number(line.split(" ").at(-1)) : 0;
-};
+const counter = (server: SluiceServer, verdict: string): Promise<number> => metricValue(server.url, `sluice_access_list_verdicts_total{verdict="${verdict}"}`);
 
 describe("access lists on two instances", () => {
   it("a deny made through A is in force on B within 1 s, and denied requests charge nothing on either instance", async () => {

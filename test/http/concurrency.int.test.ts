@@ -13,6 +13,7 @@ import { apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminCl
 import { waitUntil } from "@/test/support/sluiceEnv";
 import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
 import { startTestUpstream, type TestUpstream } from "@/test/support/testUpstream";
+import { metricValue } from "@/test/support/metricValue";
 import { twoServersForSuite } from "@/test/support/twoServers";
 
 // A generous Redis deadline: on a loaded machine the default 100 ms would fail rules open.
@@ -102,6 +103,8 @@ describe("concurrency rules through the gateway on two instances", () => {
 
   it("a slot comes back when the client goes away", async () => {
     const { a, b } = servers;
+    const releasedOnA = () => metricValue(a.url, 'sluice_concurrency_leases_total{event="released"}');
+    const releasedBefore = await releasedOnA();
     const { tenantId, key } = await fixture([INFLIGHT]);
     const abort = new AbortController();
     const gone = call(a, key, "/api/v1/work/slow/gone", abort.signal).catch((error: unknown) => error);
@@ -112,6 +115,9 @@ describe("concurrency rules through the gateway on two instances", () => {
     abort.abort();
     expect(await gone).toBeInstanceOf(Error);
     await waitUntil(async () => (await call(b, key, "/api/v1/work/fast")).status === 200, 10_000, "the aborted request's slot is free again");
+    // A counts the slot it gave back once Redis has answered its release: wait for that, then exactly one.
+    await waitUntil(async () => (await releasedOnA()) > releasedBefore, 10_000, "A counts the release");
+    expect(await releasedOnA()).toBe(releasedBefore + 1);
     held.splice(held.findIndex((h) => h.url === "/work/slow/gone"), 1); // its upstream connection is closed
     finish("/work/slow/stays");
     expect((await stays).status).toBe(200);

@@ -10,6 +10,7 @@ import type { RuleInput } from "@/lib/rules/ruleSchema";
 import { apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
 import { msUntil, sleep, waitUntil } from "@/test/support/sluiceEnv";
 import type { SluiceServer } from "@/test/support/sluiceServer";
+import { metricValue } from "@/test/support/metricValue";
 import { twoServersForSuite } from "@/test/support/twoServers";
 
 const PENALTY_MS = 600_000;
@@ -39,11 +40,8 @@ function retryAfterRange(endMs: number, sentMs: number): [number, number] {
   return [Math.ceil((endMs - Date.now()) / 1000), Math.ceil((endMs - sentMs) / 1000)];
 }
 
-const metric = async (server: SluiceServer, rule: string, result: string): Promise<number> => {
-  const text = await (await fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${servers.env.adminToken}` } })).text();
-  const line = text.split("\n").find((l) => l.startsWith(`sluice_penalty_refusals_total{rule="${rule}",result="${result}"}`));
-  return line ? Number(line.split(" ").pop()) : 0;
-};
+const metric = (server: SluiceServer, rule: string, result: string): Promise<number> =>
+  metricValue(server.url, `sluice_penalty_refusals_total{rule="${rule}",result="${result}"}`, servers.env.adminToken);
 
 describe("penalties on two instances", () => {
   it("a client penalised through A is refused on B, whatever the counter says, with Retry-After to the penalty's end", async () => {
