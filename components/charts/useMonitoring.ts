@@ -47,3 +47,8 @@ export function useHotKeys({ view, ...params }: { tenantId?: string; limit?: num
 export function useLimitedNow(params: { tenantId?: string; limit?: number }) {
   return useMonitoring<LimitedNow>("limited", { limit: 20, ...params });
 }
+
+/** Each tenant's requests and refusals over the last 24 h, per hour (the tenants list's sparklines; the 50 refusing most). */
+export function useTenantActivity() {
+  return useMonitoring<RefusalRates>("refusal-rate", { range: "24h", step: 3_600_000, limit: 50 });
+}

@@ -1,15 +1,49 @@
 "use client";
-/** `/tenants`: every tenant, newest last, and (for admins) the form that creates one. */
+/**
+ * `/tenants`: every tenant, oldest first, with its live keys and its requests and 429s of the last
+ * 24 h (totals and an hourly sparkline each), a search by name or id, and (for admins) the form
+ * that creates one. Each name links to the tenant's page.
+ */
 import Link from "next/link";
+import { useState } from "react";
 import { useIsAdmin } from "@/components/api/useSession";
+import { formatCount } from "@/components/charts/chartFormat";
+import { DataTable } from "@/components/charts/DataTable";
+import { RefusedCount } from "@/components/charts/entityLinks";
+import { Sparkline } from "@/components/charts/Sparkline";
+import { useChartPalette } from "@/components/charts/useChartPalette";
+import { useTenantActivity } from "@/components/charts/useMonitoring";
+import { formatDateTime } from "@/components/format/dateFormat";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { CreateTenantForm } from "./CreateTenantForm";
-import { formatDateTime } from "@/components/format/dateFormat";
 import { useTenants } from "./tenantQueries";
+
+interface Activity {
+  requests: number[];
+  refused: number[];
+  totalRequests: number;
+  totalRefused: number;
+}
+
+function useActivityByTenant(): Map<string, Activity> | null {
+  const activity = useTenantActivity();
+  if (!activity.data) return null;
+  return new Map(
+    activity.data.byTenant.map((line) => [
+      line.tenantId,
+      { requests: line.points.map((p) => p.allowed + p.refused), refused: line.points.map((p) => p.refused), totalRequests: line.total.allowed + line.total.refused, totalRefused: line.total.refused },
+    ]),
+  );
+}
 
 export default function TenantsPage() {
   const isAdmin = useIsAdmin();
   const tenants = useTenants();
+  const activity = useActivityByTenant();
+  const palette = useChartPalette();
+  const [search, setSearch] = useState("");
+  const needle = search.trim().toLowerCase();
+  const shown = (tenants.data ?? []).filter((t) => needle === "" || t.name.toLowerCase().includes(needle) || t.id.toLowerCase().includes(needle));
 
   return (
     <>
@@ -24,39 +58,58 @@ export default function TenantsPage() {
           </section>
         ) : null}
         <section className="card" aria-labelledby="tenant-list-heading">
-          <h2 id="tenant-list-heading">All tenants</h2>
+          <div className="card-header">
+            <h2 id="tenant-list-heading">All tenants</h2>
+            <input type="search" className="table-search" aria-label="Search tenants by name or id" placeholder="Search by name or id" value={search} onChange={(e) => setSearch(e.target.value)} />
+          </div>
+          <p className="hint">Requests and refusals (429) of the last 24 hours, per hour.</p>
           {tenants.isPending ? <Loading label="Loading tenants…" /> : null}
           {tenants.error ? <ErrorState error={tenants.error} /> : null}
-          {tenants.data && tenants.data.length === 0 ? (
-            <Empty>No tenants yet.{isAdmin ? " Create the first one above." : ""}</Empty>
-          ) : null}
-          {tenants.data && tenants.data.length > 0 ? (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Id</th>
-                    <th scope="col">Created</th>
+          {tenants.data && tenants.data.length === 0 ? <Empty>No tenants yet.{isAdmin ? " Create the first one above." : ""}</Empty> : null}
+          {tenants.data && tenants.data.length > 0 && shown.length === 0 ? <Empty>No tenant matches “{search}”.</Empty> : null}
+          {shown.length > 0 ? (
+            <DataTable
+              label="All tenants"
+              columns={[{ label: "Name" }, { label: "Keys", num: true }, { label: "Requests, 24 h", num: true }, { label: "429s, 24 h", num: true }, { label: "Created" }, { label: "Id" }]}
+            >
+              {shown.map((tenant) => {
+                const a = activity?.get(tenant.id);
+                return (
+                  <tr key={tenant.id} data-testid="tenant-row">
+                    <td>
+                      <Link href={`/tenants/${tenant.id}`} className="name">
+                        {tenant.name}
+                      </Link>
+                    </td>
+                    <td className="num">{formatCount(tenant.keyCount)}</td>
+                    <td className="num">
+                      {a ? (
+                        <span className="spark-cell">
+                          <Sparkline values={a.requests} colour={palette.allowed} label={`Requests of ${tenant.name} per hour, last 24 hours: ${formatCount(a.totalRequests)} in all`} />
+                          {formatCount(a.totalRequests)}
+                        </span>
+                      ) : (
+                        <span className="muted">{activity ? "0" : "…"}</span>
+                      )}
+                    </td>
+                    <td className="num">
+                      {a ? (
+                        <span className="spark-cell">
+                          <Sparkline values={a.refused} colour={palette.refused} label={`Refused requests of ${tenant.name} per hour, last 24 hours: ${formatCount(a.totalRefused)} in all`} />
+                          <RefusedCount refused={a.totalRefused} />
+                        </span>
+                      ) : (
+                        <span className="muted">{activity ? "0" : "…"}</span>
+                      )}
+                    </td>
+                    <td>{formatDateTime(tenant.createdAt)}</td>
+                    <td>
+                      <code>{tenant.id}</code>
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {tenants.data.map((tenant) => (
-                    <tr key={tenant.id}>
-                      <td>
-                        <Link href={`/tenants/${tenant.id}`} className="name">
-                          {tenant.name}
-                        </Link>
-                      </td>
-                      <td>
-                        <code>{tenant.id}</code>
-                      </td>
-                      <td>{formatDateTime(tenant.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                );
+              })}
+            </DataTable>
           ) : null}
         </section>
       </div>

@@ -12,6 +12,11 @@ export interface Tenant {
   createdAt: string;
 }
 
+/** GET /api/admin/tenants: each tenant with its count of live keys. */
+export interface TenantListItem extends Tenant {
+  keyCount: number;
+}
+
 /** GET /api/admin/tenants/{id}: the tenant with its gateway upstream. */
 export interface TenantDetail extends Tenant {
   upstream: { url: string; timeoutMs: number } | null;
@@ -25,9 +30,9 @@ export function tenantPath(tenantId: string): string {
 }
 
 export function useTenants() {
-  return useQuery<Tenant[], ApiError>({
+  return useQuery<TenantListItem[], ApiError>({
     queryKey: TENANTS_QUERY_KEY,
-    queryFn: () => apiGet<Tenant[]>("/api/admin/tenants"),
+    queryFn: () => apiGet<TenantListItem[]>("/api/admin/tenants"),
     refetchInterval: LIVE_MS,
     placeholderData: keepPreviousData,
   });

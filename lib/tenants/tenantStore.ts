@@ -1,5 +1,6 @@
 /**
- * Tenants: create (audited, 409 on a duplicate name) and list.
+ * Tenants: create (audited, 409 on a duplicate name) and list (with each tenant's count of live
+ * keys: neither revoked nor expired).
  */
 import { getDb } from "../db/client";
 import { Prisma } from "../db/generated/client";
@@ -51,9 +52,14 @@ export async function createTenant(actor: Actor, name: string): Promise<TenantVi
   }
 }
 
-export async function listTenants(): Promise<TenantView[]> {
-  const rows = await getDb().tenant.findMany({ orderBy: { createdAt: "asc" } });
-  return rows.map(view);
+export interface TenantListItem extends TenantView {
+  keyCount: number;
+}
+
+export async function listTenants(now = new Date()): Promise<TenantListItem[]> {
+  const live = { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
+  const rows = await getDb().tenant.findMany({ orderBy: { createdAt: "asc" }, include: { _count: { select: { keys: { where: live } } } } });
+  return rows.map((row) => ({ ...view(row), keyCount: row._count.keys }));
 }
 
 export async function getTenant(tenantId: string): Promise<TenantView> {

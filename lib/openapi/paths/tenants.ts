@@ -33,7 +33,7 @@ export const tenantPaths: ZodOpenApiPathsObject = {
       operationId: "listTenants",
       tags: ["Tenants"],
       summary: "List tenants",
-      responses: { "200": jsonAnswer("Every tenant.", z.array(tenantSchema)) },
+      responses: { "200": jsonAnswer("Every tenant, with its count of live keys (neither revoked nor expired).", z.array(tenantSchema.extend({ keyCount: z.number().int() }))) },
     }),
     post: adminOperation("write", {
       operationId: "createTenant",
