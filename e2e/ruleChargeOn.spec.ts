@@ -4,21 +4,10 @@
  * sent), saved as chargeOn, shown back in the list, the drawer and the save bar's summary.
  */
 import { attachScreenshot, expect, test } from "./support/fixtures";
-import { countRequests } from "./support/requestCounter";
-import { logInAsAdmin } from "./support/session";
-import { uniqueName } from "./support/adminApi";
+import { newRuleForm } from "./support/newRuleForm";
 
 test("status classes to charge are checked, refused inline on an identifier rule, saved as chargeOn and shown back", async ({ page, api }, testInfo) => {
-  const tenant = await api.createTenant(uniqueName("chargeon"));
-  await logInAsAdmin(page);
-  await page.goto(`/tenants/${tenant.id}`);
-
-  const puts = countRequests(page, "PUT", `/api/admin/tenants/${tenant.id}/rules`);
-
-  await page.getByRole("button", { name: "Edit rules" }).click();
-  const form = page.getByRole("form", { name: "Rules" });
-  await form.getByRole("button", { name: "Add rule" }).click();
-  await form.getByLabel("Name", { exact: true }).fill("failed-logins");
+  const { tenant, form, puts } = await newRuleForm(page, api, "chargeon", "failed-logins");
   await form.getByLabel("Limit").fill("5");
   const control = form.getByRole("group", { name: "Charge only responses" });
   await expect(control).toHaveAccessibleDescription(/none: charged when admitted/);
