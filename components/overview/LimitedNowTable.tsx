@@ -92,7 +92,7 @@ export function LimitedNowTable({ tenantId }: { tenantId?: string }) {
               { label: "Who" },
               { label: "Tenant", when: !tenantId },
               { label: "Rule" },
-              { label: `Refused since ${data ? formatClock(data.sinceMs).slice(0, 5) : ""}`, num: true },
+              { label: `Refused since ${data ? formatClock(data.sinceMs, undefined, false) : ""}`, num: true },
               { label: "Last refused" },
               { label: "Quota now" },
               { label: "Next quota" },
