@@ -19,7 +19,7 @@ test("the API reference shows every route group with operations, bodies and answ
     await expect(page.getByRole("heading", { level: 2, name: tag, exact: true })).toBeVisible();
   }
   // The table of contents leads to the operation.
-  await page.getByRole("navigation", { name: "Operations" }).getByRole("link", { name: "PUT /api/admin/tenants/{tenantId}/rules" }).click();
+  await page.getByRole("navigation", { name: "Operations" }).getByRole("link", { name: "PUT /api/admin/tenants/{tenantId}/rules", exact: true }).click();
   const putRules = page.locator("#putTenantRules");
   await expect(putRules).toBeInViewport();
   await expect(putRules.getByText("Replace the tenant's rules")).toBeVisible();

@@ -114,7 +114,8 @@ export class AlertEvaluator {
   }
 
   private report(failures: number, message: string): void {
-    if (failures > 0 && !this.failing) this.log(message);
+    // One line: Prisma's messages span several, which log collectors would split into entries.
+    if (failures > 0 && !this.failing) this.log(message.replace(/\s+/g, " ").trim());
     if (failures === 0 && this.failing) this.log("alerts are evaluated again");
     this.failing = failures > 0;
   }

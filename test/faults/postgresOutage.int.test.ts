@@ -22,8 +22,12 @@ const HOUR_MS = 3_600_000;
 const OUTAGE_MS = 16_000;
 /** Requests are served from memory: none may take long, even on a loaded machine. */
 const SLOW_REQUEST_MS = 2_000;
-/** The outage's log lines: the rule store lost once and back once (lib/enforce/accessCache.ts), and slack. */
-const MAX_OUTAGE_LOG_LINES = 4;
+/**
+ * The outage's log lines: the rule store lost once and back once (lib/enforce/accessCache.ts), the
+ * alert evaluator's settings lost once and back once (lib/alerts/alertEvaluator.ts), one line
+ * each, and slack.
+ */
+const MAX_OUTAGE_LOG_LINES = 5;
 
 let postgres: PostgresServerHandle;
 let setup: SluiceTestEnv;
@@ -148,6 +152,7 @@ describe("fault: Postgres down under traffic", () => {
       expect(lines.length).toBeLessThanOrEqual(MAX_OUTAGE_LOG_LINES);
       expect(lines.filter((line) => line.includes("rule store unreachable"))).toHaveLength(1);
       expect(lines.filter((line) => line.includes("rule store reachable again"))).toHaveLength(1);
+      expect(lines.filter((line) => line.includes("alert settings could not be loaded")).length).toBeLessThanOrEqual(1);
     },
     120_000,
   );

@@ -163,6 +163,16 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
       PATCH: NOT_ALLOWED,
     },
   },
+  "api/admin/tenants/[tenantId]/rules/[rule]/overrides": {
+    methods: {
+      // A tenant of its own, as for the counters above: the shared one's rules may be emptied by a revert.
+      GET: read(async (fx) => ({ params: { tenantId: (await fx.sec.newTenant()).id, rule: BASELINE_RULES[1].name }, status: 200 })),
+      PUT: write(async (fx) => ({ params: { tenantId: (await fx.sec.newTenant()).id, rule: BASELINE_RULES[1].name }, body: [{ identifier: "enterprise:*", limit: 5000 }], status: 200 })),
+      POST: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
   "api/admin/keys/[keyId]/quota": {
     methods: { GET: read((fx) => ({ params: key(fx), query: "?ip=192.0.2.1&identifier=x", status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
   },
