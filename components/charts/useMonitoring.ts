@@ -49,6 +49,9 @@ export function useLimitedNow(params: { tenantId?: string; limit?: number }) {
 }
 
 /** Each tenant's requests and refusals over the last 24 h, per hour (the tenants list's sparklines; the 50 refusing most). */
+/** The tenants list's sparklines: the TENANT_ACTIVITY_LIMIT tenants refusing most over 24 h. */
+export const TENANT_ACTIVITY_LIMIT = 50;
+
 export function useTenantActivity() {
-  return useMonitoring<RefusalRates>("refusal-rate", { range: "24h", step: 3_600_000, limit: 50 });
+  return useMonitoring<RefusalRates>("refusal-rate", { range: "24h", step: 3_600_000, limit: TENANT_ACTIVITY_LIMIT });
 }

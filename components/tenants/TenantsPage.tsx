@@ -12,7 +12,7 @@ import { DataTable } from "@/components/charts/DataTable";
 import { RefusedCount } from "@/components/charts/entityLinks";
 import { Sparkline } from "@/components/charts/Sparkline";
 import { useChartPalette } from "@/components/charts/useChartPalette";
-import { useTenantActivity } from "@/components/charts/useMonitoring";
+import { TENANT_ACTIVITY_LIMIT, useTenantActivity } from "@/components/charts/useMonitoring";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { CreateTenantForm } from "./CreateTenantForm";
@@ -25,14 +25,31 @@ interface Activity {
   totalRefused: number;
 }
 
-function useActivityByTenant(): Map<string, Activity> | null {
+/**
+ * Each tenant's activity, and whether a tenant missing from it had none: the route ranks tenants by
+ * refusals and returns at most TENANT_ACTIVITY_LIMIT, so when it returns that many, a missing
+ * tenant may still have had traffic (shown as unknown, never as a false 0).
+ */
+function useActivityByTenant(): { byTenant: Map<string, Activity>; missingMeansNone: boolean } | null {
   const activity = useTenantActivity();
   if (!activity.data) return null;
-  return new Map(
+  const byTenant = new Map(
     activity.data.byTenant.map((line) => [
       line.tenantId,
       { requests: line.points.map((p) => p.allowed + p.refused), refused: line.points.map((p) => p.refused), totalRequests: line.total.allowed + line.total.refused, totalRefused: line.total.refused },
     ]),
+  );
+  return { byTenant, missingMeansNone: activity.data.byTenant.length < TENANT_ACTIVITY_LIMIT };
+}
+
+/** The cell of a tenant without activity data: loading, none, or not among the ranked tenants. */
+function NoActivity({ activity }: { activity: { missingMeansNone: boolean } | null }) {
+  if (!activity) return <span className="muted">…</span>;
+  if (activity.missingMeansNone) return <span className="muted">0</span>;
+  return (
+    <span className="muted" title={`Shown for the ${TENANT_ACTIVITY_LIMIT} tenants refusing most`}>
+      —
+    </span>
   );
 }
 
@@ -73,7 +90,7 @@ export default function TenantsPage() {
               columns={[{ label: "Name" }, { label: "Keys", num: true }, { label: "Requests, 24 h", num: true }, { label: "429s, 24 h", num: true }, { label: "Created" }, { label: "Id" }]}
             >
               {shown.map((tenant) => {
-                const a = activity?.get(tenant.id);
+                const a = activity?.byTenant.get(tenant.id);
                 return (
                   <tr key={tenant.id} data-testid="tenant-row">
                     <td>
@@ -89,7 +106,7 @@ export default function TenantsPage() {
                           {formatCount(a.totalRequests)}
                         </span>
                       ) : (
-                        <span className="muted">{activity ? "0" : "…"}</span>
+                        <NoActivity activity={activity} />
                       )}
                     </td>
                     <td className="num">
@@ -99,7 +116,7 @@ export default function TenantsPage() {
                           <RefusedCount refused={a.totalRefused} />
                         </span>
                       ) : (
-                        <span className="muted">{activity ? "0" : "…"}</span>
+                        <NoActivity activity={activity} />
                       )}
                     </td>
                     <td>{formatDateTime(tenant.createdAt)}</td>

@@ -78,7 +78,9 @@ describe("decide", () => {
   ] as const)("when Redis gives %s", (_, reply) => {
     it("open rules allow, closed rules refuse as unavailable, local rules enforce in memory", async () => {
       const { client } = fakeRedis(reply);
-      const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, local: new LocalLimiter() });
+      // A fixed clock: with the real one the two local decisions below could fall on both sides of
+      // a 1 s window's edge (each waits out the 30 ms timeout), and the second would be admitted.
+      const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, local: new LocalLimiter(), clock: () => 1_500 });
       const open = await limiter.decide([rule({ failMode: "open" })], subject);
       expect(open).toMatchObject({ allowed: true, unavailable: false });
       expect(open.results[0]!.source).toBe("fail_open");
@@ -97,7 +99,8 @@ describe("decide", () => {
 
   it("a request refused by a closed rule while Redis is away consumes nothing of its local rules", async () => {
     const { client } = fakeRedis(boom);
-    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, local: new LocalLimiter() });
+    // A fixed clock, so both decisions fall in one window (see above).
+    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, local: new LocalLimiter(), clock: () => 1_500 });
     const local = rule({ failMode: "local", name: "local", limit: 1 });
     const closed = rule({ failMode: "closed", name: "closed" });
     const refused = await limiter.decide([local, closed], subject);
