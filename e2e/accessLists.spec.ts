@@ -5,7 +5,7 @@
  */
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { echo, uniqueName } from "./support/adminApi";
-import { logInAs, logInAsAdmin } from "./support/session";
+import { deleteLoggedInOperator, logInAs, logInAsAdmin } from "./support/session";
 
 test("an admin edits the access lists: invalid entries are refused inline per line, saved lists are in force", async ({ page, api, request }, testInfo) => {
   const tenant = await api.createTenant(uniqueName("access-tenant"));
@@ -55,6 +55,6 @@ test("a viewer sees the access lists but cannot change them", async ({ page, api
     await expect(card.getByRole("textbox")).toHaveCount(0);
     await expect(card.getByRole("button")).toHaveCount(0);
   } finally {
-    await api.deleteOperator(viewer.id);
+    await deleteLoggedInOperator(page, api, viewer.id);
   }
 });

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { verifyWebhookSignature } from "../lib/alerts/webhookSignature";
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { echo, tenantWithKey, uniqueName } from "./support/adminApi";
-import { logInAs, logInAsAdmin } from "./support/session";
+import { deleteLoggedInOperator, logInAs, logInAsAdmin } from "./support/session";
 
 test("an admin sets alerts with inline errors, sees the secret once, and a refusal spike's delivery is listed", async ({ page, api, request }, testInfo) => {
   const received: { body: string; signature: string; atMs: number }[] = [];
@@ -87,6 +87,6 @@ test("a viewer sees the alerts but cannot change or remove them", async ({ page,
     await expect(card.getByLabel("Webhook URL")).toHaveCount(0);
     await expect(card.getByRole("button")).toHaveCount(0);
   } finally {
-    await api.deleteOperator(viewer.id);
+    await deleteLoggedInOperator(page, api, viewer.id);
   }
 });

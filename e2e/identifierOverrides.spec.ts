@@ -4,7 +4,7 @@
  * listed as the API stores them; a viewer sees the list without any control.
  */
 import { expect, test } from "./support/fixtures";
-import { logInAs, logInAsAdmin } from "./support/session";
+import { deleteLoggedInOperator, logInAs, logInAsAdmin } from "./support/session";
 import { uniqueName } from "./support/adminApi";
 
 const RULES = [{ name: "per-caller", scope: "identifier", limit: 10, windowMs: 60_000 }];
@@ -67,6 +67,6 @@ test("a viewer sees the overrides but no control", async ({ page, api }) => {
     await expect(card.getByRole("button")).toHaveCount(0);
     await expect(card.getByRole("textbox")).toHaveCount(0);
   } finally {
-    await api.deleteOperator(viewer.id);
+    await deleteLoggedInOperator(page, api, viewer.id);
   }
 });

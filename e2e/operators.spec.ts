@@ -1,6 +1,6 @@
 import { uniqueName } from "./support/adminApi";
 import { attachScreenshot, expect, test } from "./support/fixtures";
-import { logInAs, logInAsAdmin, sameOrigin } from "./support/session";
+import { deleteLoggedInOperator, logInAs, logInAsAdmin, sameOrigin } from "./support/session";
 
 const PASSWORD = "correct horse battery staple";
 
@@ -85,6 +85,6 @@ test("a viewer sees no change controls, and the API refuses its changes with 403
     // Reading is allowed.
     expect((await page.request.get("/api/admin/operators")).status()).toBe(200);
   } finally {
-    await api.deleteOperator(viewer.id);
+    await deleteLoggedInOperator(page, api, viewer.id);
   }
 });

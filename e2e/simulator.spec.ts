@@ -5,7 +5,7 @@
  */
 import { echo, tenantWithKey, uniqueName, type AdminApi } from "./support/adminApi";
 import { attachScreenshot, expect, test } from "./support/fixtures";
-import { logInAs, logInAsAdmin, sameOrigin } from "./support/session";
+import { deleteLoggedInOperator, logInAs, logInAsAdmin, sameOrigin } from "./support/session";
 
 const GENEROUS = { name: "per-key", algorithm: "fixed_window", limit: 100, windowMs: 60_000 };
 const REQUESTS = 10;
@@ -130,7 +130,7 @@ test("invalid candidates are refused inline; a viewer simulates but sees no acti
     const put = await page.request.put(`/api/admin/tenants/${tenant.id}/rules`, { data: [], headers: sameOrigin(page) });
     expect(put.status()).toBe(403);
   } finally {
-    await api.deleteOperator(viewer.id);
+    await deleteLoggedInOperator(page, api, viewer.id);
   }
 });
 

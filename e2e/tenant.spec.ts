@@ -4,7 +4,7 @@
  * no change controls. Names carry markup on purpose: it must show as text (a dialog fails the test).
  */
 import { attachScreenshot, expect, test } from "./support/fixtures";
-import { logInAs, logInAsAdmin } from "./support/session";
+import { deleteLoggedInOperator, logInAs, logInAsAdmin } from "./support/session";
 import { uniqueName } from "./support/adminApi";
 import { MARKUP_NAME } from "./support/markup";
 
@@ -89,6 +89,6 @@ test("a viewer sees tenants, keys, rules and quota but no change controls", asyn
     await expect(page.getByRole("button", { name: "Edit rules" })).toHaveCount(0);
     await attachScreenshot(page, testInfo, "key page as viewer");
   } finally {
-    await api.deleteOperator(viewer.id);
+    await deleteLoggedInOperator(page, api, viewer.id);
   }
 });

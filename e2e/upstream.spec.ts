@@ -5,7 +5,7 @@
  */
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { uniqueName } from "./support/adminApi";
-import { logInAs, logInAsAdmin } from "./support/session";
+import { deleteLoggedInOperator, logInAs, logInAsAdmin } from "./support/session";
 
 test("an admin sets, changes and removes a tenant's upstream; invalid values are refused inline", async ({ page, api }, testInfo) => {
   const tenant = await api.createTenant(uniqueName("upstream-tenant"));
@@ -72,6 +72,6 @@ test("a viewer sees the upstream but cannot change or remove it", async ({ page,
     await expect(card.getByLabel("Upstream URL")).toHaveCount(0);
     await expect(card.getByRole("button")).toHaveCount(0);
   } finally {
-    await api.deleteOperator(viewer.id);
+    await deleteLoggedInOperator(page, api, viewer.id);
   }
 });

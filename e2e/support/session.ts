@@ -25,3 +25,12 @@ export async function logInThroughForm(page: Page, email: string, password: stri
 export function sameOrigin(page: Page): Record<string, string> {
   return { origin: new URL(page.url()).origin };
 }
+
+/**
+ * Deletes the operator `page` is logged in as, after leaving the dashboard: a page still polling
+ * would meet its ended session (401s in the console, which the fixture counts as errors).
+ */
+export async function deleteLoggedInOperator(page: Page, api: { deleteOperator(id: string): Promise<void> }, operatorId: string): Promise<void> {
+  await page.goto("about:blank");
+  await api.deleteOperator(operatorId);
+}

@@ -41,7 +41,11 @@ export async function findSession(token: string, now = new Date()): Promise<Oper
   if (!isSessionTokenShape(token)) return null;
   const db = getDb();
   const row = await db.session.findUnique({ where: { tokenHash: hashSessionToken(token) }, include: { operator: true } });
-  if (!row) return null;
+  // Prisma reads the session and its operator in two queries: an operator deleted in between (its
+  // sessions go with it, ON DELETE CASCADE) leaves the relation null despite its type. That session
+  // is gone: 401, not a 500 (seen in CI while a deleted viewer's page was still polling).
+  const operator = (row?.operator ?? null) as { email: string; role: Role } | null;
+  if (!row || !operator) return null;
   if (row.expiresAt.getTime() <= now.getTime()) {
     await db.session.deleteMany({ where: { id: row.id } });
     return null;
@@ -49,7 +53,7 @@ export async function findSession(token: string, now = new Date()): Promise<Oper
   if (!row.lastSeenAt || now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS) {
     await db.session.updateMany({ where: { id: row.id }, data: { lastSeenAt: now } });
   }
-  return { sessionId: row.id, operatorId: row.operatorId, email: row.operator.email, role: row.operator.role, expiresAt: row.expiresAt };
+  return { sessionId: row.id, operatorId: row.operatorId, email: operator.email, role: operator.role, expiresAt: row.expiresAt };
 }
 
 /** Ends the session of `token`, if there is one. */
