@@ -4,15 +4,18 @@
  * echo, check and authorize) are forwarded, or that there is none (those requests get 404).
  * Admins set, change and remove it; viewers only see it.
  */
+import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiSend } from "@/components/api/apiClient";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { FormError } from "@/components/shell/FormError";
 import { Empty, errorMessage } from "@/components/shell/PageState";
+import type { Upstream } from "@/lib/gateway/upstreamSchema";
 import { tenantPath, type TenantDetail } from "./tenantQueries";
 import { UpstreamForm } from "./UpstreamForm";
 
 export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdit: boolean }) {
+  const [saved, setSaved] = useState<Upstream | null>(null);
   const queryClient = useQueryClient();
   const upstream = tenant.upstream;
   const remove = useMutation({
@@ -48,7 +51,13 @@ export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdi
         <Empty>No upstream: requests to paths other than echo, check and authorize get 404.</Empty>
       )}
       {/* Keyed by the stored upstream, so a removal (or another operator's change) resets the form. */}
-      {canEdit ? <UpstreamForm key={upstream ? `${upstream.url} ${upstream.timeoutMs}` : "none"} tenantId={tenant.id} current={upstream} /> : null}
+      {canEdit ? <UpstreamForm key={upstream ? `${upstream.url} ${upstream.timeoutMs}` : "none"} tenantId={tenant.id} current={upstream} onSaved={setSaved} /> : null}
+      {/* Here, not in the form: the refetch after a save re-keys the form, which would drop it. */}
+      {saved ? (
+        <p role="status" className="hint">
+          Saved: admitted requests are forwarded to <code>{saved.url}</code>.
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -21,18 +21,18 @@ function withoutField(errors: Record<string, string>, field: string): Record<str
   return rest;
 }
 
-export function UpstreamForm({ tenantId, current }: { tenantId: string; current: Upstream | null }) {
+/** `onSaved` is told each saved upstream (null when a new save starts): the card shows it, since a save re-keys this form. */
+export function UpstreamForm({ tenantId, current, onSaved }: { tenantId: string; current: Upstream | null; onSaved: (saved: Upstream | null) => void }) {
   const queryClient = useQueryClient();
   const [url, setUrl] = useState(current?.url ?? "");
   const [timeout, setTimeoutText] = useState(current ? String(current.timeoutMs) : "");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const [saved, setSaved] = useState<Upstream | null>(null);
 
   const save = useMutation({
     mutationFn: (input: UpstreamInput) => apiSend<Upstream>("PUT", `${tenantPath(tenantId)}/upstream`, input),
     onSuccess: (upstream) => {
-      setSaved(upstream);
+      onSaved(upstream);
       setUrl(upstream.url);
       setTimeoutText(String(upstream.timeoutMs));
       void queryClient.invalidateQueries({ queryKey: ["tenant", tenantId] });
@@ -46,7 +46,7 @@ export function UpstreamForm({ tenantId, current }: { tenantId: string; current:
   function submit(event: FormEvent) {
     event.preventDefault();
     setFormError(null);
-    setSaved(null);
+    onSaved(null);
     const input: Record<string, unknown> = { url };
     if (timeout.trim() !== "") input.timeoutMs = Number(timeout);
     const parsed = upstreamSchema.safeParse(input);
@@ -95,11 +95,6 @@ export function UpstreamForm({ tenantId, current }: { tenantId: string; current:
           </SubmitButton>
         </div>
       </div>
-      {saved ? (
-        <p role="status" className="hint">
-          Saved: admitted requests are forwarded to <code>{saved.url}</code>.
-        </p>
-      ) : null}
     </form>
   );
 }
