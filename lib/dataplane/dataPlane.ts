@@ -25,30 +25,19 @@ import { admit, releaseLease, type AdmitDeps, type AdmitRequest, type Client } f
 import { chargeByResponse, type ChargeDeps } from "../enforce/chargeByResponse";
 import { clientIpOf } from "../enforce/clientIp";
 import { problemReplyFor, problemReplyFromError } from "../http/problem";
+import type { ForwardRequest } from "../gateway/forwardToUpstream";
 import type { Reply } from "../http/reply";
 import { decodePathOnce, rawPathAfter, splitTarget } from "./requestPath";
 import { headerOf, headerSource, writeReply } from "./nodeIo";
 import { authorizedReply, checkReply, echoReply, type CheckDeps } from "./routes";
 
-export interface Upstream {
-  url: string;
-  timeoutMs: number;
-}
+/** A tenant's gateway upstream (lib/gateway/forwardToUpstream.ts). */
+export type Upstream = ForwardRequest["upstream"];
 
 /** The gateway (lib/gateway, wired in entry.ts): the tenant's upstream, and the forwarding itself. */
 export interface GatewayHooks {
   upstreamFor(tenantId: string): Upstream | undefined;
-  forward(f: {
-    req: IncomingMessage;
-    res: ServerResponse;
-    upstream: Upstream;
-    path: string;
-    clientIp: string;
-    tenantId: string;
-    keyId: string;
-    rateLimitHeaders: Record<string, string>;
-    onStatus?: (status: number) => void;
-  }): Promise<void>;
+  forward(f: ForwardRequest): Promise<void>;
 }
 
 export interface DataPlaneDeps {
