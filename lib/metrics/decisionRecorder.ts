@@ -5,7 +5,9 @@
  * - `recordRequest` / `recordCheck` only update the in-memory batch (lib/metrics/decisionBatch.ts);
  *   they never throw and never wait. Time is the recorder's clock unless `nowMs` is passed.
  * - `flush()` swaps the batch for an empty one and writes it with one MULTI/EXEC transaction per
- *   Redis node group (lib/metrics/monitoringPipeline.ts), all or nothing; `start()` runs it every
+ *   Redis node group (lib/metrics/monitoringPipeline.ts), all or nothing, then the request trace in
+ *   transactions of TRACE_CHUNK entries, one after the other (lib/metrics/flushCommands.ts
+ *   traceCommandChunks; a failure drops the chunks not yet written); `start()` runs it every
  *   `flushIntervalMs` (1 s) on an unref'd timer, so requests never await it. Each instance writes
  *   only its own increments, so several instances add up correctly.
  * - A failed flush drops its batch (never retried, so nothing is counted twice) and is logged once
@@ -17,7 +19,7 @@
 import type { Decision } from "../limiter/types";
 import type { RedisClient } from "../redis/connect";
 import { DecisionBatch, DEFAULT_BATCH_LIMITS, type BatchLimits, type RecordedRequest } from "./decisionBatch";
-import { flushCommands } from "./flushCommands";
+import { flushCommands, traceCommandChunks } from "./flushCommands";
 import { runPipelines } from "./monitoringPipeline";
 
 /** What the enforcement path sees of the recorder. */
@@ -97,7 +99,10 @@ export class DecisionRecorder implements DecisionSink {
     try {
       // Atomic: a flush cut off half-way (instance killed, connection lost) must not leave a key
       // written without its PEXPIRE.
-      await runPipelines(this.options.redis, flushCommands(batch, this.options.prefix, this.options.traceMaxLen), this.options.timeoutMs ?? FLUSH_TIMEOUT_MS, { atomic: true });
+      const timeoutMs = this.options.timeoutMs ?? FLUSH_TIMEOUT_MS;
+      await runPipelines(this.options.redis, flushCommands(batch, this.options.prefix), timeoutMs, { atomic: true });
+      // The trace apart, chunk after chunk: see traceCommandChunks.
+      for (const chunk of traceCommandChunks(batch.trace, this.options.prefix, this.options.traceMaxLen)) await runPipelines(this.options.redis, chunk, timeoutMs, { atomic: true });
       outcome = "written";
       if (this.failing) this.log(`monitoring data is written again (${this.droppedBatches} batch(es) dropped during the outage)`);
       this.failing = false;

@@ -16,8 +16,7 @@
  *   scored by the latest refusal, one by the refusals.
  * - Recent decisions go to their key's list in the tenant's scope (newest at the head, trimmed to
  *   RECENT_DECISIONS_KEPT).
- * - Trace entries go to the tenant's stream (lib/metrics/requestTrace.ts), about `traceMaxLen` kept,
- *   none older than TRACE_MAX_AGE_MS before the newest entry of the flush.
+ * - Trace entries are not part of these groups: `traceCommandChunks` writes them apart (see there).
  * Key layout and bounds: lib/metrics/monitoringKeys.ts. Throws only on a scope that cannot be a
  * key part (the batch never holds one).
  */
@@ -37,14 +36,14 @@ import {
   type MonitoringKeys,
   type Resolution,
 } from "./monitoringKeys";
-import { DEFAULT_TRACE_MAX_REQUESTS, TRACE_MAX_AGE_MS, traceFields } from "./requestTrace";
+import { DEFAULT_TRACE_MAX_REQUESTS, TRACE_FIELD, TRACE_MAX_AGE_MS, type TraceBuffer } from "./requestTrace";
 import { ScopeWrites, type WriteCommand } from "./scopeWrites";
 
 export type CommandGroups = Map<string, WriteCommand[]>;
 
 const UNBOUNDED = Number.POSITIVE_INFINITY;
 
-export function flushCommands(batch: DecisionBatch, prefix: string, traceMaxLen = DEFAULT_TRACE_MAX_REQUESTS): CommandGroups {
+export function flushCommands(batch: DecisionBatch, prefix: string): CommandGroups {
   const scopes = new Map<string, { keys: MonitoringKeys; writes: ScopeWrites }>();
   const scope = (id: string) => {
     let entry = scopes.get(id);
@@ -109,12 +108,6 @@ export function flushCommands(batch: DecisionBatch, prefix: string, traceMaxLen 
     writes.lpush(keys.recent(recent.keyId), recent.entries.map((entry) => JSON.stringify(entry)), RECENT_DECISIONS_KEPT);
   }
 
-  for (const [tenantId, entries] of batch.trace.byTenant) {
-    const { keys, writes } = scope(tenantId);
-    const newest = entries.reduce((max, e) => Math.max(max, e.atMs), 0);
-    writes.xadd(keys.trace(), entries.map(traceFields), traceMaxLen, newest - TRACE_MAX_AGE_MS);
-  }
-
   const groups: CommandGroups = new Map();
   for (const [id, { writes }] of scopes) {
     const commands = writes.commands();
@@ -128,4 +121,31 @@ function periods(minute: number): [Resolution, number][] {
     ["minute", minute],
     ["hour", Math.floor(minute / 60)],
   ];
+}
+
+/** Trace entries per transaction (traceCommandChunks). */
+export const TRACE_CHUNK = 500;
+
+/**
+ * The trace's writes (lib/metrics/requestTrace.ts), apart from the rest of the flush, in chunks of
+ * at most `chunk` entries: each chunk is one group of its tenant's commands (XADD MAXLEN ~ per
+ * entry, then XTRIM MINID ~ and PEXPIRE, so a chunk cut off half-way leaves no key without its
+ * TTL), which the recorder sends as a transaction of its own, one after the other. Why: one
+ * transaction of a busy second's 10,000-20,000 XADDs holds Redis (single-threaded) for tens of
+ * milliseconds, and every limiter call queued behind it, and building it is as long a synchronous
+ * burst in this process; chunks built lazily (a generator) between awaited writes spread both.
+ * Of each tenant's entries only the newest `traceMaxLen` are sent (the rest could not survive the trim);
+ * none older than TRACE_MAX_AGE_MS before the flush's newest entry of the tenant is kept.
+ */
+export function* traceCommandChunks(trace: TraceBuffer, prefix: string, traceMaxLen = DEFAULT_TRACE_MAX_REQUESTS, chunk = TRACE_CHUNK): Generator<CommandGroups> {
+  for (const [tenantId, { newestMs, values }] of trace.byTenant) {
+    const key = monitoringKeys(prefix, tenantId).trace();
+    const minId = Math.max(0, newestMs - TRACE_MAX_AGE_MS);
+    for (let at = Math.max(0, values.length - traceMaxLen); at < values.length; at += chunk) {
+      const commands: WriteCommand[] = [];
+      for (const value of values.slice(at, at + chunk)) commands.push(["XADD", key, "MAXLEN", "~", traceMaxLen, "*", TRACE_FIELD, value]);
+      commands.push(["XTRIM", key, "MINID", "~", minId], ["PEXPIRE", key, RETENTION_MS]);
+      yield new Map([[tenantId, commands]]);
+    }
+  }
 }

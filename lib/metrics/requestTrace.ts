@@ -1,10 +1,11 @@
 /**
  * The request trace: each tenant's recent requests, kept so the rule simulator (lib/simulator/) can
  * replay them against candidate rules. Recorded on the request path into the in-memory batch (one
- * small object per request, no I/O) and written by the per-second flush (lib/metrics/flushCommands.ts)
- * to a Redis Stream per tenant, `{T}mq` (lib/metrics/monitoringKeys.ts):
+ * short string per request, no I/O) and written by the per-second flush (lib/metrics/flushCommands.ts
+ * `traceCommandChunks`: transactions of TRACE_CHUNK entries each, sent one after the other) to a
+ * Redis Stream per tenant, `{T}mq` (lib/metrics/monitoringKeys.ts):
  *   XADD MAXLEN ~ <max> * <fields>   per request (the stream keeps about the newest `max`),
- *   XTRIM MINID ~ <newest - 24 h>    once per flush (nothing older than a day is kept),
+ *   XTRIM MINID ~ <newest - 24 h>    once per chunk (nothing older than a day is kept),
  *   PEXPIRE RETENTION_MS             (a tenant without traffic loses its trace a day later).
  *
  * One entry is ONE field, `e`, whose value is the request's parts separated by single spaces, in
@@ -72,10 +73,14 @@ export function traceEntry(
 export const TRACE_FIELD = "e";
 const NONE = "-";
 
+/** The value of an entry's one field (see the header for the layout). */
+export function traceValue(entry: TraceEntry): string {
+  return `${entry.atMs} ${entry.keyId ?? NONE} ${entry.ip ?? NONE} ${entry.method} ${entry.cost} ${DECISION_CODE[entry.decision]} ${entry.refusedBy ?? NONE} ${entry.path}`;
+}
+
 /** The XADD field/value list of an entry (see the header for the layout). */
 export function traceFields(entry: TraceEntry): [string, string] {
-  const parts = [entry.atMs, entry.keyId ?? NONE, entry.ip ?? NONE, entry.method, entry.cost, DECISION_CODE[entry.decision], entry.refusedBy ?? NONE, entry.path];
-  return [TRACE_FIELD, parts.join(" ")];
+  return [TRACE_FIELD, traceValue(entry)];
 }
 
 const DECISION_OF: Record<string, TraceEntry["decision"]> = { "1": "allowed", "0": "refused", u: "unavailable" };
@@ -101,9 +106,19 @@ export function parseTraceFields(tenantId: string, raw: unknown): TraceEntry | n
   return { tenantId, atMs, keyId: orNull(keyId), ip: orNull(ip), method, path: value.slice(at), cost, decision, refusedBy: orNull(refusedBy) };
 }
 
-/** One flush interval's trace entries, bounded. */
+/** One tenant's entries of one flush interval: their values (traceValue), oldest first, and the newest `t`. */
+export interface TenantTrace {
+  newestMs: number;
+  values: string[];
+}
+
+/**
+ * One flush interval's trace entries, bounded. Kept as their packed values, not as objects: they
+ * live until the flush (a second), long enough to be promoted out of V8's young generation, so
+ * each object kept would be copied and later collected by a full GC (at 10,000+ requests a second).
+ */
 export class TraceBuffer {
-  readonly byTenant = new Map<string, TraceEntry[]>();
+  readonly byTenant = new Map<string, TenantTrace>();
   private total = 0;
 
   constructor(private readonly maxEntries: number) {}
@@ -115,9 +130,10 @@ export class TraceBuffer {
   /** Returns false when the bound was reached and the entry was not kept. */
   add(entry: TraceEntry): boolean {
     if (this.total >= this.maxEntries) return false;
-    let list = this.byTenant.get(entry.tenantId);
-    if (!list) this.byTenant.set(entry.tenantId, (list = []));
-    list.push(entry);
+    let trace = this.byTenant.get(entry.tenantId);
+    if (!trace) this.byTenant.set(entry.tenantId, (trace = { newestMs: 0, values: [] }));
+    trace.values.push(traceValue(entry));
+    if (entry.atMs > trace.newestMs) trace.newestMs = entry.atMs;
     this.total++;
     return true;
   }

@@ -4,7 +4,7 @@
  * lowest-value set, one ZADD GT per latest-value set, one LPUSH per list. Sorted sets are bounded twice: only the `keep` best members
  * of this flush are sent, and ZREMRANGEBYRANK trims the stored set back to `keep` afterwards (other
  * instances write too); lists likewise: at most `keep` values are pushed and LTRIM keeps the `keep`
- * newest; streams: one XADD MAXLEN ~ per entry, then one XTRIM MINID ~ (the age bound). Every key written gets PEXPIRE `ttlMs` after its writes, so nothing outlives the retention.
+ * newest (the trace's streams are written apart: lib/metrics/flushCommands.ts traceCommandChunks). Every key written gets PEXPIRE `ttlMs` after its writes, so nothing outlives the retention.
  */
 
 export type WriteCommand = [command: string, key: string, ...args: (string | number)[]];
@@ -28,7 +28,6 @@ export class ScopeWrites {
   private readonly lows = new Map<string, RankedSet>();
   private readonly latest = new Map<string, RankedSet>();
   private readonly lists = new Map<string, { keep: number; values: string[] }>();
-  private readonly streams = new Map<string, { maxLen: number; minId: number; entries: string[][] }>();
 
   constructor(private readonly ttlMs: number) {}
 
@@ -67,15 +66,6 @@ export class ScopeWrites {
     list.values.push(...values);
   }
 
-  /** Appends stream entries (field/value lists, oldest first); keeps about `maxLen` entries, none with an id below `minId` ms. */
-  xadd(key: string, entries: string[][], maxLen: number, minId: number): void {
-    if (entries.length === 0) return;
-    let stream = this.streams.get(key);
-    if (!stream) this.streams.set(key, (stream = { maxLen, minId, entries: [] }));
-    stream.minId = Math.max(stream.minId, minId);
-    stream.entries.push(...entries);
-  }
-
   private ranked(sets: Map<string, RankedSet>, key: string, keep: number): RankedSet {
     let set = sets.get(key);
     if (!set) sets.set(key, (set = { keep, members: new Map() }));
@@ -111,12 +101,6 @@ export class ScopeWrites {
     for (const [key, list] of this.lists) {
       out.push(["LPUSH", key, ...list.values.slice(-list.keep)]);
       out.push(["LTRIM", key, 0, list.keep - 1]);
-      expire(key);
-    }
-    for (const [key, stream] of this.streams) {
-      // Only the newest maxLen of this flush can survive the trim anyway.
-      for (const fields of stream.entries.slice(-stream.maxLen)) out.push(["XADD", key, "MAXLEN", "~", stream.maxLen, "*", ...fields]);
-      out.push(["XTRIM", key, "MINID", "~", Math.max(0, stream.minId)]);
       expire(key);
     }
     return out;
