@@ -2,6 +2,7 @@
  * Process configuration read from the environment, once, with the contract's defaults.
  * Invalid values throw at first use with the variable's name, so a typo never silently means "default".
  */
+import "server-only";
 import { parseAllowedRanges, type AddressRange } from "./alerts/webhookAddress";
 import { adminTokenProblem } from "./adminToken.js";
 import { emailSchema, newPasswordSchema } from "./auth/operatorSchemas";

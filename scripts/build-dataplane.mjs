@@ -3,6 +3,8 @@
  * `.next/dataplane.mjs`, which scripts/server.mjs loads in production. Part of `npm run build`,
  * after `next build` (which empties .next). Packages stay external (loaded from node_modules at
  * run time), as in Next's server bundles, so ioredis, pg and prom-client are the same modules.
+ * This is a server bundle: `server-only` (which throws unless the `react-server` condition is set)
+ * becomes its empty module, as Next does for route handlers.
  */
 import { build } from "esbuild";
 
@@ -14,6 +16,8 @@ await build({
   format: "esm",
   target: "node20",
   packages: "external",
+  // Takes precedence over `packages: "external"`: the empty module is bundled, no import is left.
+  alias: { "server-only": "./node_modules/server-only/empty.js" },
   sourcemap: "linked",
   logLevel: "warning",
 });

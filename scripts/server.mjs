@@ -33,6 +33,8 @@ const secret = process.env.SLUICE_PEER_SECRET;
 
 async function loadDataPlane() {
   if (!dev) return import(new URL("../.next/dataplane.mjs", import.meta.url).href);
+  // Straight from source, which imports `server-only`: `npm run dev` runs node with
+  // `--conditions=react-server` (the bundle has it resolved at build time).
   const { tsImport } = await import("tsx/esm/api");
   return tsImport("../lib/dataplane/entry.ts", import.meta.url);
 }

@@ -5,7 +5,7 @@
  */
 import { AppError } from "../http/errors";
 import { isId } from "../ids";
-import { AUDIT_ID_PATTERN } from "./schemas";
+import { AUDIT_ID_PATTERN } from "./querySchemas";
 
 const notAnId = (what: string, shape: string) => new AppError("not_found", `No ${what} with this id: ${shape}.`);
 

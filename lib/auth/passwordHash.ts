@@ -11,6 +11,7 @@
  * - `verifyNothing` does the same work against a fixed hash: the login answers an unknown email
  *   in the time a known one takes.
  */
+import "server-only";
 import { hash, verify, type Algorithm, type Options } from "@node-rs/argon2";
 
 /** `Algorithm.Argon2id`: the library declares an ambient const enum, unusable under isolatedModules. */

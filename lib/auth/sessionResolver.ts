@@ -11,6 +11,7 @@
  * - A login is checked only when it names an origin (a script's login sends neither header);
  *   logout ends the cookie's session, under the same check as any cookie-carried change.
  */
+import "server-only";
 import type { Actor } from "../audit/auditLog";
 import { config } from "../config";
 import { AppError } from "../http/errors";

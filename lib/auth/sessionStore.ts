@@ -8,6 +8,7 @@
  * - Each login also deletes every expired session (indexed on expiresAt), so they never pile up.
  * - Database errors propagate (the admin API answers 503).
  */
+import "server-only";
 import { getDb } from "../db/client";
 import type { Role } from "./operatorSchemas";
 import { SESSION_TTL_MS } from "./sessionCookie";

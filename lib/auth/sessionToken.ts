@@ -3,6 +3,7 @@
  * session cookie. Only the SHA-256 (hex) is stored, so a read of the Session table yields nothing
  * that logs anyone in. A fast hash is right here: the token is random, not a password.
  */
+import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

@@ -3,8 +3,9 @@
  *
  * - One client (and one pg pool) per process; kept on globalThis so Next dev hot reloads reuse it.
  * - Creating it does not connect: the first query does, and fails if Postgres is unreachable.
- * - Safe to import from scripts and tests (no `server-only` guard).
+ * - Server only (`server-only`): scripts run under `--conditions=react-server`, tests alias it away.
  */
+import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { config } from "../config";
 import { PrismaClient } from "./generated/client";

@@ -6,6 +6,7 @@
  * rules (lib/enforce/protectedRoute.ts). The decision is handed to the monitoring recorder, if
  * given, as the rule's result (memory only, never awaited).
  */
+import "server-only";
 import { z } from "zod";
 import { AppError } from "../http/errors";
 import type { Limiter } from "../limiter/decide";

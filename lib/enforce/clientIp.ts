@@ -9,7 +9,9 @@
  * nearest). A client can only prepend entries, never choose which one is taken.
  * Without the server's header (e.g. `next dev`), Next's own `x-forwarded-for` fallback is used.
  * The data plane (lib/dataplane) sees the socket itself and calls `clientIpOf` with its address.
+ * Server only: it holds the peer secret's check.
  */
+import "server-only";
 
 export const PEER_HEADER = "x-sluice-peer";
 export const PEER_AUTH_HEADER = "x-sluice-peer-auth";

@@ -4,6 +4,7 @@
  * that must not queue behind the limiter or needs a longer deadline (monitoring, the simulator).
  * `pingRedis` is the health probe: it rejects when Redis is down or slower than the timeout.
  */
+import "server-only";
 import { config } from "../config";
 import { backstopCommandTimeoutMs, createRedisClient, type RedisClient } from "./connect";
 import { withDeadline } from "./deadline";

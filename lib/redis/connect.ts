@@ -12,6 +12,7 @@
  * - named: `name` (e.g. "limiter") labels its outage log lines and is its CLIENT SETNAME
  *   (`sluice-<name>`), so an operator reading CLIENT LIST sees which part holds which connection.
  */
+import "server-only";
 import { Cluster, Redis, type RedisOptions } from "ioredis";
 import { parseNodeList, parseNodeUrls, type NodeAddress } from "./nodeList";
 

@@ -1,7 +1,7 @@
 /** The audit log and its reverts, and operator accounts: /api/admin/audit..., /api/admin/operators... */
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { AUDIT_ID_PATTERN, auditQuerySchema } from "../../admin/schemas";
+import { AUDIT_ID_PATTERN, auditQuerySchema } from "../../admin/querySchemas";
 import { createOperatorSchema, updateOperatorSchema } from "../../auth/operatorSchemas";
 import { ROLES } from "../../auth/operatorSchemas";
 import { adminOperation, errors, jsonAnswer, jsonBody, noContent } from "../common";

@@ -1,7 +1,7 @@
 /** Counter resets: a key's counters, one identifier's counters of an identifier rule. */
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { identifierResetQuerySchema } from "../../admin/schemas";
+import { identifierResetQuerySchema } from "../../admin/querySchemas";
 import { adminOperation, errors, keyIdPath, noContent, tenantIdPath } from "../common";
 
 const rulePath = tenantIdPath.extend({ rule: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/).meta({ description: "The name of an `identifier`-scope rule of the tenant." }) });

@@ -1,7 +1,8 @@
 /** One API key: details, revocation, override rules, quota, recent decisions: /api/admin/keys/... */
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { keyQuotaQuerySchema, keyRulesSchema } from "../../admin/schemas";
+import { keyQuotaQuerySchema } from "../../admin/querySchemas";
+import { keyRulesSchema } from "../../admin/schemas";
 import { keyExpirySchema } from "../../apiKeys/keyExpiry";
 import { decisionsParamsSchema } from "../../metrics/monitoringParams";
 import { adminOperation, errors, jsonAnswer, jsonBody, keyIdPath, noContent } from "../common";

@@ -1,6 +1,6 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { adminRoute } from "@/lib/admin/adminRoute";
-import { auditQuerySchema } from "@/lib/admin/schemas";
+import { auditQuerySchema } from "@/lib/admin/querySchemas";
 import { listAudit } from "@/lib/audit/auditLog";
 import { parseInput } from "@/lib/http/validate";
 

@@ -2,7 +2,7 @@ import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { adminRoute } from "@/lib/admin/adminRoute";
 import { keyIdParam } from "@/lib/admin/params";
 import { quotaOfKey } from "@/lib/admin/quotaService";
-import { keyQuotaQuerySchema } from "@/lib/admin/schemas";
+import { keyQuotaQuerySchema } from "@/lib/admin/querySchemas";
 import { parseInput } from "@/lib/http/validate";
 import { services } from "@/lib/runtime/services";
 

@@ -2,7 +2,7 @@ import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { adminRoute } from "@/lib/admin/adminRoute";
 import { tenantIdParam } from "@/lib/admin/params";
 import { quotaOfTenant } from "@/lib/admin/quotaService";
-import { tenantQuotaQuerySchema } from "@/lib/admin/schemas";
+import { tenantQuotaQuerySchema } from "@/lib/admin/querySchemas";
 import { parseInput } from "@/lib/http/validate";
 import { services } from "@/lib/runtime/services";
 

@@ -2,7 +2,7 @@ import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { adminRoute } from "@/lib/admin/adminRoute";
 import { resetIdentifierCounters } from "@/lib/admin/counterResetService";
 import { ruleNameParam, tenantIdParam } from "@/lib/admin/params";
-import { identifierResetQuerySchema } from "@/lib/admin/schemas";
+import { identifierResetQuerySchema } from "@/lib/admin/querySchemas";
 import { parseInput } from "@/lib/http/validate";
 import { services } from "@/lib/runtime/services";
 

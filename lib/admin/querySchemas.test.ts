@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditQuerySchema, keyQuotaQuerySchema } from "./schemas";
+import { auditQuerySchema, keyQuotaQuerySchema } from "./querySchemas";
 
 const messages = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   result.error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
