@@ -8,6 +8,9 @@
 
 export type SendMethod = "POST" | "PUT" | "PATCH" | "DELETE";
 
+/** How often a live view (lists, cards, charts) polls the admin API: one value for the whole dashboard. */
+export const LIVE_INTERVAL_MS = 2000;
+
 export class ApiError extends Error {
   readonly status: number;
   readonly title: string;

@@ -8,9 +8,8 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
-import { apiGet, withQuery, type ApiError } from "@/components/api/apiClient";
+import { apiGet, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/components/api/apiClient";
 import { useIsAdmin } from "@/components/api/useSession";
-import { LIVE_INTERVAL_MS } from "@/components/charts/useMonitoring";
 import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
 import { auditCsv } from "./auditCsv";
 import { ACTION_CHOICES, apiFilters, filtersFrom, pageQuery, type AuditFilters } from "./auditFilters";

@@ -11,13 +11,11 @@ import type { LimitedNow } from "@/lib/metrics/limitedNowQuery";
 import type { NearLimit } from "@/lib/metrics/nearLimitQuery";
 import type { RefusalRates } from "@/lib/metrics/refusalRateQuery";
 import type { TrafficSeries } from "@/lib/metrics/trafficQuery";
-import { apiGet, withQuery, type ApiError } from "@/components/api/apiClient";
+import { apiGet, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/components/api/apiClient";
 import { rangeQuery } from "./timeRange";
 import type { MonitoringView } from "./useMonitoringView";
 
 export type { HotKeys, NearLimit, RefusalRates, TrafficSeries };
-
-export const LIVE_INTERVAL_MS = 2000;
 
 type Params = Record<string, string | number | undefined>;
 

@@ -5,8 +5,7 @@
  * ["key", id] so a change (a rule save, a revoke) can refresh everything about its owner at once.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiGet, withQuery, type ApiError } from "@/components/api/apiClient";
-import { LIVE_MS } from "@/components/tenants/tenantQueries";
+import { apiGet, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/components/api/apiClient";
 import type { KeyDetails, KeyQuota, KeyView, RecentDecisions, TenantQuota } from "./keyTypes";
 
 export function keyPath(keyId: string): string {
@@ -23,7 +22,7 @@ function useLive<T>(queryKey: readonly unknown[], path: string, enabled = true) 
   return useQuery<T, ApiError>({
     queryKey,
     queryFn: () => apiGet<T>(path),
-    refetchInterval: LIVE_MS,
+    refetchInterval: LIVE_INTERVAL_MS,
     placeholderData: keepPreviousData,
     enabled,
   });

@@ -1,9 +1,8 @@
 "use client";
 /** The operators page: everyone sees the list; admins add operators, change roles, delete. */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiGet, type ApiError } from "@/components/api/apiClient";
+import { apiGet, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
 import { useSession } from "@/components/api/useSession";
-import { LIVE_INTERVAL_MS } from "@/components/charts/useMonitoring";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { OperatorView } from "@/lib/auth/operatorStore";
 import { CreateOperatorForm } from "./CreateOperatorForm";

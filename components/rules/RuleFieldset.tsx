@@ -10,7 +10,7 @@ import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { AlgorithmPicker } from "./AlgorithmPicker";
 import { DURATION_HELP } from "./duration";
 import { HTTP_METHODS, type HttpMethod, type RuleDraft } from "./ruleDraft";
-import type { RuleField } from "./ruleErrors";
+import type { RuleField } from "./ruleFieldLabels";
 import { RuleSelectField, RuleTextField } from "./RuleField";
 import { SCOPE_HINT } from "./ruleOwner";
 import styles from "./RuleEditor.module.css";

@@ -8,7 +8,7 @@ import type { Scope } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { parseDuration, perDuration } from "./duration";
 import type { RuleDraft } from "./ruleDraft";
-import type { RuleField } from "./ruleErrors";
+import type { RuleField } from "./ruleFieldLabels";
 import { RuleFieldset } from "./RuleFieldset";
 import styles from "./RuleEditor.module.css";
 

@@ -4,26 +4,8 @@
  * the browser's own check and to a server's 422 alike. A message it does not know keeps its
  * text, with the API field name at its start replaced by the label.
  */
-import type { RuleField } from "./ruleErrors";
 import { DURATION_HELP } from "./duration";
-
-export const FIELD_LABELS: Record<Exclude<RuleField, "rule">, string> = {
-  name: "Name",
-  scope: "Scope",
-  scopeKey: "Header or parameter",
-  onMissing: "When missing",
-  algorithm: "Algorithm",
-  limit: "Limit",
-  windowMs: "Window",
-  burst: "Burst",
-  cost: "Cost",
-  blockMs: "Penalty",
-  "match.methods": "Methods",
-  "match.path": "Path",
-  chargeOn: "Charge only responses",
-  failMode: "Fail mode",
-  mode: "Mode",
-};
+import { FIELD_LABELS } from "./ruleFieldLabels";
 
 const REWRITES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^windowMs must be a number/, () => `Window: write ${DURATION_HELP}`],

@@ -9,28 +9,10 @@ import { fieldErrors } from "@/lib/http/validate";
 import type { RuleInput } from "@/lib/rules/ruleSchema";
 import { plainMessage } from "./plainErrors";
 import { draftToInput, type RuleDraft } from "./ruleDraft";
+import { FIELD_LABELS, type RuleField } from "./ruleFieldLabels";
 import { ruleListSchemaFor, type RuleOwner } from "./ruleOwner";
 
-export type RuleField =
-  | "name"
-  | "scope"
-  | "scopeKey"
-  | "onMissing"
-  | "algorithm"
-  | "limit"
-  | "windowMs"
-  | "burst"
-  | "cost"
-  | "blockMs"
-  | "match.methods"
-  | "match.path"
-  | "chargeOn"
-  | "failMode"
-  | "mode"
-  /** A message about the rule as a whole (e.g. an unknown field). */
-  | "rule";
-
-const FIELDS = new Set<string>(["name", "scope", "scopeKey", "onMissing", "algorithm", "limit", "windowMs", "burst", "cost", "blockMs", "match.methods", "match.path", "chargeOn", "failMode", "mode"]);
+const FIELDS = new Set<string>(Object.keys(FIELD_LABELS));
 
 export interface EditorErrors {
   /** Messages about the list itself (too many rules, a malformed body). */

@@ -1,7 +1,7 @@
 "use client";
 /** An owner's rule list as a live React Query result (polled every 2 s, last answer kept on screen). */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiGet, type ApiError } from "@/components/api/apiClient";
+import { apiGet, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
 import type { Rule } from "@/lib/rules/ruleSchema";
 import { rulesPath, rulesQueryKey, type RuleOwner } from "./ruleOwner";
 
@@ -9,7 +9,7 @@ export function useRules(owner: RuleOwner) {
   return useQuery<Rule[], ApiError>({
     queryKey: rulesQueryKey(owner),
     queryFn: () => apiGet<Rule[]>(rulesPath(owner)),
-    refetchInterval: 2000,
+    refetchInterval: LIVE_INTERVAL_MS,
     placeholderData: keepPreviousData,
   });
 }

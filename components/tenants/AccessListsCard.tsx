@@ -5,17 +5,17 @@
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiGet, type ApiError } from "@/components/api/apiClient";
+import { apiGet, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { AccessLists } from "@/lib/access/accessListSchema";
 import { AccessListsForm } from "./AccessListsForm";
-import { LIVE_MS, tenantPath } from "./tenantQueries";
+import { tenantPath } from "./tenantQueries";
 
 function useAccessLists(tenantId: string) {
   return useQuery<AccessLists, ApiError>({
     queryKey: ["tenant", tenantId, "access"],
     queryFn: () => apiGet<AccessLists>(`${tenantPath(tenantId)}/access`),
-    refetchInterval: LIVE_MS,
+    refetchInterval: LIVE_INTERVAL_MS,
     placeholderData: keepPreviousData,
   });
 }

@@ -5,7 +5,7 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiGet, apiSend, type ApiError } from "@/components/api/apiClient";
+import { apiGet, apiSend, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
 import { DataTable } from "@/components/charts/DataTable";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { FormError } from "@/components/shell/FormError";
@@ -13,7 +13,7 @@ import { Empty, ErrorState, errorMessage, Loading } from "@/components/shell/Pag
 import type { AlertDelivery, StoredAlertSettings } from "@/lib/alerts/alertSchema";
 import { AlertsForm } from "./AlertsForm";
 import { formatDateTime } from "@/components/format/dateFormat";
-import { LIVE_MS, tenantPath } from "./tenantQueries";
+import { tenantPath } from "./tenantQueries";
 
 interface AlertsView {
   settings: StoredAlertSettings | null;
@@ -46,7 +46,7 @@ export function AlertsCard({ tenantId, canEdit }: { tenantId: string; canEdit: b
   const alerts = useQuery<AlertsView, ApiError>({
     queryKey: ["alerts", tenantId],
     queryFn: () => apiGet<AlertsView>(`${tenantPath(tenantId)}/alerts`),
-    refetchInterval: LIVE_MS,
+    refetchInterval: LIVE_INTERVAL_MS,
     placeholderData: keepPreviousData,
   });
   const remove = useMutation({

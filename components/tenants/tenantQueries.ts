@@ -4,7 +4,7 @@
  * answer on screen while the next loads, so another operator's change appears without a reload.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiGet, type ApiError } from "@/components/api/apiClient";
+import { apiGet, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
 
 export interface Tenant {
   id: string;
@@ -22,7 +22,6 @@ export interface TenantDetail extends Tenant {
   upstream: { url: string; timeoutMs: number } | null;
 }
 
-export const LIVE_MS = 2000;
 export const TENANTS_QUERY_KEY = ["tenants"] as const;
 
 export function tenantPath(tenantId: string): string {
@@ -33,7 +32,7 @@ export function useTenants() {
   return useQuery<TenantListItem[], ApiError>({
     queryKey: TENANTS_QUERY_KEY,
     queryFn: () => apiGet<TenantListItem[]>("/api/admin/tenants"),
-    refetchInterval: LIVE_MS,
+    refetchInterval: LIVE_INTERVAL_MS,
     placeholderData: keepPreviousData,
   });
 }
@@ -42,7 +41,7 @@ export function useTenant(tenantId: string) {
   return useQuery<TenantDetail, ApiError>({
     queryKey: ["tenant", tenantId],
     queryFn: () => apiGet<TenantDetail>(tenantPath(tenantId)),
-    refetchInterval: LIVE_MS,
+    refetchInterval: LIVE_INTERVAL_MS,
     placeholderData: keepPreviousData,
   });
 }
