@@ -1,95 +1,19 @@
 /**
  * Enforcement over HTTP, against one built server (`npm run build` first): what a client of /api/v1
- * sees, exactly as ../shared/CONTRACT.md states it: headers, 429/401/404/422 answers, rule matching,
- * key overrides, shadow rules, refusals that consume nothing, the anonymous limit, the decision API
- * and which client IP an ip-scope rule charges. Every tenant, key and rule is created through the
- * admin API; each test gets its own tenant.
+ * sees, exactly as ../shared/CONTRACT.md states it: each algorithm's headers and 429, rule matching,
+ * key overrides, shadow rules, refusals that consume nothing, and the Prometheus counters of those
+ * decisions. Every tenant, key and rule is created through the admin API; each test gets its own
+ * tenant. The decision API is in decisionApi.int.test.ts, who the client is (IP, no key) in
+ * clientIdentity.int.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ALGORITHMS } from "@/lib/limiter/types";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
-import { adminClient, apiCall, deleteTenants, type AdminClient, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
-import { awayFromWindowEdge, cleanupRedis, sluiceEnv, TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
-import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+import { apiCall } from "@/test/support/adminClient";
+import { enforcementBed, expectNoRateLimitHeaders, expectProblem, expectQuotaExceeded, HOUR_MS, policyQuota, remainingOf } from "@/test/support/enforcementBed";
+import { awayFromWindowEdge } from "@/test/support/sluiceEnv";
 
-const QUOTA_EXCEEDED = "https://iana.org/assignments/http-problem-types#quota-exceeded";
-const PROBLEM_JSON = "application/problem+json";
-const HOUR_MS = 3_600_000;
-const ANON_LIMIT = 5;
-
-const main = sluiceEnv("http-enforce", { SLUICE_ANON_LIMIT_PER_MINUTE: String(ANON_LIMIT) });
-let server: SluiceServer;
-let admin: AdminClient;
-const createdTenants: string[] = [];
-
-beforeAll(async () => {
-  server = await startSluice({ env: main.env });
-  admin = adminClient(server.url, main.adminToken);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await deleteTenants(TEST_DATABASE_URL, createdTenants);
-  await cleanupRedis(main.prefix);
-});
-
-/** A fresh tenant with the given rules and `keys` API keys. */
-async function fixture(rules: RuleInput[], keys = 1, client: AdminClient = admin): Promise<{ tenantId: string; keys: CreatedKey[] }> {
-  const tenant = await client.createTenant();
-  createdTenants.push(tenant.id);
-  await client.putTenantRules(tenant.id, rules);
-  const created: CreatedKey[] = [];
-  for (let i = 0; i < keys; i++) created.push(await client.createKey(tenant.id, `key ${i}`));
-  return { tenantId: tenant.id, keys: created };
-}
-
-const echo = (key: string, path = "/api/v1/echo", method = "GET"): Promise<ApiAnswer> => apiCall(server.url, path, { key, method });
-
-function expectNoRateLimitHeaders(res: ApiAnswer): void {
-  for (const name of ["ratelimit", "ratelimit-policy", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"]) {
-    expect(res.headers.get(name), name).toBeNull();
-  }
-}
-
-/** Asserts the contract's 429: problem body, Retry-After = ceil(retryAfterMs / 1000) >= 1. Returns retryAfterMs. */
-function expectQuotaExceeded(res: ApiAnswer, violated: string[]): number {
-  expect(res.status).toBe(429);
-  expect(res.headers.get("content-type")).toBe(PROBLEM_JSON);
-  expect(res.body).toEqual({
-    type: QUOTA_EXCEEDED,
-    title: "Too Many Requests",
-    status: 429,
-    detail: expect.any(String),
-    "violated-policies": violated,
-    retryAfterMs: expect.any(Number),
-  });
-  const retryAfterMs = (res.body as { retryAfterMs: number }).retryAfterMs;
-  expect(Number.isInteger(retryAfterMs)).toBe(true);
-  expect(retryAfterMs).toBeGreaterThan(0);
-  const retryAfter = Number(res.headers.get("retry-after"));
-  expect(retryAfter).toBe(Math.max(1, Math.ceil(retryAfterMs / 1000)));
-  expect(retryAfter).toBeGreaterThanOrEqual(1);
-  return retryAfterMs;
-}
-
-function expectProblem(res: ApiAnswer, status: number, title: string): void {
-  expect(res.status).toBe(status);
-  expect(res.headers.get("content-type")).toBe(PROBLEM_JSON);
-  expect(res.body).toMatchObject({ title, status, detail: expect.any(String) });
-  expect(JSON.stringify(res.body)).not.toMatch(/\bat .*\.(js|ts):\d+/); // no stack trace
-}
-
-/** The `q` of one rule in RateLimit-Policy, or undefined when the rule is not listed. */
-function policyQuota(res: ApiAnswer, name: string): number | undefined {
-  const match = new RegExp(`"${name}";q=(\\d+);w=\\d+`).exec(res.headers.get("ratelimit-policy") ?? "");
-  return match ? Number(match[1]) : undefined;
-}
-
-/** The `r` of one rule in RateLimit, or undefined when the rule is not listed. */
-function remainingOf(res: ApiAnswer, name: string): number | undefined {
-  const match = new RegExp(`"${name}";r=(\\d+);t=\\d+`).exec(res.headers.get("ratelimit") ?? "");
-  return match ? Number(match[1]) : undefined;
-}
+const bed = enforcementBed("http-enforce");
+const { fixture, echo } = bed;
 
 describe("each algorithm admits `limit` requests, then refuses with the contract's 429", () => {
   it.each(ALGORITHMS)("%s", async (algorithm) => {
@@ -193,7 +117,7 @@ describe("rule application", () => {
   it("a key override of the same name replaces the tenant rule for that key only; other key rules are added", async () => {
     const { keys } = await fixture([{ name: "per-key", algorithm: "sliding_log", limit: 5, windowMs: HOUR_MS }], 2);
     const [overridden, plain] = [keys[0]!, keys[1]!];
-    await admin.putKeyRules(overridden.id, [
+    await bed.admin.putKeyRules(overridden.id, [
       { name: "per-key", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS },
       { name: "extra", algorithm: "sliding_log", limit: 100, windowMs: HOUR_MS },
     ]);
@@ -260,7 +184,7 @@ describe("rule application", () => {
 
   it("accepts the key in x-api-key", async () => {
     const { tenantId, keys } = await fixture([{ name: "per-key", algorithm: "fixed_window", limit: 50, windowMs: HOUR_MS }]);
-    const res = await apiCall(server.url, "/api/v1/echo/x", { headers: { "x-api-key": keys[0]!.key } });
+    const res = await apiCall(bed.url, "/api/v1/echo/x", { headers: { "x-api-key": keys[0]!.key } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, tenantId, keyId: keys[0]!.id, method: "GET", path: "/api/v1/echo/x" });
     expect(policyQuota(res, "per-key")).toBe(50);
@@ -269,7 +193,7 @@ describe("rule application", () => {
   it("an unknown path under /api/v1 with a valid key is a 404 problem", async () => {
     const { keys } = await fixture([]);
     for (const method of ["GET", "POST", "DELETE"]) {
-      expectProblem(await apiCall(server.url, "/api/v1/nothing/here", { key: keys[0]!.key, method }), 404, "Not Found");
+      expectProblem(await apiCall(bed.url, "/api/v1/nothing/here", { key: keys[0]!.key, method }), 404, "Not Found");
     }
   });
 });
@@ -284,7 +208,7 @@ describe("GET /api/metrics", () => {
   it("counts decisions by outcome and rule verdicts by rule name, in Prometheus text, without key or tenant labels", async () => {
     const { keys } = await fixture([{ name: "metered", algorithm: "fixed_window", limit: 2, windowMs: HOUR_MS }]);
     const scrape = async () => {
-      const res = await fetch(`${server.url}/api/metrics`);
+      const res = await fetch(`${bed.url}/api/metrics`);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
       return res.text();
@@ -299,143 +223,5 @@ describe("GET /api/metrics", () => {
     expect(delta('sluice_rule_results_total{rule="metered",result="refused"}')).toBe(1);
     expect(after).toMatch(/^sluice_decide_duration_seconds_count \d+$/m);
     expect(after).not.toContain(keys[0]!.id);
-  });
-});
-
-describe("POST /api/v1/check", () => {
-  let key: CreatedKey;
-  let otherKey: CreatedKey;
-  let limitedKey: CreatedKey;
-  const check = (body: unknown, k: CreatedKey = key) => apiCall(server.url, "/api/v1/check", { method: "POST", key: k.key, body });
-
-  beforeAll(async () => {
-    const made = await fixture(
-      [
-        { name: "per-user", scope: "identifier", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS },
-        { name: "per-key", scope: "key", algorithm: "sliding_log", limit: 1000, windowMs: HOUR_MS, match: { path: "/api/v1/echo/**" } },
-      ],
-      3,
-    );
-    [key, otherKey, limitedKey] = [made.keys[0]!, made.keys[1]!, made.keys[2]!];
-    // The call itself is subject to the key's own rules: this key may call it twice.
-    await admin.putKeyRules(limitedKey.id, [{ name: "check-calls", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { methods: ["POST"], path: "/api/v1/check" } }]);
-  });
-
-  it("charges the identifier (not the key) and answers 200 whether allowed or not", async () => {
-    const first = await check({ identifier: "user-1", rule: "per-user" });
-    expect(first.status).toBe(200);
-    expect(first.body).toEqual({ allowed: true, limit: 2, remaining: 1, resetMs: expect.any(Number), retryAfterMs: 0, rule: "per-user" });
-    expect((first.body as { resetMs: number }).resetMs).toBeGreaterThan(0);
-    expect((await check({ identifier: "user-1", rule: "per-user" })).body).toMatchObject({ allowed: true, remaining: 0 });
-
-    const refused = await check({ identifier: "user-1", rule: "per-user" });
-    expect(refused.status).toBe(200);
-    expect(refused.body).toEqual({ allowed: false, limit: 2, remaining: 0, resetMs: expect.any(Number), retryAfterMs: expect.any(Number), rule: "per-user" });
-    expect((refused.body as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(0);
-
-    // The counter is the identifier's, whichever key asks; another identifier has its own.
-    expect((await check({ identifier: "user-1", rule: "per-user" }, otherKey)).body).toMatchObject({ allowed: false, remaining: 0 });
-    expect((await check({ identifier: "user-2", rule: "per-user" }, otherKey)).body).toMatchObject({ allowed: true, remaining: 1 });
-    expect((await check({ identifier: "user-3", rule: "per-user", cost: 2 })).body).toMatchObject({ allowed: true, remaining: 0 });
-  });
-
-  it("an unknown rule, or a rule of another scope, is 404", async () => {
-    expectProblem(await check({ identifier: "u", rule: "no-such-rule" }), 404, "Not Found");
-    expectProblem(await check({ identifier: "u", rule: "per-key" }), 404, "Not Found");
-  });
-
-  it.each([
-    ["no identifier", { rule: "per-user" }, "identifier"],
-    ["empty identifier", { identifier: "", rule: "per-user" }, "identifier"],
-    ["identifier over 256 characters", { identifier: "x".repeat(257), rule: "per-user" }, "identifier"],
-    ["no rule", { identifier: "u" }, "rule"],
-    ["fractional cost", { identifier: "u", rule: "per-user", cost: 1.5 }, "cost"],
-    ["negative cost", { identifier: "u", rule: "per-user", cost: -1 }, "cost"],
-    ["unknown field", { identifier: "u", rule: "per-user", extra: 1 }, ""],
-  ])("an invalid body (%s) is 422 naming the field", async (_, body, field) => {
-    const res = await check(body);
-    expectProblem(res, 422, "Unprocessable Content");
-    expect(Object.keys((res.body as { errors: Record<string, string[]> }).errors)).toContain(field);
-  });
-
-  it("the call is itself limited by the key's matching rules: 429 when they refuse, and the identifier is not charged", async () => {
-    for (let i = 0; i < 2; i++) {
-      const res = await check({ identifier: "user-4", rule: "per-user" }, limitedKey);
-      expect(res.status).toBe(200);
-      expect(policyQuota(res, "check-calls")).toBe(2);
-    }
-    const refused = await check({ identifier: "user-4", rule: "per-user" }, limitedKey);
-    expectQuotaExceeded(refused, ["check-calls"]);
-    // user-4 was charged twice (limit 2); the refused call never reached the decision service.
-    expect((await check({ identifier: "user-4", rule: "per-user" })).body).toMatchObject({ allowed: false, remaining: 0 });
-    expect((await check({ identifier: "user-5", rule: "per-user" }, key)).status).toBe(200);
-  });
-});
-
-describe("client IP of ip-scope rules", () => {
-  const ipRule: RuleInput = { name: "per-ip", scope: "ip", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS };
-
-  it("without SLUICE_TRUST_PROXY a client-sent X-Forwarded-For does not change the counter", async () => {
-    const { keys } = await fixture([ipRule]);
-    const from = (ip: string) => apiCall(server.url, "/api/v1/echo", { key: keys[0]!.key, headers: { "x-forwarded-for": ip } });
-    expect((await from("10.0.0.1")).headers.get("x-ratelimit-remaining")).toBe("1");
-    expect((await from("10.0.0.2")).headers.get("x-ratelimit-remaining")).toBe("0");
-    expectQuotaExceeded(await from("10.0.0.3"), ["per-ip"]);
-    expectQuotaExceeded(await from("10.0.0.4, 10.0.0.5"), ["per-ip"]);
-  });
-
-  describe("with SLUICE_TRUST_PROXY=1", () => {
-    const proxied = sluiceEnv("http-enforce-proxy", { SLUICE_TRUST_PROXY: "1" });
-    let proxyServer: SluiceServer;
-
-    beforeAll(async () => {
-      proxyServer = await startSluice({ env: proxied.env });
-    });
-
-    afterAll(async () => {
-      await proxyServer?.stop();
-      await cleanupRedis(proxied.prefix);
-    });
-
-    it("the address the proxy appended to X-Forwarded-For is the client", async () => {
-      const { keys } = await fixture([ipRule], 1, adminClient(proxyServer.url, proxied.adminToken));
-      const from = (ip: string) => apiCall(proxyServer.url, "/api/v1/echo", { key: keys[0]!.key, headers: { "x-forwarded-for": ip } });
-      expect((await from("10.0.0.1")).headers.get("x-ratelimit-remaining")).toBe("1");
-      expect((await from("10.0.0.1")).headers.get("x-ratelimit-remaining")).toBe("0");
-      expectQuotaExceeded(await from("10.0.0.1"), ["per-ip"]);
-      // A client cannot pick the entry: only the right-most one (the proxy's view) counts.
-      expectQuotaExceeded(await from("10.0.0.9, 10.0.0.1"), ["per-ip"]);
-      expect((await from("10.0.0.2")).status).toBe(200);
-      expect((await from("10.0.0.1, 10.0.0.3")).headers.get("x-ratelimit-remaining")).toBe("1");
-    });
-  });
-});
-
-describe("requests without a valid key", () => {
-  it(`get 401 with WWW-Authenticate, limited to ${ANON_LIMIT} per minute per client IP (then 429)`, async () => {
-    const { keys } = await fixture([]);
-    const revoked = keys[0]!;
-    expect((await echo(revoked.key)).status).toBe(200);
-    await admin.revokeKey(revoked.id);
-    // The anonymous limit is a sliding window aligned to the minute: run inside one minute.
-    await awayFromWindowEdge(60_000, 15_000);
-
-    const attempts: [string, Record<string, string>][] = [
-      ["missing", {}],
-      ["malformed", { authorization: "Basic dXNlcjpwYXNz" }],
-      ["unknown", { authorization: `Bearer sluice_AAAAAAAA_${"A".repeat(22)}` }],
-      ["revoked", { authorization: `Bearer ${revoked.key}` }],
-      ["unknown x-api-key", { "x-api-key": "sluice_nope" }],
-    ];
-    expect(attempts).toHaveLength(ANON_LIMIT);
-    for (const [i, [what, headers]] of attempts.entries()) {
-      const res = await apiCall(server.url, "/api/v1/echo", { headers });
-      expectProblem(res, 401, "Unauthorized");
-      expect(res.headers.get("www-authenticate"), what).toMatch(/^Bearer realm="sluice"/);
-      expect(res.headers.get("x-ratelimit-remaining"), what).toBe(String(ANON_LIMIT - 1 - i));
-    }
-    const limited = await apiCall(server.url, "/api/v1/echo", { headers: { authorization: `Bearer ${revoked.key}` } });
-    expectQuotaExceeded(limited, ["anonymous"]);
-    expect(limited.headers.get("www-authenticate")).toBeNull();
   });
 });

@@ -1,0 +1,82 @@
+/**
+ * POST /api/v1/check over HTTP, against one built server (`npm run build` first): the decision
+ * service charges the caller-given identifier, answers 200 whether allowed or not, refuses bad
+ * bodies with 422 naming the field, and is itself limited by the calling key's rules, exactly as
+ * ../shared/CONTRACT.md states it. Every tenant, key and rule is created through the admin API.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiCall, type CreatedKey } from "@/test/support/adminClient";
+import { enforcementBed, expectProblem, expectQuotaExceeded, HOUR_MS, policyQuota } from "@/test/support/enforcementBed";
+
+const bed = enforcementBed("http-check");
+const { fixture } = bed;
+
+describe("POST /api/v1/check", () => {
+  let key: CreatedKey;
+  let otherKey: CreatedKey;
+  let limitedKey: CreatedKey;
+  const check = (body: unknown, k: CreatedKey = key) => apiCall(bed.url, "/api/v1/check", { method: "POST", key: k.key, body });
+
+  beforeAll(async () => {
+    const made = await fixture(
+      [
+        { name: "per-user", scope: "identifier", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS },
+        { name: "per-key", scope: "key", algorithm: "sliding_log", limit: 1000, windowMs: HOUR_MS, match: { path: "/api/v1/echo/**" } },
+      ],
+      3,
+    );
+    [key, otherKey, limitedKey] = [made.keys[0]!, made.keys[1]!, made.keys[2]!];
+    // The call itself is subject to the key's own rules: this key may call it twice.
+    await bed.admin.putKeyRules(limitedKey.id, [{ name: "check-calls", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { methods: ["POST"], path: "/api/v1/check" } }]);
+  });
+
+  it("charges the identifier (not the key) and answers 200 whether allowed or not", async () => {
+    const first = await check({ identifier: "user-1", rule: "per-user" });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ allowed: true, limit: 2, remaining: 1, resetMs: expect.any(Number), retryAfterMs: 0, rule: "per-user" });
+    expect((first.body as { resetMs: number }).resetMs).toBeGreaterThan(0);
+    expect((await check({ identifier: "user-1", rule: "per-user" })).body).toMatchObject({ allowed: true, remaining: 0 });
+
+    const refused = await check({ identifier: "user-1", rule: "per-user" });
+    expect(refused.status).toBe(200);
+    expect(refused.body).toEqual({ allowed: false, limit: 2, remaining: 0, resetMs: expect.any(Number), retryAfterMs: expect.any(Number), rule: "per-user" });
+    expect((refused.body as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(0);
+
+    // The counter is the identifier's, whichever key asks; another identifier has its own.
+    expect((await check({ identifier: "user-1", rule: "per-user" }, otherKey)).body).toMatchObject({ allowed: false, remaining: 0 });
+    expect((await check({ identifier: "user-2", rule: "per-user" }, otherKey)).body).toMatchObject({ allowed: true, remaining: 1 });
+    expect((await check({ identifier: "user-3", rule: "per-user", cost: 2 })).body).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
+  it("an unknown rule, or a rule of another scope, is 404", async () => {
+    expectProblem(await check({ identifier: "u", rule: "no-such-rule" }), 404, "Not Found");
+    expectProblem(await check({ identifier: "u", rule: "per-key" }), 404, "Not Found");
+  });
+
+  it.each([
+    ["no identifier", { rule: "per-user" }, "identifier"],
+    ["empty identifier", { identifier: "", rule: "per-user" }, "identifier"],
+    ["identifier over 256 characters", { identifier: "x".repeat(257), rule: "per-user" }, "identifier"],
+    ["no rule", { identifier: "u" }, "rule"],
+    ["fractional cost", { identifier: "u", rule: "per-user", cost: 1.5 }, "cost"],
+    ["negative cost", { identifier: "u", rule: "per-user", cost: -1 }, "cost"],
+    ["unknown field", { identifier: "u", rule: "per-user", extra: 1 }, ""],
+  ])("an invalid body (%s) is 422 naming the field", async (_, body, field) => {
+    const res = await check(body);
+    expectProblem(res, 422, "Unprocessable Content");
+    expect(Object.keys((res.body as { errors: Record<string, string[]> }).errors)).toContain(field);
+  });
+
+  it("the call is itself limited by the key's matching rules: 429 when they refuse, and the identifier is not charged", async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await check({ identifier: "user-4", rule: "per-user" }, limitedKey);
+      expect(res.status).toBe(200);
+      expect(policyQuota(res, "check-calls")).toBe(2);
+    }
+    const refused = await check({ identifier: "user-4", rule: "per-user" }, limitedKey);
+    expectQuotaExceeded(refused, ["check-calls"]);
+    // user-4 was charged twice (limit 2); the refused call never reached the decision service.
+    expect((await check({ identifier: "user-4", rule: "per-user" })).body).toMatchObject({ allowed: false, remaining: 0 });
+    expect((await check({ identifier: "user-5", rule: "per-user" }, key)).status).toBe(200);
+  });
+});
