@@ -1,7 +1,7 @@
 /**
  * deploy/prometheus and deploy/grafana against the metrics Sluice really exports: promtool
  * accepts the rules and passes their unit tests, and every metric a rule or a dashboard query
- * names is in lib/metrics' registry (or is one of the recording rules).
+ * names is in lib/monitoring' registry (or is one of the recording rules).
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { metrics } from "@/lib/metrics/metrics";
+import { metrics } from "@/lib/monitoring/prometheus/metrics";
 
 const run = promisify(execFile);
 const DIR = path.dirname(fileURLToPath(import.meta.url));

@@ -7,7 +7,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { verifyWebhookSignature } from "../lib/alerts/webhookSignature";
+import { verifyWebhookSignature } from "../lib/control/alerts/webhookSignature";
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { echo, tenantWithKey, uniqueName } from "./support/adminApi";
 import { deleteLoggedInOperator, logInAs, logInAsAdmin } from "./support/session";

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { LOGIN_FAILURES_PER_EMAIL_AND_IP } from "@/lib/auth/loginLimit";
+import { LOGIN_FAILURES_PER_EMAIL_AND_IP } from "@/lib/control/auth/loginLimit";
 import { uniqueName } from "./support/adminApi";
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { logInAsAdmin, logInThroughForm } from "./support/session";

@@ -1,5 +1,5 @@
 /**
- * Bundles the data plane (lib/dataplane/entry.ts and the lib/ code it imports) into
+ * Bundles the data plane (lib/runtime/dataPlaneEntry.ts and the lib/ code it imports) into
  * `.next/dataplane.mjs`, which scripts/server.mjs loads in production. Part of `npm run build`,
  * after `next build` (which empties .next). Packages stay external (loaded from node_modules at
  * run time), as in Next's server bundles, so ioredis, pg and prom-client are the same modules.
@@ -9,7 +9,7 @@
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["lib/dataplane/entry.ts"],
+  entryPoints: ["lib/runtime/dataPlaneEntry.ts"],
   outfile: ".next/dataplane.mjs",
   bundle: true,
   platform: "node",

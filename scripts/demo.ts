@@ -1,15 +1,15 @@
 /**
  * `npm run demo`: from a fresh clone (after `npm ci`): generate the Prisma client, migrate the
  * database, seed the demo tenants (one rule per algorithm), keys and operators
- * (lib/demo/seedDemo.ts), build, start the production server, and drive demo traffic
- * (lib/demo/demoTraffic.ts) so the dashboard moves. Prints the dashboard URL, the operator logins,
+ * (lib/control/demo/seedDemo.ts), build, start the production server, and drive demo traffic
+ * (lib/control/demo/demoTraffic.ts) so the dashboard moves. Prints the dashboard URL, the operator logins,
  * a demo API key and the admin token. Ctrl-C stops everything it started.
  * The server trusts one proxy hop (SLUICE_TRUST_PROXY=1) because the traffic driver plays the
  * load balancer that gives each demo client its own address.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { DEMO_BEHAVIOURS, formatTally, startDemoTraffic } from "../lib/demo/demoTraffic";
+import { DEMO_BEHAVIOURS, formatTally, startDemoTraffic } from "../lib/control/demo/demoTraffic";
 
 const port = Number(process.env.PORT || 3000);
 const base = `http://127.0.0.1:${port}`;
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   step("prisma generate", "npx", ["prisma", "generate"]);
   step("migrate the database", "npm", ["run", "db:migrate"]);
   console.log("\n▶ seed the demo tenants, rules, keys and operators");
-  const { seedDemo } = await import("../lib/demo/seedDemo");
+  const { seedDemo } = await import("../lib/control/demo/seedDemo");
   const { closeDb } = await import("../lib/db/client");
   const seeded = await seedDemo();
   await closeDb();

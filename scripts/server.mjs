@@ -1,13 +1,13 @@
 /**
  * `npm start` (and `npm run dev` with `--dev`): one Node HTTP server, two planes.
  * - Data plane: every request under /api/v1 (lib/dataplane) is served here directly, without Next's
- *   request pipeline: `.next/dataplane.mjs` (bundled by `npm run build`), or lib/dataplane/entry.ts
+ *   request pipeline: `.next/dataplane.mjs` (bundled by `npm run build`), or lib/runtime/dataPlaneEntry.ts
  *   through tsx in development.
  * - Control plane: everything else (dashboard, admin API, health, metrics) goes to Next's handler.
  *   Route handlers cannot see the connection's address, and Next fills X-Forwarded-For from the
  *   socket only when the client sent none, so a client could pick its own IP. This server passes
  *   the socket address in `x-sluice-peer`, authenticated by a per-process secret
- *   (lib/enforce/clientIp.ts), after removing any such header the client sent.
+ *   (lib/dataplane/admission/clientIp.ts), after removing any such header the client sent.
  * Both planes share the process's services (globalThis: lib/runtime/services.ts).
  *
  * Env: PORT (default 3000), HOSTNAME (default 0.0.0.0). Stops cleanly on SIGINT/SIGTERM. Refuses to
@@ -16,7 +16,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import next from "next";
-import { adminTokenProblem } from "../lib/adminToken.js";
+import { adminTokenProblem } from "../lib/config/adminToken.js";
 
 // A guessable admin token must never serve: refuse to start, saying why.
 const tokenProblem = adminTokenProblem(process.env.SLUICE_ADMIN_TOKEN);
@@ -36,7 +36,7 @@ async function loadDataPlane() {
   // Straight from source, which imports `server-only`: `npm run dev` runs node with
   // `--conditions=react-server` (the bundle has it resolved at build time).
   const { tsImport } = await import("tsx/esm/api");
-  return tsImport("../lib/dataplane/entry.ts", import.meta.url);
+  return tsImport("../lib/runtime/dataPlaneEntry.ts", import.meta.url);
 }
 
 const dataPlane = await loadDataPlane();

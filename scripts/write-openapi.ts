@@ -1,10 +1,10 @@
 /**
- * Writes the OpenAPI document (lib/openapi) to a file: `tsx scripts/write-openapi.ts <out.json>`.
+ * Writes the OpenAPI document (lib/control/openapi) to a file: `tsx scripts/write-openapi.ts <out.json>`.
  * packages/client generates its types from it at build time (npm run client:build).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { openApiDocument } from "../lib/openapi/openApiDocument";
+import { openApiDocument } from "../lib/control/openapi/openApiDocument";
 
 const out = process.argv[2];
 if (!out) {

@@ -2,10 +2,10 @@ import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import type { Session } from "@/components/api/useSession";
 import DashboardShell from "@/components/shell/DashboardShell";
-import { isHttpsByHeaders } from "@/lib/auth/requestOrigin";
-import { readSessionCookie } from "@/lib/auth/sessionCookie";
-import { config } from "@/lib/config";
-import { findSession } from "@/lib/auth/sessionStore";
+import { isHttpsByHeaders } from "@/lib/control/auth/requestOrigin";
+import { readSessionCookie } from "@/lib/control/auth/sessionCookie";
+import { config } from "@/lib/config/config";
+import { findSession } from "@/lib/control/auth/sessionStore";
 
 export const dynamic = "force-dynamic";
 

@@ -19,7 +19,7 @@ export class ApiError extends Error {
   readonly fieldErrors: Record<string, string>;
   /** `Retry-After` in seconds, when the server sent one (429, 503). */
   readonly retryAfterSeconds: number | null;
-  /** What was saved despite the error (503 "saved but not yet in force", lib/enforce/announceChange.ts). */
+  /** What was saved despite the error (503 "saved but not yet in force", lib/policy/changes/announceChange.ts). */
   readonly resource: unknown;
 
   constructor(init: { status: number; title: string; detail: string; fieldErrors?: Record<string, string>; retryAfterSeconds?: number | null; resource?: unknown }) {

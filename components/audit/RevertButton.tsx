@@ -10,7 +10,7 @@ import { useState } from "react";
 import { apiGet, type ApiError } from "@/components/api/apiClient";
 import type { ComparableRule } from "@/components/rules/ruleChanges";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
-import { baseAction } from "@/lib/audit/auditAction";
+import { baseAction } from "@/lib/policy/audit/auditAction";
 import { revertEffect, type Names } from "./auditSentence";
 import type { AuditEvent } from "./auditTypes";
 

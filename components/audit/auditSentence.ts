@@ -5,7 +5,7 @@
  * own before/after); anything unknown falls back to the action and the target id.
  */
 import { describeRuleChanges, type ComparableRule } from "@/components/rules/ruleChanges";
-import { baseAction } from "@/lib/audit/auditAction";
+import { baseAction } from "@/lib/policy/audit/auditAction";
 import type { AuditEvent } from "./auditTypes";
 
 export interface Names {

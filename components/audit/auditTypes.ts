@@ -1,5 +1,5 @@
 /** The audit API's answer (GET /api/admin/audit), as the dashboard reads it. */
-import type { AuditEventView } from "@/lib/audit/auditLog";
+import type { AuditEventView } from "@/lib/policy/audit/auditLog";
 
 export type AuditEvent = AuditEventView;
 

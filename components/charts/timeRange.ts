@@ -3,7 +3,7 @@
  * follows now), or `?from=<ISO instant>&to=<ISO instant>` (a fixed window, custom). Anything else
  * (missing, unknown, a reversed or over-long window) reads as the default preset, so a hand-edited
  * URL never breaks the page. Custom windows are at most 24 h (the monitoring data is kept 24 h;
- * lib/metrics/monitoringSchemas.ts); the form also keeps them within the last 24 h. Pure.
+ * lib/monitoring/query/monitoringSchemas.ts); the form also keeps them within the last 24 h. Pure.
  */
 import { formatDateTime } from "@/components/format/dateFormat";
 

@@ -6,11 +6,11 @@
  * Answer types come from the query modules themselves, so a change there is a compile error here.
  */
 import { keepPreviousData, useQuery, type UseQueryResult } from "@tanstack/react-query";
-import type { HotKeys } from "@/lib/metrics/hotKeysQuery";
-import type { LimitedNow } from "@/lib/metrics/limitedNowQuery";
-import type { NearLimit } from "@/lib/metrics/nearLimitQuery";
-import type { RefusalRates } from "@/lib/metrics/refusalRateQuery";
-import type { TrafficSeries } from "@/lib/metrics/trafficQuery";
+import type { HotKeys } from "@/lib/monitoring/query/hotKeysQuery";
+import type { LimitedNow } from "@/lib/monitoring/query/limitedNowQuery";
+import type { NearLimit } from "@/lib/monitoring/query/nearLimitQuery";
+import type { RefusalRates } from "@/lib/monitoring/query/refusalRateQuery";
+import type { TrafficSeries } from "@/lib/monitoring/query/trafficQuery";
 import { apiGet, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/components/api/apiClient";
 import { rangeQuery } from "./timeRange";
 import type { MonitoringView } from "./useMonitoringView";

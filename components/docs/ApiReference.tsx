@@ -1,5 +1,5 @@
 /**
- * The API reference of the dashboard: the OpenAPI document (lib/openapi) rendered as plain
+ * The API reference of the dashboard: the OpenAPI document (lib/control/openapi) rendered as plain
  * server-rendered React, grouped by tag. No client script and no runtime <style> element, so it
  * lives under the pages' strict nonce CSP as it is (the maintained renderers inject <style>
  * elements or need 'unsafe-eval'; see docs/integrations.md "API documentation").

@@ -1,4 +1,4 @@
-/** The parts of an OpenAPI 3.1 document the API reference reads (lib/openapi builds the document). */
+/** The parts of an OpenAPI 3.1 document the API reference reads (lib/control/openapi builds the document). */
 export type JsonSchema = {
   $ref?: string;
   type?: string | string[];

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError, apiSend } from "@/components/api/apiClient";
 import { NameCreateForm } from "@/components/shell/NameCreateForm";
-import { createKeySchema } from "@/lib/admin/schemas";
+import { createKeySchema } from "@/lib/control/admin/schemas";
 import { CreatedKeyNotice } from "./CreatedKeyNotice";
 import { tenantKeysPath } from "./keyQueries";
 import type { CreatedKey } from "./keyTypes";

@@ -11,7 +11,7 @@ import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { toLocalInput } from "@/components/format/dateFormat";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
-import { keyExpirySchema } from "@/lib/apiKeys/keyExpiry";
+import { keyExpirySchema } from "@/lib/policy/keys/keyExpiry";
 import { keyPath } from "./keyQueries";
 import type { KeyView } from "./keyTypes";
 

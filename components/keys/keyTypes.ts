@@ -3,8 +3,8 @@
  * modules that produce them (type-only: nothing of the server is bundled), so a change there is a
  * compile error here.
  */
-export type { CreatedKey, KeyView } from "@/lib/apiKeys/keyStore";
-export type { KeyDetails, RuleSource } from "@/lib/apiKeys/keyRules";
-export type { KeyQuota, RuleQuota, TenantQuota } from "@/lib/admin/remainingQuota";
-export type { RecentDecision } from "@/lib/metrics/recentDecisions";
-export type { RecentDecisions } from "@/lib/metrics/recentDecisionsQuery";
+export type { CreatedKey, KeyView } from "@/lib/policy/keys/keyStore";
+export type { KeyDetails, RuleSource } from "@/lib/policy/compiled/keyRules";
+export type { KeyQuota, RuleQuota, TenantQuota } from "@/lib/control/admin/remainingQuota";
+export type { RecentDecision } from "@/lib/monitoring/record/recentDecisions";
+export type { RecentDecisions } from "@/lib/monitoring/query/recentDecisionsQuery";

@@ -10,7 +10,7 @@ import { ApiError, apiSend } from "@/components/api/apiClient";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
-import { createOperatorSchema, MIN_PASSWORD_LENGTH, ROLES, type CreateOperatorInput } from "@/lib/auth/operatorSchemas";
+import { createOperatorSchema, MIN_PASSWORD_LENGTH, ROLES, type CreateOperatorInput } from "@/lib/control/auth/operatorSchemas";
 import { zodFieldErrors } from "./zodFieldErrors";
 
 export function CreateOperatorForm() {

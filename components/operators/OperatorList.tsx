@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiGet, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
 import { useSession } from "@/components/api/useSession";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
-import type { OperatorView } from "@/lib/auth/operatorStore";
+import type { OperatorView } from "@/lib/control/auth/operatorStore";
 import { CreateOperatorForm } from "./CreateOperatorForm";
 import { OperatorRow } from "./OperatorRow";
 

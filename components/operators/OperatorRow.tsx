@@ -5,8 +5,8 @@ import { apiSend, type ApiError } from "@/components/api/apiClient";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { errorMessage } from "@/components/shell/PageState";
-import { ROLES, type Role } from "@/lib/auth/operatorSchemas";
-import type { OperatorView } from "@/lib/auth/operatorStore";
+import { ROLES, type Role } from "@/lib/control/auth/operatorSchemas";
+import type { OperatorView } from "@/lib/control/auth/operatorStore";
 
 export function OperatorRow({ operator, canChange, isSelf }: { operator: OperatorView; canChange: boolean; isSelf: boolean }) {
   const queryClient = useQueryClient();

@@ -12,7 +12,7 @@ import { LiveQueryBody } from "@/components/charts/LiveQueryBody";
 import { QuotaBar } from "@/components/charts/QuotaBar";
 import { useLimitedNow } from "@/components/charts/useMonitoring";
 import { formatClock, formatWait } from "@/components/format/dateFormat";
-import type { LimitedClient } from "@/lib/metrics/limitedNowQuery";
+import type { LimitedClient } from "@/lib/monitoring/query/limitedNowQuery";
 
 const ID = /^[0-9A-Za-z]{8}$/;
 

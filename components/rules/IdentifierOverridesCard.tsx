@@ -2,7 +2,7 @@
 /**
  * Per-identifier limits of the tenant's `identifier` rules (POST /api/v1/check): for each such rule
  * its overrides, exact (`acme`) or a prefix (`enterprise:*`). Admins edit a rule's list and save it
- * whole; it is checked with the admin API's own schema (lib/overrides/overrideSchema.ts) first, and
+ * whole; it is checked with the admin API's own schema (lib/policy/overrides/overrideSchema.ts) first, and
  * every message, the browser's or the server's 422, lands on its field. Viewers only see the lists.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -12,7 +12,7 @@ import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { Empty, ErrorState, errorMessage, Loading } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
-import { identifierOverrideListSchema, type IdentifierOverride } from "@/lib/overrides/overrideSchema";
+import { identifierOverrideListSchema, type IdentifierOverride } from "@/lib/policy/overrides/overrideSchema";
 import { useRules } from "./ruleQueries";
 
 interface StoredOverrides {

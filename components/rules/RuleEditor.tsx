@@ -11,7 +11,7 @@ import { useMemo, useState, type ReactNode } from "react";
 import { apiSend } from "@/components/api/apiClient";
 import { useIsAdmin } from "@/components/api/useSession";
 import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
-import type { Rule, RuleInput } from "@/lib/rules/ruleSchema";
+import type { Rule, RuleInput } from "@/lib/policy/rules/ruleSchema";
 import type { RuleDraft } from "./ruleDraft";
 import { RuleList } from "./RuleList";
 import { RuleListForm } from "./RuleListForm";

@@ -2,7 +2,7 @@
  * A rule list, read-only: what is in force. With `source` on each rule (a key's effective rules),
  * a badge tells tenant rules from the key's overrides.
  */
-import type { Rule } from "@/lib/rules/ruleSchema";
+import type { Rule } from "@/lib/policy/rules/ruleSchema";
 import { ALGORITHM_GUIDE, describeDuration } from "./algorithmGuide";
 import styles from "./RuleEditor.module.css";
 

@@ -9,7 +9,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { Empty } from "@/components/shell/PageState";
 import type { Scope } from "@/lib/limiter/types";
-import type { Rule } from "@/lib/rules/ruleSchema";
+import type { Rule } from "@/lib/policy/rules/ruleSchema";
 import { AlgorithmHelp } from "./AlgorithmPicker";
 import { draftToInput, emptyDraft, type RuleDraft } from "./ruleDraft";
 import { describeRuleChanges } from "./ruleChanges";

@@ -4,7 +4,7 @@
  * bar, the simulator (beside its results) and the audit log. Rules whose numbers cannot be read
  * (a draft still being typed) are described as far as they can.
  */
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { formatDuration, perDuration } from "./duration";
 

@@ -4,7 +4,7 @@
  * the form layer, so the API and the schema keep taking `windowMs`). The schema, not the form, decides what is valid: empty or non-numeric text
  * becomes a value the schema refuses with its own message naming the field.
  */
-import { matchSchema, type Rule, type RuleInput } from "@/lib/rules/ruleSchema";
+import { matchSchema, type Rule, type RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { STATUS_CLASSES, type Algorithm, type FailMode, type OnMissing, type RuleMode, type Scope, type StatusClass } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { formatDuration, parseDuration } from "./duration";

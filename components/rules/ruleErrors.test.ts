@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ALGORITHMS } from "@/lib/limiter/types";
-import { ruleSchema, type Rule } from "@/lib/rules/ruleSchema";
+import { ruleSchema, type Rule } from "@/lib/policy/rules/ruleSchema";
 import { draftFromRule, draftToInput, emptyDraft, type RuleDraft } from "./ruleDraft";
 import { hasErrors, NO_ERRORS, placeFieldErrors, validateDrafts } from "./ruleErrors";
 

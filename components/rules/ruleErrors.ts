@@ -6,7 +6,7 @@
  */
 import type { ZodType } from "zod";
 import { fieldErrors } from "@/lib/http/validate";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { plainMessage } from "./plainErrors";
 import { draftToInput, type RuleDraft } from "./ruleDraft";
 import { FIELD_LABELS, type RuleField } from "./ruleFieldLabels";

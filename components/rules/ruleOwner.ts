@@ -1,8 +1,8 @@
 /**
  * Whose rule list the editor edits: a tenant's rules or a key's overrides. Each owner has its
- * admin API path and the very schema its PUT route validates with (lib/admin/schemas.ts).
+ * admin API path and the very schema its PUT route validates with (lib/control/admin/schemas.ts).
  */
-import { keyRulesSchema, tenantRulesSchema } from "@/lib/admin/schemas";
+import { keyRulesSchema, tenantRulesSchema } from "@/lib/control/admin/schemas";
 import { SCOPES, type Scope } from "@/lib/limiter/types";
 
 export type RuleOwner = { kind: "tenant"; tenantId: string } | { kind: "key"; keyId: string };

@@ -9,7 +9,7 @@
 import { useState } from "react";
 import type { ZodType } from "zod";
 import { ApiError } from "@/components/api/apiClient";
-import type { Rule, RuleInput } from "@/lib/rules/ruleSchema";
+import type { Rule, RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { draftFromRule, type RuleDraft } from "./ruleDraft";
 import { NO_ERRORS, placeFieldErrors, validateBody, validateDrafts, type EditorErrors } from "./ruleErrors";
 import { ruleListSchemaFor, type RuleOwner } from "./ruleOwner";

@@ -1,7 +1,7 @@
 "use client";
 /**
  * Email and password login. Shows the server's own message on a refusal: 401 "Wrong email or
- * password.", and on 429 when to try again (the login limiter, lib/auth/loginLimit.ts). On
+ * password.", and on 429 when to try again (the login limiter, lib/control/auth/loginLimit.ts). On
  * success it goes to `next`, which the page has already reduced to a same-site path.
  */
 import { useQueryClient } from "@tanstack/react-query";

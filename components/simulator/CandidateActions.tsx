@@ -14,7 +14,7 @@ import { apiGet, apiSend } from "@/components/api/apiClient";
 import { ownerQueryPrefix, rulesPath, rulesQueryKey, type RuleOwner } from "@/components/rules/ruleOwner";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { errorMessage } from "@/components/shell/PageState";
-import type { Rule, RuleInput } from "@/lib/rules/ruleSchema";
+import type { Rule, RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { withShadowCandidate } from "./shadowCandidate";
 
 type Outcome = { kind: "ok"; text: string } | { kind: "error"; text: string };

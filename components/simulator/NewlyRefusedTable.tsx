@@ -6,7 +6,7 @@
 import { KeyLink } from "@/components/charts/entityLinks";
 import { formatCount } from "@/components/charts/chartFormat";
 import { Empty } from "@/components/shell/PageState";
-import type { NewlyRefusedClient } from "@/lib/simulator/simulationResult";
+import type { NewlyRefusedClient } from "@/lib/control/simulator/simulationResult";
 
 function Client({ client }: { client: NewlyRefusedClient }) {
   if (client.keyId) return <KeyLink keyId={client.keyId} keyName={client.keyName} />;

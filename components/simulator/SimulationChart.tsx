@@ -10,7 +10,7 @@ import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis 
 import { formatCount } from "@/components/charts/chartFormat";
 import { useChartPalette } from "@/components/charts/useChartPalette";
 import { formatClock, formatDateTime, timeTicks } from "@/components/format/dateFormat";
-import type { SimulationResult } from "@/lib/simulator/simulationResult";
+import type { SimulationResult } from "@/lib/control/simulator/simulationResult";
 import { simulationRows } from "./simulationRows";
 
 const DOTS_UP_TO_MINUTES = 30;

@@ -9,7 +9,7 @@ import { Empty } from "@/components/shell/PageState";
 import { NewlyRefusedTable } from "./NewlyRefusedTable";
 import { SimulationChart } from "./SimulationChart";
 import { SimulationTotals } from "./SimulationTotals";
-import type { SimulationResult } from "@/lib/simulator/simulationResult";
+import type { SimulationResult } from "@/lib/control/simulator/simulationResult";
 
 /** The API may align the range to whole minutes; only a bigger gap means "clipped". */
 const CLIP_SLACK_MS = 60_000;

@@ -1,6 +1,6 @@
 /** The totals of a simulation, current rules against the candidate, one row each. */
 import { formatCount, formatPct } from "@/components/charts/chartFormat";
-import type { SideFigures, SimulationResult } from "@/lib/simulator/simulationResult";
+import type { SideFigures, SimulationResult } from "@/lib/control/simulator/simulationResult";
 
 function refusedPct(outcome: SideFigures): number | null {
   const total = outcome.allowed + outcome.refused;

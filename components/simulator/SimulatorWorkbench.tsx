@@ -16,13 +16,13 @@ import { scopesFor, type RuleOwner } from "@/components/rules/ruleOwner";
 import { useRuleDrafts } from "@/components/rules/useRuleDrafts";
 import { ChartCard } from "@/components/charts/ChartCard";
 import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
-import type { Rule } from "@/lib/rules/ruleSchema";
-import { simulateSchema, type SimulateBody } from "@/lib/simulator/simulateSchema";
+import type { Rule } from "@/lib/policy/rules/ruleSchema";
+import { simulateSchema, type SimulateBody } from "@/lib/control/simulator/simulateSchema";
 import { describeRuleChanges } from "@/components/rules/ruleChanges";
 import { CandidateActions } from "./CandidateActions";
 import { SimulationReport } from "./SimulationReport";
 import { requestRange, SIMULATION_RANGE_WORDS, SIMULATION_RANGES, type SimulationRange } from "./simulationRange";
-import type { SimulationResult } from "@/lib/simulator/simulationResult";
+import type { SimulationResult } from "@/lib/control/simulator/simulationResult";
 
 interface RunRequest extends SimulateBody {
   /** The drafts the body was built from: a 422 lands on them; edited since, the report is stale. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ruleSchema, type RuleInput } from "@/lib/rules/ruleSchema";
+import { ruleSchema, type RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { withShadowCandidate } from "./shadowCandidate";
 
 const stored = (input: RuleInput) => ruleSchema.parse(input);

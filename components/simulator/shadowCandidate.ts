@@ -5,7 +5,7 @@
  * equal to a current rule (all but the mode) add nothing and are left out. A name already taken
  * gets "-candidate" (then "-candidate-2", …), cut to the schema's 64 characters.
  */
-import { ruleSchema, type Rule, type RuleInput } from "@/lib/rules/ruleSchema";
+import { ruleSchema, type Rule, type RuleInput } from "@/lib/policy/rules/ruleSchema";
 
 const MAX_NAME = 64;
 const SUFFIX = "-candidate";

@@ -3,7 +3,7 @@
  * side. Both series cover the same minutes (the API fills zeros); a minute missing from one side
  * counts as zero there, so a short answer never shifts one series against the other.
  */
-import type { SimulationResult } from "@/lib/simulator/simulationResult";
+import type { SimulationResult } from "@/lib/control/simulator/simulationResult";
 
 export interface SimulationRow {
   minuteMs: number;

@@ -7,7 +7,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiGet, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
-import type { AccessLists } from "@/lib/access/accessListSchema";
+import type { AccessLists } from "@/lib/policy/access/accessListSchema";
 import { AccessListsForm } from "./AccessListsForm";
 import { tenantPath } from "./tenantQueries";
 

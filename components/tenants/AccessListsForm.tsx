@@ -1,7 +1,7 @@
 "use client";
 /**
  * Replaces a tenant's access lists (admins only): two text areas, one entry per line. Checked with
- * the admin API's own schema (lib/access/accessListSchema.ts) before sending, so both give the same
+ * the admin API's own schema (lib/policy/access/accessListSchema.ts) before sending, so both give the same
  * messages; each invalid entry is shown under its list with its line number, whether the browser or
  * the server (a 422) found it; anything else is shown above the form.
  */
@@ -11,7 +11,7 @@ import { ApiError, apiSend } from "@/components/api/apiClient";
 import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
-import { accessListsSchema, MAX_ACCESS_ENTRIES, type AccessLists } from "@/lib/access/accessListSchema";
+import { accessListsSchema, MAX_ACCESS_ENTRIES, type AccessLists } from "@/lib/policy/access/accessListSchema";
 import { listErrors, listToText, parseListText } from "./accessListText";
 import { tenantPath } from "./tenantQueries";
 

@@ -10,7 +10,7 @@ import { DataTable } from "@/components/charts/DataTable";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { FormError } from "@/components/shell/FormError";
 import { Empty, ErrorState, errorMessage, Loading } from "@/components/shell/PageState";
-import type { AlertDelivery, StoredAlertSettings } from "@/lib/alerts/alertSchema";
+import type { AlertDelivery, StoredAlertSettings } from "@/lib/control/alerts/alertSchema";
 import { AlertsForm } from "./AlertsForm";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { tenantPath } from "./tenantQueries";

@@ -1,7 +1,7 @@
 "use client";
 /**
  * Sets a tenant's alert webhook and conditions (admins only). Checked with the admin API's own
- * schema (lib/alerts/alertSchema.ts, zod only) before sending, so both give the same messages
+ * schema (lib/control/alerts/alertSchema.ts, zod only) before sending, so both give the same messages
  * under the same fields; a 422 from the server is shown the same way. What a save answered (a
  * generated signing secret, shown once) goes to `onSaved`: this form is re-keyed by the stored
  * settings and would lose it.
@@ -13,7 +13,7 @@ import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
-import { alertSettingsSchema, DEFAULT_MIN_REQUESTS, type AlertSettingsInput, type StoredAlertSettings } from "@/lib/alerts/alertSchema";
+import { alertSettingsSchema, DEFAULT_MIN_REQUESTS, type AlertSettingsInput, type StoredAlertSettings } from "@/lib/control/alerts/alertSchema";
 import styles from "./AlertsForm.module.css";
 import { tenantPath } from "./tenantQueries";
 

@@ -9,7 +9,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { apiSend } from "@/components/api/apiClient";
 import { NameCreateForm } from "@/components/shell/NameCreateForm";
-import { createTenantSchema } from "@/lib/admin/schemas";
+import { createTenantSchema } from "@/lib/control/admin/schemas";
 import { TENANTS_QUERY_KEY, type Tenant } from "./tenantQueries";
 
 export function CreateTenantForm() {

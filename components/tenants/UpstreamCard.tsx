@@ -10,7 +10,7 @@ import { apiSend } from "@/components/api/apiClient";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { FormError } from "@/components/shell/FormError";
 import { Empty, errorMessage } from "@/components/shell/PageState";
-import type { Upstream } from "@/lib/gateway/upstreamSchema";
+import type { Upstream } from "@/lib/policy/upstreams/upstreamSchema";
 import { tenantPath, type TenantDetail } from "./tenantQueries";
 import { UpstreamForm } from "./UpstreamForm";
 

@@ -1,7 +1,7 @@
 "use client";
 /**
  * Sets or replaces a tenant's gateway upstream (admins only). Checked with the admin API's own
- * schema (lib/gateway/upstreamSchema.ts) before sending, so both give the same messages; what the
+ * schema (lib/policy/upstreams/upstreamSchema.ts) before sending, so both give the same messages; what the
  * server says about a field (a 422) is shown on that field, anything else above the form. An empty
  * timeout means the default.
  */
@@ -12,7 +12,7 @@ import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
-import { UPSTREAM_TIMEOUT_DEFAULT_MS, upstreamSchema, type Upstream, type UpstreamInput } from "@/lib/gateway/upstreamSchema";
+import { UPSTREAM_TIMEOUT_DEFAULT_MS, upstreamSchema, type Upstream, type UpstreamInput } from "@/lib/policy/upstreams/upstreamSchema";
 import { tenantPath } from "./tenantQueries";
 
 function withoutField(errors: Record<string, string>, field: string): Record<string, string> {

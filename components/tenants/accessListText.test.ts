@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accessListsSchema } from "@/lib/access/accessListSchema";
+import { accessListsSchema } from "@/lib/policy/access/accessListSchema";
 import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
 import { listErrors, listToText, parseListText } from "./accessListText";
 

@@ -4,37 +4,37 @@
  *
  * For each request: decode the path once (lib/dataplane/requestPath.ts; 400 for an encoded `/` or
  * `\`, dot or empty segments, bad escapes), take the client IP from the socket (and
- * X-Forwarded-For as far as SLUICE_TRUST_PROXY allows), make ONE admission (lib/enforce/admit.ts:
+ * X-Forwarded-For as far as SLUICE_TRUST_PROXY allows), make ONE admission (lib/dataplane/admission/admit.ts:
  * key, rules, one limiter decision), then answer:
  * - /api/v1/echo[/...]: the demo route; /api/v1/check: the decision service;
  * - /api/v1/authorize: forward auth, deciding for the method and URI a proxy forwards
  *   (X-Forwarded-Method/-Uri or X-Original-Method/-URI; `query` rules read that URI's query,
  *   `header` rules the headers the proxy passes on): 200 empty + headers, or the refusal;
- * - any other path: the tenant's gateway upstream (lib/gateway/forwardToUpstream.ts, wired in entry.ts), or 404.
+ * - any other path: the tenant's gateway upstream (lib/dataplane/gateway/forwardToUpstream.ts, wired in entry.ts), or 404.
  * Concurrency slots an admission took are given back exactly once when the exchange is over: for
  * the gateway when forwardToUpstream resolves (response ended, failed, timed out or the client
  * went away), for echo and check once Sluice's answer is written (or failed); forward auth takes none.
  * Rules counted by response (chargeOn) are checked at admission and charged once the status sent is
- * known (lib/enforce/chargeByResponse.ts): the upstream's or Sluice's own (echo, check, 404, 502,
+ * known (lib/dataplane/admission/chargeByResponse.ts): the upstream's or Sluice's own (echo, check, 404, 502,
  * 504); at /api/v1/authorize, where no status of the protected API is seen, they charge at admission.
  * HEAD is charged as GET by the rules; OPTIONS is admitted like any method. Every error is
  * problem+json; Sluice's own answers carry the API security headers (lib/dataplane/nodeIo.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { admit, releaseLease, type AdmitDeps, type AdmitRequest, type Client } from "../enforce/admit";
-import { chargeByResponse, type ChargeDeps } from "../enforce/chargeByResponse";
-import { clientIpOf } from "../enforce/clientIp";
+import { admit, releaseLease, type AdmitDeps, type AdmitRequest, type Client } from "./admission/admit";
+import { chargeByResponse, type ChargeDeps } from "./admission/chargeByResponse";
+import { clientIpOf } from "./admission/clientIp";
 import { problemReplyFor, problemReplyFromError } from "../http/problem";
-import type { ForwardRequest } from "../gateway/forwardToUpstream";
+import type { ForwardRequest } from "./gateway/forwardToUpstream";
 import type { Reply } from "../http/reply";
 import { decodePathOnce, rawPathAfter, splitTarget } from "./requestPath";
 import { headerOf, headerSource, writeReply } from "./nodeIo";
 import { authorizedReply, checkReply, echoReply, type CheckDeps } from "./routes";
 
-/** A tenant's gateway upstream (lib/gateway/forwardToUpstream.ts). */
+/** A tenant's gateway upstream (lib/dataplane/gateway/forwardToUpstream.ts). */
 export type Upstream = ForwardRequest["upstream"];
 
-/** The gateway (lib/gateway, wired in entry.ts): the tenant's upstream, and the forwarding itself. */
+/** The gateway (lib/dataplane/gateway, wired in entry.ts): the tenant's upstream, and the forwarding itself. */
 export interface GatewayHooks {
   upstreamFor(tenantId: string): Upstream | undefined;
   forward(f: ForwardRequest): Promise<void>;

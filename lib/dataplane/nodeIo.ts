@@ -4,7 +4,7 @@
  * set next.config.js puts on /api responses).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { HeaderSource } from "../enforce/credentials";
+import type { HeaderSource } from "./admission/credentials";
 import type { Reply } from "../http/reply";
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "../http/securityHeaders.js";
 

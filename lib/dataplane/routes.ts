@@ -1,18 +1,18 @@
 /**
- * What the data plane answers once a request is admitted (lib/enforce/admit.ts), each as a plain
+ * What the data plane answers once a request is admitted (lib/dataplane/admission/admit.ts), each as a plain
  * `Reply`: the demo route `echo`, the decision service `check`, forward auth `authorize`. The
  * admission's rate-limit headers are added by the caller (lib/dataplane/dataPlane.ts).
  */
 import type { IncomingMessage } from "node:http";
-import { checkIdentifier, checkRequestSchema } from "../enforce/checkIdentifier";
-import type { AccessCache } from "../enforce/accessCache";
-import type { Client } from "../enforce/admit";
+import { checkIdentifier, checkRequestSchema } from "./admission/checkIdentifier";
+import type { AccessCache } from "../policy/compiled/accessCache";
+import type { Client } from "./admission/admit";
 import { readJsonStream } from "../http/readJsonBody";
 import { problemReplyFor } from "../http/problem";
 import { jsonReply, type Reply } from "../http/reply";
 import { parseInput } from "../http/validate";
 import type { Limiter } from "../limiter/decide";
-import type { DecisionSink } from "../metrics/decisionRecorder";
+import type { DecisionSink } from "../monitoring/record/decisionRecorder";
 import { bodyChunks, headerOf } from "./nodeIo";
 
 export const ECHO_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
@@ -23,7 +23,7 @@ const EVERY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 
 /**
  * What the data plane serves, as OpenAPI paths and methods (it has no route files): read by
- * lib/openapi/routeFiles.ts so the OpenAPI document is checked against it like any route.
+ * lib/control/openapi/routeFiles.ts so the OpenAPI document is checked against it like any route.
  */
 export const DATA_PLANE_ROUTES: { paths: string[]; methods: (typeof EVERY_METHOD)[number][] }[] = [
   { paths: ["/api/v1/echo", "/api/v1/echo/{rest}"], methods: [...EVERY_METHOD] },
@@ -48,7 +48,7 @@ export interface CheckDeps {
   recorder?: DecisionSink;
 }
 
-/** POST /api/v1/check: the identifier verdict (lib/enforce/checkIdentifier.ts). */
+/** POST /api/v1/check: the identifier verdict (lib/dataplane/admission/checkIdentifier.ts). */
 export async function checkReply(req: IncomingMessage, client: Client, deps: CheckDeps): Promise<Reply> {
   const method = req.method ?? "GET";
   if (method === "OPTIONS") return optionsReply(CHECK_METHODS);

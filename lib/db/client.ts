@@ -7,7 +7,7 @@
  */
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { config } from "../config";
+import { config } from "../config/config";
 import { PrismaClient } from "./generated/client";
 
 const globalForDb = globalThis as unknown as { sluiceDb?: PrismaClient };

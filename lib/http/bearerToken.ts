@@ -1,6 +1,6 @@
 /**
  * Bearer credentials: the token of an `Authorization: Bearer <token>` header, and a constant-time
- * comparison of secrets. Used by the admin API (lib/admin/authorize.ts) and /api/metrics.
+ * comparison of secrets. Used by the admin API (lib/control/admin/authorize.ts) and /api/metrics.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 

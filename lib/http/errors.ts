@@ -19,13 +19,13 @@ export const ERROR_STATUS = {
   invalid: 422,
   rate_limited: 429,
   internal: 500,
-  /** The gateway could not reach the tenant's upstream (lib/gateway/forwardToUpstream.ts). */
+  /** The gateway could not reach the tenant's upstream (lib/dataplane/gateway/forwardToUpstream.ts). */
   upstream_unreachable: 502,
   db_unavailable: 503,
   limiter_unavailable: 503,
   /** This instance already runs as many rule simulations as it allows at once. */
   simulator_busy: 503,
-  /** Saved, but this instance could not reload it yet (lib/enforce/announceChange.ts). */
+  /** Saved, but this instance could not reload it yet (lib/policy/changes/announceChange.ts). */
   change_not_in_force: 503,
   /** The tenant's upstream did not answer within its timeoutMs. */
   upstream_timeout: 504,

@@ -10,7 +10,7 @@
  * (`SLUICE_ADMIN_TOKEN`, `SLUICE_ADMIN_PASSWORD`) wherever they appear. `errorSummary` is what
  * logs show of an unexpected error: its name and its redacted message, at most 500 characters.
  */
-import { config } from "../config";
+import { config } from "../config/config";
 
 const MASK = "[redacted]";
 const MAX_SUMMARY_CHARS = 500;

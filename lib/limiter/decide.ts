@@ -23,7 +23,7 @@
  * - Count by response (rule field chargeOn): `decide(..., { hold: true })` checks such rules without
  *   consuming them (the other rules as usual, in the same atomic call; a refusal by a held rule
  *   refuses and starts its penalty as usual). `charge` consumes them once the response's status is
- *   known (lib/enforce/chargeByResponse.ts): no refusal cache, and a refusal only means no quota
+ *   known (lib/dataplane/admission/chargeByResponse.ts): no refusal cache, and a refusal only means no quota
  *   was left (nothing consumed); it throws `LimiterUnavailableError` when Redis cannot answer.
  */
 import { counterField, counterKey, legacyCounterKey, penaltyField, penaltyKey, stateId } from "./keys";

@@ -12,7 +12,7 @@
  *   "Rolling upgrade" for how the two run side by side);
  * - the `{tenantId}` hash tag puts every key of one decision in one Redis Cluster slot;
  * - the algorithm char in a field keeps a rule's old state from being misread when its algorithm changes;
- * - the ref (lowercase `[a-z0-9_-]`, see lib/rules/ruleRefs.ts) names the rule's counters; it holds no
+ * - the ref (lowercase `[a-z0-9_-]`, see lib/policy/rules/ruleRefs.ts) names the rule's counters; it holds no
  *   `,` or `=`, which separate fields in a subject key;
  * - the scope char is upper case (K key, T tenant, I ip, D identifier, H header, Q query) and so
  *   cannot occur in a ref: the layout stays unambiguous without separators;

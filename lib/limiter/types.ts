@@ -74,7 +74,7 @@ export interface LimiterRule extends LimitParams {
   blockMs: number;
   /**
    * Count by response (rule field chargeOn): the status classes whose responses are charged, after
-   * the response's status is known (lib/enforce/chargeByResponse.ts). A decision made with `hold`
+   * the response's status is known (lib/dataplane/admission/chargeByResponse.ts). A decision made with `hold`
    * checks such a rule without consuming it. Undefined: charged at admission like any rule.
    */
   chargeOn?: readonly StatusClass[];
@@ -92,7 +92,7 @@ export interface Subject {
   identifier?: string;
   /**
    * Values of the request attributes that `header`/`query` rules charge, by `RuleAttribute.id`
-   * (already bounded: lib/enforce/requestAttributes.ts).
+   * (already bounded: lib/dataplane/admission/requestAttributes.ts).
    */
   attributes?: Readonly<Record<string, string>>;
 }

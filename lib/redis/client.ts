@@ -5,7 +5,7 @@
  * `pingRedis` is the health probe: it rejects when Redis is down or slower than the timeout.
  */
 import "server-only";
-import { config } from "../config";
+import { config } from "../config/config";
 import { backstopCommandTimeoutMs, createRedisClient, type RedisClient } from "./connect";
 import { withDeadline } from "./deadline";
 

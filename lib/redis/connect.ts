@@ -14,7 +14,7 @@
  */
 import "server-only";
 import { Cluster, Redis, type RedisOptions } from "ioredis";
-import { parseNodeList, parseNodeUrls, type NodeAddress } from "./nodeList";
+import { parseNodeList, parseNodeUrls, type NodeAddress } from "../config/nodeList";
 
 export type RedisClient = Redis | Cluster;
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisSentinel, type RedisSentinelHandle } from "@/test/support/redisSentinel";
 import { withRedis } from "@/test/support/redisServer";
 import { limiterRule } from "@/test/support/rules";
-import { subscribeChanges, publishChange, type ChangeSubscription } from "../enforce/changeBus";
+import { subscribeChanges, publishChange, type ChangeSubscription } from "../policy/changes/changeBus";
 import { createLimiter, type Limiter } from "../limiter/decide";
 import { createRedisClient, type RedisClient } from "./connect";
 import { keysByPrefix } from "./keysByPrefix";

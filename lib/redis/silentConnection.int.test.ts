@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFaultyProxy, type FaultyProxy } from "@/test/support/faultyProxy";
 import { startRedisServer, withRedis, type RedisServerHandle } from "@/test/support/redisServer";
-import { changesChannel, subscribeChanges, SUBSCRIBER_PING_MS } from "../enforce/changeBus";
+import { changesChannel, subscribeChanges, SUBSCRIBER_PING_MS } from "../policy/changes/changeBus";
 import { limiterRule } from "@/test/support/rules";
 import { createLimiter, type Limiter } from "../limiter/decide";
 import { createRedisClient, type RedisClient } from "./connect";

@@ -12,7 +12,7 @@
  * A Redis or Postgres that is down does not stop the start: the instance serves by fail modes and
  * the access cache's contract, as it would after start.
  */
-import { config } from "../config";
+import { config } from "../config/config";
 import { warmLimiter } from "../limiter/warmLimiter";
 import { getRedis } from "../redis/client";
 import { evictionVerdict, evictionWarning, readEvictionPolicy } from "../redis/evictionPolicy";

@@ -2,31 +2,31 @@
  * The process's long-lived parts, wired once: the limiter (with refusal cache, local fail mode and
  * metrics), the rule simulator, the access cache with its change subscription and periodic refresh, the change
  * publisher, and the first admin operator (from SLUICE_ADMIN_EMAIL / SLUICE_ADMIN_PASSWORD, created
- * in the background if no operator exists yet; lib/auth/firstAdmin.ts). Kept on globalThis
+ * in the background if no operator exists yet; lib/control/auth/firstAdmin.ts). Kept on globalThis
  * because Next bundles each route separately and all must share them.
  */
-import { config } from "../config";
+import { config } from "../config/config";
 import { AppError } from "../http/errors";
 import { createLimiter, type Limiter } from "../limiter/decide";
 import { LocalLimiter } from "../limiter/localLimiter";
 import { RefusalCache } from "../limiter/refusalCache";
 import { configuredRedisClient, getRedis } from "../redis/client";
-import { metrics } from "../metrics/metrics";
-import { AccessCache } from "../enforce/accessCache";
-import { rulesFingerprint } from "../enforce/rulesFingerprint";
-import { prismaAccessLoader } from "../enforce/accessLoader";
-import { announceChange } from "../enforce/announceChange";
-import { publishChange, publishReset, subscribeChanges } from "../enforce/changeBus";
-import { KeyUsage } from "../enforce/keyUsage";
-import type { DecisionRecorder } from "../metrics/decisionRecorder";
-import { createMonitoring, MONITORING_TIMEOUT_MS } from "../metrics/monitoringServices";
-import type { MonitoringQueries } from "../metrics/monitoringQueries";
-import { ensureFirstAdmin } from "../auth/firstAdmin";
-import { createSimulator, SIMULATION_TIMEOUT_MS, type Simulator } from "../simulator/simulator";
-import { prismaSimulationStore } from "../simulator/simulationStore";
+import { metrics } from "../monitoring/prometheus/metrics";
+import { AccessCache } from "../policy/compiled/accessCache";
+import { rulesFingerprint } from "../policy/compiled/rulesFingerprint";
+import { prismaAccessLoader } from "../policy/compiled/accessLoader";
+import { announceChange } from "../policy/changes/announceChange";
+import { publishChange, publishReset, subscribeChanges } from "../policy/changes/changeBus";
+import { KeyUsage } from "../dataplane/admission/keyUsage";
+import type { DecisionRecorder } from "../monitoring/record/decisionRecorder";
+import { createMonitoring, MONITORING_TIMEOUT_MS } from "../monitoring/monitoringServices";
+import type { MonitoringQueries } from "../monitoring/query/monitoringQueries";
+import { ensureFirstAdmin } from "../control/auth/firstAdmin";
+import { createSimulator, SIMULATION_TIMEOUT_MS, type Simulator } from "../control/simulator/simulator";
+import { prismaSimulationStore } from "../control/simulator/simulationStore";
 import { errorSummary } from "../http/redactSecrets";
-import type { CounterResetDeps } from "../admin/counterResetService";
-import { createAlerts, type AlertServices } from "../alerts/alertServices";
+import type { CounterResetDeps } from "../control/admin/counterResetService";
+import { createAlerts, type AlertServices } from "../control/alerts/alertServices";
 
 /** Full reload of keys and rules, the safety net behind change notices. */
 export const FULL_REFRESH_MS = 15_000;
@@ -47,14 +47,14 @@ export interface Services {
   quotaLimiter: Limiter;
   /** Replays recorded requests against candidate rules (on a Redis connection of its own). */
   simulator: Simulator;
-  /** In-product alerts: the background evaluator and the tenants' last deliveries (lib/alerts). */
+  /** In-product alerts: the background evaluator and the tenants' last deliveries (lib/control/alerts). */
   alerts: AlertServices;
   /** Deletes counters for the admin API's resets (on the monitoring connection, its longer deadline). */
   counterReset: CounterResetDeps;
   /**
    * Applies a committed change of a tenant's keys or rules here and announces it to every
    * instance; throws AppError `change_not_in_force` (503) when this instance could not apply it
-   * (lib/enforce/announceChange.ts). `saved`: what the 503 should still carry (a created key).
+   * (lib/policy/changes/announceChange.ts). `saved`: what the 503 should still carry (a created key).
    */
   announce(tenantId: string, saved?: unknown): Promise<void>;
   /**

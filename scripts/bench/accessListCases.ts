@@ -1,7 +1,7 @@
 /**
  * Access-list matching cost per request (`BENCH_ONLY=access`, issue 17 point 2): a tenant's deny
  * list of 1,000 entries (500 IPv4 /24 blocks, 400 IPv6 /48 blocks, 100 `key:` entries, scattered)
- * compiled as admission uses it (lib/access/accessMatcher.ts: sorted ranges, binary search), against
+ * compiled as admission uses it (lib/policy/access/accessMatcher.ts: sorted ranges, binary search), against
  * a linear scan of the same 1,000 pre-parsed entries (the baseline: what a list without an index
  * costs). Both parse the client address the same way, so the rows differ only in the lookup.
  * Clients: 100,000 addresses, 70 % IPv4 not listed (a scan's worst case: every entry is tried),
@@ -10,8 +10,8 @@
  * of 1,000 lookups, as ms per lookup; the note says µs per lookup.
  */
 import { performance } from "node:perf_hooks";
-import { parseAccessEntry } from "../../lib/access/accessEntry";
-import { compileAccessLists, parseClientAddress } from "../../lib/access/accessMatcher";
+import { parseAccessEntry } from "../../lib/policy/access/accessEntry";
+import { compileAccessLists, parseClientAddress } from "../../lib/policy/access/accessMatcher";
 import type { BenchContext } from "./context";
 import { round } from "./measure";
 import type { RunRow } from "./types";
@@ -109,7 +109,7 @@ export async function accessListCases(ctx: BenchContext): Promise<void> {
   const [scan, ranges] = [linearScan(list), sortedRanges(list)];
   for (const ip of ips) if (scan(ip, "Other001") !== ranges(ip, "Other001")) throw new Error(`access bench: the matchers disagree on ${ip}`);
   const results = [
-    measure(ctx, "sluice-access-list", ranges, ips, "sorted ranges + binary search (lib/access/accessMatcher.ts), as admission uses them"),
+    measure(ctx, "sluice-access-list", ranges, ips, "sorted ranges + binary search (lib/policy/access/accessMatcher.ts), as admission uses them"),
     measure(ctx, "linear-scan-baseline", scan, ips, "the same 1,000 pre-parsed entries tried in turn"),
   ];
   for (const { row } of results) {

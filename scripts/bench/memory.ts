@@ -3,8 +3,8 @@
  * under a realistic rule (100 per 60 s, so nothing expires meanwhile), and the INFO used_memory
  * delta is divided by 10,000. rate-limiter-flexible is measured the same way.
  * Keys are shaped like production keys: a 7-character prefix unique to this run (as long as the
- * default `sluice:`), an 8-character tenant id and 8-character key ids (lib/ids.ts), rule ref "1"
- * (lib/rules/ruleRefs.ts). They are deleted after each row.
+ * default `sluice:`), an 8-character tenant id and 8-character key ids (lib/common/ids.ts), rule ref "1"
+ * (lib/policy/rules/ruleRefs.ts). They are deleted after each row.
  */
 import { createLimiter } from "../../lib/limiter/decide";
 import { ALGORITHMS, type Algorithm } from "../../lib/limiter/types";

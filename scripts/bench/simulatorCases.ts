@@ -1,19 +1,19 @@
 /**
  * The rule simulator's replay speed (issue 6: "replaying 100,000 recorded requests takes at most a
  * few seconds"): 100,000 requests of one tenant are written straight into its trace stream (the
- * layout of lib/metrics/requestTrace.ts: 200 keys, 50 client IPs, two paths, over the last hour),
+ * layout of lib/monitoring/record/requestTrace.ts: 200 keys, 50 client IPs, two paths, over the last hour),
  * then one simulation replays them all twice (current and candidate rules) through the Lua
  * limiter, as POST .../simulate does (rules come from a stub store instead of Postgres). Reports
  * the run's seconds (p50Ms = p99Ms = the one run's ms) and replayed requests per second, and the
  * stream's MEMORY USAGE per recorded request in the row's note. Keys live under the run's prefix.
  */
 import { performance } from "node:perf_hooks";
-import { compileRule } from "../../lib/enforce/effectiveRules";
-import { monitoringKeys } from "../../lib/metrics/monitoringKeys";
-import { traceFields, type TraceEntry } from "../../lib/metrics/requestTrace";
-import { ruleListSchema, type RuleInput } from "../../lib/rules/ruleSchema";
-import { createSimulator } from "../../lib/simulator/simulator";
-import type { SimulationStore } from "../../lib/simulator/simulationStore";
+import { compileRule } from "../../lib/policy/compiled/effectiveRules";
+import { monitoringKeys } from "../../lib/monitoring/record/monitoringKeys";
+import { traceFields, type TraceEntry } from "../../lib/monitoring/record/requestTrace";
+import { ruleListSchema, type RuleInput } from "../../lib/policy/rules/ruleSchema";
+import { createSimulator } from "../../lib/control/simulator/simulator";
+import type { SimulationStore } from "../../lib/control/simulator/simulationStore";
 import { createRedisClient } from "../../lib/redis/connect";
 import { redisCpuSeconds, type BenchContext } from "./context";
 import { round } from "./measure";

@@ -9,8 +9,8 @@
  * through either instance is in force on the other within 1 s after the failover.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
-import { SUBSCRIBER_CONNECTION_NAME } from "@/lib/enforce/clusterSubscription";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
+import { SUBSCRIBER_CONNECTION_NAME } from "@/lib/policy/changes/clusterSubscription";
 import { adminClient, apiCall, type CreatedKey } from "@/test/support/adminClient";
 import { startClusterBed, type BedTenant, type ClusterBed } from "@/test/support/clusterBed";
 import { withRedis } from "@/test/support/redisServer";

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALGORITHMS } from "@/lib/limiter/types";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { adminClient, apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
 import { startClusterBed, type ClusterBed } from "@/test/support/clusterBed";
 import { withRedis } from "@/test/support/redisServer";

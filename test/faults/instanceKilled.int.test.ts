@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALGORITHMS } from "@/lib/limiter/types";
-import { MAX_SLIDING_LOG_LIMIT } from "@/lib/rules/ruleSchema";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import { MAX_SLIDING_LOG_LIMIT } from "@/lib/policy/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { HOUR_MS, startFaultBed, type FaultBed } from "@/test/support/faultBed";
 import { withRedis } from "@/test/support/redisServer";
 import { sleep, waitUntil } from "@/test/support/sluiceEnv";

@@ -8,8 +8,8 @@
  * rule change made then is enforced. The outage costs a few log lines, not one per request.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changesChannel } from "@/lib/enforce/changeBus";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import { changesChannel } from "@/lib/policy/changes/changeBus";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { adminClient, apiCall, type AdminClient, type ApiAnswer } from "@/test/support/adminClient";
 import { startPostgresServer, type PostgresServerHandle } from "@/test/support/postgresServer";
 import { cleanupRedis, sleep, sluiceEnv, waitUntil, type SluiceTestEnv } from "@/test/support/sluiceEnv";
@@ -23,8 +23,8 @@ const OUTAGE_MS = 16_000;
 /** Requests are served from memory: none may take long, even on a loaded machine. */
 const SLOW_REQUEST_MS = 2_000;
 /**
- * The outage's log lines: the rule store lost once and back once (lib/enforce/accessCache.ts), the
- * alert evaluator's settings lost once and back once (lib/alerts/alertEvaluator.ts), one line
+ * The outage's log lines: the rule store lost once and back once (lib/policy/compiled/accessCache.ts), the
+ * alert evaluator's settings lost once and back once (lib/control/alerts/alertEvaluator.ts), one line
  * each, and slack.
  */
 const MAX_OUTAGE_LOG_LINES = 5;
@@ -90,7 +90,7 @@ describe("fault: Postgres down under traffic", () => {
       expectServiceUnavailable(await admin.request("GET", `/api/admin/tenants/${tenant.id}/rules`));
       expectServiceUnavailable(await admin.request("PUT", `/api/admin/tenants/${tenant.id}/rules`, rules(100)));
       expectServiceUnavailable(await admin.request("POST", `/api/admin/tenants/${tenant.id}/keys`, { name: "during outage" }));
-      // Health answers from a check at most 1 s old (lib/health/healthCache.ts): within 3 s it says so.
+      // Health answers from a check at most 1 s old (lib/control/health/healthCache.ts): within 3 s it says so.
       let health = await apiCall(server.url, "/api/health");
       await waitUntil(async () => (health = await apiCall(server.url, "/api/health")).status === 503, 3_000, "health reporting the store down");
       expect(health.status).toBe(503);

@@ -6,7 +6,7 @@
  * names its client with X-Forwarded-For.
  */
 import { describe, expect, it } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { adminClient, apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
 import { msUntil, waitUntil } from "@/test/support/sluiceEnv";
 import type { SluiceServer } from "@/test/support/sluiceServer";

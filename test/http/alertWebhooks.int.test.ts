@@ -9,9 +9,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AlertPayload } from "@/lib/alerts/alertEvaluator";
-import type { AlertDelivery, StoredAlertSettings } from "@/lib/alerts/alertSchema";
-import { verifyWebhookSignature } from "@/lib/alerts/webhookSignature";
+import type { AlertPayload } from "@/lib/control/alerts/alertEvaluator";
+import type { AlertDelivery, StoredAlertSettings } from "@/lib/control/alerts/alertSchema";
+import { verifyWebhookSignature } from "@/lib/control/alerts/webhookSignature";
 import { adminClient, apiCall, deleteTenants, type AdminClient } from "@/test/support/adminClient";
 import { awayFromWindowEdge, cleanupRedis, sleep, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
 import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";

@@ -6,7 +6,7 @@
  * sees a refused request) and forward auth (header from the proxied request, query from its URI).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
 import { rawRequest } from "@/test/support/rawHttp";
 import { waitUntil } from "@/test/support/sluiceEnv";

@@ -5,7 +5,7 @@
  * limit, exactly as ../shared/CONTRACT.md states it. Tenants and keys are made through the admin API.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { adminClient, apiCall } from "@/test/support/adminClient";
 import { enforcementBed, expectProblem, expectQuotaExceeded, HOUR_MS } from "@/test/support/enforcementBed";
 import { awayFromWindowEdge, cleanupRedis, sluiceEnv } from "@/test/support/sluiceEnv";

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
 import { waitUntil } from "@/test/support/sluiceEnv";
 import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";

@@ -7,7 +7,7 @@
  * The real proxies in front: forwardAuthProxies.int.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { adminClient, deleteTenants, type AdminClient, type CreatedKey } from "@/test/support/adminClient";
 import { rawRequest, type RawAnswer } from "@/test/support/rawHttp";
 import { cleanupRedis, sluiceEnv, TEST_DATABASE_URL } from "@/test/support/sluiceEnv";

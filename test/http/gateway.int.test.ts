@@ -6,7 +6,7 @@
  * the admin API's answer (../shared/CONTRACT.md, "Putting Sluice in front of an API").
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { adminClient, apiCall, deleteTenants, type AdminClient, type CreatedKey } from "@/test/support/adminClient";
 import { freePort } from "@/test/support/freePort";
 import { cleanupRedis, msUntil, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";

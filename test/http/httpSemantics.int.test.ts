@@ -7,7 +7,7 @@
  * target exactly as written (test/support/rawHttp.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { adminClient, deleteTenants, type AdminClient, type CreatedKey } from "@/test/support/adminClient";
 import { startCountingApi } from "@/test/support/frontProxies";
 import { rawRequest, type RawAnswer } from "@/test/support/rawHttp";

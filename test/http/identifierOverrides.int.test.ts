@@ -6,7 +6,7 @@
  * the rules without the identifier rule deletes its overrides.
  */
 import { describe, expect, it } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { apiCall, type CreatedKey } from "@/test/support/adminClient";
 import { msUntil, waitUntil } from "@/test/support/sluiceEnv";
 import type { SluiceServer } from "@/test/support/sluiceServer";

@@ -7,7 +7,7 @@
  *   made through A gives full quota again on B within 1 s, though B holds a cached refusal.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { adminClient, apiCall, deleteTenants, uniqueName, type AdminClient, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
 import { cleanupRedis, msUntil, sleep, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
 import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";

@@ -6,7 +6,7 @@
  * included; a shadow rule's penalty never refuses; the Prometheus counter counts refusals under it.
  */
 import { describe, expect, it } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
 import { msUntil, sleep, waitUntil } from "@/test/support/sluiceEnv";
 import type { SluiceServer } from "@/test/support/sluiceServer";

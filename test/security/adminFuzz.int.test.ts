@@ -11,8 +11,8 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { displayNameSchema, keyRulesSchema, tenantRulesSchema } from "@/lib/admin/schemas";
-import { emailSchema } from "@/lib/auth/operatorSchemas";
+import { displayNameSchema, keyRulesSchema, tenantRulesSchema } from "@/lib/control/admin/schemas";
+import { emailSchema } from "@/lib/control/auth/operatorSchemas";
 import { ORIGIN, type RouteAnswer } from "@/test/support/routeCall";
 import { fuzzCall, runs, seedOf } from "./fuzzCall";
 import { headerText, hostileBody, hostileQuery, hostileSegment } from "./hostileInput";
@@ -22,7 +22,7 @@ import { createFixture, securityEnv, type Fixture } from "./securityFixtures";
 const sec = securityEnv("fuzz");
 // Loaded after the environment is set: config() reads it once, on first use.
 const { routeInventory } = await import("./routeInventory");
-const { getRules } = await import("@/lib/rules/ruleStore");
+const { getRules } = await import("@/lib/policy/rules/ruleStore");
 const inventory = await routeInventory();
 const adminMethods = inventory.methods.filter((m) => m.route.startsWith("api/admin/"));
 let fx: Fixture;

@@ -113,7 +113,7 @@ describe("the browser bundle", () => {
 
   it("the walk does find server modules: a route handler reaches the Prisma client and configuration", () => {
     const reached = serverReach("app/api/admin/tenants/route.ts").join("\n");
-    expect(reached).toMatch(/lib\/config\.ts \(server-only\)/);
-    expect(reached).toMatch(/lib\/enforce\/clientIp\.ts \(server-only\)|lib\/db\/client\.ts \(server-only\)/);
+    expect(reached).toMatch(/lib\/config\/config\.ts \(server-only\)/);
+    expect(reached).toMatch(/lib\/dataplane\/admission\/clientIp\.ts \(server-only\)|lib\/db\/client\.ts \(server-only\)/);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The callers of the authorization matrix, each a set of request headers (session callers get
  * sessions of their own, fresh for a logout so that ending one never affects the next call), and the status each kind of route owes each caller (CONTRACT.md "Admin API":
- * missing or wrong credentials 401, a viewer changing state 403; lib/auth/sessionResolver.ts: a
+ * missing or wrong credentials 401, a viewer changing state 403; lib/control/auth/sessionResolver.ts: a
  * cookie-carried change must name this origin, else 403).
  */
 import { ORIGIN } from "@/test/support/routeCall";

@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { routeFiles } from "@/lib/openapi/routeFiles";
+import { routeFiles } from "@/lib/control/openapi/routeFiles";
 import type { RouteHandler } from "@/test/support/routeCall";
 import { HTTP_METHODS, ROUTE_TABLE, type HttpMethod, type MethodSpec } from "./routeTable";
 

@@ -92,7 +92,7 @@ export function securityEnv(label: string): SecurityEnv {
     },
     async newOperator(role) {
       const db = (await import("@/lib/db/client")).getDb();
-      const { hashPassword } = await import("@/lib/auth/passwordHash");
+      const { hashPassword } = await import("@/lib/control/auth/passwordHash");
       passwordHash ??= hashPassword(PASSWORD);
       const email = `${uniqueLabel(role)}@example.com`;
       const row = await db.operator.create({ data: { email, passwordHash: await passwordHash, role } });
@@ -100,8 +100,8 @@ export function securityEnv(label: string): SecurityEnv {
       return { id: row.id, email };
     },
     async sessionCookie(operatorId, state = "live") {
-      const { createSession, deleteSession } = await import("@/lib/auth/sessionStore");
-      const { SESSION_COOKIE, SESSION_TTL_MS } = await import("@/lib/auth/sessionCookie");
+      const { createSession, deleteSession } = await import("@/lib/control/auth/sessionStore");
+      const { SESSION_COOKIE, SESSION_TTL_MS } = await import("@/lib/control/auth/sessionCookie");
       const createdAt = state === "expired" ? new Date(Date.now() - SESSION_TTL_MS - 60_000) : new Date();
       const { token } = await createSession(operatorId, createdAt);
       if (state === "ended") await deleteSession(token);

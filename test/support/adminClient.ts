@@ -10,7 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 
 export interface ApiAnswer {
   status: number;

@@ -8,7 +8,7 @@
  *   knows the key; `ownerPort` is the master serving the tenant's keys;
  * - `stop()` stops both servers and the Cluster and deletes the tenants it created.
  */
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { adminClient, deleteTenants, apiCall, type AdminClient, type CreatedKey } from "./adminClient";
 import { startRedisCluster, type RedisClusterHandle } from "./redisCluster";
 import { sluiceEnv, TEST_DATABASE_URL, waitUntil, type SluiceTestEnv } from "./sluiceEnv";

@@ -9,7 +9,7 @@
  * - `policyQuota`, `remainingOf`: one rule's `q` in RateLimit-Policy and `r` in RateLimit.
  */
 import { afterAll, beforeAll, expect } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { adminClient, apiCall, deleteTenants, type AdminClient, type ApiAnswer, type CreatedKey } from "./adminClient";
 import { cleanupRedis, sluiceEnv, TEST_DATABASE_URL } from "./sluiceEnv";
 import { startSluice, type SluiceServer } from "./sluiceServer";

@@ -7,7 +7,7 @@
  * `proxy`, the servers reach Redis through a proxy that can cut or silence the link (faultyProxy.ts).
  * `close()` stops the servers and Redis and deletes the tenant.
  */
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import type { FailMode } from "@/lib/limiter/types";
 import { adminClient, deleteTenants, type AdminClient, type CreatedKey } from "./adminClient";
 import { startFaultyProxy, type FaultyProxy } from "./faultyProxy";

@@ -6,9 +6,9 @@
  * `keyTenants`, ready-made rule results, and `close()` that deletes the prefix and disconnects.
  */
 import type { Decision, RuleMode } from "@/lib/limiter/types";
-import { DecisionRecorder, type RecordedRequest } from "@/lib/metrics/decisionRecorder";
-import type { MonitoringDirectory, RuleLabel } from "@/lib/metrics/monitoringDirectory";
-import { monitoringQueries, type MonitoringQueries } from "@/lib/metrics/monitoringQueries";
+import { DecisionRecorder, type RecordedRequest } from "@/lib/monitoring/record/decisionRecorder";
+import type { MonitoringDirectory, RuleLabel } from "@/lib/monitoring/query/monitoringDirectory";
+import { monitoringQueries, type MonitoringQueries } from "@/lib/monitoring/query/monitoringQueries";
 import { createRedisClient, type RedisClient } from "@/lib/redis/connect";
 import { ruleResult } from "./decisions";
 import { deleteByPrefix, plainRedis, REDIS_URL, uniquePrefix } from "./testRedis";

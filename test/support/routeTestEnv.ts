@@ -35,7 +35,7 @@ export function routeTestEnv(label: string, { redisUrl = REDIS_URL }: { redisUrl
   process.env.SLUICE_TRUST_PROXY = "0";
   // Route tests call handlers without a client address (all "unknown"), and the authorization
   // matrix sends hundreds of wrong tokens on purpose: no bearer-failure limit here
-  // (lib/auth/bearerFailures.test.ts and lib/admin/authorize.test.ts test the limit).
+  // (lib/control/auth/bearerFailures.test.ts and lib/control/admin/authorize.test.ts test the limit).
   process.env.SLUICE_BEARER_FAILURES_PER_IP ??= "1000000000";
   delete process.env.SLUICE_ADMIN_EMAIL;
   delete process.env.SLUICE_ADMIN_PASSWORD;

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { expect } from "vitest";
-import type { RuleInput } from "@/lib/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { callRoute, type RouteAnswer } from "./routeCall";
 import type { Routes } from "./routeTestEnv";
 

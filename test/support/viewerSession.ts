@@ -10,7 +10,7 @@ import { callRoute, ORIGIN, sessionCookieOf } from "./routeCall";
 import type { Routes } from "./routeTestEnv";
 
 export async function viewerSession(login: Routes, created: string[], label: string): Promise<Record<string, string>> {
-  const { hashPassword } = await import("@/lib/auth/passwordHash");
+  const { hashPassword } = await import("@/lib/control/auth/passwordHash");
   const { getDb } = await import("@/lib/db/client");
   const email = `${label}-viewer-${randomBytes(5).toString("hex")}@example.com`;
   const password = "viewer password 1";

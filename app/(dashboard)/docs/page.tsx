@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import ApiReference from "@/components/docs/ApiReference";
 import type { OpenApiDoc } from "@/components/docs/openApiTypes";
-import { openApiDocument } from "@/lib/openapi/openApiDocument";
+import { openApiDocument } from "@/lib/control/openapi/openApiDocument";
 
 export const metadata: Metadata = { title: "API reference" };
 

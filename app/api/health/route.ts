@@ -1,6 +1,6 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { isHealthy } from "@/lib/health/checkHealth";
-import { healthCache } from "@/lib/health/healthCache";
+import { isHealthy } from "@/lib/control/health/checkHealth";
+import { healthCache } from "@/lib/control/health/healthCache";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { problemFromError } from "@/lib/http/problem";
-import { metrics } from "@/lib/metrics/metrics";
-import { assertMetricsAccess } from "@/lib/metrics/metricsAccess";
+import { metrics } from "@/lib/monitoring/prometheus/metrics";
+import { assertMetricsAccess } from "@/lib/control/auth/metricsAccess";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { openApiDocument } from "@/lib/openapi/openApiDocument";
+import { openApiDocument } from "@/lib/control/openapi/openApiDocument";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@
  *
  * Contract
  * - At most `limit` requests in flight per rule and subject. A request that every enforce rule
- *   admits takes `cost` (always 1: lib/rules/ruleSchema.ts) slot as a lease: its id (one per
+ *   admits takes `cost` (always 1: lib/policy/rules/ruleSchema.ts) slot as a lease: its id (one per
  *   request, the caller's) and its expiry, taken at + `windowMs` (the lease length).
  * - The lease is given back (`release`) once the request is over: the upstream's response ended or
  *   failed or timed out, the client went away, or Sluice's own answer was written.

@@ -1,7 +1,7 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { auditQuerySchema } from "@/lib/admin/querySchemas";
-import { listAudit } from "@/lib/audit/auditLog";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { auditQuerySchema } from "@/lib/control/admin/querySchemas";
+import { listAudit } from "@/lib/policy/audit/auditLog";
 import { parseInput } from "@/lib/http/validate";
 
 export const runtime = "nodejs";

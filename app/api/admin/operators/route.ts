@@ -1,6 +1,6 @@
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { createOperatorSchema } from "@/lib/auth/operatorSchemas";
-import { createOperator, listOperators } from "@/lib/auth/operatorStore";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { createOperatorSchema } from "@/lib/control/auth/operatorSchemas";
+import { createOperator, listOperators } from "@/lib/control/auth/operatorStore";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { readJsonBody } from "@/lib/http/readJsonBody";
 import { parseInput } from "@/lib/http/validate";

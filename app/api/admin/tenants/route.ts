@@ -1,10 +1,10 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { createTenantSchema } from "@/lib/admin/schemas";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { createTenantSchema } from "@/lib/control/admin/schemas";
 import { readJsonBody } from "@/lib/http/readJsonBody";
 import { parseInput } from "@/lib/http/validate";
 import { services } from "@/lib/runtime/services";
-import { createTenant, listTenants } from "@/lib/tenants/tenantStore";
+import { createTenant, listTenants } from "@/lib/policy/tenants/tenantStore";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

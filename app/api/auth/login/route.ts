@@ -1,9 +1,9 @@
-import { logIn } from "@/lib/auth/login";
-import { loginSchema } from "@/lib/auth/operatorSchemas";
-import { loggedInResponse } from "@/lib/auth/sessionResponses";
-import { assertSameOriginLogin } from "@/lib/auth/sessionResolver";
-import { config } from "@/lib/config";
-import { clientIp } from "@/lib/enforce/clientIp";
+import { logIn } from "@/lib/control/auth/login";
+import { loginSchema } from "@/lib/control/auth/operatorSchemas";
+import { loggedInResponse } from "@/lib/control/auth/sessionResponses";
+import { assertSameOriginLogin } from "@/lib/control/auth/sessionResolver";
+import { config } from "@/lib/config/config";
+import { clientIp } from "@/lib/dataplane/admission/clientIp";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { problemFromError } from "@/lib/http/problem";
 import { readJsonBody } from "@/lib/http/readJsonBody";

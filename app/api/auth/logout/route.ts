@@ -1,5 +1,5 @@
-import { loggedOutResponse } from "@/lib/auth/sessionResponses";
-import { endRequestSession } from "@/lib/auth/sessionResolver";
+import { loggedOutResponse } from "@/lib/control/auth/sessionResponses";
+import { endRequestSession } from "@/lib/control/auth/sessionResolver";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { problemFromError } from "@/lib/http/problem";
 

@@ -1,4 +1,4 @@
-import { requestSession } from "@/lib/auth/sessionResolver";
+import { requestSession } from "@/lib/control/auth/sessionResolver";
 import { AppError } from "@/lib/http/errors";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { problemFromError } from "@/lib/http/problem";

@@ -1,11 +1,11 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { getKeyDetails } from "@/lib/apiKeys/keyRules";
-import { keyExpirySchema } from "@/lib/apiKeys/keyExpiry";
-import { revokeKey, setKeyExpiry } from "@/lib/apiKeys/keyStore";
+import { getKeyDetails } from "@/lib/policy/compiled/keyRules";
+import { keyExpirySchema } from "@/lib/policy/keys/keyExpiry";
+import { revokeKey, setKeyExpiry } from "@/lib/policy/keys/keyStore";
 import { readJsonBody } from "@/lib/http/readJsonBody";
 import { parseInput } from "@/lib/http/validate";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { keyIdParam } from "@/lib/admin/params";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { keyIdParam } from "@/lib/control/admin/params";
 import { services } from "@/lib/runtime/services";
 
 export const runtime = "nodejs";

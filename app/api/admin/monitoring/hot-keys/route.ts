@@ -1,6 +1,6 @@
-import { adminRoute } from "@/lib/admin/adminRoute";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { hotKeysInput } from "@/lib/metrics/monitoringParams";
+import { hotKeysInput } from "@/lib/monitoring/query/monitoringParams";
 import { services } from "@/lib/runtime/services";
 
 export const runtime = "nodejs";

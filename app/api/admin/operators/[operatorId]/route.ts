@@ -1,7 +1,7 @@
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { operatorIdParam } from "@/lib/admin/params";
-import { updateOperatorSchema } from "@/lib/auth/operatorSchemas";
-import { deleteOperator, getOperator, updateOperator } from "@/lib/auth/operatorStore";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { operatorIdParam } from "@/lib/control/admin/params";
+import { updateOperatorSchema } from "@/lib/control/auth/operatorSchemas";
+import { deleteOperator, getOperator, updateOperator } from "@/lib/control/auth/operatorStore";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { readJsonBody } from "@/lib/http/readJsonBody";
 import { parseInput } from "@/lib/http/validate";

@@ -1,8 +1,8 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { tenantIdParam } from "@/lib/admin/params";
-import { findUpstream } from "@/lib/gateway/upstreamStore";
-import { getTenant } from "@/lib/tenants/tenantStore";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { tenantIdParam } from "@/lib/control/admin/params";
+import { findUpstream } from "@/lib/policy/upstreams/upstreamStore";
+import { getTenant } from "@/lib/policy/tenants/tenantStore";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

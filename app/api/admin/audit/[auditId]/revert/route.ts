@@ -1,7 +1,7 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { auditIdParam } from "@/lib/admin/params";
-import { revertChange } from "@/lib/admin/revertChange";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { auditIdParam } from "@/lib/control/admin/params";
+import { revertChange } from "@/lib/control/admin/revertChange";
 import { services } from "@/lib/runtime/services";
 
 export const runtime = "nodejs";

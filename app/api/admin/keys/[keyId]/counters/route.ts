@@ -1,7 +1,7 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { resetKeyCounters } from "@/lib/admin/counterResetService";
-import { keyIdParam } from "@/lib/admin/params";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { resetKeyCounters } from "@/lib/control/admin/counterResetService";
+import { keyIdParam } from "@/lib/control/admin/params";
 import { services } from "@/lib/runtime/services";
 
 export const runtime = "nodejs";

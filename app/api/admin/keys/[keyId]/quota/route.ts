@@ -1,8 +1,8 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { keyIdParam } from "@/lib/admin/params";
-import { quotaOfKey } from "@/lib/admin/quotaService";
-import { keyQuotaQuerySchema } from "@/lib/admin/querySchemas";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { keyIdParam } from "@/lib/control/admin/params";
+import { quotaOfKey } from "@/lib/control/admin/quotaService";
+import { keyQuotaQuerySchema } from "@/lib/control/admin/querySchemas";
 import { parseInput } from "@/lib/http/validate";
 import { services } from "@/lib/runtime/services";
 

@@ -1,7 +1,7 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { keyIdParam } from "@/lib/admin/params";
-import { ruleListRoutes } from "@/lib/admin/ruleListRoutes";
-import { keyRulesSchema } from "@/lib/admin/schemas";
+import { keyIdParam } from "@/lib/control/admin/params";
+import { ruleListRoutes } from "@/lib/control/admin/ruleListRoutes";
+import { keyRulesSchema } from "@/lib/control/admin/schemas";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

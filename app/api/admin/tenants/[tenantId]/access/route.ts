@@ -1,10 +1,10 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { readJsonBody } from "@/lib/http/readJsonBody";
 import { parseInput } from "@/lib/http/validate";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { tenantIdParam } from "@/lib/admin/params";
-import { accessListsSchema } from "@/lib/access/accessListSchema";
-import { getAccessLists, replaceAccessLists } from "@/lib/access/accessListStore";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { tenantIdParam } from "@/lib/control/admin/params";
+import { accessListsSchema } from "@/lib/policy/access/accessListSchema";
+import { getAccessLists, replaceAccessLists } from "@/lib/policy/access/accessListStore";
 import { services } from "@/lib/runtime/services";
 
 export const runtime = "nodejs";

@@ -1,10 +1,10 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { readJsonBody } from "@/lib/http/readJsonBody";
 import { parseInput } from "@/lib/http/validate";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { tenantIdParam } from "@/lib/admin/params";
-import { alertSettingsSchema } from "@/lib/alerts/alertSchema";
-import { deleteAlertSettings, getAlertSettings, putAlertSettings } from "@/lib/alerts/alertStore";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { tenantIdParam } from "@/lib/control/admin/params";
+import { alertSettingsSchema } from "@/lib/control/alerts/alertSchema";
+import { deleteAlertSettings, getAlertSettings, putAlertSettings } from "@/lib/control/alerts/alertStore";
 import { services } from "@/lib/runtime/services";
 
 export const runtime = "nodejs";

@@ -1,8 +1,8 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { createKey, listKeys } from "@/lib/apiKeys/keyStore";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { tenantIdParam } from "@/lib/admin/params";
-import { createKeySchema } from "@/lib/admin/schemas";
+import { createKey, listKeys } from "@/lib/policy/keys/keyStore";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { tenantIdParam } from "@/lib/control/admin/params";
+import { createKeySchema } from "@/lib/control/admin/schemas";
 import { readJsonBody } from "@/lib/http/readJsonBody";
 import { parseInput } from "@/lib/http/validate";
 import { services } from "@/lib/runtime/services";

@@ -1,8 +1,8 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { tenantIdParam } from "@/lib/admin/params";
-import { quotaOfTenant } from "@/lib/admin/quotaService";
-import { tenantQuotaQuerySchema } from "@/lib/admin/querySchemas";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { tenantIdParam } from "@/lib/control/admin/params";
+import { quotaOfTenant } from "@/lib/control/admin/quotaService";
+import { tenantQuotaQuerySchema } from "@/lib/control/admin/querySchemas";
 import { parseInput } from "@/lib/http/validate";
 import { services } from "@/lib/runtime/services";
 

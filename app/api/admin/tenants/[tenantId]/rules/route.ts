@@ -1,7 +1,7 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { tenantIdParam } from "@/lib/admin/params";
-import { ruleListRoutes } from "@/lib/admin/ruleListRoutes";
-import { tenantRulesSchema } from "@/lib/admin/schemas";
+import { tenantIdParam } from "@/lib/control/admin/params";
+import { ruleListRoutes } from "@/lib/control/admin/ruleListRoutes";
+import { tenantRulesSchema } from "@/lib/control/admin/schemas";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,10 +1,10 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { tenantIdParam } from "@/lib/admin/params";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { tenantIdParam } from "@/lib/control/admin/params";
 import { readJsonBody } from "@/lib/http/readJsonBody";
 import { parseInput } from "@/lib/http/validate";
 import { services } from "@/lib/runtime/services";
-import { simulateSchema } from "@/lib/simulator/simulateSchema";
+import { simulateSchema } from "@/lib/control/simulator/simulateSchema";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

@@ -1,10 +1,10 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { readJsonBody } from "@/lib/http/readJsonBody";
 import { parseInput } from "@/lib/http/validate";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { tenantIdParam } from "@/lib/admin/params";
-import { upstreamSchema } from "@/lib/gateway/upstreamSchema";
-import { deleteUpstream, getUpstream, putUpstream } from "@/lib/gateway/upstreamStore";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { tenantIdParam } from "@/lib/control/admin/params";
+import { upstreamSchema } from "@/lib/policy/upstreams/upstreamSchema";
+import { deleteUpstream, getUpstream, putUpstream } from "@/lib/policy/upstreams/upstreamStore";
 import { services } from "@/lib/runtime/services";
 
 export const runtime = "nodejs";

@@ -1,8 +1,8 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { resetIdentifierCounters } from "@/lib/admin/counterResetService";
-import { ruleNameParam, tenantIdParam } from "@/lib/admin/params";
-import { identifierResetQuerySchema } from "@/lib/admin/querySchemas";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { resetIdentifierCounters } from "@/lib/control/admin/counterResetService";
+import { ruleNameParam, tenantIdParam } from "@/lib/control/admin/params";
+import { identifierResetQuerySchema } from "@/lib/control/admin/querySchemas";
 import { parseInput } from "@/lib/http/validate";
 import { services } from "@/lib/runtime/services";
 

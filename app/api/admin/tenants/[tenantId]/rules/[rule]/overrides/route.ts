@@ -1,10 +1,10 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { readJsonBody } from "@/lib/http/readJsonBody";
 import { parseInput } from "@/lib/http/validate";
-import { adminRoute } from "@/lib/admin/adminRoute";
-import { ruleNameParam, tenantIdParam } from "@/lib/admin/params";
-import { identifierOverrideListSchema } from "@/lib/overrides/overrideSchema";
-import { getOverrides, replaceOverrides } from "@/lib/overrides/overrideStore";
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { ruleNameParam, tenantIdParam } from "@/lib/control/admin/params";
+import { identifierOverrideListSchema } from "@/lib/policy/overrides/overrideSchema";
+import { getOverrides, replaceOverrides } from "@/lib/policy/overrides/overrideStore";
 import { services } from "@/lib/runtime/services";
 
 export const runtime = "nodejs";

@@ -1,0 +1,37 @@
+/**
+ * Path parameters of admin routes: a value that cannot be an id names nothing (404). The answer
+ * says what an id looks like instead of quoting the value: what lands in an id's place by mistake
+ * may be a secret (a full API key, a password pasted into the wrong field).
+ */
+import { AppError } from "../../http/errors";
+import { isId } from "../../common/ids";
+import { AUDIT_ID_PATTERN } from "./querySchemas";
+
+const notAnId = (what: string, shape: string) => new AppError("not_found", `No ${what} with this id: ${shape}.`);
+
+export function tenantIdParam(value: string): string {
+  if (!isId(value)) throw notAnId("tenant", "a tenant id is 8 letters or digits");
+  return value;
+}
+
+export function keyIdParam(value: string): string {
+  if (!isId(value)) throw notAnId("API key", "an API key id is 8 letters or digits (a full key is not its id)");
+  return value;
+}
+
+/** Operator ids are cuids (lower-case letters and digits). */
+export function operatorIdParam(value: string): string {
+  if (!/^[a-z0-9]{1,64}$/.test(value)) throw notAnId("operator", "an operator id is lower-case letters and digits");
+  return value;
+}
+
+export function auditIdParam(value: string): string {
+  if (!AUDIT_ID_PATTERN.test(value)) throw notAnId("audit event", "an audit event id is a positive whole number");
+  return value;
+}
+
+/** Rule names (lib/policy/rules/ruleSchema.ts): a value that cannot be one names no rule. */
+export function ruleNameParam(value: string): string {
+  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(value)) throw notAnId("rule", "a rule name is 1-64 characters of a-z, 0-9, _ and -");
+  return value;
+}

@@ -1,0 +1,34 @@
+/**
+ * Bodies of the admin API, one zod schema each; the dashboard forms import the same schemas, so
+ * this module and its imports must stay browser-safe (test/security/browserBundle.test.ts). The
+ * query strings that only routes read are in querySchemas.ts. Rules themselves are defined once in
+ * lib/policy/rules/ruleSchema.ts.
+ */
+import { z } from "zod";
+import { futureExpiresAtSchema } from "../../policy/keys/keyExpiry";
+import { ruleListSchema } from "../../policy/rules/ruleSchema";
+import { plainText } from "../../common/textInput";
+
+/** Tenant, key and operator names: any text of 1 to 128 characters after trimming (plain text: no control characters). */
+export const displayNameSchema = plainText(
+  z.string({ error: "name is required and must be text" }).trim().min(1, "name must not be empty").max(128, "name must be at most 128 characters"),
+  "name",
+);
+
+export const createTenantSchema = z.object({ name: displayNameSchema }).strict();
+/** `expiresAt` (optional): when the key stops working, see lib/policy/keys/keyExpiry.ts. */
+export const createKeySchema = z.object({ name: displayNameSchema, expiresAt: futureExpiresAtSchema().optional() }).strict();
+
+export const tenantRulesSchema = ruleListSchema;
+
+/** Key overrides: like tenant rules, but never charging the whole tenant or an identifier. */
+export const keyRulesSchema = ruleListSchema.superRefine((rules, ctx) => {
+  rules.forEach((rule, i) => {
+    if (rule.scope === "tenant" || rule.scope === "identifier") {
+      ctx.addIssue({ code: "custom", path: [i, "scope"], message: `a key rule may not have scope ${rule.scope} (use key, ip, header or query)` });
+    }
+  });
+});
+
+export type CreateTenantInput = z.input<typeof createTenantSchema>;
+export type CreateKeyInput = z.input<typeof createKeySchema>;

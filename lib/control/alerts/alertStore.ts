@@ -1,0 +1,102 @@
+/**
+ * A tenant's alert settings in Postgres: read, set (PUT) and remove (DELETE), each change in ONE
+ * transaction with its audit event (`alerts.replace`, `alerts.delete`; before and after are the
+ * settings WITHOUT the secret, plus `secretRotated` on a PUT that generated one).
+ *
+ * - The signing secret is generated on the first PUT and on `rotateSecret: true`, and returned by
+ *   that PUT only (`secret`); every other answer shows `secretHint`.
+ * - `loadAllAlertSettings` is the evaluator's read (lib/control/alerts/alertEvaluator.ts): every tenant's
+ *   settings with the secret and the tenant's name; rows whose stored conditions no longer parse
+ *   are skipped rather than failing every tenant's alerts.
+ * Errors (AppError): `not_found` for an unknown tenant, and for a tenant without alerts on DELETE.
+ */
+import { getDb } from "../../db/client";
+import type { Prisma } from "../../db/generated/client";
+import { recordAudit, type Actor } from "../../policy/audit/auditLog";
+import { AppError } from "../../http/errors";
+import { lockTenant, noTenant } from "../../policy/tenants/tenantLock";
+import { clientLimitConditionSchema, refusalRateConditionSchema, type AlertSettings, type StoredAlertSettings } from "./alertSchema";
+import type { TenantAlertSettings } from "./alertEvaluator";
+import { generateWebhookSecret, secretHint } from "./webhookSignature";
+
+type Row = { webhookUrl: string; secret: string; conditions: Prisma.JsonValue; updatedAt: Date };
+
+export interface SavedAlertSettings {
+  tenantId: string;
+  settings: StoredAlertSettings;
+  /** The new signing secret, when this PUT generated one (shown once). */
+  secret?: string;
+}
+
+const noAlerts = (tenantId: string) => new AppError("not_found", `Tenant ${tenantId} has no alerts.`);
+
+/** The stored `conditions` column; throws when it does not parse (written by another version). */
+function conditions(row: Row) {
+  const stored = (row.conditions ?? {}) as { refusalRate?: unknown; clientLimit?: unknown };
+  const refusalRate = stored.refusalRate == null ? null : refusalRateConditionSchema.parse(stored.refusalRate);
+  const clientLimit = stored.clientLimit == null ? null : clientLimitConditionSchema.parse(stored.clientLimit);
+  return { refusalRate, clientLimit };
+}
+
+function view(row: Row): StoredAlertSettings {
+  return { webhookUrl: row.webhookUrl, ...conditions(row), secretHint: secretHint(row.secret), updatedAt: row.updatedAt.toISOString() };
+}
+
+/** What the audit log keeps: never the secret. */
+const audited = (s: StoredAlertSettings | null) => (s ? { webhookUrl: s.webhookUrl, refusalRate: s.refusalRate, clientLimit: s.clientLimit } : null);
+
+/** The tenant's settings, or null when it has none; 404 for an unknown tenant. */
+export async function getAlertSettings(tenantId: string): Promise<StoredAlertSettings | null> {
+  const db = getDb();
+  const [tenant, row] = await Promise.all([db.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }), db.alertSettings.findUnique({ where: { tenantId } })]);
+  if (!tenant) throw noTenant(tenantId);
+  return row ? view(row) : null;
+}
+
+/** Sets the settings (`input` must have passed alertSettingsSchema). */
+export async function putAlertSettings(actor: Actor, tenantId: string, input: AlertSettings): Promise<SavedAlertSettings> {
+  return getDb().$transaction(async (tx) => {
+    await lockTenant(tx, tenantId);
+    const existing = await tx.alertSettings.findUnique({ where: { tenantId } });
+    const secret = !existing || input.rotateSecret ? generateWebhookSecret() : undefined;
+    // One JSON column with both conditions (null when off): no SQL NULL JSON columns, whose
+    // Prisma.DbNull sentinel must be the very instance of the client's module.
+    const data = { webhookUrl: input.webhookUrl, conditions: { refusalRate: input.refusalRate, clientLimit: input.clientLimit } };
+    const row = existing
+      ? await tx.alertSettings.update({ where: { tenantId }, data: { ...data, ...(secret ? { secret } : {}) } })
+      : await tx.alertSettings.create({ data: { tenantId, secret: secret!, ...data } });
+    const settings = view(row);
+    await recordAudit(tx, actor, {
+      action: "alerts.replace",
+      target: `tenant:${tenantId}`,
+      tenantId,
+      before: existing ? audited(view(existing)) : null,
+      after: { ...audited(settings), secretRotated: secret !== undefined },
+    });
+    return { tenantId, settings, ...(secret ? { secret } : {}) };
+  });
+}
+
+/** Removes the settings (no alert is evaluated any more); 404 when the tenant has none. */
+export async function deleteAlertSettings(actor: Actor, tenantId: string): Promise<void> {
+  await getDb().$transaction(async (tx) => {
+    await lockTenant(tx, tenantId);
+    const existing = await tx.alertSettings.findUnique({ where: { tenantId } });
+    if (!existing) throw noAlerts(tenantId);
+    await tx.alertSettings.delete({ where: { tenantId } });
+    await recordAudit(tx, actor, { action: "alerts.delete", target: `tenant:${tenantId}`, tenantId, before: audited(view(existing)), after: null });
+  });
+}
+
+export async function loadAllAlertSettings(): Promise<TenantAlertSettings[]> {
+  const rows = await getDb().alertSettings.findMany({ include: { tenant: { select: { name: true } } } });
+  const out: TenantAlertSettings[] = [];
+  for (const row of rows) {
+    try {
+      out.push({ tenantId: row.tenantId, tenantName: row.tenant.name, webhookUrl: row.webhookUrl, secret: row.secret, ...conditions(row) });
+    } catch {
+      // A row written by another version with conditions this one cannot read: skipped.
+    }
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+/**
+ * Inputs about operators, one zod schema each, shared by the admin API, the login route, the
+ * start-up configuration (SLUICE_ADMIN_EMAIL / SLUICE_ADMIN_PASSWORD) and the dashboard forms.
+ *
+ * - Emails are trimmed and lower-cased before anything else sees them, so `Ops@Example.com` and
+ *   `ops@example.com` are one operator (the unique index on Operator.email does the rest).
+ * - New passwords: 12 to 1024 characters (OWASP: a length floor, no composition rules; the
+ *   ceiling only bounds the work of hashing).
+ * - The login schema checks shape only, never the password policy: a login must not tell
+ *   which passwords could exist.
+ */
+import { z } from "zod";
+import { plainText } from "../../common/textInput";
+
+export const ROLES = ["admin", "viewer"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 1024;
+
+export const emailSchema = plainText(z.string({ error: "email is required and must be text" }).trim().toLowerCase().max(254, "email must be at most 254 characters"), "email").pipe(
+  z.email("email must be an email address"),
+);
+
+export const newPasswordSchema = z
+  .string({ error: "password is required and must be text" })
+  .min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+
+export const roleSchema = z.enum(ROLES, { error: `role must be one of ${ROLES.join(", ")}` });
+
+export const createOperatorSchema = z
+  .object({ email: emailSchema, password: newPasswordSchema, role: roleSchema })
+  .strict();
+
+export const updateOperatorSchema = z
+  .object({ role: roleSchema.optional(), password: newPasswordSchema.optional() })
+  .strict()
+  .refine((input) => input.role !== undefined || input.password !== undefined, { message: "send role, password or both" });
+
+export const loginSchema = z
+  .object({
+    email: plainText(z.string({ error: "email is required and must be text" }).trim().toLowerCase().min(1, "email must not be empty").max(254, "email must be at most 254 characters"), "email"),
+    password: z.string({ error: "password is required and must be text" }).min(1, "password must not be empty").max(MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  })
+  .strict();
+
+export type CreateOperatorInput = z.output<typeof createOperatorSchema>;
+export type UpdateOperatorInput = z.output<typeof updateOperatorSchema>;
+export type LoginInput = z.output<typeof loginSchema>;

@@ -1,0 +1,104 @@
+/**
+ * Operators: list, create, change role and/or password, delete. Every change is audited in its
+ * own transaction (`operator.create`, `operator.update`, `operator.delete`, target
+ * `operator:<id>`); views and audit entries never carry the password hash.
+ *
+ * - A duplicate email is a 409. An unknown id is a 404.
+ * - The last admin can be neither deleted nor demoted (409). Changes that could remove an admin
+ *   take one transaction-scoped advisory lock, so two concurrent demotions cannot both see
+ *   "another admin is left" and leave none.
+ * - A password change ends every session of that operator (a stolen session dies with the old
+ *   password); a role change needs nothing: sessions read the role on each request.
+ */
+import { getDb } from "../../db/client";
+import type { Prisma } from "../../db/generated/client";
+import { AppError } from "../../http/errors";
+import { recordAudit, type Actor } from "../../policy/audit/auditLog";
+import { isUniqueViolation } from "../../policy/tenants/tenantStore";
+import type { CreateOperatorInput, Role, UpdateOperatorInput } from "./operatorSchemas";
+import { hashPassword } from "./passwordHash";
+
+export interface OperatorView {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+}
+
+type OperatorRow = { id: string; email: string; role: Role; createdAt: Date };
+type Tx = Prisma.TransactionClient;
+
+export const operatorView = (o: OperatorRow): OperatorView => ({ id: o.id, email: o.email, role: o.role, createdAt: o.createdAt.toISOString() });
+
+const operatorMissing = (id: string) => new AppError("not_found", `No operator with id ${JSON.stringify(id)}.`);
+
+/** Serializes every change to the set of admins (and the first-admin bootstrap). */
+export async function lockOperators(tx: Tx): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('sluice.operators'))`;
+}
+
+async function assertAnotherAdmin(tx: Tx, operatorId: string): Promise<void> {
+  const others = await tx.operator.count({ where: { role: "admin", id: { not: operatorId } } });
+  if (others === 0) throw new AppError("conflict", "This is the last admin: make another operator admin first.");
+}
+
+export async function listOperators(): Promise<OperatorView[]> {
+  const rows = await getDb().operator.findMany({ orderBy: [{ createdAt: "asc" }, { email: "asc" }] });
+  return rows.map(operatorView);
+}
+
+export async function getOperator(id: string): Promise<OperatorView> {
+  const row = await getDb().operator.findUnique({ where: { id } });
+  if (!row) throw operatorMissing(id);
+  return operatorView(row);
+}
+
+export async function createOperator(actor: Actor, input: CreateOperatorInput): Promise<OperatorView> {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await getDb().$transaction(async (tx) => {
+      const row = await tx.operator.create({ data: { email: input.email, passwordHash, role: input.role } });
+      await recordAudit(tx, actor, { action: "operator.create", target: `operator:${row.id}`, after: operatorView(row) });
+      return operatorView(row);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "email")) throw new AppError("conflict", `An operator with email ${JSON.stringify(input.email)} already exists.`);
+    throw error;
+  }
+}
+
+export async function updateOperator(actor: Actor, id: string, input: UpdateOperatorInput): Promise<OperatorView> {
+  const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+  return getDb().$transaction(async (tx) => {
+    if (input.role === "viewer") await lockOperators(tx);
+    const before = await tx.operator.findUnique({ where: { id } });
+    if (!before) throw operatorMissing(id);
+    if (before.role === "admin" && input.role === "viewer") await assertAnotherAdmin(tx, id);
+    const row = await tx.operator.update({ where: { id }, data: { role: input.role, passwordHash } });
+    if (passwordHash !== undefined) await tx.session.deleteMany({ where: { operatorId: id } });
+    await recordAudit(tx, actor, {
+      action: "operator.update",
+      target: `operator:${id}`,
+      before: operatorView(before),
+      after: { ...operatorView(row), ...(passwordHash !== undefined ? { passwordChanged: true } : {}) },
+    });
+    return operatorView(row);
+  });
+}
+
+/** Deletes an operator and (by cascade) its sessions. */
+export async function deleteOperator(actor: Actor, id: string): Promise<void> {
+  await getDb().$transaction(async (tx) => {
+    await lockOperators(tx);
+    const before = await tx.operator.findUnique({ where: { id } });
+    if (!before) throw operatorMissing(id);
+    if (before.role === "admin") await assertAnotherAdmin(tx, id);
+    await tx.operator.delete({ where: { id } });
+    await recordAudit(tx, actor, { action: "operator.delete", target: `operator:${id}`, before: operatorView(before) });
+  });
+}
+
+/** The operator with this (normalized) email and its hash: for the login only. */
+export async function findOperatorForLogin(email: string): Promise<(OperatorRow & { passwordHash: string }) | null> {
+  return getDb().operator.findUnique({ where: { email } });
+}

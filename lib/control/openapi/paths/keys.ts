@@ -1,0 +1,90 @@
+/** One API key: details, revocation, override rules, quota, recent decisions: /api/admin/keys/... */
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { keyQuotaQuerySchema } from "../../admin/querySchemas";
+import { keyRulesSchema } from "../../admin/schemas";
+import { keyExpirySchema } from "../../../policy/keys/keyExpiry";
+import { decisionsParamsSchema } from "../../../monitoring/query/monitoringParams";
+import { adminOperation, errors, jsonAnswer, jsonBody, keyIdPath, noContent } from "../common";
+import { storedRuleListSchema, storedRuleSchema } from "../ruleDocs";
+import { keySchema } from "./tenants";
+
+const keyDetailsSchema = keySchema.extend({
+  tenantName: z.string(),
+  rules: z.object({
+    tenant: storedRuleListSchema,
+    overrides: storedRuleListSchema,
+    effective: z.array(storedRuleSchema.extend({ source: z.enum(["tenant", "override"]) })).meta({ description: "What the key's requests are checked against, in enforcement's order." }),
+  }),
+});
+
+const keyQuotaSchema = z
+  .object({ nowMs: z.number().int(), rules: z.array(z.looseObject({ name: z.string(), remaining: z.number().nullable(), resetMs: z.number().nullable() })) })
+  .meta({ description: "Remaining quota of each of the key's effective rules; `ip` and `identifier` rules are read only for the `ip` or `identifier` given." });
+
+const recentDecisionsSchema = z.object({ decisions: z.array(z.looseObject({})) }).meta({ description: "The key's recent decisions, newest first (at most 50)." });
+
+export const keyPaths: ZodOpenApiPathsObject = {
+  "/api/admin/keys/{keyId}": {
+    get: adminOperation("read", {
+      operationId: "getKey",
+      tags: ["API keys"],
+      summary: "A key with its tenant's rules, its overrides and the effective merge",
+      requestParams: { path: keyIdPath },
+      responses: { "200": jsonAnswer("The key.", keyDetailsSchema), ...errors("not_found") },
+    }),
+    patch: adminOperation("write", {
+      operationId: "setKeyExpiry",
+      tags: ["API keys"],
+      summary: "Set or clear a key's expiry",
+      description: "`expiresAt` (ISO 8601 with a zone) or null. Any instant may be set: a past one expires the key at once, and another edit can undo it. Audited.",
+      requestParams: { path: keyIdPath },
+      requestBody: jsonBody(keyExpirySchema),
+      responses: { "200": jsonAnswer("The key.", keySchema), ...errors("not_found", "invalid") },
+    }),
+    delete: adminOperation("write", {
+      operationId: "revokeKey",
+      tags: ["API keys"],
+      summary: "Revoke a key",
+      description: "The key is refused (401) on every instance within 1 s. Audited.",
+      requestParams: { path: keyIdPath },
+      responses: { "204": noContent("Revoked (or already revoked)."), ...errors("not_found") },
+    }),
+  },
+  "/api/admin/keys/{keyId}/rules": {
+    get: adminOperation("read", {
+      operationId: "getKeyRules",
+      tags: ["Rules"],
+      summary: "The key's override rules",
+      requestParams: { path: keyIdPath },
+      responses: { "200": jsonAnswer("The key's override rules.", storedRuleListSchema), ...errors("not_found") },
+    }),
+    put: adminOperation("write", {
+      operationId: "putKeyRules",
+      tags: ["Rules"],
+      summary: "Replace the key's override rules",
+      description: "A key rule named like a tenant rule replaces it for this key; others are added. Scope `tenant` or `identifier` is a 422.",
+      requestParams: { path: keyIdPath },
+      requestBody: jsonBody(keyRulesSchema),
+      responses: { "200": jsonAnswer("The override rules now in force.", storedRuleListSchema), ...errors("not_found", "invalid") },
+    }),
+  },
+  "/api/admin/keys/{keyId}/quota": {
+    get: adminOperation("read", {
+      operationId: "getKeyQuota",
+      tags: ["Quota"],
+      summary: "Remaining quota of a key's rules",
+      requestParams: { path: keyIdPath, query: keyQuotaQuerySchema },
+      responses: { "200": jsonAnswer("Quota now.", keyQuotaSchema), ...errors("not_found", "invalid", "limiter_unavailable") },
+    }),
+  },
+  "/api/admin/keys/{keyId}/decisions": {
+    get: adminOperation("read", {
+      operationId: "getKeyDecisions",
+      tags: ["Monitoring"],
+      summary: "A key's recent decisions",
+      requestParams: { path: keyIdPath, query: decisionsParamsSchema },
+      responses: { "200": jsonAnswer("Recent decisions.", recentDecisionsSchema), ...errors("not_found", "invalid", "limiter_unavailable") },
+    }),
+  },
+};

@@ -1,0 +1,237 @@
+/**
+ * The one path every request under /api/v1 takes before its handler (lib/dataplane): authenticate the API key,
+ * pick the key's rules that match the method and path, make ONE limiter decision, and either admit
+ * the request (with the rate-limit headers to add to its response) or answer it:
+ * - 401 for a missing, malformed, unknown, revoked or expired key, itself limited per client IP (429 beyond
+ *   SLUICE_ANON_LIMIT_PER_MINUTE), so keys cannot be guessed at speed;
+ * - 400 naming the header or query parameter when a `header`/`query` rule with `onMissing: refuse`
+ *   applies and the request lacks it (nothing charged; lib/dataplane/admission/requestAttributes.ts);
+ * - 429 with the contract's problem body when an enforce rule refuses;
+ * - 403 when the tenant's access list denies the client (by its address or its key: lib/policy/access),
+ *   before any rule and charging nothing; a client on the allow list (and not the deny list) is
+ *   admitted without a limiter call and without rate-limit headers. The address matched is the
+ *   client IP rules limit by (request.ip, lib/dataplane/admission/clientIp.ts), whole (not per /64). The lists
+ *   belong to the key's tenant, so they apply once the key is verified (an unauthenticated request
+ *   has no tenant and meets the anonymous limit only);
+ * - 503 when Redis cannot answer and a `closed` rule applies, or when this instance has never been
+ *   able to load the rule store.
+ * No Postgres query happens here: keys and rules come from the access cache.
+ * Every decided request is also handed to the monitoring recorder (memory only, never awaited):
+ * authenticated ones under their tenant and key with their method and path (no query string, for
+ * the key's recent decisions) and client IP (for the simulator's trace), a request no rule matched as admitted traffic, and the anonymous
+ * limit's decisions under the pseudo-tenant ANONYMOUS_TENANT. A client admitted by the allow list is
+ * recorded like a request no rule matched; one refused by the deny list is not recorded (it counts
+ * in sluice_access_list_verdicts_total and sluice_decisions_total{outcome="access_denied"}).
+ * Concurrency rules (lib/limiter/algorithms/concurrency.ts): an admission that took slots carries
+ * their `lease`; the caller gives it back exactly once with `releaseLease` when the request is over.
+ * Forward auth (`forwardAuth`) has no request end, so its concurrency rules do not apply.
+ * Framework-free: the request is a small shape (method, decoded path, header getter, client IP),
+ * and the answer a plain `Reply`, so the hot path builds no web Request or Response.
+ */
+import { keyIdOf, verifyKey } from "../../policy/keys/apiKeySecret";
+import { problemReply, problemReplyFor } from "../../http/problem";
+import type { Reply } from "../../http/reply";
+import type { Limiter } from "../../limiter/decide";
+import { rateLimitHeaders, retryAfterSeconds, violatedPolicies } from "../../limiter/headers";
+import type { Decision, Lease, LimiterRule, Subject } from "../../limiter/types";
+import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
+import { MAX_PATH_CHARS } from "../../monitoring/record/recentDecisions";
+import type { SluiceMetrics } from "../../monitoring/prometheus/metrics";
+import type { AccessCache } from "../../policy/compiled/accessCache";
+import type { KeyAccess } from "../../policy/compiled/accessLoader";
+import type { DeferredCharge } from "./chargeByResponse";
+import { presentedKey, type HeaderSource } from "./credentials";
+import { rulesForRequest } from "../../policy/compiled/effectiveRules";
+import { describeAttribute, resolveAttributes } from "./requestAttributes";
+import type { KeyUsage } from "./keyUsage";
+
+export const QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+/** The hash tag of the anonymous limit's counters: `-` never occurs in a tenant id. */
+export const ANONYMOUS_TENANT = "-anon";
+
+export interface AdmitDeps {
+  access: AccessCache;
+  limiter: Limiter;
+  anonLimitPerMinute: number;
+  /** false: authenticate only, check no rule (SLUICE_ENFORCEMENT=off). */
+  enforce: boolean;
+  metrics?: SluiceMetrics;
+  keyUsage?: KeyUsage;
+  /** Monitoring data (lib/monitoring/record/decisionRecorder.ts). */
+  recorder?: DecisionSink;
+}
+
+export interface Client {
+  tenantId: string;
+  key: KeyAccess;
+  ip: string;
+}
+
+/** What admission needs of a request. */
+export interface AdmitRequest {
+  /** The method rules match (HEAD is charged as GET: lib/policy/compiled/effectiveRules.ts). */
+  method: string;
+  /** The path rules match, decoded once (lib/dataplane/requestPath.ts), without the query. */
+  path: string;
+  headers: HeaderSource;
+  /** The client IP (lib/dataplane/admission/clientIp.ts). */
+  ip: string;
+  /**
+   * Forward auth (/api/v1/authorize): Sluice never sees the request end, so concurrency rules do not
+   * apply, nor the answer's status, so rules counted by response (chargeOn) charge at admission.
+   * Otherwise those are checked without consuming and returned as the admission's `charge`.
+   */
+  forwardAuth?: boolean;
+  /** The raw query string (with its `?`; absent or "": none): what `query` rules read (lib/dataplane/admission/requestAttributes.ts). */
+  query?: string;
+}
+
+export type Admission =
+  | { admitted: true; client: Client; headers: Record<string, string>; lease?: Lease; charge?: DeferredCharge }
+  | { admitted: false; reply: Reply };
+
+/** Gives an admission's concurrency slots back (once, when the request is over); never throws. */
+export async function releaseLease(deps: Pick<AdmitDeps, "limiter" | "metrics">, lease: Lease): Promise<void> {
+  const released = await deps.limiter.release(lease);
+  const leases = deps.metrics?.concurrencyLeases;
+  if (!leases) return;
+  if (released === null) leases.inc({ event: "unreleased" }, lease.keys.length);
+  else {
+    if (released > 0) leases.inc({ event: "released" }, released);
+    if (released < lease.keys.length) leases.inc({ event: "expired" }, lease.keys.length - released);
+  }
+}
+
+export function anonymousRule(limitPerMinute: number): LimiterRule {
+  return { name: "anonymous", ref: "anon", scope: "ip", algorithm: "sliding_window", limit: limitPerMinute, windowMs: 60_000, burst: limitPerMinute, cost: 1, blockMs: 0, failMode: "open", mode: "enforce" };
+}
+
+/** The response for a decision that refused: 503 when the limiter was unavailable, else 429. */
+export function refusalReply(decision: Decision, headers: Record<string, string>): Reply {
+  if (decision.unavailable) {
+    return problemReplyFor("limiter_unavailable", "The rate limiter is unavailable and a rule that applies fails closed. Retry later.", {}, {
+      ...headers,
+      "Retry-After": String(retryAfterSeconds(decision.retryAfterMs)),
+    });
+  }
+  const violated = violatedPolicies(decision);
+  return problemReply(
+    429,
+    {
+      type: QUOTA_EXCEEDED_TYPE,
+      title: "Too Many Requests",
+      detail: `Rate limit exceeded (${violated.join(", ")}). Retry in ${retryAfterSeconds(decision.retryAfterMs)} s.`,
+      "violated-policies": violated,
+      retryAfterMs: decision.retryAfterMs,
+    },
+    headers,
+  );
+}
+
+function count(deps: AdmitDeps, outcome: string, decision?: Decision): void {
+  const m = deps.metrics;
+  if (!m) return;
+  m.decisions.inc({ outcome });
+  if (!decision) return;
+  for (const r of decision.results) {
+    const result = r.allowed ? "allowed" : r.rule.mode === "shadow" ? "would_refuse" : "refused";
+    m.ruleResults.inc({ rule: r.rule.name, result });
+    if (r.penalized) m.penaltyRefusals.inc({ rule: r.rule.name, result });
+  }
+}
+
+/** Feeds the monitoring data; `decision` null: no rule matched (admitted without a decision). */
+function record(deps: AdmitDeps, request: AdmitRequest, tenantId: string, keyId: string | undefined, decision: Decision | null, attributes?: Readonly<Record<string, string>>): void {
+  deps.recorder?.recordRequest({ tenantId, keyId, decision, method: request.method, path: request.path.slice(0, MAX_PATH_CHARS), ip: request.ip, attributes });
+}
+
+async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Subject, hold = false): Promise<Decision> {
+  const stop = deps.metrics?.decideSeconds.startTimer();
+  try {
+    return await deps.limiter.decide(rules, subject, hold ? { hold } : undefined);
+  } finally {
+    stop?.();
+  }
+}
+
+async function anonymous(deps: AdmitDeps, request: AdmitRequest, reason: string): Promise<Admission> {
+  const decision = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], { tenantId: ANONYMOUS_TENANT, ip: request.ip });
+  const headers = rateLimitHeaders(decision);
+  record(deps, request, ANONYMOUS_TENANT, undefined, decision);
+  if (!decision.allowed) {
+    count(deps, "unauthenticated_refused", decision);
+    return { admitted: false, reply: refusalReply(decision, headers) };
+  }
+  count(deps, "unauthenticated");
+  return {
+    admitted: false,
+    reply: problemReplyFor("unauthorized", reason, {}, { ...headers, "WWW-Authenticate": 'Bearer realm="sluice"' }),
+  };
+}
+
+export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Admission> {
+  const ip = request.ip;
+  try {
+    await deps.access.ready();
+  } catch {
+    count(deps, "store_unavailable");
+    return { admitted: false, reply: problemReplyFor("db_unavailable", "API keys cannot be checked yet: the rule store is unavailable. Retry shortly.", {}, { "Retry-After": "5" }) };
+  }
+  const presented = presentedKey(request.headers);
+  if (presented === null) return anonymous(deps, request, "An API key is required: send Authorization: Bearer <key> or x-api-key: <key>.");
+  const keyId = keyIdOf(presented);
+  const key = keyId ? deps.access.liveKey(keyId) : undefined;
+  if (!key || !verifyKey(presented, key.secretHash)) return anonymous(deps, request, "The API key is malformed, unknown, revoked or expired.");
+
+  deps.keyUsage?.noteUse(key.id);
+  const listed = deps.access.tenant(key.tenantId)?.accessLists?.verdict(ip, key.id) ?? null;
+  if (listed === "deny") {
+    count(deps, "access_denied");
+    deps.metrics?.accessListVerdicts.inc({ verdict: "deny" });
+    return { admitted: false, reply: problemReplyFor("forbidden", "This client is denied by the tenant's access list (its address or its API key).") };
+  }
+  const client: Client = { tenantId: key.tenantId, key, ip };
+  if (listed === "allow") {
+    count(deps, "access_allowed");
+    deps.metrics?.accessListVerdicts.inc({ verdict: "allow" });
+    record(deps, request, key.tenantId, key.id, null);
+    return { admitted: true, client, headers: {} };
+  }
+  const matched = deps.enforce ? rulesForRequest(key.rules, request.method, request.path) : [];
+  const resolved = resolveAttributes(matched, request);
+  if (!resolved.ok) {
+    // Refused before any decision: nothing is charged. Named so the client can fix its request.
+    count(deps, "attribute_missing");
+    const what = describeAttribute(resolved.missing);
+    return {
+      admitted: false,
+      reply: problemReplyFor("bad_request", `This request must send the ${what}: rule ${JSON.stringify(resolved.rule.name)} counts requests by it.`, {
+        attribute: { in: resolved.missing.source, name: resolved.missing.name },
+        rule: resolved.rule.name,
+      }),
+    };
+  }
+  const { attributes } = resolved;
+  let rules = resolved.rules;
+  if (request.forwardAuth && rules.some((rule) => rule.algorithm === "concurrency")) rules = rules.filter((rule) => rule.algorithm !== "concurrency");
+  if (rules.length === 0) {
+    count(deps, "unmatched");
+    record(deps, request, key.tenantId, key.id, null);
+    return { admitted: true, client, headers: {} };
+  }
+  const subject: Subject = attributes ? { tenantId: key.tenantId, keyId: key.id, ip, attributes } : { tenantId: key.tenantId, keyId: key.id, ip };
+  const deferred = request.forwardAuth ? [] : rules.filter((rule) => rule.chargeOn);
+  const decision = await timedDecide(deps, rules, subject, deferred.length > 0);
+  const headers = rateLimitHeaders(decision);
+  record(deps, request, key.tenantId, key.id, decision, attributes);
+  if (!decision.allowed) {
+    count(deps, decision.unavailable ? "unavailable" : "refused", decision);
+    return { admitted: false, reply: refusalReply(decision, headers) };
+  }
+  count(deps, "allowed", decision);
+  const admitted: Admission = { admitted: true, client, headers };
+  if (deferred.length > 0) admitted.charge = { rules: deferred, subject };
+  if (!decision.lease) return admitted;
+  deps.metrics?.concurrencyLeases.inc({ event: "taken" }, decision.lease.keys.length);
+  return { ...admitted, lease: decision.lease };
+}

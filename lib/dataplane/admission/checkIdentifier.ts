@@ -1,0 +1,68 @@
+/**
+ * POST /api/v1/check: the decision service for other programs. Charges the tenant's
+ * `identifier`-scope rule named `rule` for the caller-given `identifier` (under that identifier's
+ * override, if the rule has one that matches) and answers the verdict
+ * as a value (200 whether allowed or not). The call itself was already admitted by the key's own
+ * rules (lib/dataplane/admission/protectedRoute.ts). The decision is handed to the monitoring recorder, if
+ * given, as the rule's result (memory only, never awaited).
+ */
+import "server-only";
+import { z } from "zod";
+import { AppError } from "../../http/errors";
+import type { Limiter } from "../../limiter/decide";
+import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
+import { plainText } from "../../common/textInput";
+import type { TenantAccess } from "../../policy/compiled/accessLoader";
+
+/**
+ * A caller-given identifier (a Redis counter key part): any string of 1 to 256 characters, as the
+ * contract says, provided it is well-formed Unicode (a lone surrogate would reach Redis as U+FFFD,
+ * so two identifiers would share one counter).
+ */
+export const identifierSchema = plainText(
+  z.string({ error: "identifier is required and must be text" }).min(1, "identifier must not be empty").max(256, "identifier must be at most 256 characters"),
+  "identifier",
+  { allowControls: true },
+);
+
+export const checkRequestSchema = z
+  .object({
+    identifier: identifierSchema,
+    rule: z.string({ error: "rule is required and must be a rule name" }).min(1, "rule must not be empty").max(64, "rule must be at most 64 characters"),
+    cost: z.number({ error: "cost must be a number" }).int("cost must be a whole number").min(0, "cost must be at least 0").max(1_000_000_000, "cost must be at most 1,000,000,000").optional(),
+  })
+  .strict();
+
+export type CheckRequest = z.output<typeof checkRequestSchema>;
+
+export interface CheckAnswer {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetMs: number;
+  retryAfterMs: number;
+  rule: string;
+}
+
+export async function checkIdentifier(limiter: Limiter, tenant: TenantAccess | undefined, input: CheckRequest, recorder?: DecisionSink): Promise<CheckAnswer> {
+  const found = tenant?.rules.find((r) => r.rule.name === input.rule);
+  if (!tenant || !found) throw new AppError("not_found", `This tenant has no rule named ${JSON.stringify(input.rule)}.`);
+  if (found.rule.scope !== "identifier") {
+    throw new AppError("not_found", `Rule ${JSON.stringify(input.rule)} has scope ${found.rule.scope}; only identifier rules can be checked.`);
+  }
+  // Exact override, else the longest matching prefix, else the rule (lib/policy/overrides/overrideMatcher.ts).
+  const charged = tenant.identifierOverrides?.get(input.rule)?.ruleFor(input.identifier) ?? found.limiter;
+  const rule = input.cost === undefined ? charged : { ...charged, cost: input.cost };
+  const decision = await limiter.decide([rule], { tenantId: tenant.id, identifier: input.identifier });
+  recorder?.recordCheck(tenant.id, decision, undefined, input.identifier);
+  if (decision.unavailable) throw new AppError("limiter_unavailable", "The rate limiter is unavailable and this rule fails closed. Retry later.", { headers: { "Retry-After": "1" } });
+  const result = decision.results[0]!;
+  return {
+    allowed: result.rule.mode === "shadow" ? true : result.allowed,
+    limit: result.limit,
+    remaining: result.remaining,
+    resetMs: result.resetMs,
+    retryAfterMs: result.retryAfterMs,
+    rule: input.rule,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Which headers the gateway passes on, in each direction (pure; lib/dataplane/gateway/forwardToUpstream.ts
+ * sends them).
+ *
+ * To the upstream: every header the client sent, except
+ * - hop-by-hop headers (RFC 9110 7.6.1): `Connection` and every header it names, `Keep-Alive`,
+ *   `Proxy-*`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade` (the HTTP client frames the body
+ *   itself), plus `Host` (the upstream's own is sent; the client's goes in `X-Forwarded-Host`) and
+ *   `Expect` (this server already answered any `100-continue`);
+ * - the credential Sluice consumed: `Authorization` when it carried the `Bearer` key, else
+ *   `x-api-key` (the same precedence as lib/dataplane/admission/credentials.ts); the other is the client's
+ *   own business with the upstream and passes;
+ * - every `X-Sluice-*` header: the server's internal peer headers (one carries a per-process
+ *   secret) and anything a client sent to pass itself off as another tenant or key;
+ * and with `X-Forwarded-For` (the client's address appended to what came), `X-Forwarded-Proto`,
+ * `X-Forwarded-Host`, `X-Sluice-Tenant` and `X-Sluice-Key` (the key id) added.
+ *
+ * To the client: the upstream's headers as they are, without hop-by-hop headers (this server
+ * frames its own answer), with the rate-limit headers of the decision set over any of the same name.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+
+export type HeaderMap = Record<string, string | string[]>;
+
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "proxy-connection"]);
+const NOT_FORWARDED = new Set(["host", "expect"]);
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+export interface ForwardContext {
+  clientIp: string;
+  /** `http` or `https`: how the client reached Sluice. */
+  proto: string;
+  tenantId: string;
+  keyId: string;
+}
+
+/** The credential header Sluice read the API key from. */
+export function consumedCredential(headers: IncomingHttpHeaders): "authorization" | "x-api-key" {
+  const auth = headers.authorization;
+  if (auth && BEARER.test(auth)) return "authorization";
+  return headers["x-api-key"]?.toString().trim() ? "x-api-key" : "authorization";
+}
+
+/** Header names listed in `Connection` (lower-case): hop-by-hop by declaration. */
+function connectionListed(value: string | string[] | undefined): Set<string> {
+  const listed = new Set<string>();
+  for (const part of [value ?? []].flat().join(",").split(",")) {
+    const name = part.trim().toLowerCase();
+    if (name) listed.add(name);
+  }
+  return listed;
+}
+
+function isHopByHop(name: string, listed: Set<string>): boolean {
+  return HOP_BY_HOP.has(name) || name.startsWith("proxy-") || listed.has(name);
+}
+
+export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, ctx: ForwardContext): HeaderMap {
+  const listed = connectionListed(incoming.connection);
+  const consumed = consumedCredential(incoming);
+  const out: HeaderMap = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined || isHopByHop(name, listed) || NOT_FORWARDED.has(name) || name === consumed) continue;
+    if (name.startsWith("x-sluice-") || name === "x-forwarded-for" || name === "x-forwarded-proto" || name === "x-forwarded-host") continue;
+    out[name] = value;
+  }
+  const priorFor = [incoming["x-forwarded-for"] ?? []].flat().join(", ").trim();
+  out["x-forwarded-for"] = priorFor ? `${priorFor}, ${ctx.clientIp}` : ctx.clientIp;
+  out["x-forwarded-proto"] = ctx.proto;
+  if (incoming.host) out["x-forwarded-host"] = incoming.host;
+  out["x-sluice-tenant"] = ctx.tenantId;
+  out["x-sluice-key"] = ctx.keyId;
+  return out;
+}
+
+export function clientResponseHeaders(upstream: Record<string, string | string[] | undefined>, rateLimitHeaders: Record<string, string>): HeaderMap {
+  const listed = connectionListed(upstream.connection);
+  const ours = new Set(Object.keys(rateLimitHeaders).map((name) => name.toLowerCase()));
+  const out: HeaderMap = {};
+  for (const [name, value] of Object.entries(upstream)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || isHopByHop(lower, listed) || ours.has(lower)) continue;
+    out[lower] = value;
+  }
+  for (const [name, value] of Object.entries(rateLimitHeaders)) out[name.toLowerCase()] = value;
+  return out;
+}

@@ -1,0 +1,94 @@
+/**
+ * The hottest API keys of a range: every tenant's (no tenantId) or one tenant's, most requests
+ * first (ties by id), with their refused requests and the rule that refused them most.
+ *
+ * Reads the per-minute sets of every minute the range overlaps when it spans at most 1 h, else
+ * the per-hour sets of every hour it overlaps (so a 24 h view counts whole hours at its edges).
+ * The sets keep the top HOT_KEYS_KEPT keys (refusals: top REFUSALS_KEPT entries) of each minute
+ * or hour, so figures are exact for keys that stayed among them and a lower bound otherwise:
+ * the heavy hitters are always right, a key at the tail may show fewer requests than it made.
+ */
+import { parseInput } from "../../http/validate";
+import { labelRules, type RuleLabel } from "./monitoringDirectory";
+import { GLOBAL_SCOPE, monitoringKeys, parseClientMember, type Resolution } from "../record/monitoringKeys";
+import type { MonitoringReadDeps } from "./monitoringQueries";
+import { hotKeysQuerySchema, type HotKeysQuery } from "./monitoringSchemas";
+import { ReadPlan, scored } from "./readPlan";
+import { periodsCovering, setResolution } from "./timeBuckets";
+
+export interface HotKey {
+  tenantId: string;
+  tenantName: string | null;
+  keyId: string;
+  /** null once the key is revoked. */
+  keyName: string | null;
+  requests: number;
+  refused: number;
+  /** The rule with the most refusals of this key in the range, and how many; null without refusals. */
+  topRule: (RuleLabel & { refused: number }) | null;
+}
+
+export interface HotKeys {
+  fromMs: number;
+  toMs: number;
+  resolution: Resolution;
+  keys: HotKey[];
+}
+
+interface Tally {
+  requests: number;
+  refused: number;
+  byRule: Map<string, number>;
+}
+
+export async function hotKeys(deps: MonitoringReadDeps, query: HotKeysQuery): Promise<HotKeys> {
+  const input = parseInput(hotKeysQuerySchema, query);
+  const scope = input.tenantId ?? GLOBAL_SCOPE;
+  const keys = monitoringKeys(deps.prefix, scope);
+  const resolution = setResolution(input.fromMs, input.toMs);
+  const plan = new ReadPlan();
+  const reads = periodsCovering(resolution, input.fromMs, input.toMs).map((index) => ({
+    requests: plan.add(scope, ["ZRANGE", keys.hotKeys(resolution, index), 0, -1, "WITHSCORES"]),
+    refusals: plan.add(scope, ["ZRANGE", keys.refusals(resolution, index), 0, -1, "WITHSCORES"]),
+  }));
+  const replies = await plan.run(deps.redis, deps.timeoutMs);
+
+  const tallies = new Map<string, Tally>();
+  const tally = (member: string) => {
+    let t = tallies.get(member);
+    if (!t) tallies.set(member, (t = { requests: 0, refused: 0, byRule: new Map() }));
+    return t;
+  };
+  for (const read of reads) {
+    for (const [member, n] of scored(replies(read.requests))) tally(member).requests += n;
+    for (const [member, n] of scored(replies(read.refusals))) {
+      const slash = member.indexOf("/");
+      if (slash < 0) tally(member).refused += n;
+      else {
+        const t = tally(member.slice(0, slash));
+        const ref = member.slice(slash + 1);
+        t.byRule.set(ref, (t.byRule.get(ref) ?? 0) + n);
+      }
+    }
+  }
+  const top = [...tallies]
+    .filter(([, t]) => t.requests > 0)
+    .sort(([a, x], [b, y]) => y.requests - x.requests || (a < b ? -1 : 1))
+    .slice(0, input.limit);
+
+  const topRules = top.map(([member, t]) => {
+    const [ref, refused] = [...t.byRule].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0] ?? [];
+    return { client: parseClientMember(scope, member), t, ref, refused: refused ?? 0 };
+  });
+  const label = await labelRules(deps.directory, topRules.flatMap(({ client, ref }) => (ref === undefined ? [] : [[client.tenantId, ref] as [string, string]])));
+  const out: HotKey[] = topRules.map(({ client: { tenantId, keyId }, t, ref, refused }) => ({
+    tenantId,
+    tenantName: deps.directory.tenantName(tenantId),
+    keyId,
+    keyName: deps.directory.keyName(tenantId, keyId),
+    requests: t.requests,
+    refused: t.refused,
+    topRule: ref === undefined ? null : { ...label(tenantId, ref), refused },
+  }));
+  return { fromMs: input.fromMs, toMs: input.toMs, resolution, keys: out };
+}

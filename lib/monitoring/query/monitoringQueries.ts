@@ -1,0 +1,46 @@
+/**
+ * The monitoring read side as one object, bound to its Redis client, key prefix and directory of
+ * names: what the admin API and the dashboard call (traffic series, refusal rates, hot keys,
+ * clients near their limit, who is limited right now, a key's recent decisions). Each query validates its input with its zod
+ * schema (lib/monitoring/query/monitoringSchemas.ts; a bad input is a 422 AppError) and answers 503
+ * (AppError `limiter_unavailable`) when Redis cannot answer within `timeoutMs`.
+ */
+import type { RedisClient } from "../../redis/connect";
+import { hotKeys, type HotKeys } from "./hotKeysQuery";
+import type { MonitoringDirectory } from "./monitoringDirectory";
+import { limitedNow, type LimitedNow, type LiveRules } from "./limitedNowQuery";
+import type { HotKeysQuery, LimitedNowQuery, NearLimitQuery, RecentDecisionsQuery, RefusalRateQuery, TrafficQuery } from "./monitoringSchemas";
+import { nearLimit, type NearLimit } from "./nearLimitQuery";
+import { recentDecisions, type RecentDecisions } from "./recentDecisionsQuery";
+import { refusalRate, type RefusalRates } from "./refusalRateQuery";
+import { trafficSeries, type TrafficSeries } from "./trafficQuery";
+
+export interface MonitoringReadDeps {
+  redis: RedisClient;
+  prefix: string;
+  timeoutMs: number;
+  directory: MonitoringDirectory;
+}
+
+export interface MonitoringQueries {
+  directory: MonitoringDirectory;
+  trafficSeries(query: TrafficQuery): Promise<TrafficSeries>;
+  refusalRate(query: RefusalRateQuery): Promise<RefusalRates>;
+  hotKeys(query: HotKeysQuery): Promise<HotKeys>;
+  nearLimit(query: NearLimitQuery): Promise<NearLimit>;
+  /** Refused in the last minute, with the live quota (none when built without `live`). */
+  limitedNow(query: LimitedNowQuery): Promise<LimitedNow>;
+  recentDecisions(query: RecentDecisionsQuery): Promise<RecentDecisions>;
+}
+
+export function monitoringQueries(deps: MonitoringReadDeps, live?: LiveRules): MonitoringQueries {
+  return {
+    directory: deps.directory,
+    trafficSeries: (query) => trafficSeries(deps, query),
+    refusalRate: (query) => refusalRate(deps, query),
+    hotKeys: (query) => hotKeys(deps, query),
+    nearLimit: (query) => nearLimit(deps, query),
+    limitedNow: (query) => limitedNow(deps, live, query),
+    recentDecisions: (query) => recentDecisions(deps, query),
+  };
+}

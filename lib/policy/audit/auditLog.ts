@@ -1,0 +1,130 @@
+/**
+ * The audit trail: every change made through the admin API, written inside the change's own
+ * transaction (so a change without its audit event cannot exist), and read newest first in pages.
+ *
+ * Reading: `listAudit` answers at most `limit` events ordered by (at, id) descending, optionally
+ * of one tenant, optionally strictly older than the event `before` (keyset cursor: pass the id of
+ * the last event of the previous page; a page shorter than `limit` is the last). An unknown cursor
+ * is a 422 naming `before`. Filters: `actor` (exact), `action` (exact, or every action under a
+ * prefix ending in `.`, e.g. `rules.`), `from` / `to` (time bounds, `to` exclusive). Each event of
+ * a key carries the key's name (`targetName`) when the key still exists, so the log reads in names.
+ */
+import type { Prisma } from "../../db/generated/client";
+import { getDb } from "../../db/client";
+import { AppError } from "../../http/errors";
+import { isRevertible } from "./revertPlan";
+
+export interface Actor {
+  /** `token` for the admin bearer token, `operator:<email>` for a dashboard session. */
+  id: string;
+  role: "admin" | "viewer";
+}
+
+export interface AuditEntry {
+  action: string;
+  target: string;
+  tenantId?: string | null;
+  before?: unknown;
+  after?: unknown;
+  /** The id of the event this change reverts (POST /api/admin/audit/{id}/revert). */
+  revertOf?: string;
+}
+
+type Tx = Prisma.TransactionClient;
+
+const asJson = (value: unknown): Prisma.InputJsonValue | undefined =>
+  value === undefined || value === null ? undefined : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue);
+
+export interface AuditEventView {
+  /** Decimal string (a BigInt in the database): the cursor of `?before=` and the revert route's id. */
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  target: string;
+  tenantId: string | null;
+  before: unknown;
+  after: unknown;
+  /** The id of the event this one reverted, or null. */
+  revertOf: string | null;
+  /** Whether the kind of change can be reverted (the revert may still be refused by the current state). */
+  revertible: boolean;
+  /** The name of the key a `key:<id>` target names (listAudit only; null when unknown). */
+  targetName?: string | null;
+}
+
+type AuditRow = {
+  id: bigint;
+  at: Date;
+  actor: string;
+  action: string;
+  target: string;
+  tenantId: string | null;
+  before: Prisma.JsonValue | null;
+  after: Prisma.JsonValue | null;
+  revertOf: bigint | null;
+};
+
+export const auditView = (row: AuditRow): AuditEventView => ({
+  id: row.id.toString(),
+  at: row.at.toISOString(),
+  actor: row.actor,
+  action: row.action,
+  target: row.target,
+  tenantId: row.tenantId,
+  before: row.before ?? null,
+  after: row.after ?? null,
+  revertOf: row.revertOf?.toString() ?? null,
+  revertible: isRevertible({ id: row.id.toString(), action: row.action, target: row.target, before: row.before ?? null, after: row.after ?? null }),
+});
+
+export async function recordAudit(tx: Tx, actor: Actor, entry: AuditEntry): Promise<AuditEventView> {
+  const row = await tx.auditEvent.create({
+    data: {
+      actor: actor.id,
+      action: entry.action,
+      target: entry.target,
+      tenantId: entry.tenantId ?? null,
+      before: asJson(entry.before),
+      after: asJson(entry.after),
+      revertOf: entry.revertOf === undefined ? null : BigInt(entry.revertOf),
+    },
+  });
+  return auditView(row);
+}
+
+export interface AuditQuery {
+  tenantId?: string;
+  limit: number;
+  /** Id of the last event already shown: answer only older ones. */
+  before?: string;
+  actor?: string;
+  action?: string;
+  from?: Date;
+  to?: Date;
+}
+
+async function olderThan(cursorId: string): Promise<Prisma.AuditEventWhereInput> {
+  const cursor = await getDb().auditEvent.findUnique({ where: { id: BigInt(cursorId) }, select: { id: true, at: true } });
+  if (!cursor) throw new AppError("invalid", `No audit event with id ${cursorId} to page from.`, { errors: { before: ["before must be the id of an audit event"] } });
+  return { OR: [{ at: { lt: cursor.at } }, { at: cursor.at, id: { lt: cursor.id } }] };
+}
+
+export async function listAudit(query: AuditQuery): Promise<AuditEventView[]> {
+  const where: Prisma.AuditEventWhereInput[] = [];
+  if (query.tenantId) where.push({ tenantId: query.tenantId });
+  if (query.before !== undefined) where.push(await olderThan(query.before));
+  if (query.actor !== undefined) where.push({ actor: query.actor });
+  if (query.action !== undefined) where.push(query.action.endsWith(".") ? { action: { startsWith: query.action } } : { action: query.action });
+  if (query.from !== undefined) where.push({ at: { gte: query.from } });
+  if (query.to !== undefined) where.push({ at: { lt: query.to } });
+  const rows = await getDb().auditEvent.findMany({
+    where: { AND: where },
+    orderBy: [{ at: "desc" }, { id: "desc" }],
+    take: query.limit,
+  });
+  const keyIds = [...new Set(rows.flatMap((r) => (r.target.startsWith("key:") ? [r.target.slice(4)] : [])))];
+  const keys = keyIds.length > 0 ? await getDb().apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, name: true } }) : [];
+  const keyName = new Map(keys.map((k) => [k.id, k.name]));
+  return rows.map((row) => ({ ...auditView(row), targetName: row.target.startsWith("key:") ? (keyName.get(row.target.slice(4)) ?? null) : null }));
+}

@@ -1,0 +1,143 @@
+/**
+ * The per-instance copy of tenants, live keys, rules and gateway upstreams that enforcement and
+ * the gateway read: no Postgres query on the request path.
+ *
+ * Contract
+ * - `ready()` resolves once a first full load succeeded; until then it retries a load on each call
+ *   and rejects while Postgres is down (a fresh instance cannot authenticate anyone).
+ * - `tenantChanged(id)` reloads one tenant (called for every change notice, and by the admin API
+ *   before it answers: lib/policy/changes/announceChange.ts) and rejects when that reload failed;
+ *   `refreshAll()` reloads everything (periodically, and after the change subscription reconnects).
+ * - When Postgres is down a reload fails and the last known data stays in force (logged once per
+ *   outage). A slower, older load never overwrites a newer one: each tenant's data is stamped with
+ *   the sequence number of the load that produced it.
+ * - `liveKey(id)` is what authentication asks: the key unless it is unknown, revoked (not loaded)
+ *   or expired. Expiry is compared with the clock on every call, so a key stops working at its
+ *   instant on every instance without waiting for a reload.
+ */
+import { isExpired } from "../keys/keyExpiry";
+import type { AccessLoader, KeyAccess, TenantAccess } from "./accessLoader";
+
+export interface AccessCacheEvents {
+  onReload?: (kind: "tenant" | "full", outcome: "ok" | "error") => void;
+  /**
+   * Called after each reload of a tenant (every full refresh reloads them all) with its new data, or
+   * null once it is gone; the data may well be unchanged (see rulesFingerprint.ts to tell).
+   */
+  onTenantReplaced?: (tenantId: string, tenant: TenantAccess | null) => void;
+  /** The clock key expiry is checked against (epoch ms); Date.now by default, a fake one in tests. */
+  now?: () => number;
+}
+
+export class AccessCache {
+  private tenants = new Map<string, TenantAccess>();
+  private keys = new Map<string, KeyAccess>();
+  /** Sequence of the newest load whose data each tenant holds. */
+  private stamp = new Map<string, number>();
+  private seq = 0;
+  private loaded: Promise<void> | null = null;
+  private failing = false;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly loader: AccessLoader,
+    private readonly events: AccessCacheEvents = {},
+  ) {}
+
+  ready(): Promise<void> {
+    if (!this.loaded) {
+      this.loaded = this.refreshAll().catch((error: unknown) => {
+        this.loaded = null; // the next request tries again
+        throw error;
+      });
+    }
+    return this.loaded;
+  }
+
+  key(keyId: string): KeyAccess | undefined {
+    return this.keys.get(keyId);
+  }
+
+  /** The key if a request may use it now: known, unrevoked and not expired. */
+  liveKey(keyId: string): KeyAccess | undefined {
+    const key = this.keys.get(keyId);
+    if (!key || isExpired(key.expiresAtMs, (this.events.now ?? Date.now)())) return undefined;
+    return key;
+  }
+
+  tenant(tenantId: string): TenantAccess | undefined {
+    return this.tenants.get(tenantId);
+  }
+
+  /** The tenant's gateway upstream, or undefined when it has none (or is unknown). */
+  upstreamFor(tenantId: string): { url: string; timeoutMs: number } | undefined {
+    return this.tenants.get(tenantId)?.upstream;
+  }
+
+  tenantList(): TenantAccess[] {
+    return [...this.tenants.values()];
+  }
+
+  async refreshAll(): Promise<void> {
+    const seq = ++this.seq;
+    try {
+      const all = await this.loader.loadAll();
+      for (const [id, tenant] of all) this.apply(id, tenant, seq);
+      for (const id of [...this.tenants.keys()]) if (!all.has(id)) this.apply(id, null, seq);
+      this.succeeded("full");
+    } catch (error) {
+      this.failed("full", error);
+      throw error;
+    }
+  }
+
+  async tenantChanged(tenantId: string): Promise<void> {
+    const seq = ++this.seq;
+    try {
+      this.apply(tenantId, await this.loader.loadTenant(tenantId), seq);
+      this.succeeded("tenant");
+    } catch (error) {
+      this.failed("tenant", error);
+      throw error;
+    }
+  }
+
+  /** Full refresh every `intervalMs` (the safety net for lost change notices). */
+  startPeriodicRefresh(intervalMs: number): void {
+    this.stopPeriodicRefresh();
+    this.timer = setInterval(() => void this.refreshAll().catch(() => undefined), intervalMs);
+    this.timer.unref();
+  }
+
+  stopPeriodicRefresh(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private apply(tenantId: string, tenant: TenantAccess | null, seq: number): void {
+    if ((this.stamp.get(tenantId) ?? 0) > seq) return; // a newer load already answered
+    this.stamp.set(tenantId, seq);
+    const old = this.tenants.get(tenantId);
+    if (old) for (const keyId of old.keys.keys()) this.keys.delete(keyId);
+    if (tenant) {
+      this.tenants.set(tenantId, tenant);
+      for (const [keyId, key] of tenant.keys) this.keys.set(keyId, key);
+    } else {
+      this.tenants.delete(tenantId);
+    }
+    this.events.onTenantReplaced?.(tenantId, tenant);
+  }
+
+  private succeeded(kind: "tenant" | "full"): void {
+    this.events.onReload?.(kind, "ok");
+    if (this.failing) console.warn("[sluice] rule store reachable again; rules reloaded");
+    this.failing = false;
+  }
+
+  private failed(kind: "tenant" | "full", error: unknown): void {
+    this.events.onReload?.(kind, "error");
+    // One line: Prisma's messages span several, which log collectors would split into entries.
+    if (!this.failing) console.warn(`[sluice] rule store unreachable, serving the rules last loaded: ${(error as Error).message.replace(/\s+/g, " ").trim()}`);
+    this.failing = true;
+  }
+}

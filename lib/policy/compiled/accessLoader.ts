@@ -1,0 +1,114 @@
+/**
+ * Reads what enforcement needs from Postgres: tenants, their live (unrevoked) keys, rules and
+ * counter refs, gateway upstreams and access lists (compiled here, once per load, so a request
+ * only asks the matcher: lib/policy/access/accessMatcher.ts), either for every tenant (full refresh) or for one (after a change notice).
+ */
+import { getDb } from "../../db/client";
+import { refToken } from "../rules/ruleRefs";
+import { fromColumns } from "../rules/storedRule";
+import type { Upstream } from "../upstreams/upstreamSchema";
+import { compileAccessLists, type AccessMatcher } from "../access/accessMatcher";
+import { compileOverrides, type OverrideMatcher } from "../overrides/overrideMatcher";
+import { overrideFromRow } from "../overrides/overrideStore";
+import type { IdentifierOverride } from "../overrides/overrideSchema";
+import { compileRule, mergeRules, type CompiledRule } from "./effectiveRules";
+
+export interface KeyAccess {
+  id: string;
+  tenantId: string;
+  name: string;
+  secretHash: string;
+  /** Epoch ms from which the key is refused (401), or null; checked per request (AccessCache.liveKey). */
+  expiresAtMs: number | null;
+  /** The key's own override rules. */
+  overrides: CompiledRule[];
+  /** Tenant rules with this key's overrides applied: what its requests are checked against. */
+  rules: CompiledRule[];
+}
+
+export interface TenantAccess {
+  id: string;
+  name: string;
+  rules: CompiledRule[];
+  keys: Map<string, KeyAccess>;
+  /** Where the gateway forwards this tenant's admitted requests (lib/dataplane/gateway), if anywhere. */
+  upstream?: Upstream;
+  /** The tenant's allow and deny lists, compiled (lib/dataplane/admission/admit.ts asks them first); absent: none. */
+  accessLists?: AccessMatcher;
+  /** Per-identifier limits of its `identifier` rules, by rule name (lib/policy/overrides); absent: none. */
+  identifierOverrides?: Map<string, OverrideMatcher>;
+}
+
+export type AccessLoader = {
+  /** Every tenant. */
+  loadAll(): Promise<Map<string, TenantAccess>>;
+  /** One tenant, or null when it no longer exists. */
+  loadTenant(tenantId: string): Promise<TenantAccess | null>;
+};
+
+async function load(tenantIds: string[] | null): Promise<Map<string, TenantAccess>> {
+  const db = getDb();
+  const where = tenantIds ? { id: { in: tenantIds } } : {};
+  const byTenant = tenantIds ? { tenantId: { in: tenantIds } } : {};
+  const [tenants, keys, rules, refs, upstreams, accessLists, overrideRows] = await Promise.all([
+    db.tenant.findMany({ where, select: { id: true, name: true } }),
+    db.apiKey.findMany({ where: { ...byTenant, revokedAt: null }, select: { id: true, tenantId: true, name: true, secretHash: true, expiresAt: true } }),
+    db.rule.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
+    db.ruleRef.findMany({ where: byTenant }),
+    db.upstream.findMany({ where: byTenant, select: { tenantId: true, url: true, timeoutMs: true } }),
+    db.accessLists.findMany({ where: byTenant, select: { tenantId: true, allow: true, deny: true } }),
+    db.identifierOverride.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
+  ]);
+  const accessOf = new Map(accessLists.map((a) => [a.tenantId, compileAccessLists(a)]));
+  const upstreamOf = new Map(upstreams.map((u) => [u.tenantId, { url: u.url, timeoutMs: u.timeoutMs }]));
+  const refOf = new Map(refs.map((r) => [`${r.tenantId}/${r.name}`, refToken(r.ref)]));
+  const compiled = (row: (typeof rules)[number]): CompiledRule => {
+    const ref = refOf.get(`${row.tenantId}/${row.name}`);
+    // Written in the same transaction as the rule; a rule without one is a corrupt store.
+    if (!ref) throw new Error(`rule ${row.name} of tenant ${row.tenantId} has no counter ref`);
+    return compileRule(fromColumns(row), ref, row.keyId !== null);
+  };
+  const tenantRules = new Map<string, CompiledRule[]>();
+  const keyRules = new Map<string, CompiledRule[]>();
+  for (const row of rules) {
+    const bucket = row.keyId ? keyRules : tenantRules;
+    const owner = row.keyId ?? row.tenantId;
+    let list = bucket.get(owner);
+    if (!list) bucket.set(owner, (list = []));
+    list.push(compiled(row));
+  }
+  const overridesOf = new Map<string, IdentifierOverride[]>();
+  for (const row of overrideRows) {
+    const id = `${row.tenantId}/${row.rule}`;
+    let list = overridesOf.get(id);
+    if (!list) overridesOf.set(id, (list = []));
+    list.push(overrideFromRow(row));
+  }
+  const out = new Map<string, TenantAccess>();
+  for (const t of tenants) {
+    const own = tenantRules.get(t.id) ?? [];
+    out.set(t.id, { id: t.id, name: t.name, rules: own, keys: new Map(), upstream: upstreamOf.get(t.id), accessLists: accessOf.get(t.id), identifierOverrides: matchersOf(t.id, own, overridesOf) });
+  }
+  for (const k of keys) {
+    const tenant = out.get(k.tenantId);
+    if (!tenant) continue;
+    const overrides = keyRules.get(k.id) ?? [];
+    tenant.keys.set(k.id, { id: k.id, tenantId: k.tenantId, name: k.name, secretHash: k.secretHash, expiresAtMs: k.expiresAt?.getTime() ?? null, overrides, rules: mergeRules(tenant.rules, overrides) });
+  }
+  return out;
+}
+
+/** Each identifier rule's overrides, compiled once per load (lookups never scan: overrideMatcher.ts). */
+function matchersOf(tenantId: string, rules: CompiledRule[], overridesOf: Map<string, IdentifierOverride[]>): Map<string, OverrideMatcher> | undefined {
+  let out: Map<string, OverrideMatcher> | undefined;
+  for (const r of rules) {
+    const list = r.rule.scope === "identifier" ? overridesOf.get(`${tenantId}/${r.rule.name}`) : undefined;
+    if (list && list.length > 0) (out ??= new Map()).set(r.rule.name, compileOverrides(r.limiter, list));
+  }
+  return out;
+}
+
+export const prismaAccessLoader: AccessLoader = {
+  loadAll: () => load(null),
+  loadTenant: async (tenantId) => (await load([tenantId])).get(tenantId) ?? null,
+};

@@ -1,0 +1,96 @@
+/**
+ * API keys together with the rules enforcement applies to them, read fresh from Postgres:
+ * - `getKeyDetails`: GET /api/admin/keys/{keyId}: the key, its tenant's name, and its rules told
+ *   apart (tenant rules, overrides, and the effective merge with each rule's source);
+ * - `loadKeyRules` / `loadLiveKeyRules`: the compiled effective rules of one key, or of a tenant's
+ *   live keys (oldest first, at most `maxKeys`), which the quota views peek.
+ * The merge is enforcement's own (lib/policy/compiled/effectiveRules.ts `mergeRules`), never redone here.
+ * Unknown key or tenant: AppError `not_found`.
+ */
+import { getDb } from "../../db/client";
+import type { CompiledRule } from "./effectiveRules";
+import { AppError } from "../../http/errors";
+import { effectiveRulesOf, loadCompiledRules } from "./compiledRules";
+import type { Rule } from "../rules/ruleSchema";
+import { keyView, type KeyView } from "../keys/keyStore";
+
+export type RuleSource = "tenant" | "override";
+export type EffectiveRule = Rule & { source: RuleSource };
+
+export interface KeyDetails extends KeyView {
+  tenantName: string;
+  rules: {
+    tenant: Rule[];
+    overrides: Rule[];
+    /** What the key's requests are checked against, in enforcement's order. */
+    effective: EffectiveRule[];
+  };
+}
+
+export interface KeyWithRules {
+  key: KeyView & { tenantName: string };
+  tenant: CompiledRule[];
+  overrides: CompiledRule[];
+  effective: CompiledRule[];
+}
+
+export const sourceOf = (rule: CompiledRule): RuleSource => (rule.override ? "override" : "tenant");
+
+export async function loadKeyRules(keyId: string): Promise<KeyWithRules> {
+  const row = await getDb().apiKey.findUnique({ where: { id: keyId }, include: { tenant: { select: { name: true } } } });
+  if (!row) throw new AppError("not_found", `No API key with id ${JSON.stringify(keyId)}.`);
+  const sets = await loadCompiledRules(row.tenantId, [keyId]);
+  return {
+    key: { ...keyView(row), tenantName: row.tenant.name },
+    tenant: sets.tenant,
+    overrides: sets.overrides.get(keyId) ?? [],
+    effective: effectiveRulesOf(sets, keyId),
+  };
+}
+
+export async function getKeyDetails(keyId: string): Promise<KeyDetails> {
+  const loaded = await loadKeyRules(keyId);
+  return {
+    ...loaded.key,
+    rules: {
+      tenant: loaded.tenant.map((r) => r.rule),
+      overrides: loaded.overrides.map((r) => r.rule),
+      effective: loaded.effective.map((r) => ({ ...r.rule, source: sourceOf(r) })),
+    },
+  };
+}
+
+export interface LiveKeyRules {
+  id: string;
+  name: string;
+  effective: CompiledRule[];
+}
+
+export interface TenantKeyRules {
+  tenantId: string;
+  /** The tenant's own rules (its `tenant`-scope rules are shared by all its keys). */
+  tenantRules: CompiledRule[];
+  keys: LiveKeyRules[];
+  /** More live keys exist than `maxKeys`. */
+  truncated: boolean;
+}
+
+export async function loadLiveKeyRules(tenantId: string, maxKeys: number): Promise<TenantKeyRules> {
+  const db = getDb();
+  const tenant = await db.tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
+  if (!tenant) throw new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
+  const rows = await db.apiKey.findMany({
+    where: { tenantId, revokedAt: null },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: maxKeys + 1,
+    select: { id: true, name: true },
+  });
+  const keys = rows.slice(0, maxKeys);
+  const sets = await loadCompiledRules(tenantId, keys.map((k) => k.id));
+  return {
+    tenantId,
+    tenantRules: sets.tenant,
+    keys: keys.map((k) => ({ id: k.id, name: k.name, effective: effectiveRulesOf(sets, k.id) })),
+    truncated: rows.length > maxKeys,
+  };
+}

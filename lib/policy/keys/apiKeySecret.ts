@@ -1,0 +1,48 @@
+/**
+ * API key format, hashing and verification.
+ *
+ * A key reads `sluice_<keyId>_<secret>`: the `sluice_` prefix lets secret scanners recognise a
+ * leaked key; the key id (8 base62) finds the stored hash without a search; the secret is 22 base62
+ * characters (131 random bits). Only SHA-256 of the whole key is stored: a fast hash is right for
+ * a high-entropy random secret (no dictionary to attack), and verification stays cheap enough for
+ * the request path. Comparison is constant-time.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import { randomBase62 } from "../../common/ids";
+
+export const KEY_PREFIX = "sluice_";
+const SECRET_LENGTH = 22;
+const KEY_PATTERN = /^sluice_([0-9A-Za-z]{8})_([0-9A-Za-z]{22})$/;
+
+export interface MintedKey {
+  /** The whole key, shown once. */
+  key: string;
+  /** The public part, safe to list: `sluice_<keyId>`. */
+  prefix: string;
+  secretHash: string;
+}
+
+export function hashKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+export function publicPrefix(keyId: string): string {
+  return `${KEY_PREFIX}${keyId}`;
+}
+
+export function mintKey(keyId: string): MintedKey {
+  const key = `${publicPrefix(keyId)}_${randomBase62(SECRET_LENGTH)}`;
+  return { key, prefix: publicPrefix(keyId), secretHash: hashKey(key) };
+}
+
+/** The key id a presented key claims, or null when it is not shaped like a Sluice key. */
+export function keyIdOf(presented: string): string | null {
+  return KEY_PATTERN.exec(presented)?.[1] ?? null;
+}
+
+/** Whether `presented` hashes to `secretHash`, compared in constant time. */
+export function verifyKey(presented: string, secretHash: string): boolean {
+  const a = Buffer.from(hashKey(presented), "hex");
+  const b = Buffer.from(secretHash, "hex");
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,67 @@
+/**
+ * Conversion between the contract's rule (lib/policy/rules/ruleSchema.ts) and its database row.
+ * windowMs and blockMs are BigInt columns (up to 366 days in ms exceeds int4) and numbers everywhere else.
+ */
+import type { Rule } from "./ruleSchema";
+
+/** The columns of a Rule row that describe the rule itself (no owner, no position). */
+export interface RuleColumns {
+  name: string;
+  scope: Rule["scope"];
+  scopeKey: string | null;
+  onMissing: string | null;
+  algorithm: Rule["algorithm"];
+  limit: number;
+  windowMs: bigint;
+  burst: number;
+  cost: number;
+  methods: string[];
+  path: string | null;
+  blockMs: bigint;
+  /** Empty: charged at admission (no chargeOn). */
+  chargeOn: string[];
+  failMode: Rule["failMode"];
+  mode: Rule["mode"];
+}
+
+export function toColumns(rule: Rule): RuleColumns {
+  return {
+    name: rule.name,
+    scope: rule.scope,
+    scopeKey: rule.scopeKey ?? null,
+    onMissing: rule.onMissing ?? null,
+    algorithm: rule.algorithm,
+    limit: rule.limit,
+    windowMs: BigInt(rule.windowMs),
+    burst: rule.burst,
+    cost: rule.cost,
+    methods: rule.match.methods ?? [],
+    path: rule.match.path ?? null,
+    blockMs: BigInt(rule.blockMs),
+    chargeOn: rule.chargeOn ?? [],
+    failMode: rule.failMode,
+    mode: rule.mode,
+  };
+}
+
+export function fromColumns(row: RuleColumns): Rule {
+  const match: Rule["match"] = {};
+  if (row.methods.length > 0) match.methods = row.methods as NonNullable<Rule["match"]["methods"]>;
+  if (row.path !== null) match.path = row.path;
+  const attribute = row.scopeKey === null ? {} : { scopeKey: row.scopeKey, onMissing: (row.onMissing === "refuse" ? "refuse" : "skip") as Rule["onMissing"] };
+  return {
+    name: row.name,
+    scope: row.scope,
+    algorithm: row.algorithm,
+    limit: row.limit,
+    windowMs: Number(row.windowMs),
+    burst: row.burst,
+    cost: row.cost,
+    match,
+    blockMs: Number(row.blockMs),
+    ...(row.chargeOn.length > 0 ? { chargeOn: row.chargeOn as NonNullable<Rule["chargeOn"]> } : {}),
+    failMode: row.failMode,
+    mode: row.mode,
+    ...attribute,
+  };
+}

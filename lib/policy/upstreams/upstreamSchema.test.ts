@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { fieldErrors } from "../../http/validate";
+import { upstreamSchema } from "./upstreamSchema";
+
+const errorsOf = (input: unknown) => {
+  const parsed = upstreamSchema.safeParse(input);
+  if (parsed.success) throw new Error(`accepted ${JSON.stringify(input)}`);
+  return fieldErrors(parsed.error);
+};
+
+describe("upstreamSchema: accepted", () => {
+  it.each([
+    ["http://127.0.0.1:8080", "http://127.0.0.1:8080"],
+    ["https://api.example.com/", "https://api.example.com"],
+    ["  https://api.example.com/v2//  ", "https://api.example.com/v2"],
+    ["HTTPS://API.Example.COM:443/Base", "https://api.example.com/Base"],
+    ["http://[::1]:9000/x", "http://[::1]:9000/x"],
+  ])("%j is stored as %j, timeoutMs 30,000 by default", (url, stored) => {
+    expect(upstreamSchema.parse({ url })).toEqual({ url: stored, timeoutMs: 30_000 });
+  });
+
+  it("timeoutMs from 100 to 120,000", () => {
+    expect(upstreamSchema.parse({ url: "http://a.test", timeoutMs: 100 }).timeoutMs).toBe(100);
+    expect(upstreamSchema.parse({ url: "http://a.test", timeoutMs: 120_000 }).timeoutMs).toBe(120_000);
+  });
+});
+
+describe("upstreamSchema: 422 per field", () => {
+  it.each([
+    [{}, "url", /required/],
+    [{ url: 42 }, "url", /must be text/],
+    [{ url: "" }, "url", /required/],
+    [{ url: "api.example.com" }, "url", /absolute URL/],
+    [{ url: "/relative" }, "url", /absolute URL/],
+    [{ url: "ftp://files.example.com" }, "url", /http or https/],
+    [{ url: "file:///etc/passwd" }, "url", /http or https/],
+    [{ url: "https://user:pw@api.example.com" }, "url", /credentials/],
+    [{ url: "https://user@api.example.com" }, "url", /credentials/],
+    [{ url: "https://api.example.com/?a=1" }, "url", /query/],
+    [{ url: "https://api.example.com/?" }, "url", /query/],
+    [{ url: "https://api.example.com/#top" }, "url", /fragment/],
+    [{ url: `https://api.example.com/${"a".repeat(2100)}` }, "url", /at most 2048/],
+    [{ url: "http://a.test", timeoutMs: 99 }, "timeoutMs", /at least 100/],
+    [{ url: "http://a.test", timeoutMs: 120_001 }, "timeoutMs", /at most 120,000/],
+    [{ url: "http://a.test", timeoutMs: 1.5 }, "timeoutMs", /whole number/],
+    [{ url: "http://a.test", timeoutMs: "1000" }, "timeoutMs", /must be a number/],
+  ])("%j: %s", (input, field, message) => {
+    const errors = errorsOf(input);
+    expect(Object.keys(errors)).toEqual([field]);
+    expect(errors[field]![0]).toMatch(message);
+  });
+
+  it("unknown fields are refused", () => {
+    expect(Object.values(errorsOf({ url: "http://a.test", headers: {} })).flat().join()).toMatch(/headers/);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * The one schema of a tenant's gateway upstream, shared by PUT /api/admin/tenants/{id}/upstream
+ * and the dashboard form: `{ url, timeoutMs? }`.
+ *
+ * - `url`: absolute `http:` or `https:` URL with a host; no credentials (they would be forwarded
+ *   to every request and shown in the dashboard), no query and no fragment (the client's query is
+ *   passed on as it arrives). A path is allowed: it prefixes the forwarded path. Stored
+ *   normalised by WHATWG URL parsing, without a trailing `/` (so `<url>` + `/orders` never
+ *   doubles it).
+ * - `timeoutMs`: how long the upstream may take to answer (status and headers), 100 .. 120,000,
+ *   default 30,000.
+ */
+import { z } from "zod";
+import { httpUrlProblem } from "../../http/httpUrlProblem";
+
+export const UPSTREAM_TIMEOUT_MIN_MS = 100;
+export const UPSTREAM_TIMEOUT_MAX_MS = 120_000;
+export const UPSTREAM_TIMEOUT_DEFAULT_MS = 30_000;
+
+/** Why a URL cannot be an upstream, or null when it can. */
+export function upstreamUrlProblem(text: string): string | null {
+  const problem = httpUrlProblem(text, "url", "https://api.example.com");
+  if (problem) return problem;
+  // `?` alone parses to an empty search: look at the text too.
+  if (new URL(text).search !== "" || text.includes("?")) return "url must not contain a query (the client's query is passed on)";
+  return null;
+}
+
+/** `https://api.example.com/base/` → `https://api.example.com/base`. */
+export function normalizeUpstreamUrl(text: string): string {
+  const url = new URL(text);
+  const path = url.pathname.replace(/\/+$/, "");
+  return `${url.protocol}//${url.host}${path}`;
+}
+
+export const upstreamSchema = z
+  .object({
+    url: z
+      .string({ error: "url is required and must be text" })
+      .trim()
+      .min(1, "url is required")
+      .max(2048, "url must be at most 2048 characters")
+      .superRefine((text, ctx) => {
+        const problem = upstreamUrlProblem(text);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      })
+      .transform(normalizeUpstreamUrl),
+    timeoutMs: z
+      .number({ error: "timeoutMs must be a number" })
+      .int("timeoutMs must be a whole number")
+      .min(UPSTREAM_TIMEOUT_MIN_MS, `timeoutMs must be at least ${UPSTREAM_TIMEOUT_MIN_MS}`)
+      .max(UPSTREAM_TIMEOUT_MAX_MS, `timeoutMs must be at most ${UPSTREAM_TIMEOUT_MAX_MS.toLocaleString("en-US")}`)
+      .default(UPSTREAM_TIMEOUT_DEFAULT_MS),
+  })
+  .strict();
+
+export type UpstreamInput = z.input<typeof upstreamSchema>;
+export type Upstream = z.output<typeof upstreamSchema>;
