@@ -3,11 +3,13 @@
  * Invalid values throw at first use with the variable's name, so a typo never silently means "default".
  */
 import "server-only";
-import { parseAllowedRanges, type AddressRange } from "../control/alerts/webhookAddress";
+import { parseAllowedRanges, type AddressRange } from "./addressRanges";
 import { adminTokenProblem } from "./adminToken.js";
-import { emailSchema, newPasswordSchema } from "../control/auth/operatorSchemas";
-import { DEFAULT_TRACE_MAX_REQUESTS } from "../monitoring/record/requestTrace";
+import { emailSchema, newPasswordSchema } from "../common/operatorFields";
 import { parseNodeList, type NodeAddress } from "./nodeList";
+
+/** Requests kept per tenant for the simulator (lib/monitoring/record/requestTrace.ts) unless SLUICE_SIM_MAX_REQUESTS says otherwise. */
+export const DEFAULT_TRACE_MAX_REQUESTS = 200_000;
 
 export interface SluiceConfig {
   databaseUrl: string;
@@ -111,7 +113,7 @@ function sentinelFrom(cluster: boolean): SluiceConfig["redisSentinel"] {
   return password === undefined ? { sentinels, name } : { sentinels, name, password };
 }
 
-/** Both variables or neither, checked by the admin API's own schemas (lib/control/auth/operatorSchemas.ts). */
+/** Both variables or neither, checked by the admin API's own schemas (lib/common/operatorFields.ts). */
 function firstAdminFrom(): SluiceConfig["firstAdmin"] {
   const rawEmail = process.env.SLUICE_ADMIN_EMAIL ?? "";
   const rawPassword = process.env.SLUICE_ADMIN_PASSWORD ?? "";

@@ -142,20 +142,5 @@ export interface Decision {
   lease?: Lease;
 }
 
-/**
- * Why Redis could not answer: `timeout` (the deadline ran out with this process's timers on time:
- * Redis was late), `timeout_after_lag` (the deadline was extended for event-loop lag and Redis was
- * still late), `down` (the connection is known to be down), `error` (Redis answered with an error,
- * or a malformed reply).
- */
-export type UnavailableKind = "timeout" | "timeout_after_lag" | "down" | "error";
-
-export class LimiterUnavailableError extends Error {
-  readonly kind: UnavailableKind;
-
-  constructor(message: string, options?: { cause?: unknown; kind?: UnavailableKind }) {
-    super(message, options);
-    this.name = "LimiterUnavailableError";
-    this.kind = options?.kind ?? "error";
-  }
-}
+// Raised by the Redis deadline (lib/redis/deadline.ts), below the limiter; handed on as the limiter's own.
+export { LimiterUnavailableError, type UnavailableKind } from "../redis/unavailableError";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { LimiterUnavailableError } from "../limiter/types";
+import { LimiterUnavailableError } from "./unavailableError";
 import type { RedisClient } from "./connect";
 import { SILENT_RECONNECT_MS, withDeadline } from "./deadline";
 

@@ -17,7 +17,7 @@
  *   would leave a command waiting in ioredis's queue (lib/redis/silentConnection.int.test.ts).
  * Rejections are `LimiterUnavailableError`, carrying the original error as `cause`.
  */
-import { LimiterUnavailableError } from "../limiter/types";
+import { LimiterUnavailableError } from "./unavailableError";
 import type { RedisClient } from "./connect";
 
 const DOWN_STATES = new Set(["reconnecting", "close", "end", "disconnecting"]);

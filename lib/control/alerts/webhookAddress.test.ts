@@ -1,6 +1,7 @@
 import type { LookupAddress } from "node:dns";
 import { describe, expect, it } from "vitest";
-import { addressAllowed, guardedLookup, literalAddressProblem, parseAllowedRanges } from "./webhookAddress";
+import { parseAllowedRanges } from "../../config/addressRanges";
+import { addressAllowed, guardedLookup, literalAddressProblem } from "./webhookAddress";
 
 describe("addresses webhooks may reach", () => {
   it.each([

@@ -18,23 +18,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
-
-export type AddressRange = [ipaddr.IPv4 | ipaddr.IPv6, number];
-
-/** Parses SLUICE_ALERT_ALLOWED_ADDRESSES; throws with the bad entry. */
-export function parseAllowedRanges(text: string): AddressRange[] {
-  return text
-    .split(",")
-    .map((part) => part.trim())
-    .filter((part) => part !== "")
-    .map((part) => {
-      try {
-        return ipaddr.parseCIDR(part.includes("/") ? part : `${part}/${isIP(part) === 6 ? 128 : 32}`);
-      } catch {
-        throw new Error(`SLUICE_ALERT_ALLOWED_ADDRESSES: "${part}" is not an address or CIDR range`);
-      }
-    });
-}
+import type { AddressRange } from "../../config/addressRanges";
 
 /** IPv4-mapped IPv6 as its IPv4 (ipaddr.process); null for anything that is not an address. */
 function normalized(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {

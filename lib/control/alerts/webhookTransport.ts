@@ -6,7 +6,8 @@
  * rejects with a fetch error whose cause has code `EADDRNOTALLOWED`.
  */
 import { Agent, fetch } from "undici";
-import { guardedLookup, literalAddressProblem, type AddressRange } from "./webhookAddress";
+import type { AddressRange } from "../../config/addressRanges";
+import { guardedLookup, literalAddressProblem } from "./webhookAddress";
 import { AddressNotAllowedError, type SendWebhook } from "./webhookDelivery";
 
 export function webhookTransport(allowed: AddressRange[]): SendWebhook {

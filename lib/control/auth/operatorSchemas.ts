@@ -11,21 +11,13 @@
  */
 import { z } from "zod";
 import { plainText } from "../../common/textInput";
+import { emailSchema, MAX_PASSWORD_LENGTH, newPasswordSchema } from "../../common/operatorFields";
+
+// The fields the start-up configuration checks too live below it, in lib/common/operatorFields.ts.
+export { emailSchema, newPasswordSchema, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../common/operatorFields";
 
 export const ROLES = ["admin", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
-
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 1024;
-
-export const emailSchema = plainText(z.string({ error: "email is required and must be text" }).trim().toLowerCase().max(254, "email must be at most 254 characters"), "email").pipe(
-  z.email("email must be an email address"),
-);
-
-export const newPasswordSchema = z
-  .string({ error: "password is required and must be text" })
-  .min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`)
-  .max(MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`);
 
 export const roleSchema = z.enum(ROLES, { error: `role must be one of ${ROLES.join(", ")}` });
 

@@ -42,12 +42,11 @@ import type { KeyAccess } from "../../policy/compiled/accessLoader";
 import type { DeferredCharge } from "./chargeByResponse";
 import { presentedKey, type HeaderSource } from "./credentials";
 import { rulesForRequest } from "../../policy/compiled/effectiveRules";
+import { ANONYMOUS_TENANT, anonymousRule } from "../../policy/compiled/anonymousRule";
 import { describeAttribute, resolveAttributes } from "./requestAttributes";
 import type { KeyUsage } from "./keyUsage";
 
 export const QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
-/** The hash tag of the anonymous limit's counters: `-` never occurs in a tenant id. */
-export const ANONYMOUS_TENANT = "-anon";
 
 export interface AdmitDeps {
   access: AccessCache;
@@ -100,10 +99,6 @@ export async function releaseLease(deps: Pick<AdmitDeps, "limiter" | "metrics">,
     if (released > 0) leases.inc({ event: "released" }, released);
     if (released < lease.keys.length) leases.inc({ event: "expired" }, lease.keys.length - released);
   }
-}
-
-export function anonymousRule(limitPerMinute: number): LimiterRule {
-  return { name: "anonymous", ref: "anon", scope: "ip", algorithm: "sliding_window", limit: limitPerMinute, windowMs: 60_000, burst: limitPerMinute, cost: 1, blockMs: 0, failMode: "open", mode: "enforce" };
 }
 
 /** The response for a decision that refused: 503 when the limiter was unavailable, else 429. */

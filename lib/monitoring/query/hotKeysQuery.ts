@@ -11,7 +11,7 @@
 import { parseInput } from "../../http/validate";
 import { labelRules, type RuleLabel } from "./monitoringDirectory";
 import { GLOBAL_SCOPE, monitoringKeys, parseClientMember, type Resolution } from "../record/monitoringKeys";
-import type { MonitoringReadDeps } from "./monitoringQueries";
+import type { MonitoringReadDeps } from "./readDeps";
 import { hotKeysQuerySchema, type HotKeysQuery } from "./monitoringSchemas";
 import { ReadPlan, scored } from "./readPlan";
 import { periodsCovering, setResolution } from "./timeBuckets";

@@ -20,7 +20,7 @@ import { LimiterUnavailableError, type LimiterRule, type Scope, type Subject } f
 import { limitedMember, parseLimitedMember, type LimitedSubject } from "../record/limitedSubjects";
 import { labelRules, type RuleLabel } from "./monitoringDirectory";
 import { GLOBAL_SCOPE, MINUTE_MS, minuteOf, monitoringKeys } from "../record/monitoringKeys";
-import type { MonitoringReadDeps } from "./monitoringQueries";
+import type { MonitoringReadDeps } from "./readDeps";
 import { limitedNowQuerySchema, type LimitedNowQuery } from "./monitoringSchemas";
 import { ReadPlan, scored } from "./readPlan";
 

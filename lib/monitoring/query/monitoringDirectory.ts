@@ -11,7 +11,7 @@
  * `keyTenant` finds the tenant of an API key: from the cache for live keys, else from the store
  * (revoked keys keep their recent decisions for 24 h); store errors propagate (503 upstream).
  */
-import { ANONYMOUS_TENANT, anonymousRule } from "../../dataplane/admission/admit";
+import { ANONYMOUS_TENANT, anonymousRule } from "../../policy/compiled/anonymousRule";
 import type { AccessCache } from "../../policy/compiled/accessCache";
 import type { TenantAccess } from "../../policy/compiled/accessLoader";
 import type { LimiterRule, RuleMode } from "../../limiter/types";

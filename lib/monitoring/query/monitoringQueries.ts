@@ -5,22 +5,15 @@
  * schema (lib/monitoring/query/monitoringSchemas.ts; a bad input is a 422 AppError) and answers 503
  * (AppError `limiter_unavailable`) when Redis cannot answer within `timeoutMs`.
  */
-import type { RedisClient } from "../../redis/connect";
 import { hotKeys, type HotKeys } from "./hotKeysQuery";
 import type { MonitoringDirectory } from "./monitoringDirectory";
+import type { MonitoringReadDeps } from "./readDeps";
 import { limitedNow, type LimitedNow, type LiveRules } from "./limitedNowQuery";
 import type { HotKeysQuery, LimitedNowQuery, NearLimitQuery, RecentDecisionsQuery, RefusalRateQuery, TrafficQuery } from "./monitoringSchemas";
 import { nearLimit, type NearLimit } from "./nearLimitQuery";
 import { recentDecisions, type RecentDecisions } from "./recentDecisionsQuery";
 import { refusalRate, type RefusalRates } from "./refusalRateQuery";
 import { trafficSeries, type TrafficSeries } from "./trafficQuery";
-
-export interface MonitoringReadDeps {
-  redis: RedisClient;
-  prefix: string;
-  timeoutMs: number;
-  directory: MonitoringDirectory;
-}
 
 export interface MonitoringQueries {
   directory: MonitoringDirectory;

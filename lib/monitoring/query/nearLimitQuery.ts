@@ -12,7 +12,7 @@
 import { parseInput } from "../../http/validate";
 import { labelRules, type RuleLabel } from "./monitoringDirectory";
 import { GLOBAL_SCOPE, monitoringKeys, parseClientMember, type Resolution } from "../record/monitoringKeys";
-import type { MonitoringReadDeps } from "./monitoringQueries";
+import type { MonitoringReadDeps } from "./readDeps";
 import { nearLimitQuerySchema, type NearLimitQuery } from "./monitoringSchemas";
 import { ReadPlan, scored } from "./readPlan";
 import { periodsCovering, periodStartMs, setResolution } from "./timeBuckets";

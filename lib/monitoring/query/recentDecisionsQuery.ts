@@ -12,7 +12,7 @@
 import { AppError } from "../../http/errors";
 import { parseInput } from "../../http/validate";
 import { monitoringKeys, RECENT_DECISIONS_KEPT } from "../record/monitoringKeys";
-import type { MonitoringReadDeps } from "./monitoringQueries";
+import type { MonitoringReadDeps } from "./readDeps";
 import { recentDecisionsQuerySchema, type RecentDecisionsQuery } from "./monitoringSchemas";
 import { parseRecentDecision, type RecentDecision } from "../record/recentDecisions";
 import { ReadPlan } from "./readPlan";

@@ -16,7 +16,7 @@
 import { parseInput } from "../../http/validate";
 import { labelRules, type RuleLabel } from "./monitoringDirectory";
 import { GLOBAL_SCOPE, monitoringKeys, TOTAL_REF } from "../record/monitoringKeys";
-import type { MonitoringReadDeps } from "./monitoringQueries";
+import type { MonitoringReadDeps } from "./readDeps";
 import { refusalRateQuerySchema, type RefusalRateQuery } from "./monitoringSchemas";
 import { ReadPlan, scored, type ReadHandle } from "./readPlan";
 import { planSeries, type SeriesPoint } from "./seriesReader";

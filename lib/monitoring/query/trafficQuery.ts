@@ -10,7 +10,7 @@
 import { parseInput } from "../../http/validate";
 import type { RuleLabel } from "./monitoringDirectory";
 import { GLOBAL_SCOPE, TOTAL_REF } from "../record/monitoringKeys";
-import type { MonitoringReadDeps } from "./monitoringQueries";
+import type { MonitoringReadDeps } from "./readDeps";
 import { trafficQuerySchema, type TrafficQuery } from "./monitoringSchemas";
 import { ReadPlan } from "./readPlan";
 import { planSeries, type SeriesPoint } from "./seriesReader";

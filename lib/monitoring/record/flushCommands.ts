@@ -36,7 +36,8 @@ import {
   type MonitoringKeys,
   type Resolution,
 } from "./monitoringKeys";
-import { DEFAULT_TRACE_MAX_REQUESTS, TRACE_FIELD, TRACE_MAX_AGE_MS, type TraceBuffer } from "./requestTrace";
+import { DEFAULT_TRACE_MAX_REQUESTS } from "../../config/config";
+import { TRACE_FIELD, TRACE_MAX_AGE_MS, type TraceBuffer } from "./requestTrace";
 import { ScopeWrites, type WriteCommand } from "./scopeWrites";
 
 export type CommandGroups = Map<string, WriteCommand[]>;

@@ -42,8 +42,6 @@ export interface TraceEntry {
   refusedBy: string | null;
 }
 
-/** Requests kept per tenant unless SLUICE_SIM_MAX_REQUESTS says otherwise. */
-export const DEFAULT_TRACE_MAX_REQUESTS = 200_000;
 /** Nothing older than this (by stream id) is kept. */
 export const TRACE_MAX_AGE_MS = 86_400_000;
 

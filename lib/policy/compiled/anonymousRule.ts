@@ -1,0 +1,13 @@
+/**
+ * The limit every unauthenticated request meets (SLUICE_ANON_LIMIT_PER_MINUTE per client IP), and
+ * the pseudo-tenant its decisions are counted and recorded under. Admission applies it
+ * (lib/dataplane/admission/admit.ts); the dashboard names it (lib/monitoring/query/monitoringDirectory.ts).
+ */
+import type { LimiterRule } from "../../limiter/types";
+
+/** The hash tag of the anonymous limit's counters: `-` never occurs in a tenant id. */
+export const ANONYMOUS_TENANT = "-anon";
+
+export function anonymousRule(limitPerMinute: number): LimiterRule {
+  return { name: "anonymous", ref: "anon", scope: "ip", algorithm: "sliding_window", limit: limitPerMinute, windowMs: 60_000, burst: limitPerMinute, cost: 1, blockMs: 0, failMode: "open", mode: "enforce" };
+}
