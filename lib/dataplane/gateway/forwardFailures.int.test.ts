@@ -1,0 +1,122 @@
+/**
+ * forwardToUpstream when things go wrong (test/support/gatewayBench.ts: real upstreams behind a
+ * bare forwarding server): 504, 502 and a failure mid-body, a client going away, and the status
+ * told to count by response (onStatus).
+ */
+import http from "node:http";
+import { describe, expect, it } from "vitest";
+import { freePort } from "@/test/support/freePort";
+import { json, send, gatewayBench } from "@/test/support/gatewayBench";
+import { waitUntil } from "@/test/support/sluiceEnv";
+import { metrics } from "../../monitoring/prometheus/metrics";
+
+const { front, upstream } = gatewayBench();
+
+describe("failures", () => {
+  const outcomes = async (outcome: string) => {
+    const metric = await metrics().gatewayResponses.get();
+    return metric.values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+  };
+
+  it("no answer within timeoutMs: 504 problem+json with the rate-limit headers, naming no host", async () => {
+    const up = await upstream((req) => req.resume()); // never answers
+    const port = await front(up.url, 300);
+    const before = await outcomes("timeout");
+    const started = performance.now();
+    const res = await send(port, { path: "/api/v1/slow" });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(res.status).toBe(504);
+    expect(res.headers["content-type"]).toBe("application/problem+json");
+    expect(res.headers["x-ratelimit-remaining"]).toBe("99");
+    expect(json(res)).toMatchObject({ status: 504, title: "Gateway Timeout", detail: "The upstream did not answer within 300 ms." });
+    expect(res.body.toString()).not.toContain(String(up.port));
+    expect(await outcomes("timeout")).toBe(before + 1);
+  });
+
+  it("upstream down: 502 problem+json naming no host, port or error", async () => {
+    const port = await front(`http://127.0.0.1:${await freePort()}`);
+    const before = await outcomes("unreachable");
+    const res = await send(port, { method: "POST", path: "/api/v1/down", body: "payload" });
+    expect(res.status).toBe(502);
+    expect(res.headers["content-type"]).toBe("application/problem+json");
+    expect(json(res)).toEqual({ type: "about:blank", title: "Bad Gateway", status: 502, detail: "The upstream could not be reached." });
+    expect(await outcomes("unreachable")).toBe(before + 1);
+  });
+
+  it("an upstream URL that does not parse (never stored: the schema refuses it) is a 502 too, not a crash", async () => {
+    const res = await send(await front("no scheme"), { path: "/api/v1/x" });
+    expect(res.status).toBe(502);
+  });
+
+  it("an upstream that fails mid-body ends the client's connection (no problem after the headers, no silent truncation)", async () => {
+    const up = await upstream((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-length": "1000000" });
+      res.write(Buffer.alloc(10_000));
+      setTimeout(() => res.socket?.destroy(), 50);
+    });
+    const port = await front(up.url);
+    const failure = await new Promise<string>((resolve) => {
+      http
+        .get({ host: "127.0.0.1", port, path: "/api/v1/broken", agent: false }, (res) => {
+          expect(res.statusCode).toBe(200);
+          res.resume();
+          res.on("end", () => resolve("ended normally"));
+          res.on("error", (e) => resolve(`error: ${e.message}`));
+          res.on("aborted", () => resolve("aborted"));
+        })
+        .on("error", (e) => resolve(`error: ${e.message}`));
+    });
+    expect(failure).not.toBe("ended normally");
+  });
+
+  it("a client that goes away aborts the upstream request", async () => {
+    let upstreamClosed = false;
+    const up = await upstream((req, res) => {
+      req.resume();
+      res.on("close", () => (upstreamClosed = true)); // never answered: closed only by the gateway
+    });
+    const port = await front(up.url);
+    const before = await outcomes("aborted");
+    const req = http.request({ host: "127.0.0.1", port, path: "/api/v1/hang", agent: false });
+    req.on("error", () => undefined);
+    req.end();
+    await waitUntil(async () => up.seen.length === 1, 5_000, "the request reached the upstream");
+    req.destroy();
+    await waitUntil(async () => upstreamClosed, 5_000, "the upstream request was aborted");
+    await waitUntil(async () => (await outcomes("aborted")) === before + 1, 5_000, "counted as aborted");
+  });
+});
+
+describe("the status sent, for count by response (onStatus)", () => {
+  it("is the upstream's status, or Sluice's own 502, told once per exchange", async () => {
+    const up = await upstream((req, res) => {
+      req.resume();
+      res.writeHead(req.url === "/bad" ? 401 : 200);
+      res.end();
+    });
+    const told: number[] = [];
+    const port = await front(up.url, 5_000, (status) => told.push(status));
+    expect((await send(port, { path: "/api/v1/bad" })).status).toBe(401);
+    expect((await send(port, { path: "/api/v1/ok" })).status).toBe(200);
+    const unreachable = await front(`http://127.0.0.1:${await freePort()}`, 5_000, (status) => told.push(status));
+    expect((await send(unreachable, { path: "/api/v1/x" })).status).toBe(502);
+    expect(told).toEqual([401, 200, 502]);
+  });
+
+  it("is not told when the client goes away before any status", async () => {
+    const up = await upstream((req) => req.resume()); // never answers
+    const told: number[] = [];
+    const port = await front(up.url, 5_000, (status) => told.push(status));
+    const req = http.request({ host: "127.0.0.1", port, path: "/api/v1/slow", agent: false });
+    req.on("error", () => undefined);
+    req.end();
+    const aborted = async () => (await metrics().gatewayResponses.get()).values.find((v) => v.labels.outcome === "aborted")?.value ?? 0;
+    const before = await aborted();
+    await waitUntil(async () => up.seen.length === 1, 5_000, "the request reaches the upstream");
+    req.destroy();
+    // Counted as aborted: the exchange is over, and no status was sent, so none is told.
+    await waitUntil(async () => (await aborted()) === before + 1, 5_000, "counted as aborted");
+    expect(told).toEqual([]);
+  });
+});
