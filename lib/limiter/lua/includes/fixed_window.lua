@@ -34,7 +34,7 @@ ALGORITHMS["fw"] = function(key, field, now, now_us, limit, window, burst, cost)
   if after > 0 then a_reset = until_end end
   local value
   if cost > 0 then
-    if after < FW_COUNT and w < PACK_WINDOWS then value = fmt_int(w * FW_COUNT + after) else value = w .. ":" .. after end
+    if after < FW_COUNT and w < PACK_WINDOWS then value = w * FW_COUNT + after else value = w .. ":" .. after end
   end
   return allowed, retry, b_left, b_reset, b_reset, a_left, a_reset, a_reset, value, ttl_ms(until_end)
 end

@@ -32,7 +32,7 @@ local function apply_penalty(out, o, key, field, now, block, commit, ttl_floor)
     left = block
     local ttl = ttl_ms(block)
     if ttl < ttl_floor then ttl = ttl_floor end
-    put_state(key, field, fmt_int(now + block), ttl)
+    put_state(key, field, now + block, ttl)
   end
   out[o + 1] = false
   if out[o + 2] >= 0 and out[o + 2] < left then out[o + 2] = left end

@@ -12,7 +12,8 @@
     retry        ms until this request would pass (0 if allowed, -1 if it never can: cost > capacity)
     remaining, reset, next   as things stand (not consumed)
     remaining, reset, next   once this request is consumed
-    value, ttl   the state to store (put_state) when the request is consumed; nil value: nothing to
+    value, ttl   the state to store (put_state) when the request is consumed: a number (a compact
+                 state, encoded once when the key is written) or a text form; nil value: nothing to
                  write, unless the algorithm has a COMMITS entry, which then writes instead.
   A check reads its state through state_of(key, field), never GET.
 
@@ -29,29 +30,68 @@ local floor, ceil, min, tonumber, format, unpack = math.floor, math.ceil, math.m
 local ALGORITHMS = {}
 local COMMITS = {}
 
--- Base 64 of a whole number below 2^53 (a compact state), and back.
+-- Base 64 of a whole number below 2^53 (a compact state), and back. Digits are computed, not
+-- looked up: this file runs on every call (EVAL), and building a 64-entry table each time cost
+-- more than a whole one-rule decision.
 local B64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
-local B64_VALUE = {}
-for i = 1, 64 do B64_VALUE[string.byte(B64, i)] = i - 1 end
-local byte, sub = string.byte, string.sub
+local byte, sub, char, find = string.byte, string.sub, string.char, string.find
+
+-- The byte of digit d (0..63): "0"-"9", "A"-"Z", "a"-"z", "-", "_".
+local function b64_byte(d)
+  if d < 10 then return 48 + d elseif d < 36 then return 55 + d elseif d < 62 then return 61 + d elseif d == 62 then return 45 end
+  return 95
+end
 
 local function enc64(n)
-  if n == 0 then return "0" end
-  local out = ""
+  if n < 64 then return sub(B64, n + 1, n + 1) end
+  -- Digits into locals, then one string (a string per digit cost more than the rest of a check).
+  local d1, d2, d3, d4, d5, d6, d7, d8, d9 = n % 64
+  n = (n - d1) / 64
+  d2 = n % 64; n = (n - d2) / 64
+  if n == 0 then return char(b64_byte(d2), b64_byte(d1)) end
+  d3 = n % 64; n = (n - d3) / 64
+  if n == 0 then return char(b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
+  d4 = n % 64; n = (n - d4) / 64
+  if n == 0 then return char(b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
+  d5 = n % 64; n = (n - d5) / 64
+  if n == 0 then return char(b64_byte(d5), b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
+  d6 = n % 64; n = (n - d6) / 64
+  if n == 0 then return char(b64_byte(d6), b64_byte(d5), b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
+  d7 = n % 64; n = (n - d7) / 64
+  if n == 0 then return char(b64_byte(d7), b64_byte(d6), b64_byte(d5), b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
+  d8 = n % 64; n = (n - d8) / 64
+  if n == 0 then return char(b64_byte(d8), b64_byte(d7), b64_byte(d6), b64_byte(d5), b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
+  d9 = n % 64; n = (n - d9) / 64
+  if n == 0 then return char(b64_byte(d9), b64_byte(d8), b64_byte(d7), b64_byte(d6), b64_byte(d5), b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
+  -- 2^54 and above (never a compact state): the general loop.
+  local out = char(b64_byte(d9), b64_byte(d8), b64_byte(d7), b64_byte(d6), b64_byte(d5), b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1))
   while n > 0 do
     local d = n % 64
-    out = sub(B64, d + 1, d + 1) .. out
+    out = char(b64_byte(d)) .. out
     n = (n - d) / 64
   end
   return out
 end
 
-local function dec64(s)
+-- The value of the base-64 digits s[i..j], or nil when one is not a digit (inline tests: a
+-- function call per digit cost a third of the decode).
+local function dec64(s, i, j)
   local n = 0
-  for i = 1, #s do
-    local v = B64_VALUE[byte(s, i)]
-    if not v then return nil end
-    n = n * 64 + v
+  for k = i, j do
+    local b = byte(s, k)
+    if b >= 97 then
+      if b > 122 then return nil end
+      n = n * 64 + b - 61
+    elseif b >= 65 then
+      if b <= 90 then n = n * 64 + b - 55 elseif b == 95 then n = n * 64 + 63 else return nil end
+    elseif b >= 48 then
+      if b > 57 then return nil end
+      n = n * 64 + b - 48
+    elseif b == 45 then
+      n = n * 64 + 62
+    else
+      return nil
+    end
   end
   return n
 end
@@ -62,16 +102,25 @@ end
 local SUBJECTS = {}
 local DIRTY = {}
 
+-- Entries are scanned with plain finds (no pattern, no substring for a compact state).
 local function parse_subject(raw)
   local rec = { order = {}, value = {}, written = {}, ttl = 0 }
   if raw then
-    for field, state in string.gmatch(raw, "([^,=]+)=([^,]*)") do
-      local v
-      if string.find(state, ":", 1, true) then v = state else v = dec64(state) end
-      if v and rec.value[field] == nil then
-        rec.order[#rec.order + 1] = field
-        rec.value[field] = v
+    local pos, len = 1, #raw
+    while pos <= len do
+      local stop = (find(raw, ",", pos, true) or len + 1) - 1
+      local eq = find(raw, "=", pos, true)
+      if eq and eq > pos and eq <= stop then
+        local field = sub(raw, pos, eq - 1)
+        local v
+        local colon = find(raw, ":", eq + 1, true)
+        if colon and colon <= stop then v = sub(raw, eq + 1, stop) else v = dec64(raw, eq + 1, stop) end
+        if v and rec.value[field] == nil then
+          rec.order[#rec.order + 1] = field
+          rec.value[field] = v
+        end
       end
+      pos = stop + 2
     end
   end
   return rec
@@ -100,11 +149,11 @@ local function state_of(key, field)
   return subject_of(key).value[field]
 end
 
--- Stores a rule's new state (a string from fmt_int or a text form) with the TTL it needs.
+-- Stores a rule's new state (a compact state as a number, or a text form) with the TTL it needs.
 local function put_state(key, field, value, ttl)
   local rec = subject_of(key)
   if rec.value[field] == nil then rec.order[#rec.order + 1] = field end
-  rec.value[field] = tonumber(value) or value
+  rec.value[field] = value
   rec.written[field] = true
   if ttl > rec.ttl then rec.ttl = ttl end
   if not DIRTY[key] then
@@ -116,26 +165,38 @@ end
 -- Writes every changed subject key once. Its TTL is the longest a field written this call needs;
 -- a field not written this call keeps the life it had, which the key's PTTL covers (every write
 -- gave the key at least what each of its fields needed), so then the TTL is at least the PTTL.
+local function store_subject(key, rec)
+  local parts, untouched = {}, false
+  for j = 1, #rec.order do
+    local field = rec.order[j]
+    local v = rec.value[field]
+    if v ~= false then -- false: a field known to be over (an ended penalty), dropped
+      if type(v) == "number" then v = enc64(v) end
+      parts[#parts + 1] = field .. "=" .. v
+      if not rec.written[field] then untouched = true end
+    end
+  end
+  local ttl = rec.ttl
+  if untouched then
+    local left = rcall("PTTL", key)
+    if left > ttl then ttl = left end
+  end
+  rcall("SET", key, table.concat(parts, ","), "PX", ttl)
+end
+
 local function store_subjects()
   for i = 1, #DIRTY do
     local key = DIRTY[i]
     local rec = SUBJECTS[key]
-    local parts, untouched = {}, false
-    for j = 1, #rec.order do
-      local field = rec.order[j]
-      local v = rec.value[field]
-      if v ~= false then -- false: a field known to be over (an ended penalty), dropped
-        if type(v) == "number" then v = enc64(v) end
-        parts[#parts + 1] = field .. "=" .. v
-        if not rec.written[field] then untouched = true end
-      end
+    local only = rec.order[1]
+    local v = rec.value[only]
+    if rec.order[2] == nil and v and rec.written[only] then
+      -- One field, written this call (the usual key): no list to build, no PTTL to read.
+      if type(v) == "number" then v = enc64(v) end
+      rcall("SET", key, only .. "=" .. v, "PX", rec.ttl)
+    else
+      store_subject(key, rec)
     end
-    local ttl = rec.ttl
-    if untouched then
-      local left = rcall("PTTL", key)
-      if left > ttl then ttl = left end
-    end
-    rcall("SET", key, table.concat(parts, ","), "PX", ttl)
   end
 end
 
@@ -231,6 +292,10 @@ local function adopt_legacy(key, field, code, legacy_key)
 end
 
 local function put_legacy(key, value, ttl)
-  rcall("SET", key, value, "PX", ttl)
-  LEGACY[key] = tonumber(value) or value
+  if type(value) == "number" then
+    rcall("SET", key, fmt_int(value), "PX", ttl)
+  else
+    rcall("SET", key, value, "PX", ttl)
+  end
+  LEGACY[key] = value
 end

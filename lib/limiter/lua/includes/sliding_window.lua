@@ -66,7 +66,7 @@ ALGORITHMS["sw"] = function(key, field, now, now_us, limit, window, burst, cost)
   local value
   if cost > 0 then
     if cur + cost < SW_COUNT and prev < SW_COUNT and w < PACK_WINDOWS then
-      value = fmt_int((w * SW_COUNT + prev) * SW_COUNT + cur + cost)
+      value = (w * SW_COUNT + prev) * SW_COUNT + cur + cost
     else
       value = w .. ":" .. (cur + cost) .. ":" .. prev
     end

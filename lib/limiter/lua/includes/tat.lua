@@ -57,7 +57,7 @@ local function tat_state(now, ahead, q)
     if f >= q then
       whole, f = whole + 1, 0
     end
-    if whole < TAT_MAX_MS then return fmt_int(whole * TAT_UNITS + f) end
+    if whole < TAT_MAX_MS then return whole * TAT_UNITS + f end
   end
   return whole .. ":" .. fmt_num(fraction)
 end
