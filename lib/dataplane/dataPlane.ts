@@ -99,7 +99,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     try {
       const reply = await answer(route, req, res, admission.client, admission.headers, rawPath, query, charge);
       if (reply) {
-        writeReply(req, res, withHeaders(reply, admission.headers));
+        writeReply(req, res, reply, admission.headers);
         charge?.(reply.status);
       }
     } finally {

@@ -7,13 +7,13 @@ import type { IncomingMessage } from "node:http";
 import { checkIdentifier, checkRequestSchema } from "./admission/checkIdentifier";
 import type { AccessCache } from "../policy/compiled/accessCache";
 import type { Client } from "./admission/admit";
-import { readJsonStream } from "../http/readJsonBody";
+import { readJsonWith } from "../http/readJsonBody";
 import { problemReplyFor } from "../http/problem";
 import { jsonReply, type Reply } from "../http/reply";
 import { parseInput } from "../http/validate";
 import type { Limiter } from "../limiter/decide";
 import type { DecisionSink } from "../monitoring/record/decisionRecorder";
-import { bodyChunks, headerOf } from "./nodeIo";
+import { headerOf, readBodyText } from "./nodeIo";
 
 export const ECHO_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 const ECHOED = new Set(ECHO_METHODS.split(", "));
@@ -53,7 +53,7 @@ export async function checkReply(req: IncomingMessage, client: Client, deps: Che
   const method = req.method ?? "GET";
   if (method === "OPTIONS") return optionsReply(CHECK_METHODS);
   if (method !== "POST") return problemReplyFor("method_not_allowed", `This route serves ${CHECK_METHODS}.`, {}, { allow: CHECK_METHODS });
-  const input = parseInput(checkRequestSchema, await readJsonStream(headerOf(req, "content-length"), bodyChunks(req)));
+  const input = parseInput(checkRequestSchema, await readJsonWith(headerOf(req, "content-length"), (maxBytes) => readBodyText(req, maxBytes)));
   return jsonReply(await checkIdentifier(deps.limiter, deps.access.tenant(client.tenantId), input, deps.recorder));
 }
 

@@ -15,9 +15,21 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 
 /** `declaredLength`: the Content-Length header, if any; `body`: the chunks (null: no body). */
 export async function readJsonStream(declaredLength: string | null | undefined, body: AsyncIterable<Uint8Array> | null): Promise<unknown> {
+  return readJsonWith(declaredLength, () => readLimited(body));
+}
+
+/** The payload_too_large error a body over MAX_BODY_BYTES is answered with. */
+export const bodyTooLarge = (): AppError => new AppError("payload_too_large", `The body must be at most ${MAX_BODY_BYTES} bytes.`);
+
+/**
+ * As readJsonStream, with the body read by `readText`: its text, at most MAX_BODY_BYTES (throwing
+ * `bodyTooLarge()` beyond), whatever content-length claimed (the data plane reads Node's request
+ * with events: lib/dataplane/nodeIo.ts readBodyText).
+ */
+export async function readJsonWith(declaredLength: string | null | undefined, readText: (maxBytes: number) => Promise<string>): Promise<unknown> {
   const declared = Number(declaredLength ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new AppError("payload_too_large", `The body must be at most ${MAX_BODY_BYTES} bytes.`);
-  const text = await readLimited(body);
+  if (declared > MAX_BODY_BYTES) throw bodyTooLarge();
+  const text = await readText(MAX_BODY_BYTES);
   if (text.trim() === "") throw new AppError("bad_request", "The body must be a JSON document; it is empty.");
   try {
     return JSON.parse(text) as unknown;
@@ -34,7 +46,7 @@ async function readLimited(body: AsyncIterable<Uint8Array> | null): Promise<stri
   // Leaving the loop early (throw) cancels a web stream and destroys a Node stream.
   for await (const value of body) {
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) throw new AppError("payload_too_large", `The body must be at most ${MAX_BODY_BYTES} bytes.`);
+    if (size > MAX_BODY_BYTES) throw bodyTooLarge();
     chunks.push(value);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
