@@ -6,8 +6,8 @@
  *   they never throw and never wait. Time is the recorder's clock unless `nowMs` is passed.
  * - `flush()` swaps the batch for an empty one and writes it with one MULTI/EXEC transaction per
  *   Redis node group (lib/monitoring/record/monitoringPipeline.ts), all or nothing, then the request trace in
- *   transactions of TRACE_CHUNK entries, one after the other (lib/monitoring/record/flushCommands.ts
- *   traceCommandChunks; a failure drops the chunks not yet written); `start()` runs it every
+ *   script calls of TRACE_CHUNK entries, one after the other (lib/monitoring/record/flushCommands.ts
+ *   traceChunks; a failure drops the chunks not yet written); `start()` runs it every
  *   `flushIntervalMs` (1 s) on an unref'd timer, so requests never await it. Each instance writes
  *   only its own increments, so several instances add up correctly.
  * - A failed flush drops its batch (never retried, so nothing is counted twice) and is logged once
@@ -19,8 +19,10 @@
 import type { Decision } from "../../limiter/types";
 import type { RedisClient } from "../../redis/connect";
 import { DecisionBatch, DEFAULT_BATCH_LIMITS, type BatchLimits, type RecordedRequest } from "./decisionBatch";
-import { flushCommands, traceCommandChunks } from "./flushCommands";
+import { withDeadline } from "../../redis/deadline";
+import { flushCommands, traceChunks } from "./flushCommands";
 import { runPipelines } from "./monitoringPipeline";
+import { appendTrace } from "./traceAppendScript";
 
 /** What the enforcement path sees of the recorder. */
 export interface DecisionSink {
@@ -101,8 +103,8 @@ export class DecisionRecorder implements DecisionSink {
       // written without its PEXPIRE.
       const timeoutMs = this.options.timeoutMs ?? FLUSH_TIMEOUT_MS;
       await runPipelines(this.options.redis, flushCommands(batch, this.options.prefix), timeoutMs, { atomic: true });
-      // The trace apart, chunk after chunk: see traceCommandChunks.
-      for (const chunk of traceCommandChunks(batch.trace, this.options.prefix, this.options.traceMaxLen)) await runPipelines(this.options.redis, chunk, timeoutMs, { atomic: true });
+      // The trace apart, chunk after chunk: see traceChunks.
+      for (const chunk of traceChunks(batch.trace, this.options.prefix, this.options.traceMaxLen)) await withDeadline(this.options.redis, () => appendTrace(this.options.redis, chunk), timeoutMs);
       outcome = "written";
       if (this.failing) this.log(`monitoring data is written again (${this.droppedBatches} batch(es) dropped during the outage)`);
       this.failing = false;

@@ -16,7 +16,7 @@
  *   scored by the latest refusal, one by the refusals.
  * - Recent decisions go to their key's list in the tenant's scope (newest at the head, trimmed to
  *   RECENT_DECISIONS_KEPT).
- * - Trace entries are not part of these groups: `traceCommandChunks` writes them apart (see there).
+ * - Trace entries are not part of these groups: `traceChunks` writes them apart (see there).
  * Key layout and bounds: lib/monitoring/record/monitoringKeys.ts. Throws only on a scope that cannot be a
  * key part (the batch never holds one).
  */
@@ -37,7 +37,7 @@ import {
   type Resolution,
 } from "./monitoringKeys";
 import { DEFAULT_TRACE_MAX_REQUESTS } from "../../config/config";
-import { TRACE_FIELD, TRACE_MAX_AGE_MS, type TraceBuffer } from "./requestTrace";
+import { TRACE_MAX_AGE_MS, type TraceBuffer } from "./requestTrace";
 import { ScopeWrites, type WriteCommand } from "./scopeWrites";
 
 export type CommandGroups = Map<string, WriteCommand[]>;
@@ -124,29 +124,35 @@ function periods(minute: number): [Resolution, number][] {
   ];
 }
 
-/** Trace entries per transaction (traceCommandChunks). */
+/** Trace entries per script call (traceChunks). */
 export const TRACE_CHUNK = 500;
 
+/** One call of lua/traceAppend.lua: entries of one tenant's stream, with its bounds and TTL. */
+export interface TraceChunk {
+  key: string;
+  maxLen: number;
+  minId: number;
+  ttlMs: number;
+  values: string[];
+}
+
 /**
- * The trace's writes (lib/monitoring/record/requestTrace.ts), apart from the rest of the flush, in chunks of
- * at most `chunk` entries: each chunk is one group of its tenant's commands (XADD MAXLEN ~ per
- * entry, then XTRIM MINID ~ and PEXPIRE, so a chunk cut off half-way leaves no key without its
- * TTL), which the recorder sends as a transaction of its own, one after the other. Why: one
- * transaction of a busy second's 10,000-20,000 XADDs holds Redis (single-threaded) for tens of
- * milliseconds, and every limiter call queued behind it, and building it is as long a synchronous
- * burst in this process; chunks built lazily (a generator) between awaited writes spread both.
- * Of each tenant's entries only the newest `traceMaxLen` are sent (the rest could not survive the trim);
- * none older than TRACE_MAX_AGE_MS before the flush's newest entry of the tenant is kept.
+ * The trace's writes (lib/monitoring/record/requestTrace.ts), apart from the rest of the flush, in
+ * chunks of at most `chunk` entries, each written by one call of lua/traceAppend.lua (XADD MAXLEN ~
+ * per entry, then XTRIM MINID ~ and PEXPIRE, atomically), one call after the other. Why: one
+ * transaction of a busy second's 10,000-20,000 XADDs held Redis (single-threaded) for tens of
+ * milliseconds, and every limiter call queued behind it, and building that many commands was as
+ * long a synchronous burst in this process; chunks built lazily (a generator) between awaited
+ * calls spread both. Of each tenant's entries only the newest `traceMaxLen` are sent (the rest
+ * could not survive the trim); none older than TRACE_MAX_AGE_MS before the flush's newest entry of
+ * the tenant is kept.
  */
-export function* traceCommandChunks(trace: TraceBuffer, prefix: string, traceMaxLen = DEFAULT_TRACE_MAX_REQUESTS, chunk = TRACE_CHUNK): Generator<CommandGroups> {
+export function* traceChunks(trace: TraceBuffer, prefix: string, traceMaxLen = DEFAULT_TRACE_MAX_REQUESTS, chunk = TRACE_CHUNK): Generator<TraceChunk> {
   for (const [tenantId, { newestMs, values }] of trace.byTenant) {
     const key = monitoringKeys(prefix, tenantId).trace();
     const minId = Math.max(0, newestMs - TRACE_MAX_AGE_MS);
     for (let at = Math.max(0, values.length - traceMaxLen); at < values.length; at += chunk) {
-      const commands: WriteCommand[] = [];
-      for (const value of values.slice(at, at + chunk)) commands.push(["XADD", key, "MAXLEN", "~", traceMaxLen, "*", TRACE_FIELD, value]);
-      commands.push(["XTRIM", key, "MINID", "~", minId], ["PEXPIRE", key, RETENTION_MS]);
-      yield new Map([[tenantId, commands]]);
+      yield { key, maxLen: traceMaxLen, minId, ttlMs: RETENTION_MS, values: values.slice(at, at + chunk) };
     }
   }
 }
