@@ -1,7 +1,7 @@
 /**
  * deploy/prometheus and deploy/grafana against the metrics Sluice really exports: promtool
  * accepts the rules and passes their unit tests, and every metric a rule or a dashboard query
- * names is in lib/monitoring' registry (or is one of the recording rules).
+ * names is in the registry of lib/monitoring/prometheus/metrics.ts (or is one of the recording rules).
  */
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";

@@ -5,7 +5,9 @@
  * It holds no services of its own: `services()` keeps the process's one set (Redis connections,
  * access cache with its change subscription, recorder) on globalThis, so Next's admin routes and
  * this bundle share them, and a change made through the admin API is applied to this instance's
- * data plane (access.tenantChanged) before the API answers.
+ * data plane (access.tenantChanged) before the API answers. It lives in runtime/, not in
+ * dataplane/, because it wires the data plane to those services: the data plane itself never
+ * imports the wiring (eslint.layers.js).
  */
 import { config } from "../config/config";
 import { forwardToUpstream } from "../dataplane/gateway/forwardToUpstream";
