@@ -12,12 +12,11 @@ import { apiSend, type ApiError } from "@/components/api/apiClient";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { TenantLink } from "@/components/charts/entityLinks";
 import { errorMessage } from "@/components/shell/PageState";
+import { ID_PATTERN as ID } from "@/lib/common/apiKeyFormat";
 import { auditSentence } from "./auditSentence";
 import { actorLabel, type AuditEvent } from "./auditTypes";
 import { RevertButton } from "./RevertButton";
 import { JsonDiff } from "./JsonDiff";
-
-const ID = /^[0-9A-Za-z]{8}$/;
 
 function Target({ target }: { target: string }) {
   const [kind, id = ""] = target.split(/:(.*)/s);

@@ -11,6 +11,7 @@ import { useState } from "react";
 import { apiGet, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/components/api/apiClient";
 import { useIsAdmin } from "@/components/api/useSession";
 import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
+import { AUDIT_PAGE_MAX } from "@/lib/common/fieldLimits";
 import { auditCsv } from "./auditCsv";
 import { ACTION_CHOICES, apiFilters, filtersFrom, pageQuery, type AuditFilters } from "./auditFilters";
 import { AuditEntry } from "./AuditEntry";
@@ -22,15 +23,14 @@ interface TenantSummary {
 }
 
 const MAX_EXPORT = 10_000;
-const EXPORT_PAGE = 500;
 
 async function fetchAll(filters: AuditFilters): Promise<AuditEvent[]> {
   const out: AuditEvent[] = [];
   let before: string | undefined;
   while (out.length < MAX_EXPORT) {
-    const page = await apiGet<AuditEvent[]>(withQuery("/api/admin/audit", { ...apiFilters(filters), limit: EXPORT_PAGE, before }));
+    const page = await apiGet<AuditEvent[]>(withQuery("/api/admin/audit", { ...apiFilters(filters), limit: AUDIT_PAGE_MAX, before }));
     out.push(...page);
-    if (page.length < EXPORT_PAGE) break;
+    if (page.length < AUDIT_PAGE_MAX) break;
     before = page[page.length - 1]!.id;
   }
   return out;

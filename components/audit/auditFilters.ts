@@ -3,6 +3,9 @@
  * and as the audit API takes them. Dates are days (YYYY-MM-DD, the operator's own calendar);
  * `to` is inclusive on the page and exclusive in the API, so it is sent as the next day's start.
  */
+import { ID_PATTERN } from "@/lib/common/apiKeyFormat";
+import { AUDIT_ACTION_PATTERN, AUDIT_ACTOR_MAX } from "@/lib/common/fieldLimits";
+
 export interface AuditFilters {
   tenantId?: string;
   actor?: string;
@@ -14,9 +17,9 @@ export interface AuditFilters {
 export const FILTER_NAMES = ["tenantId", "actor", "action", "from", "to"] as const;
 
 const VALID: Record<(typeof FILTER_NAMES)[number], RegExp> = {
-  tenantId: /^[0-9A-Za-z]{8}$/,
-  actor: /^.{1,400}$/s,
-  action: /^[a-z_.]{1,64}$/,
+  tenantId: ID_PATTERN,
+  actor: new RegExp(`^.{1,${AUDIT_ACTOR_MAX}}$`, "s"),
+  action: AUDIT_ACTION_PATTERN,
   from: /^\d{4}-\d{2}-\d{2}$/,
   to: /^\d{4}-\d{2}-\d{2}$/,
 };

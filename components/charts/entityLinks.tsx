@@ -1,12 +1,11 @@
 /**
- * Links to a key's and a tenant's page. Ids go into the URL only when they look like ids (8
- * base62 characters), so a pseudo-tenant such as `-anon` or an unexpected value never becomes a
+ * Links to a key's and a tenant's page. Ids go into the URL only when they look like ids
+ * (ID_PATTERN: base62 of the id length), so a pseudo-tenant such as `-anon` or an unexpected value never becomes a
  * link; names are always React text. `KeyCells` are the first columns of a table of keys: the
  * key, then its tenant unless the table is of one tenant's keys.
  */
 import Link from "next/link";
-
-const ID = /^[0-9A-Za-z]{8}$/;
+import { ID_PATTERN as ID } from "@/lib/common/apiKeyFormat";
 
 export function KeyLink({ keyId, keyName }: { keyId: string; keyName: string | null }) {
   const label = keyName ?? keyId;

@@ -12,9 +12,8 @@ import { LiveQueryBody } from "@/components/charts/LiveQueryBody";
 import { QuotaBar } from "@/components/charts/QuotaBar";
 import { useLimitedNow } from "@/components/charts/useMonitoring";
 import { formatClock, formatWait } from "@/components/format/dateFormat";
+import { ID_PATTERN as ID } from "@/lib/common/apiKeyFormat";
 import type { LimitedClient } from "@/lib/monitoring/query/limitedNowQuery";
-
-const ID = /^[0-9A-Za-z]{8}$/;
 
 /** The refusals of a key on its page, filtered; other subjects have no page of their own. */
 export function refusalsHref(client: LimitedClient): string | null {

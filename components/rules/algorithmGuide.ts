@@ -3,6 +3,7 @@
  * and how the shared numeric fields read for it. Keyed by `Algorithm`, so a new algorithm in the
  * limiter core does not compile until it is explained here.
  */
+import { MAX_SLIDING_LOG_LIMIT } from "@/lib/common/fieldLimits";
 import type { Algorithm } from "@/lib/limiter/types";
 
 export interface AlgorithmGuide {
@@ -41,7 +42,7 @@ export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
     summary: "exact; for limits up to a few thousand",
     title: "Sliding log",
     tradeOff:
-      "Remembers every admitted request in the window: exact, never more than the limit in any window. Memory and CPU grow with the requests per window, so its limit is capped at 10,000 (use sliding_window above that).",
+      `Remembers every admitted request in the window: exact, never more than the limit in any window. Memory and CPU grow with the requests per window, so its limit is capped at ${MAX_SLIDING_LOG_LIMIT.toLocaleString("en")} (use sliding_window above that).`,
     usesBurst: false,
     limitHint: "requests per window",
     windowHint: "window length in milliseconds",

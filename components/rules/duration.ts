@@ -1,8 +1,9 @@
 /**
  * Durations as operators type and read them ("1 min", "30 s", "1.5 h", "2 days"), turned into the
  * milliseconds the rule schema and the API take. The form parses with `parseDuration` and hands
- * the number to the one shared rule schema, which alone decides what is allowed (1 s to 366 days,
- * whole milliseconds); `formatDuration` shows a stored value back the same way.
+ * the number to the one shared rule schema, which alone decides what is allowed (whole
+ * milliseconds within the bounds of lib/common/fieldLimits.ts); `formatDuration` shows a stored
+ * value back the same way.
  */
 
 const UNITS: [RegExp, number][] = [

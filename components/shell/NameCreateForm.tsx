@@ -10,6 +10,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent, type ReactNode } from "react";
 import type { z } from "zod";
 import { ApiError } from "@/components/api/apiClient";
+import { DISPLAY_NAME_MAX } from "@/lib/common/fieldLimits";
 import { FormError, SubmitButton } from "./FormError";
 import { errorMessage } from "./PageState";
 import styles from "./NameCreateForm.module.css";
@@ -73,7 +74,7 @@ export function NameCreateForm<T>({ formLabel, inputId, label, submitLabel, sche
           label={label}
           fieldClassName={styles.nameField}
           value={name}
-          maxLength={200}
+          maxLength={DISPLAY_NAME_MAX}
           autoComplete="off"
           onChange={(e) => {
             setName(e.target.value);

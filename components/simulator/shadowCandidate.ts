@@ -3,11 +3,11 @@
  * candidate rule that differs from the current rule of its name, as a shadow rule. A shadow rule
  * never refuses; it counts what it would refuse, which the overview draws apart. Candidate rules
  * equal to a current rule (all but the mode) add nothing and are left out. A name already taken
- * gets "-candidate" (then "-candidate-2", …), cut to the schema's 64 characters.
+ * gets "-candidate" (then "-candidate-2", …), cut to the schema's RULE_NAME_MAX characters.
  */
+import { RULE_NAME_MAX as MAX_NAME } from "@/lib/common/fieldLimits";
 import { ruleSchema, type Rule, type RuleInput } from "@/lib/policy/rules/ruleSchema";
 
-const MAX_NAME = 64;
 const SUFFIX = "-candidate";
 
 /** JSON with keys sorted: the schema's output order depends on which optional fields were given. */

@@ -11,7 +11,8 @@ import { ApiError, apiSend } from "@/components/api/apiClient";
 import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
-import { accessListsSchema, MAX_ACCESS_ENTRIES, type AccessLists } from "@/lib/policy/access/accessListSchema";
+import { accessListsSchema, type AccessLists } from "@/lib/policy/access/accessListSchema";
+import { MAX_ACCESS_ENTRIES } from "@/lib/common/fieldLimits";
 import { listErrors, listToText, parseListText } from "./accessListText";
 import { tenantPath } from "./tenantQueries";
 

@@ -1,15 +1,14 @@
 /**
- * Ids of tenants and API keys: 8 random base62 characters (47.6 bits).
+ * Ids of tenants and API keys: random base62 characters (8: 47.6 bits; lib/common/apiKeyFormat.ts).
  *
  * They are short because every Redis counter key carries them (lib/limiter/keys.ts), and Redis
  * memory per client is dominated by key length. Uniqueness is enforced by the primary key: a
  * collision (about 1 in 10^7 at 10^4 rows) fails the insert, which the stores retry with a new id.
  */
 import { randomInt } from "node:crypto";
+import { ID_LENGTH, ID_PATTERN } from "./apiKeyFormat";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-export const ID_LENGTH = 8;
-export const ID_PATTERN = /^[0-9A-Za-z]{8}$/;
 
 /** A random string over base62 (crypto-random, no modulo bias). */
 export function randomBase62(length: number): string {

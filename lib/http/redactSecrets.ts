@@ -10,6 +10,7 @@
  * (`SLUICE_ADMIN_TOKEN`, `SLUICE_ADMIN_PASSWORD`) wherever they appear. `errorSummary` is what
  * logs show of an unexpected error: its name and its redacted message, at most 500 characters.
  */
+import { KEY_PUBLIC_PART_SOURCE } from "../common/apiKeyFormat";
 import { config } from "../config/config";
 
 const MASK = "[redacted]";
@@ -18,7 +19,7 @@ const MAX_SUMMARY_CHARS = 500;
 const MIN_LITERAL_LENGTH = 8;
 
 const PATTERNS: [RegExp, string][] = [
-  [/(sluice_[0-9A-Za-z]{8}_)[0-9A-Za-z]+/g, `$1${MASK}`],
+  [new RegExp(`(${KEY_PUBLIC_PART_SOURCE})[0-9A-Za-z]+`, "g"), `$1${MASK}`],
   [/(\bBearer\s+)[^\s"',;]+/gi, `$1${MASK}`],
   [/(\bsluice_session=)[^\s"',;]+/g, `$1${MASK}`],
   [/(["']?\b\w*(?:password|secret|token|hash|cookie|authorization)\w*["']?\s*[:=]\s*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s,;}]+)/gi, `$1"${MASK}"`],

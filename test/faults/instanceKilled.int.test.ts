@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALGORITHMS } from "@/lib/limiter/types";
-import { MAX_SLIDING_LOG_LIMIT } from "@/lib/policy/rules/ruleSchema";
+import { MAX_SLIDING_LOG_LIMIT } from "@/lib/common/fieldLimits";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { HOUR_MS, startFaultBed, type FaultBed } from "@/test/support/faultBed";
 import { withRedis } from "@/test/support/redisServer";

@@ -13,7 +13,7 @@ import type { CreatedKey } from "@/test/support/adminClient";
 import { failModePath, failModeRules, startFaultBed, type FaultBed } from "@/test/support/faultBed";
 import { sleep, waitUntil } from "@/test/support/sluiceEnv";
 import { startTraffic, tally, type Sample } from "@/test/support/traffic";
-import { MAX_SLIDING_LOG_LIMIT } from "@/lib/policy/rules/ruleSchema";
+import { MAX_SLIDING_LOG_LIMIT } from "@/lib/common/fieldLimits";
 
 // As generous as a sliding_log rule may be (the schema caps it): these rules must never refuse.
 const OPEN_LIMIT = MAX_SLIDING_LOG_LIMIT;

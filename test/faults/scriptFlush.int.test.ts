@@ -12,7 +12,7 @@ import { failModePath, failModeRules, startFaultBed, type FaultBed } from "@/tes
 import { withRedis } from "@/test/support/redisServer";
 import { sleep, waitUntil } from "@/test/support/sluiceEnv";
 import { startTraffic, tally, type Sample } from "@/test/support/traffic";
-import { MAX_SLIDING_LOG_LIMIT } from "@/lib/policy/rules/ruleSchema";
+import { MAX_SLIDING_LOG_LIMIT } from "@/lib/common/fieldLimits";
 
 // As generous as a sliding_log rule may be (the schema caps it): these rules must never refuse.
 const LIMIT = MAX_SLIDING_LOG_LIMIT;

@@ -12,7 +12,7 @@ import { apiCall } from "@/test/support/adminClient";
 import { failModePath, failModeRules, startFaultBed, type FaultBed } from "@/test/support/faultBed";
 import { sleep, waitUntil } from "@/test/support/sluiceEnv";
 import { startTraffic, tally } from "@/test/support/traffic";
-import { MAX_SLIDING_LOG_LIMIT } from "@/lib/policy/rules/ruleSchema";
+import { MAX_SLIDING_LOG_LIMIT } from "@/lib/common/fieldLimits";
 
 const TIMEOUT_MS = 300;
 const BOUND_MS = TIMEOUT_MS + 1_000;

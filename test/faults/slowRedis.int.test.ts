@@ -14,7 +14,7 @@ import { failModePath, failModeRules, startFaultBed, type FaultBed } from "@/tes
 import { apiCall } from "@/test/support/adminClient";
 import { sleep, waitUntil } from "@/test/support/sluiceEnv";
 import { startTraffic, tally, type Sample } from "@/test/support/traffic";
-import { MAX_SLIDING_LOG_LIMIT } from "@/lib/policy/rules/ruleSchema";
+import { MAX_SLIDING_LOG_LIMIT } from "@/lib/common/fieldLimits";
 
 const TIMEOUT_MS = 300;
 /** No request may take longer than this, whatever Redis does. */

@@ -3,6 +3,8 @@
  * says what an id looks like instead of quoting the value: what lands in an id's place by mistake
  * may be a secret (a full API key, a password pasted into the wrong field).
  */
+import { ID_LENGTH } from "../../common/apiKeyFormat";
+import { RULE_NAME_MAX, RULE_NAME_PATTERN } from "../../common/fieldLimits";
 import { AppError } from "../../http/errors";
 import { isId } from "../../common/ids";
 import { AUDIT_ID_PATTERN } from "./querySchemas";
@@ -10,18 +12,20 @@ import { AUDIT_ID_PATTERN } from "./querySchemas";
 const notAnId = (what: string, shape: string) => new AppError("not_found", `No ${what} with this id: ${shape}.`);
 
 export function tenantIdParam(value: string): string {
-  if (!isId(value)) throw notAnId("tenant", "a tenant id is 8 letters or digits");
+  if (!isId(value)) throw notAnId("tenant", `a tenant id is ${ID_LENGTH} letters or digits`);
   return value;
 }
 
 export function keyIdParam(value: string): string {
-  if (!isId(value)) throw notAnId("API key", "an API key id is 8 letters or digits (a full key is not its id)");
+  if (!isId(value)) throw notAnId("API key", `an API key id is ${ID_LENGTH} letters or digits (a full key is not its id)`);
   return value;
 }
 
 /** Operator ids are cuids (lower-case letters and digits). */
+export const OPERATOR_ID_PATTERN = /^[a-z0-9]{1,64}$/;
+
 export function operatorIdParam(value: string): string {
-  if (!/^[a-z0-9]{1,64}$/.test(value)) throw notAnId("operator", "an operator id is lower-case letters and digits");
+  if (!OPERATOR_ID_PATTERN.test(value)) throw notAnId("operator", "an operator id is lower-case letters and digits");
   return value;
 }
 
@@ -30,8 +34,8 @@ export function auditIdParam(value: string): string {
   return value;
 }
 
-/** Rule names (lib/policy/rules/ruleSchema.ts): a value that cannot be one names no rule. */
+/** Rule names (lib/common/fieldLimits.ts): a value that cannot be one names no rule. */
 export function ruleNameParam(value: string): string {
-  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(value)) throw notAnId("rule", "a rule name is 1-64 characters of a-z, 0-9, _ and -");
+  if (!RULE_NAME_PATTERN.test(value)) throw notAnId("rule", `a rule name is 1-${RULE_NAME_MAX} characters of a-z, 0-9, _ and -`);
   return value;
 }

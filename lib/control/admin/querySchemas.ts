@@ -3,6 +3,8 @@
  * server modules, lib/dataplane/admission's identifier schema and IP normalisation). One zod schema each.
  */
 import { z } from "zod";
+import { ID_PATTERN } from "../../common/apiKeyFormat";
+import { AUDIT_ACTION_PATTERN, AUDIT_ACTOR_MAX, AUDIT_PAGE_MAX } from "../../common/fieldLimits";
 import { identifierSchema } from "../../dataplane/admission/checkIdentifier";
 import { normalizeIp } from "../../dataplane/admission/clientIp";
 
@@ -20,11 +22,11 @@ const auditTime = (name: string) =>
 
 export const auditQuerySchema = z
   .object({
-    tenantId: z.string().regex(/^[0-9A-Za-z]{8}$/, "tenantId must be a tenant id").optional(),
-    limit: z.coerce.number({ error: "limit must be a number" }).int("limit must be a whole number").min(1, "limit must be at least 1").max(500, "limit must be at most 500").default(100),
+    tenantId: z.string().regex(ID_PATTERN, "tenantId must be a tenant id").optional(),
+    limit: z.coerce.number({ error: "limit must be a number" }).int("limit must be a whole number").min(1, "limit must be at least 1").max(AUDIT_PAGE_MAX, `limit must be at most ${AUDIT_PAGE_MAX}`).default(100),
     before: z.string().regex(AUDIT_ID_PATTERN, "before must be the id of an audit event").optional(),
-    actor: z.string().min(1, "actor must not be empty").max(400, "actor must be at most 400 characters").optional(),
-    action: z.string().regex(/^[a-z_.]{1,64}$/, "action must be an action name, such as rules.replace, or a prefix ending in a dot").optional(),
+    actor: z.string().min(1, "actor must not be empty").max(AUDIT_ACTOR_MAX, `actor must be at most ${AUDIT_ACTOR_MAX} characters`).optional(),
+    action: z.string().regex(AUDIT_ACTION_PATTERN, "action must be an action name, such as rules.replace, or a prefix ending in a dot").optional(),
     from: auditTime("from"),
     to: auditTime("to"),
   })

@@ -6,12 +6,13 @@
  */
 import { z } from "zod";
 import { futureExpiresAtSchema } from "../../policy/keys/keyExpiry";
+import { DISPLAY_NAME_MAX } from "../../common/fieldLimits";
 import { ruleListSchema } from "../../policy/rules/ruleSchema";
 import { plainText } from "../../common/textInput";
 
-/** Tenant, key and operator names: any text of 1 to 128 characters after trimming (plain text: no control characters). */
+/** Tenant, key and operator names: any text of 1 to DISPLAY_NAME_MAX characters after trimming (plain text: no control characters). */
 export const displayNameSchema = plainText(
-  z.string({ error: "name is required and must be text" }).trim().min(1, "name must not be empty").max(128, "name must be at most 128 characters"),
+  z.string({ error: "name is required and must be text" }).trim().min(1, "name must not be empty").max(DISPLAY_NAME_MAX, `name must be at most ${DISPLAY_NAME_MAX} characters`),
   "name",
 );
 

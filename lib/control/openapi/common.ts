@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from "zod-openapi";
+import { ID_LENGTH, ID_PATTERN, KEY_PREFIX } from "../../common/apiKeyFormat";
 import { ERROR_STATUS, ERROR_TITLE, type ErrorCode } from "../../http/errors";
 import { PROBLEM_TYPE } from "../../http/problem";
 
@@ -141,14 +142,13 @@ export const SECURITY_SCHEMES = {
     name: "sluice_session",
     description: "An operator's dashboard session (POST /api/auth/login); named `__Host-sluice_session` over HTTPS. Changes need a same-origin request.",
   },
-  apiKeyBearer: { type: "http", scheme: "bearer", description: "A tenant's API key: `Authorization: Bearer <key>`." },
+  apiKeyBearer: { type: "http", scheme: "bearer", description: `A tenant's API key (\`${KEY_PREFIX}<keyId>_<secret>\`): \`Authorization: Bearer <key>\`.` },
   apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key", description: "A tenant's API key in `x-api-key`." },
   metricsToken: { type: "http", scheme: "bearer", description: "`Authorization: Bearer $SLUICE_METRICS_TOKEN`, when that is set." },
 } as const;
 
-const ID = /^[0-9A-Za-z]{8}$/;
-export const tenantIdPath = z.object({ tenantId: z.string().regex(ID).meta({ description: "A tenant id (8 letters or digits)." }) });
-export const keyIdPath = z.object({ keyId: z.string().regex(ID).meta({ description: "An API key id (8 letters or digits; not the key itself)." }) });
+export const tenantIdPath = z.object({ tenantId: z.string().regex(ID_PATTERN).meta({ description: `A tenant id (${ID_LENGTH} letters or digits).` }) });
+export const keyIdPath = z.object({ keyId: z.string().regex(ID_PATTERN).meta({ description: `An API key id (${ID_LENGTH} letters or digits; not the key itself).` }) });
 
 /** Admin operations share security and the errors any admin call may answer. */
 export function adminOperation(access: "read" | "write", op: ZodOpenApiOperationObject): ZodOpenApiOperationObject {

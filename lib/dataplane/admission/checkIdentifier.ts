@@ -8,6 +8,7 @@
  */
 import "server-only";
 import { z } from "zod";
+import { IDENTIFIER_MAX, MAX_UNITS, RULE_NAME_MAX } from "../../common/fieldLimits";
 import { AppError } from "../../http/errors";
 import type { Limiter } from "../../limiter/decide";
 import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
@@ -15,12 +16,12 @@ import { plainText } from "../../common/textInput";
 import type { TenantAccess } from "../../policy/compiled/accessLoader";
 
 /**
- * A caller-given identifier (a Redis counter key part): any string of 1 to 256 characters, as the
+ * A caller-given identifier (a Redis counter key part): any string of 1 to IDENTIFIER_MAX characters, as the
  * contract says, provided it is well-formed Unicode (a lone surrogate would reach Redis as U+FFFD,
  * so two identifiers would share one counter).
  */
 export const identifierSchema = plainText(
-  z.string({ error: "identifier is required and must be text" }).min(1, "identifier must not be empty").max(256, "identifier must be at most 256 characters"),
+  z.string({ error: "identifier is required and must be text" }).min(1, "identifier must not be empty").max(IDENTIFIER_MAX, `identifier must be at most ${IDENTIFIER_MAX} characters`),
   "identifier",
   { allowControls: true },
 );
@@ -28,8 +29,8 @@ export const identifierSchema = plainText(
 export const checkRequestSchema = z
   .object({
     identifier: identifierSchema,
-    rule: z.string({ error: "rule is required and must be a rule name" }).min(1, "rule must not be empty").max(64, "rule must be at most 64 characters"),
-    cost: z.number({ error: "cost must be a number" }).int("cost must be a whole number").min(0, "cost must be at least 0").max(1_000_000_000, "cost must be at most 1,000,000,000").optional(),
+    rule: z.string({ error: "rule is required and must be a rule name" }).min(1, "rule must not be empty").max(RULE_NAME_MAX, `rule must be at most ${RULE_NAME_MAX} characters`),
+    cost: z.number({ error: "cost must be a number" }).int("cost must be a whole number").min(0, "cost must be at least 0").max(MAX_UNITS, `cost must be at most ${MAX_UNITS.toLocaleString("en")}`).optional(),
   })
   .strict();
 

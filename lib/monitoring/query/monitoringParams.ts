@@ -13,6 +13,7 @@
  * `tenantId` and `limit` (1 to 100, default 20), its window is always the last minute.
  */
 import { z } from "zod";
+import { RULE_NAME_MAX } from "../../common/fieldLimits";
 import { AppError, type FieldErrors } from "../../http/errors";
 import { parseInput } from "../../http/validate";
 import type { MonitoringDirectory } from "./monitoringDirectory";
@@ -60,7 +61,7 @@ const windowParams = {
 };
 
 export const seriesParamsSchema = z.object({ ...windowParams, step: number("step").optional() }).strict();
-export const trafficParamsSchema = seriesParamsSchema.extend({ rule: z.string().min(1, "rule must not be empty").max(64, "rule must be at most 64 characters").optional() }).strict().omit({ limit: true });
+export const trafficParamsSchema = seriesParamsSchema.extend({ rule: z.string().min(1, "rule must not be empty").max(RULE_NAME_MAX, `rule must be at most ${RULE_NAME_MAX} characters`).optional() }).strict().omit({ limit: true });
 export const listParamsSchema = z.object(windowParams).strict();
 export const limitedParamsSchema = z.object({ tenantId: windowParams.tenantId, limit: windowParams.limit }).strict();
 export const decisionsParamsSchema = z.object({ limit: number("limit").optional() }).strict();

@@ -5,7 +5,7 @@
  * ranges up to 1 h only; a series has at most MAX_POINTS points. Messages name the field at fault.
  */
 import { z } from "zod";
-import { ID_PATTERN } from "../../common/ids";
+import { BASE62_CLASS, ID_LENGTH, ID_PATTERN } from "../../common/apiKeyFormat";
 import { DAY_MS, HOUR_MS, MINUTE_MS, RECENT_DECISIONS_KEPT, SECOND_MS } from "../record/monitoringKeys";
 
 export const MAX_POINTS = 1440;
@@ -13,7 +13,7 @@ export const MAX_POINTS = 1440;
 /** A tenant id, or `-anon`: the requests that had no valid API key. */
 export const monitoringTenantIdSchema = z
   .string({ error: "tenantId must be a tenant id" })
-  .regex(/^(?:[0-9A-Za-z]{8}|-anon)$/, "tenantId must be a tenant id");
+  .regex(new RegExp(`^(?:[${BASE62_CLASS}]{${ID_LENGTH}}|-anon)$`), "tenantId must be a tenant id");
 
 export const ruleRefSchema = z.string({ error: "ruleRef must be a rule ref" }).regex(/^[a-z0-9_-]{1,64}$/, "ruleRef must be a rule ref");
 

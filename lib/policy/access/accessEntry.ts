@@ -15,10 +15,10 @@
  * Every parse returns a value: `{ ok: false, reason }` for an invalid entry, never a throw.
  */
 import ipaddr from "ipaddr.js";
+import { ID_LENGTH, ID_PATTERN } from "../../common/apiKeyFormat";
 
 export const MAX_ENTRY_CHARS = 64;
 export const KEY_ENTRY_PREFIX = "key:";
-const KEY_ID = /^[0-9A-Za-z]{8}$/;
 
 /** Inclusive range of addresses: numbers for IPv4 (32 bits), bigints for IPv6 (128 bits). */
 export type ParsedEntry =
@@ -88,7 +88,7 @@ export function parseAccessEntry(raw: string): EntryParse {
   if (text.length > MAX_ENTRY_CHARS) return invalid(`is longer than ${MAX_ENTRY_CHARS} characters`);
   if (text.toLowerCase().startsWith(KEY_ENTRY_PREFIX)) {
     const keyId = text.slice(KEY_ENTRY_PREFIX.length);
-    if (!KEY_ID.test(keyId)) return invalid("is not key:<keyId> with an 8-character key id");
+    if (!ID_PATTERN.test(keyId)) return invalid(`is not key:<keyId> with a ${ID_LENGTH}-character key id`);
     return { ok: true, kind: "key", canonical: KEY_ENTRY_PREFIX + keyId, keyId };
   }
   return parseAddressEntry(text);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fieldErrors } from "../../http/validate";
-import { accessListsSchema, MAX_ACCESS_ENTRIES } from "./accessListSchema";
+import { MAX_ACCESS_ENTRIES } from "../../common/fieldLimits";
+import { accessListsSchema } from "./accessListSchema";
 
 const errorsOf = (input: unknown) => {
   const parsed = accessListsSchema.safeParse(input);

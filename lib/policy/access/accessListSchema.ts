@@ -11,9 +11,9 @@
  * Browser-safe: no server imports.
  */
 import { z } from "zod";
+import { MAX_ACCESS_ENTRIES } from "../../common/fieldLimits";
 import { parseAccessEntry } from "./accessEntry";
 
-export const MAX_ACCESS_ENTRIES = 1000;
 
 const entrySchema = z.string({ error: "each entry must be text" }).transform((raw, ctx) => {
   const parsed = parseAccessEntry(raw);

@@ -1,18 +1,13 @@
 /**
  * API key format, hashing and verification.
  *
- * A key reads `sluice_<keyId>_<secret>`: the `sluice_` prefix lets secret scanners recognise a
- * leaked key; the key id (8 base62) finds the stored hash without a search; the secret is 22 base62
- * characters (131 random bits). Only SHA-256 of the whole key is stored: a fast hash is right for
- * a high-entropy random secret (no dictionary to attack), and verification stays cheap enough for
- * the request path. Comparison is constant-time.
+ * A key reads `sluice_<keyId>_<secret>` (its shape: lib/common/apiKeyFormat.ts). Only SHA-256 of
+ * the whole key is stored: a fast hash is right for a high-entropy random secret (no dictionary to
+ * attack), and verification stays cheap enough for the request path. Comparison is constant-time.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { KEY_PATTERN, KEY_PREFIX, KEY_SECRET_LENGTH } from "../../common/apiKeyFormat";
 import { randomBase62 } from "../../common/ids";
-
-export const KEY_PREFIX = "sluice_";
-const SECRET_LENGTH = 22;
-const KEY_PATTERN = /^sluice_([0-9A-Za-z]{8})_([0-9A-Za-z]{22})$/;
 
 export interface MintedKey {
   /** The whole key, shown once. */
@@ -31,7 +26,7 @@ export function publicPrefix(keyId: string): string {
 }
 
 export function mintKey(keyId: string): MintedKey {
-  const key = `${publicPrefix(keyId)}_${randomBase62(SECRET_LENGTH)}`;
+  const key = `${publicPrefix(keyId)}_${randomBase62(KEY_SECRET_LENGTH)}`;
   return { key, prefix: publicPrefix(keyId), secretHash: hashKey(key) };
 }
 

@@ -7,11 +7,8 @@
  * Browser-safe: zod only.
  */
 import { z } from "zod";
-import { MAX_WINDOW_MS, MIN_WINDOW_MS } from "../rules/ruleSchema";
+import { IDENTIFIER_MAX, MAX_OVERRIDES, MAX_UNITS, MAX_WINDOW_DAYS, MAX_WINDOW_MS, MIN_WINDOW_MS } from "../../common/fieldLimits";
 import { plainText } from "../../common/textInput";
-
-export const MAX_OVERRIDES = 1_000;
-const MAX_UNITS = 1_000_000_000;
 
 const units = (what: string) =>
   z
@@ -26,7 +23,7 @@ export const isWildcard = (identifier: string): boolean => identifier.endsWith("
 export const identifierOverrideSchema = z
   .object({
     identifier: plainText(
-      z.string({ error: "identifier is required and must be text" }).min(1, "identifier must not be empty").max(256, "identifier must be at most 256 characters"),
+      z.string({ error: "identifier is required and must be text" }).min(1, "identifier must not be empty").max(IDENTIFIER_MAX, `identifier must be at most ${IDENTIFIER_MAX} characters`),
       "identifier",
     )
       .refine((id) => id !== "*", "identifier * alone would match everyone: change the rule's own limit instead")
@@ -37,7 +34,7 @@ export const identifierOverrideSchema = z
       .number({ error: "windowMs must be a number" })
       .int("windowMs must be a whole number of milliseconds")
       .min(MIN_WINDOW_MS, `windowMs must be at least ${MIN_WINDOW_MS} (1 second)`)
-      .max(MAX_WINDOW_MS, `windowMs must be at most ${MAX_WINDOW_MS} (366 days)`)
+      .max(MAX_WINDOW_MS, `windowMs must be at most ${MAX_WINDOW_MS} (${MAX_WINDOW_DAYS} days)`)
       .optional()
       .meta({ description: "Default: the rule's window." }),
     burst: units("burst").optional().meta({ description: "Capacity for token_bucket and gcra; default: this override's limit." }),

@@ -15,7 +15,7 @@ import { getDb } from "../../db/client";
 import type { Prisma } from "../../db/generated/client";
 import { recordAudit, type Actor, type AuditEventView } from "../audit/auditLog";
 import { AppError } from "../../http/errors";
-import { MAX_SLIDING_LOG_LIMIT } from "../rules/ruleSchema";
+import { MAX_SLIDING_LOG_LIMIT } from "../../common/fieldLimits";
 import type { IdentifierOverride } from "./overrideSchema";
 
 type Tx = Prisma.TransactionClient;

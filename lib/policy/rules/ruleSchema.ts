@@ -4,21 +4,23 @@
  * operator can act on. `toLimiterRule` turns a stored rule into what the limiter needs.
  */
 import { z } from "zod";
+import {
+  ATTRIBUTE_NAME_MAX,
+  MAX_BLOCK_MS,
+  MAX_GLOB_WILDCARDS,
+  MAX_RULES_PER_OWNER,
+  MAX_SLIDING_LOG_LIMIT,
+  MAX_UNITS,
+  MAX_WINDOW_DAYS,
+  MAX_WINDOW_MS,
+  MIN_WINDOW_MS,
+  PATH_GLOB_MAX,
+  RULE_NAME_MAX,
+  RULE_NAME_PATTERN,
+} from "../../common/fieldLimits";
 import { FAIL_MODES, ON_MISSING, RULE_ALGORITHMS, RULE_MODES, SCOPES, STATUS_CLASSES, type LimiterRule, type OnMissing, type Scope } from "../../limiter/types";
 import { plainText } from "../../common/textInput";
 
-const MAX_UNITS = 1_000_000_000;
-/**
- * sliding_log keeps one entry per admitted request of the window and every decision reads them all
- * (the `local` fail mode copies them per request): its limit is capped so a decision stays cheap.
- */
-export const MAX_SLIDING_LOG_LIMIT = 10_000;
-export const MIN_WINDOW_MS = 1_000;
-export const MAX_WINDOW_MS = 31_622_400_000; // 366 days
-/** The longest penalty (blockMs): as long as the longest window. */
-export const MAX_BLOCK_MS = MAX_WINDOW_MS;
-/** Wildcard segments (`*` or `**`) one path glob may hold. */
-export const MAX_GLOB_WILDCARDS = 8;
 const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
 const units = (what: string, min: number) =>
@@ -35,7 +37,7 @@ const units = (what: string, min: number) =>
 export const pathGlobSchema = plainText(
   z
     .string({ error: "path must be text" })
-    .max(512, "path must be at most 512 characters")
+    .max(PATH_GLOB_MAX, `path must be at most ${PATH_GLOB_MAX} characters`)
     .regex(/^\/[^\s?#]*$/, "path must start with / and contain no spaces, ? or #"),
   "path",
 ).refine((p) => p.split("/").every((seg) => !seg.includes("*") || seg === "*" || seg === "**"), {
@@ -54,10 +56,10 @@ export const matchSchema = z
   })
   .strict();
 
-/** An HTTP field name (RFC 9110 token), at most 64 characters; compared in lower case. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
+/** An HTTP field name (RFC 9110 token), at most ATTRIBUTE_NAME_MAX characters; compared in lower case. */
+const HEADER_NAME = new RegExp(`^[!#$%&'*+.^_\`|~0-9A-Za-z-]{1,${ATTRIBUTE_NAME_MAX}}$`);
 /** A query parameter name as sent, unencoded: no `&`, `=`, `#`, `+`, `%` or spaces. */
-const QUERY_NAME = /^[A-Za-z0-9._~!$'()*,;:@/?[\]-]{1,64}$/;
+const QUERY_NAME = new RegExp(`^[A-Za-z0-9._~!$'()*,;:@/?[\\]-]{1,${ATTRIBUTE_NAME_MAX}}$`);
 /** Headers that carry credentials: their values must never become Redis key parts (use scope key). */
 const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "cookie"]);
 
@@ -74,11 +76,11 @@ function checkAttributeFields(rule: { scope: Scope; scopeKey?: string; onMissing
   if (rule.scopeKey === undefined || rule.scopeKey === "") {
     ctx.addIssue({ code: "custom", path: ["scopeKey"], message: `scopeKey is required for scope ${rule.scope}: ${what}` });
   } else if (rule.scope === "header" && !HEADER_NAME.test(rule.scopeKey)) {
-    ctx.addIssue({ code: "custom", path: ["scopeKey"], message: "scopeKey must be a header name: 1-64 letters, digits and !#$%&'*+.^_`|~-" });
+    ctx.addIssue({ code: "custom", path: ["scopeKey"], message: `scopeKey must be a header name: 1-${ATTRIBUTE_NAME_MAX} letters, digits and !#$%&'*+.^_\`|~-` });
   } else if (rule.scope === "header" && CREDENTIAL_HEADERS.has(rule.scopeKey.toLowerCase())) {
     ctx.addIssue({ code: "custom", path: ["scopeKey"], message: `scopeKey may not be ${rule.scopeKey.toLowerCase()}: it carries credentials (use scope key)` });
   } else if (rule.scope === "query" && !QUERY_NAME.test(rule.scopeKey)) {
-    ctx.addIssue({ code: "custom", path: ["scopeKey"], message: "scopeKey must be a query parameter name: 1-64 characters, no spaces, &, =, #, + or %" });
+    ctx.addIssue({ code: "custom", path: ["scopeKey"], message: `scopeKey must be a query parameter name: 1-${ATTRIBUTE_NAME_MAX} characters, no spaces, &, =, #, + or %` });
   }
 }
 
@@ -86,12 +88,12 @@ export const ruleSchema = z
   .object({
     name: z
       .string({ error: "name is required" })
-      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"),
+      .regex(RULE_NAME_PATTERN, `name must be 1-${RULE_NAME_MAX} characters of a-z, 0-9, _ and -, starting with a letter or digit`),
     scope: z.enum(SCOPES, { error: `scope must be one of ${SCOPES.join(", ")}` }).default("key"),
     /** scope header: the header's name; scope query: the parameter's name. */
     scopeKey: z
       .string({ error: "scopeKey must be text" })
-      .max(64, "scopeKey must be at most 64 characters")
+      .max(ATTRIBUTE_NAME_MAX, `scopeKey must be at most ${ATTRIBUTE_NAME_MAX} characters`)
       .optional()
       .meta({ description: "Scope `header`: the header's name (compared in lower case; not a credential header). Scope `query`: the query parameter's name. Required for those scopes, refused for the others." }),
     /** scope header or query: the attribute missing or empty, `skip` the rule or `refuse` the request (400). */
@@ -105,7 +107,7 @@ export const ruleSchema = z
       .number({ error: "windowMs must be a number" })
       .int("windowMs must be a whole number of milliseconds")
       .min(MIN_WINDOW_MS, `windowMs must be at least ${MIN_WINDOW_MS} (1 second)`)
-      .max(MAX_WINDOW_MS, `windowMs must be at most ${MAX_WINDOW_MS} (366 days)`),
+      .max(MAX_WINDOW_MS, `windowMs must be at most ${MAX_WINDOW_MS} (${MAX_WINDOW_DAYS} days)`),
     burst: units("burst", 1).optional(),
     cost: units("cost", 0).default(1),
     match: matchSchema.default({}),
@@ -113,7 +115,7 @@ export const ruleSchema = z
       .number({ error: "blockMs must be a number" })
       .int("blockMs must be a whole number of milliseconds")
       .min(0, "blockMs must be at least 0 (0: no penalty)")
-      .max(MAX_BLOCK_MS, `blockMs must be at most ${MAX_BLOCK_MS} (366 days)`)
+      .max(MAX_BLOCK_MS, `blockMs must be at most ${MAX_BLOCK_MS} (${MAX_WINDOW_DAYS} days)`)
       .default(0)
       .meta({ description: "Penalty in ms: once this rule refuses a client, every request of that client that the rule applies to is refused for this long (429, Retry-After to its end), whatever the counter says. 0: no penalty." }),
     chargeOn: z
@@ -168,7 +170,7 @@ export type RuleInput = z.input<typeof ruleSchema>;
 export type Rule = z.output<typeof ruleSchema>;
 
 /** A list of rules as one owner holds them: names unique. */
-export const ruleListSchema = z.array(ruleSchema).max(100, "at most 100 rules per owner").superRefine((rules, ctx) => {
+export const ruleListSchema = z.array(ruleSchema).max(MAX_RULES_PER_OWNER, `at most ${MAX_RULES_PER_OWNER} rules per owner`).superRefine((rules, ctx) => {
   const seen = new Set<string>();
   rules.forEach((rule, i) => {
     if (seen.has(rule.name)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `duplicate rule name "${rule.name}"` });

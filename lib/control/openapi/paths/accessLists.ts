@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { accessListsSchema } from "../../../policy/access/accessListSchema";
+import { MAX_ACCESS_ENTRIES } from "../../../common/fieldLimits";
 import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
 
 /** As stored: canonical entries, no repeats. */
@@ -10,8 +11,7 @@ export const storedAccessListsSchema = z.object({
   deny: z.array(z.string()).meta({ description: "Clients refused with 403 before any rule, charged nothing." }),
 });
 
-const ENTRIES =
-  "Entries: an IPv4 or IPv6 address, a CIDR block (its network address: `10.0.0.0/8`), or `key:<keyId>`; at most 1,000 per list. Matched against the client IP that `ip` rules limit by (SLUICE_TRUST_PROXY applies), the whole address; an IPv4-mapped IPv6 client matches IPv4 entries. Deny wins over allow.";
+const ENTRIES = `Entries: an IPv4 or IPv6 address, a CIDR block (its network address: \`10.0.0.0/8\`), or \`key:<keyId>\`; at most ${MAX_ACCESS_ENTRIES.toLocaleString("en")} per list. Matched against the client IP that \`ip\` rules limit by (SLUICE_TRUST_PROXY applies), the whole address; an IPv4-mapped IPv6 client matches IPv4 entries. Deny wins over allow.`;
 
 export const accessListPaths: ZodOpenApiPathsObject = {
   "/api/admin/tenants/{tenantId}/access": {

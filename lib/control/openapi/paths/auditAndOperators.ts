@@ -1,6 +1,7 @@
 /** The audit log and its reverts, and operator accounts: /api/admin/audit..., /api/admin/operators... */
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { OPERATOR_ID_PATTERN } from "../../admin/params";
 import { AUDIT_ID_PATTERN, auditQuerySchema } from "../../admin/querySchemas";
 import { createOperatorSchema, updateOperatorSchema } from "../../auth/operatorSchemas";
 import { ROLES } from "../../auth/operatorSchemas";
@@ -20,7 +21,7 @@ const auditEventSchema = z.object({
 });
 
 const operatorSchema = z.object({ id: z.string(), email: z.string(), role: z.enum(ROLES), createdAt: z.string().meta({ format: "date-time" }) });
-const operatorIdPath = z.object({ operatorId: z.string().regex(/^[a-z0-9]{1,64}$/) });
+const operatorIdPath = z.object({ operatorId: z.string().regex(OPERATOR_ID_PATTERN) });
 const auditIdPath = z.object({ auditId: z.string().regex(AUDIT_ID_PATTERN) });
 
 export const auditAndOperatorPaths: ZodOpenApiPathsObject = {

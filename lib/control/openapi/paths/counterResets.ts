@@ -2,9 +2,10 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { identifierResetQuerySchema } from "../../admin/querySchemas";
+import { RULE_NAME_PATTERN } from "../../../common/fieldLimits";
 import { adminOperation, errors, keyIdPath, noContent, tenantIdPath } from "../common";
 
-const rulePath = tenantIdPath.extend({ rule: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/).meta({ description: "The name of an `identifier`-scope rule of the tenant." }) });
+const rulePath = tenantIdPath.extend({ rule: z.string().regex(RULE_NAME_PATTERN).meta({ description: "The name of an `identifier`-scope rule of the tenant." }) });
 
 export const counterResetPaths: ZodOpenApiPathsObject = {
   "/api/admin/keys/{keyId}/counters": {

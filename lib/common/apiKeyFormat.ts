@@ -1,0 +1,24 @@
+/**
+ * The shape of tenant and key ids and of API keys, stated once: minting and parsing keys
+ * (lib/policy/keys/apiKeySecret.ts), ids (ids.ts), log redaction (lib/http/redactSecrets.ts), the
+ * schemas and the OpenAPI document's id patterns, the dashboard's id links, and docs/rules.md
+ * (checked by docs/factsInDocs.test.ts) all take it from here. Browser-safe: no imports.
+ *
+ * A key reads `sluice_<keyId>_<secret>`: the prefix lets secret scanners recognise a leaked key; the
+ * key id finds the stored hash without a search; the secret is random base62.
+ */
+
+/** The base62 alphabet as a regular-expression character class body. */
+export const BASE62_CLASS = "0-9A-Za-z";
+/** Tenant and key ids: this many base62 characters. */
+export const ID_LENGTH = 8;
+export const ID_PATTERN = new RegExp(`^[${BASE62_CLASS}]{${ID_LENGTH}}$`);
+
+export const KEY_PREFIX = "sluice_";
+/** Base62 characters of a key's secret: 22 carry 131 random bits. */
+export const KEY_SECRET_LENGTH = 22;
+export const KEY_SECRET_BITS = Math.round(KEY_SECRET_LENGTH * Math.log2(62));
+/** A whole key; group 1 is its key id, group 2 its secret. */
+export const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}([${BASE62_CLASS}]{${ID_LENGTH}})_([${BASE62_CLASS}]{${KEY_SECRET_LENGTH}})$`);
+/** A key's public part and the separator before its secret, as found in free text (for redaction). */
+export const KEY_PUBLIC_PART_SOURCE = `${KEY_PREFIX}[${BASE62_CLASS}]{${ID_LENGTH}}_`;
