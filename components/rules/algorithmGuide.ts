@@ -4,14 +4,14 @@
  * limiter core does not compile until it is explained here.
  */
 import { MAX_SLIDING_LOG_LIMIT } from "@/lib/common/fieldLimits";
-import type { Algorithm } from "@/lib/limiter/types";
+import { BURST_ALGORITHMS, RULE_ALGORITHMS, type Algorithm } from "@/lib/limiter/types";
 
 export interface AlgorithmGuide {
   title: string;
   /** A few words shown under the rule's algorithm select (the full trade-off is in the editor's help). */
   summary: string;
   tradeOff: string;
-  /** token_bucket and gcra have a capacity; the window algorithms ignore `burst`. */
+  /** Whether the algorithm has a capacity, `burst` (lib/limiter/types.ts BURST_ALGORITHMS says which). */
   usesBurst: boolean;
   /** What `limit`, `windowMs` and `burst` mean for this algorithm (the labels stay the field names). */
   limitHint: string;
@@ -19,13 +19,12 @@ export interface AlgorithmGuide {
   burstHint?: string;
 }
 
-export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
+const GUIDE_TEXT: Record<Algorithm, Omit<AlgorithmGuide, "usesBurst">> = {
   fixed_window: {
     summary: "clock-aligned windows; cheapest",
     title: "Fixed window",
     tradeOff:
       "Counts requests in windows aligned to the clock (each starts at a multiple of the window). Cheapest, but a client can send up to twice the limit across a window boundary.",
-    usesBurst: false,
     limitHint: "requests per window",
     windowHint: "window length in milliseconds",
   },
@@ -34,7 +33,6 @@ export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
     title: "Sliding window",
     tradeOff:
       "Weighs the previous window's count by how much of it still overlaps. Smooths the boundary burst at the same cost as a fixed window; an estimate that assumes the previous window's requests were evenly spread, so a burst at the end of one window can let nearly twice the limit through within one window length.",
-    usesBurst: false,
     limitHint: "requests per window",
     windowHint: "window length in milliseconds",
   },
@@ -43,7 +41,6 @@ export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
     title: "Sliding log",
     tradeOff:
       `Remembers every admitted request in the window: exact, never more than the limit in any window. Memory and CPU grow with the requests per window, so its limit is capped at ${MAX_SLIDING_LOG_LIMIT.toLocaleString("en")} (use sliding_window above that).`,
-    usesBurst: false,
     limitHint: "requests per window",
     windowHint: "window length in milliseconds",
   },
@@ -52,7 +49,6 @@ export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
     title: "Token bucket",
     tradeOff:
       "A bucket of burst tokens refilled with limit tokens per period, fractionally. Allows short bursts up to the capacity, then a steady rate.",
-    usesBurst: true,
     limitHint: "tokens added per period",
     windowHint: "refill period in milliseconds",
     burstHint: "bucket capacity (empty: the limit)",
@@ -62,7 +58,6 @@ export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
     title: "GCRA",
     tradeOff:
       "Spaces requests one every period ÷ limit, tolerating up to burst requests ahead of schedule. Admits exactly what a token bucket with the same numbers admits; pick the description you reason about best.",
-    usesBurst: true,
     limitHint: "requests per period",
     windowHint: "period in milliseconds",
     burstHint: "requests allowed ahead of schedule (empty: the limit)",
@@ -72,11 +67,14 @@ export const ALGORITHM_GUIDE: Record<Algorithm, AlgorithmGuide> = {
     title: "Concurrency",
     tradeOff:
       "Not a rate: at most limit requests of a client in flight at once. A request holds a slot from its admission until its upstream's response ends, fails or times out or the client goes away (for echo and check: until Sluice has answered). The window is the lease length: a slot never given back (an instance lost mid-request) frees after it, so make it longer than the upstream's timeout. Cost 1 only, no penalty, no local fail mode, no identifier scope; not applied to forward auth (/api/v1/authorize has no end); the simulator does not replay it.",
-    usesBurst: false,
     limitHint: "requests in flight at once",
     windowHint: "lease length: a slot not given back frees after it",
   },
 };
+
+export const ALGORITHM_GUIDE = Object.fromEntries(
+  RULE_ALGORITHMS.map((algorithm) => [algorithm, { ...GUIDE_TEXT[algorithm], usesBurst: BURST_ALGORITHMS.includes(algorithm) }]),
+) as Record<Algorithm, AlgorithmGuide>;
 
 /** A window length as people read it: 60000 → "1 min", 1500 → "1.5 s". */
 export function describeDuration(ms: number): string {

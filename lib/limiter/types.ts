@@ -15,6 +15,8 @@ export const ALGORITHMS = ["fixed_window", "sliding_log", "sliding_window", "tok
  */
 export const RULE_ALGORITHMS = [...ALGORITHMS, "concurrency"] as const;
 export type Algorithm = (typeof RULE_ALGORITHMS)[number];
+/** The algorithms with a capacity, `burst`; the others ignore it (the form shows the field only for these). */
+export const BURST_ALGORITHMS: readonly Algorithm[] = ["token_bucket", "gcra"];
 
 export const SCOPES = ["key", "tenant", "ip", "identifier", "header", "query"] as const;
 export type Scope = (typeof SCOPES)[number];

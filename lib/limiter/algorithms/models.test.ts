@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ALGORITHMS, type Algorithm, type LimitParams } from "../types";
+import { ALGORITHMS, BURST_ALGORITHMS, type Algorithm, type LimitParams } from "../types";
 import type { AlgorithmModel, Evaluation } from "./model";
 import { ALGORITHM_DEFS } from "./registry";
 
@@ -83,7 +83,7 @@ describe("every algorithm", () => {
 
   it.each(ALGORITHMS)("%s: after resetMs the rule is whole again", (algorithm) => {
     everyStep(algorithm, 7, (params, model) => (e, _before, after, now) => {
-      const capacity = ALGORITHM_DEFS[algorithm].usesBurst ? params.burst : params.limit;
+      const capacity = BURST_ALGORITHMS.includes(algorithm) ? params.burst : params.limit;
       const view = e.allowed ? e.after : e.before;
       expect(model.evaluate(after, params, now + view.resetMs, 0).before.remaining).toBe(capacity);
     });

@@ -14,8 +14,6 @@ import { tokenBucket } from "./tokenBucket";
 
 export interface AlgorithmDef {
   code: "fw" | "sw" | "sl" | "tb" | "gc" | "cc";
-  /** Whether `burst` means anything to it (the form shows the field only then). */
-  usesBurst: boolean;
   // The state type differs per algorithm; callers treat it as opaque.
   model: AlgorithmModel<unknown>;
 }
@@ -23,32 +21,26 @@ export interface AlgorithmDef {
 export const ALGORITHM_DEFS: Record<Algorithm, AlgorithmDef> = {
   fixed_window: {
     code: "fw",
-    usesBurst: false,
     model: fixedWindow as AlgorithmModel<unknown>,
   },
   sliding_window: {
     code: "sw",
-    usesBurst: false,
     model: slidingWindow as AlgorithmModel<unknown>,
   },
   sliding_log: {
     code: "sl",
-    usesBurst: false,
     model: slidingLog as AlgorithmModel<unknown>,
   },
   token_bucket: {
     code: "tb",
-    usesBurst: true,
     model: tokenBucket as AlgorithmModel<unknown>,
   },
   gcra: {
     code: "gc",
-    usesBurst: true,
     model: gcra as AlgorithmModel<unknown>,
   },
   concurrency: {
     code: "cc",
-    usesBurst: false,
     model: concurrency as AlgorithmModel<unknown>,
   },
 };
