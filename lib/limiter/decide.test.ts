@@ -14,18 +14,23 @@ import type { LimiterRule } from "./types";
 type Reply = (keys: string[], args: (string | number)[]) => Promise<unknown>;
 type Arg = string | number | (string | number)[];
 
-/** Records each script call's ARGV, flattened one level as ioredis does. */
+/** Records each script call's ARGV (FCALL, or EVALSHA through defineCommand), flattened one level as ioredis does. */
 function fakeRedis(reply: Reply, status = "ready") {
   const calls: (string | number)[][] = [];
   const keysOfCall: string[][] = [];
+  const run = (numKeys: number, rest: Arg[]) => {
+    const flat = rest.flat();
+    calls.push(flat.slice(numKeys));
+    keysOfCall.push(flat.slice(0, numKeys) as string[]);
+    return reply(flat.slice(0, numKeys) as string[], flat.slice(numKeys));
+  };
   const client = {
     status,
     defineCommand() {},
-    sluiceDecide(numKeys: number, ...rest: Arg[]) {
-      const flat = rest.flat();
-      calls.push(flat.slice(numKeys));
-      keysOfCall.push(flat.slice(0, numKeys) as string[]);
-      return reply(flat.slice(0, numKeys) as string[], flat.slice(numKeys));
+    sluiceDecide: (numKeys: number, ...rest: Arg[]) => run(numKeys, rest),
+    call(command: string, _name: string, numKeys: number, ...rest: Arg[]) {
+      if (command !== "FCALL") throw new Error(`unexpected command ${command}`);
+      return run(numKeys, rest);
     },
   };
   return { client: client as unknown as RedisClient, calls, keysOfCall };

@@ -1,22 +1,37 @@
 /**
- * Runs lua/decide.lua through ioredis `defineCommand`, which sends EVALSHA and transparently falls
- * back to EVAL (reloading the script) on NOSCRIPT, on single nodes and Clusters alike.
- * ioredis retries only once, as EVALSHA again when another call of the same connection reloaded
- * the script meanwhile; with several calls in flight across a SCRIPT FLUSH (a decision made while
- * nothing is in flight goes out at once, beside a batch) that retry can meet NOSCRIPT too. A call
- * that still fails with NOSCRIPT is sent as EVAL with the source, which cannot miss.
+ * Runs lua/decide.lua, as a Redis function (FCALL) where the server allows it, else as a script.
+ *
+ * - Function (Redis 7): decide.lua's part above its `--!body` line (the preamble and the algorithm
+ *   includes: ~40 closures and their tables) runs once, at FUNCTION LOAD, instead of on every call:
+ *   a one-request call costs Redis about a third less (docs/architecture.md "The decide script").
+ *   The library is named after the script's hash (`sluice_<hash>`), so versions side by side in a
+ *   rolling upgrade each call their own code and never replace each other's. It is loaded on first
+ *   use (on every master of a Cluster) and again whenever FCALL reports it missing (FUNCTION FLUSH,
+ *   a new or restarted node); a call that still misses it is sent as EVAL, which cannot miss.
+ * - Script: where FUNCTION LOAD or FCALL is refused (an ACL user without `@scripting` functions, a
+ *   server before 7.0), the client uses EVALSHA from then on, through ioredis `defineCommand`, which
+ *   falls back to EVAL (reloading the script) on NOSCRIPT; ioredis retries only once, so a call that
+ *   still fails with NOSCRIPT (several in flight across a SCRIPT FLUSH) is sent as EVAL.
  */
 import { createHash } from "node:crypto";
+import type { Cluster, Redis } from "ioredis";
 import type { RedisClient } from "../redis/connect";
 import { loadScript } from "./lua/loadScript";
 
 const COMMAND = "sluiceDecide";
+const BODY = "\n--!body";
 let source: string | undefined;
+let library: { name: string; code: string } | undefined;
 const defined = new WeakSet<RedisClient>();
+/** Clients that run the script (EVALSHA) because functions are refused; absent: FCALL. */
+const scriptOnly = new WeakSet<RedisClient>();
+/** A FUNCTION LOAD under way per client: concurrent calls that miss the function share it. */
+const loading = new WeakMap<RedisClient, Promise<boolean>>();
 
 /** Arrays among the arguments are flattened one level by ioredis (Command's `args.flat()`), sparing a copy. */
 type Arg = string | number | readonly (string | number)[];
 type WithDecide = { [COMMAND](numKeys: number, ...keysAndArgs: Arg[]): Promise<unknown> };
+type Caller = { call(command: string, ...args: Arg[]): Promise<unknown>; eval(...args: Arg[]): Promise<unknown> };
 
 export function decideScriptSource(): string {
   source ??= loadScript("decide.lua");
@@ -27,13 +42,72 @@ export function decideScriptSha(): string {
   return createHash("sha1").update(decideScriptSource()).digest("hex");
 }
 
-export function runDecideScript(redis: RedisClient, keys: string[], args: Arg[]): Promise<unknown> {
+/** The function library: the script's part above `--!body` once, the rest as the function's body. */
+export function decideLibrary(): { name: string; code: string } {
+  if (!library) {
+    const script = decideScriptSource();
+    const at = script.indexOf(BODY);
+    if (at < 0) throw new Error("decide.lua has no --!body line");
+    const id = decideScriptSha().slice(0, 16);
+    const name = `sluice_decide_${id}`;
+    const code = `#!lua name=sluice_${id}\n${script.slice(0, at)}\nredis.register_function('${name}', function(KEYS, ARGV)${script.slice(at)}\nend)\n`;
+    library = { name, code };
+  }
+  return library;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Functions are refused for good: no permission, or no such command (Redis before 7.0). */
+function refusesFunctions(error: unknown): boolean {
+  return /NOPERM|unknown command/i.test(message(error));
+}
+
+function runScript(redis: RedisClient, keys: string[], args: Arg[]): Promise<unknown> {
   if (!defined.has(redis)) {
     redis.defineCommand(COMMAND, { lua: decideScriptSource() });
     defined.add(redis);
   }
   return (redis as unknown as WithDecide)[COMMAND](keys.length, keys, ...args).catch((error: unknown) => {
-    if (!(error instanceof Error) || !error.message.includes("NOSCRIPT")) throw error;
-    return (redis as unknown as { eval(...args: Arg[]): Promise<unknown> }).eval(decideScriptSource(), keys.length, keys, ...args);
+    if (!message(error).includes("NOSCRIPT")) throw error;
+    return (redis as unknown as Caller).eval(decideScriptSource(), keys.length, keys, ...args);
+  });
+}
+
+/** Loads the library (every master of a Cluster); false when this client must use the script. */
+function loadLibrary(redis: RedisClient): Promise<boolean> {
+  let pending = loading.get(redis);
+  if (!pending) {
+    const nodes: Redis[] = redis.isCluster ? (redis as Cluster).nodes("master") : [redis as Redis];
+    pending = Promise.all(nodes.map((node) => node.call("FUNCTION", "LOAD", "REPLACE", decideLibrary().code)))
+      .then(() => true)
+      .catch((error: unknown) => {
+        if (refusesFunctions(error)) scriptOnly.add(redis);
+        return false;
+      })
+      .finally(() => loading.delete(redis));
+    loading.set(redis, pending);
+  }
+  return pending;
+}
+
+export function runDecideScript(redis: RedisClient, keys: string[], args: Arg[]): Promise<unknown> {
+  if (scriptOnly.has(redis)) return runScript(redis, keys, args);
+  const { name } = decideLibrary();
+  const fcall = () => (redis as unknown as Caller).call("FCALL", name, keys.length, keys, ...args);
+  return fcall().catch(async (error: unknown) => {
+    if (refusesFunctions(error)) {
+      scriptOnly.add(redis);
+      return runScript(redis, keys, args);
+    }
+    if (!message(error).includes("Function not found")) throw error;
+    if (!(await loadLibrary(redis))) return runScript(redis, keys, args);
+    return fcall().catch((again: unknown) => {
+      // Flushed again meanwhile (or a node that missed the load): this call goes as a script.
+      if (message(again).includes("Function not found")) return runScript(redis, keys, args);
+      throw again;
+    });
   });
 }

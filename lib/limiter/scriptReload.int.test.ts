@@ -1,7 +1,9 @@
 /**
- * EVALSHA with a transparent reload: after SCRIPT FLUSH the next decision still succeeds, and so do
- * concurrent decisions racing thousands of flushes (ioredis retries NOSCRIPT as EVAL per connection).
- * Runs on a throwaway redis-server, so the shared Redis's script cache is never flushed.
+ * The decide script with a transparent reload (decideScript.ts): after SCRIPT FLUSH or FUNCTION
+ * FLUSH the next decision still succeeds, and so do concurrent decisions racing thousands of
+ * flushes (a missing function is loaded again, a call that still misses it goes as EVAL; ioredis
+ * retries NOSCRIPT as EVAL per connection); a user refused functions by its ACL decides through
+ * EVALSHA. Runs on a throwaway redis-server, so the shared Redis's scripts are never flushed.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startRedisServer, type RedisServerHandle } from "@/test/support/redisServer";
@@ -22,18 +24,41 @@ afterAll(async () => {
   await server.stop();
 });
 
-it("the next decision after SCRIPT FLUSH still succeeds, with its counters intact", async () => {
-  const limiter = createLimiter({ redis, prefix: "reload:", timeoutMs: 2000 });
+const FLUSHES = [
+  ["SCRIPT", "FLUSH"],
+  ["FUNCTION", "FLUSH"],
+] as const;
+
+it.each(FLUSHES)("the next decision after %s FLUSH still succeeds, with its counters intact", async (...flush) => {
+  const limiter = createLimiter({ redis, prefix: `reload-${flush[0]}:`, timeoutMs: 2000 });
   const rule = limiterRule({ limit: 3 });
   const subject = { tenantId: "t", keyId: "k" };
   await limiter.decide([rule], subject, { nowMs: 1_700_000_000_000 });
-  await redis.script("FLUSH");
-  expect(await redis.script("EXISTS", "0000000000000000000000000000000000000000")).toEqual([0]);
+  expect(await redis.call("FUNCTION", "LIST", "LIBRARYNAME", "sluice_*")).toHaveLength(1);
+  await redis.call(...flush);
+  expect(await redis.call("FUNCTION", "LIST", "LIBRARYNAME", "sluice_*")).toHaveLength(flush[0] === "FUNCTION" ? 0 : 1);
   const after = await limiter.decide([rule], subject, { nowMs: 1_700_000_000_001 });
   expect(after.results[0]).toMatchObject({ source: "redis", allowed: true, remaining: 1 });
 });
 
-it("decisions racing repeated SCRIPT FLUSHes never fail (none answered by the fail mode)", async () => {
+it("a user whose ACL refuses functions decides through EVALSHA", async () => {
+  await redis.call("ACL", "SETUSER", "nofunctions", "on", ">pw", "~*", "+@all", "-function", "-fcall", "-fcall_ro");
+  const url = server.url.replace("redis://", "redis://nofunctions:pw@");
+  const limited = createRedisClient({ url, cluster: false, timeoutMs: 2000, autoPipelining: false });
+  try {
+    const limiter = createLimiter({ redis: limited, prefix: "acl:", timeoutMs: 2000 });
+    const rule = limiterRule({ limit: 3 });
+    await redis.call("FUNCTION", "FLUSH");
+    const sources: string[] = [];
+    for (let i = 0; i < 3; i++) sources.push((await limiter.decide([rule], { tenantId: "t", keyId: "k" }, { nowMs: 1_700_000_000_000 + i })).results[0]!.source);
+    expect(sources).toEqual(["redis", "redis", "redis"]);
+    expect(await redis.call("FUNCTION", "LIST", "LIBRARYNAME", "sluice_*")).toHaveLength(0);
+  } finally {
+    limited.disconnect();
+  }
+});
+
+it.each(FLUSHES)("decisions racing repeated %s FLUSHes never fail (none answered by the fail mode)", async (...flush) => {
   const errors: string[] = [];
   // A generous deadline: what may fail here is a lost script, not a slow machine.
   const limiter = createLimiter({ redis, prefix: "reload:", timeoutMs: 5000, onUnavailable: (error) => errors.push(error.message) });
@@ -43,7 +68,7 @@ it("decisions racing repeated SCRIPT FLUSHes never fail (none answered by the fa
   let flushes = 0;
   const flushing = (async () => {
     while (running) {
-      await flusher.script("FLUSH");
+      await flusher.call(...flush);
       flushes++;
     }
   })();
@@ -63,6 +88,6 @@ it("decisions racing repeated SCRIPT FLUSHes never fail (none answered by the fa
   flusher.disconnect();
   expect(flushes).toBeGreaterThan(50);
   expect(sources.length).toBeGreaterThan(100);
-  console.info(`script race: ${flushes} flushes, ${sources.length} decisions, errors: ${JSON.stringify(errors)}`);
+  console.info(`${flush[0]} race: ${flushes} flushes, ${sources.length} decisions, errors: ${JSON.stringify(errors)}`);
   expect(sources.filter((s) => s !== "redis")).toEqual([]);
 });

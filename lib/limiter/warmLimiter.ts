@@ -4,14 +4,14 @@
  * compiling the decision path, and those requests fall into their fail modes although Redis is
  * fast (issue 15, point 14: a fresh instance's first burst admitted 17 of a limit of 12).
  *
- * Loads the script on every master (SCRIPT LOAD), then runs peeks (which never write) for a rule of
+ * Loads the decide function and script on every master (FUNCTION LOAD, SCRIPT LOAD), then runs peeks (which never write) for a rule of
  * each algorithm under the pseudo-tenant `-warm` until WARM_ROUNDS have been answered by Redis or
  * WARM_BUDGET_MS has passed. Never throws: a Redis that is down is the fail modes' business.
  */
 import type { Cluster, Redis } from "ioredis";
 import type { RedisClient } from "../redis/connect";
 import type { Limiter } from "./decide";
-import { decideScriptSource } from "./decideScript";
+import { decideLibrary, decideScriptSource } from "./decideScript";
 import { ALGORITHMS, type LimiterRule } from "./types";
 
 export const WARM_TENANT = "-warm";
@@ -37,9 +37,10 @@ export async function warmLimiter(redis: RedisClient, limiter: Limiter): Promise
   try {
     if (redis.status === "wait") await redis.connect();
     const nodes: Redis[] = redis.isCluster ? (redis as Cluster).nodes("master") : [redis as Redis];
-    await Promise.all(nodes.map((node) => node.script("LOAD", decideScriptSource())));
+    await Promise.all(nodes.flatMap((node) => [node.script("LOAD", decideScriptSource()), node.call("FUNCTION", "LOAD", "REPLACE", decideLibrary().code)]));
   } catch {
-    // Down or refusing: the peeks below fail fast, and EVALSHA falls back to EVAL later anyway.
+    // Down or refusing (an ACL without functions): the peeks below fail fast, and a missing
+    // function or script is loaded by the first decision that needs it (decideScript.ts).
   }
   let answered = 0;
   while (answered < WARM_ROUNDS && Date.now() - started < WARM_BUDGET_MS) {

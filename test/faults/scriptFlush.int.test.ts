@@ -1,8 +1,9 @@
 /**
- * Fault: SCRIPT FLUSH under traffic. While the test keeps sending requests (several at a time, to
- * an `open` and a `closed` rule) to a built server on a throwaway redis-server, another connection
- * empties Redis's script cache over and over. Every EVALSHA that finds the script gone must be
- * retried as EVAL (ioredis does it), so no request fails: no 5xx, no fail-mode answer (open would
+ * Fault: SCRIPT FLUSH and FUNCTION FLUSH under traffic. While the test keeps sending requests
+ * (several at a time, to an `open` and a `closed` rule) to a built server on a throwaway
+ * redis-server, another connection empties Redis's script cache and its functions over and over.
+ * Every FCALL that finds the decide function gone must load it again or be sent as EVAL
+ * (lib/limiter/decideScript.ts), so no request fails: no 5xx, no fail-mode answer (open would
  * show the whole quota, closed would answer 503), and the counts stay exact (each admitted request
  * took its own unit, none twice, none lost).
  */
@@ -48,13 +49,13 @@ function remainingSeen(samples: Sample[], label: string): number[] {
     .sort((a, b) => b - a);
 }
 
-describe("fault: SCRIPT FLUSH under traffic", () => {
+describe("fault: SCRIPT FLUSH and FUNCTION FLUSH under traffic", () => {
   it("no request fails and the counts stay exact", async () => {
     const url = bed.servers[0]!.url;
     const key = await bed.createKey("traffic");
     await waitUntil(async () => (await apiCall(url, failModePath("closed"), { key: key.key })).status === 200, 10_000, "Redis decides");
     await apiCall(url, failModePath("open"), { key: key.key });
-    const evalsBefore = await commandCalls("eval");
+    const reloadsBefore = (await commandCalls("eval")) + (await commandCalls("function\\|load"));
     const logMark = bed.logMark();
 
     const modes = ["open", "closed"] as const;
@@ -62,14 +63,17 @@ describe("fault: SCRIPT FLUSH under traffic", () => {
     let flushes = 0;
     const until = performance.now() + FLUSHING_MS;
     while (performance.now() < until) {
-      await withRedis(bed.redis.port, (redis) => redis.script("FLUSH"));
+      await withRedis(bed.redis.port, async (redis) => {
+        await redis.script("FLUSH");
+        await redis.call("FUNCTION", "FLUSH");
+      });
       flushes++;
       await sleep(FLUSH_EVERY_MS);
     }
     const samples = await traffic.stop();
-    // The flushes hit requests: the script was sent again (EVAL) after finding it gone.
-    const reloads = (await commandCalls("eval")) - evalsBefore;
-    console.info(`script flush: ${flushes} flushes, ${samples.length} requests ${JSON.stringify(tally(samples))}, ${reloads} reload(s) by EVAL`);
+    // The flushes hit requests: the function was loaded again (or the script sent as EVAL) after finding it gone.
+    const reloads = (await commandCalls("eval")) + (await commandCalls("function\\|load")) - reloadsBefore;
+    console.info(`script flush: ${flushes} flushes, ${samples.length} requests ${JSON.stringify(tally(samples))}, ${reloads} reload(s) by FUNCTION LOAD or EVAL`);
     expect(reloads).toBeGreaterThan(5);
 
     // Nothing went wrong as far as the server knows: it logged nothing.

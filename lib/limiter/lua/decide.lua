@@ -54,6 +54,9 @@
 --!include includes/penalty.lua
 --!include includes/concurrency.lua
 
+--!body: what runs per call; above it, what a function library runs once (decideScript.ts)
+begin_call()
+
 local FIELDS = 9
 local HEAD = 5 -- per request: now, commit, lease id, ttl floor, n
 local STRIDE = 10 -- values kept per rule: what a check returns (see preamble.lua)

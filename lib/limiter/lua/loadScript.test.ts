@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("8147ddef32cc486489414010a8210a6d46f9d234");
+    expect(decideScriptSha()).toBe("3a04acb2d2ed427dbf605483e219f41f998d40f9");
   });
 });

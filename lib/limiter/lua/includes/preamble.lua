@@ -1,6 +1,7 @@
 --[[
   Shared preamble of every Sluice script.
-  Defines: rcall; floor, ceil, min, tonumber, format (library functions as locals); ALGORITHMS
+  Defines: begin_call (first thing of every call); rcall; floor, ceil, min, format, byte, sub,
+  char, find (library functions as locals, bound by begin_call); ALGORITHMS
   (code -> check function); COMMITS (code -> custom commit); the subject states (SUBJECTS,
   load_subjects, state_of, put_state, store_subjects; LEGACY, load_legacy, adopt_legacy, put_legacy for a rolling upgrade); now_from, fmt_num, fmt_int, ttl_ms, EPSILON,
   split2, split3.
@@ -24,9 +25,10 @@
   One read (the call's MGET) and one write (SET ... PX) per key and call, whatever the number of
   rules; the key lives as long as its longest-lived field needs (see store_subjects).
 ]]
-local rcall = redis.call
--- Hot library functions as locals: a local is a register, a global two table lookups.
-local floor, ceil, min, tonumber, format, unpack = math.floor, math.ceil, math.min, tonumber, string.format, unpack
+-- Hot library functions as locals (a local is a register, a global two table lookups), bound by
+-- begin_call (end of this file): loaded as a function library (FUNCTION LOAD), this file runs once,
+-- when neither redis.call nor the standard library is reachable yet.
+local rcall, floor, ceil, min, format, byte, sub, char, find
 local ALGORITHMS = {}
 local COMMITS = {}
 
@@ -34,7 +36,6 @@ local COMMITS = {}
 -- looked up: this file runs on every call (EVAL), and building a 64-entry table each time cost
 -- more than a whole one-rule decision.
 local B64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
-local byte, sub, char, find = string.byte, string.sub, string.char, string.find
 
 -- The byte of digit d (0..63): "0"-"9", "A"-"Z", "a"-"z", "-", "_".
 local function b64_byte(d)
@@ -99,8 +100,7 @@ end
 -- key -> { order = {field, ...}, value = {field -> number or text}, written = {field -> true},
 -- ttl = longest TTL written this call }. Filled by load_subjects (one MGET per call); a key not
 -- loaded is read on first use. Writes land here and reach Redis once per key (store_subjects).
-local SUBJECTS = {}
-local DIRTY = {}
+local SUBJECTS, DIRTY -- per call (begin_call)
 
 -- Entries are scanned with plain finds (no pattern, no substring for a compact state).
 local function parse_subject(raw)
@@ -252,7 +252,7 @@ end
 
 -- Rolling upgrade: per-rule keys of the earlier layout, read once per call (their values are a
 -- state exactly as a field holds it, in decimal or text).
-local LEGACY = {}
+local LEGACY -- per call (begin_call)
 
 local function load_legacy(keys)
   for first = 1, #keys, 1000 do
@@ -298,4 +298,14 @@ local function put_legacy(key, value, ttl)
     rcall("SET", key, value, "PX", ttl)
   end
   LEGACY[key] = value
+end
+
+-- Starts a call: binds the library functions above and gives the call fresh state. The same code
+-- runs as a script (EVAL: all of this file on every call) and as a function library (FCALL: this
+-- file once, at FUNCTION LOAD; only the body of decide.lua per call), see lib/limiter/decideScript.ts.
+local function begin_call()
+  rcall = redis.call
+  floor, ceil, min, format = math.floor, math.ceil, math.min, string.format
+  byte, sub, char, find = string.byte, string.sub, string.char, string.find
+  SUBJECTS, DIRTY, LEGACY = {}, {}, {}
 end
