@@ -3,6 +3,12 @@ import { connection } from "next/server";
 import type { ReactNode } from "react";
 import Providers from "./providers";
 import "./globals.css";
+import "./styles/shell.css";
+import "./styles/cards.css";
+import "./styles/forms.css";
+import "./styles/tables.css";
+import "./styles/pages.css";
+import "./styles/charts.css";
 
 export const metadata: Metadata = {
   title: { default: "Sluice", template: "%s · Sluice" },
