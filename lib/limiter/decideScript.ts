@@ -11,7 +11,8 @@
  * - Script: where FUNCTION LOAD or FCALL is refused (an ACL user without `@scripting` functions, a
  *   server before 7.0), the client uses EVALSHA from then on, through ioredis `defineCommand`, which
  *   falls back to EVAL (reloading the script) on NOSCRIPT; ioredis retries only once, so a call that
- *   still fails with NOSCRIPT (several in flight across a SCRIPT FLUSH) is sent as EVAL.
+ *   still fails with NOSCRIPT (several in flight across a SCRIPT FLUSH) is sent as EVAL. A call
+ *   refused as OOM (Redis over maxmemory) is sent as a script too, see runDecideScript.
  */
 import { createHash } from "node:crypto";
 import type { Cluster, Redis } from "ioredis";
@@ -102,6 +103,10 @@ export function runDecideScript(redis: RedisClient, keys: string[], args: Arg[])
       scriptOnly.add(redis);
       return runScript(redis, keys, args);
     }
+    // Over maxmemory Redis refuses a function that may write before it runs; a script fails only at
+    // its first write. As a script, a refusal (which writes nothing) is still answered by Redis
+    // instead of falling into its rule's fail mode (open would admit it).
+    if (message(error).startsWith("OOM")) return runScript(redis, keys, args);
     if (!message(error).includes("Function not found")) throw error;
     if (!(await loadLibrary(redis))) return runScript(redis, keys, args);
     return fcall().catch((again: unknown) => {

@@ -91,3 +91,19 @@ it.each(FLUSHES)("decisions racing repeated %s FLUSHes never fail (none answered
   console.info(`${flush[0]} race: ${flushes} flushes, ${sources.length} decisions, errors: ${JSON.stringify(errors)}`);
   expect(sources.filter((s) => s !== "redis")).toEqual([]);
 });
+
+it("over maxmemory a refusal is still Redis's (FCALL refused as OOM goes as a script), an admission falls into the fail mode", async () => {
+  const limiter = createLimiter({ redis, prefix: "oom:", timeoutMs: 2000 });
+  const rule = limiterRule({ limit: 1, failMode: "open" });
+  const subject = { tenantId: "t", keyId: "k" };
+  expect((await limiter.decide([rule], subject, { nowMs: 1_700_000_000_000 })).allowed).toBe(true);
+  await redis.config("SET", "maxmemory", "1");
+  try {
+    const refused = await limiter.decide([rule], subject, { nowMs: 1_700_000_000_001 });
+    expect(refused.results[0]).toMatchObject({ source: "redis", allowed: false });
+    const other = await limiter.decide([rule], { tenantId: "t", keyId: "fresh" }, { nowMs: 1_700_000_000_001 });
+    expect(other.results[0]!.source).toBe("fail_open");
+  } finally {
+    await redis.config("SET", "maxmemory", "0");
+  }
+});
