@@ -1,6 +1,7 @@
 /**
- * The docs state facts whose one source is code: the API key format (lib/common/apiKeyFormat.ts)
- * and the limits of fields (lib/common/fieldLimits.ts, the upstream schema). Each sentence below is
+ * The docs state facts whose one source is code: the API key format (lib/common/apiKeyFormat.ts),
+ * the limits of fields (lib/common/fieldLimits.ts, the upstream schema) and the algorithms'
+ * trade-offs (the dashboard's guide, components/rules/algorithmGuide.ts). Each sentence below is
  * built from those constants and must appear in the doc as written, so changing a limit fails here
  * until the doc says the new one. Whitespace is compared collapsed (tables may be padded, prose
  * wrapped anywhere).
@@ -8,6 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { ALGORITHM_GUIDE } from "@/components/rules/algorithmGuide";
 import { ID_LENGTH, KEY_PREFIX, KEY_SECRET_BITS, KEY_SECRET_LENGTH } from "@/lib/common/apiKeyFormat";
 import {
   ATTRIBUTE_NAME_MAX,
@@ -26,6 +28,7 @@ import {
   PATH_GLOB_MAX,
   RULE_NAME_PATTERN,
 } from "@/lib/common/fieldLimits";
+import { RULE_ALGORITHMS } from "@/lib/limiter/types";
 import { UPSTREAM_TIMEOUT_DEFAULT_MS, UPSTREAM_TIMEOUT_MAX_MS, UPSTREAM_TIMEOUT_MIN_MS } from "@/lib/policy/upstreams/upstreamSchema";
 
 const n = (value: number) => value.toLocaleString("en");
@@ -47,7 +50,8 @@ const STATEMENTS: Record<string, string[]> = {
     `at most ${PATH_GLOB_MAX} characters and ${MAX_GLOB_WILDCARDS} wildcards`,
     `| integer 0 .. ${n(MAX_BLOCK_MS)} (${MAX_WINDOW_DAYS} days) | 0 (no penalty) |`,
     `An owner has at most ${MAX_RULES_PER_OWNER} rules.`,
-    `its \`limit\` is capped at ${n(MAX_SLIDING_LOG_LIMIT)}`,
+    // The algorithms table: each trade-off is the dashboard's guide, word for word
+    ...RULE_ALGORITHMS.map((algorithm) => `| ${ALGORITHM_GUIDE[algorithm].tradeOff} |`),
     // Identifier overrides, access lists, names
     `At most ${n(MAX_OVERRIDES)} per rule, identifiers unique and 1-${IDENTIFIER_MAX} characters of plain text`,
     `\`sliding_log\` rule's overrides at most ${n(MAX_SLIDING_LOG_LIMIT)}`,
