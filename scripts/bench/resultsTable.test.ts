@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { benchReport } from "./reportFixture";
-import { markdownTable, renderResultsTable } from "./resultsTable";
+import { markdownTable } from "./markdownTable";
+import { renderResultsTable } from "./resultsTable";
 import type { SustainedReport } from "./types";
 
 describe("markdownTable", () => {

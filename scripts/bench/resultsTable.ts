@@ -5,23 +5,12 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { accuracySection } from "./accuracySection";
+import { markdownTable } from "./markdownTable";
 import { partOf } from "./reportMerge";
-import type { BenchReport, ByClientClass } from "./types";
+import type { BenchReport } from "./types";
 
 export const DEFAULT_TABLE_FILE = path.join(process.cwd(), "docs", "benchmarks.md");
-const CLASSES = ["steady", "bursty", "abusive"] as const;
-
-const cell = (value: unknown): string => {
-  if (typeof value === "number") return Number.isNaN(value) ? "n/a" : value.toLocaleString("en-US", { maximumFractionDigits: 5 });
-  return String(value ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ");
-};
-
-export function markdownTable(header: string[], rows: unknown[][]): string {
-  const line = (cells: unknown[]) => `| ${cells.map(cell).join(" | ")} |`;
-  return [line(header), `| ${header.map(() => "---").join(" | ")} |`, ...rows.map(line)].join("\n");
-}
-
-const byClass = <T>(record: ByClientClass<T>, f: (value: T) => unknown): string => CLASSES.map((c) => `${c} ${cell(f(record[c]))}`).join(", ");
 
 function machineSection(r: BenchReport): string {
   const m = r.machine;
@@ -70,41 +59,6 @@ function memorySection(r: BenchReport): string {
     "## Redis memory per client",
     "",
     markdownTable(["algorithm", "bytes per client (used_memory delta)", "bytes per key (MEMORY USAGE)", "clients", "keys", "example key"], r.memory.map((m) => [m.algorithm, m.bytesPerClient, m.memoryUsagePerKey, m.clients, m.keysCreated, `\`${m.exampleKey}\``])),
-  ].join("\n");
-}
-
-function accuracySection(r: BenchReport): string {
-  const a = r.accuracy;
-  if (!a) return "";
-  const t = a.trace;
-  const d = a.slidingWindowVsLog;
-  const sum = (f: (c: (typeof CLASSES)[number]) => number) => CLASSES.reduce((total, c) => total + f(c), 0);
-  return [
-    "## Accuracy",
-    "",
-    `Seeded trace (seed ${t.seed}): ${cell(t.requests)} requests over ${t.durationMs / 60_000} min from ${byClass(t.clients, (n) => n)} clients (requests: ${byClass(t.requestsByClass, (n) => n)}), replayed with explicit time through decide.lua, every algorithm at ${t.limit} per ${t.windowMs / 1000} s. Took ${a.seconds.total} s (replay ${a.seconds.replay} s, model check ${a.seconds.modelCheck} s).`,
-    "",
-    markdownTable(
-      ["sliding_window vs sliding_log", "requests", "decisions that differ", "%", "admitted by sliding_window only", "admitted by sliding_log only"],
-      [
-        ["all clients", d.requests, d.differing, d.differingPct, sum((c) => d.byClass[c].slidingWindowOnly), sum((c) => d.byClass[c].differing - d.byClass[c].slidingWindowOnly)],
-        ...CLASSES.map((c) => [c, d.byClass[c].requests, d.byClass[c].differing, d.byClass[c].differingPct, d.byClass[c].slidingWindowOnly, d.byClass[c].differing - d.byClass[c].slidingWindowOnly]),
-        ["steady and bursty (no abusive client)", d.byClass.steady.requests + d.byClass.bursty.requests, d.byClass.steady.differing + d.byClass.bursty.differing, d.withoutAbusivePct, "", ""],
-      ],
-    ),
-    "",
-    ...(a.realistic
-      ? [
-          `Realistic mix (seed ${a.realistic.trace.seed}): ${cell(a.realistic.trace.requests)} requests from ${byClass(a.realistic.trace.clients, (n) => n)} clients (about 1 % over their limit): sliding_window and sliding_log differ on ${a.realistic.slidingWindowVsLog.differing} decisions (${a.realistic.slidingWindowVsLog.differingPct} %; steady and bursty ${a.realistic.slidingWindowVsLog.withoutAbusivePct} %); sliding_window's worst window-length span ${a.realistic.worstSpanRatio} x limit. Took ${a.realistic.seconds} s.`,
-          "",
-        ]
-      : []),
-    markdownTable(
-      ["algorithm", "worst window-length span / limit", "worst span by class", "boundary burst factor", "admitted by class"],
-      a.algorithms.map((x) => [x.algorithm, `${cell(x.worstSpanRatio)} (${x.worstSpanClass})`, byClass(x.worstSpanByClass, (v) => v), x.boundaryBurstFactor, byClass(x.admittedByClass, (v) => v)]),
-    ),
-    "",
-    `Lua vs reference models on the first ${cell(a.modelCheck.requests)} requests: ${cell(a.modelCheck.mismatches)} mismatches in ${cell(a.modelCheck.compared)} rule results.`,
   ].join("\n");
 }
 
