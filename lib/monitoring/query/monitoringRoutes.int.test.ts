@@ -1,63 +1,22 @@
 /**
- * The monitoring admin routes and a key's recent decisions, called as route handlers (no server)
- * against the test database and the shared Redis under this file's own prefix. Real traffic goes
- * through the /api/v1/echo handler (admit → limiter → recorder), is flushed, and is read back
- * through GET /api/admin/monitoring/{traffic,refusal-rate,hot-keys,near-limit} and
- * GET /api/admin/keys/{keyId}/decisions: 401 without credentials, 200 shapes and numbers, 422 on
- * bad parameters, 404 on unknown names. Deletes its tenant (keys and rules cascade) and its prefix.
+ * The monitoring admin routes, called as route handlers (no server) against the test database and
+ * the shared Redis under this file's own prefix. Real traffic goes through the /api/v1/echo handler
+ * (admit → limiter → recorder), is flushed (test/support/monitoringRoutesBed.ts), and is read back
+ * through GET /api/admin/monitoring/{traffic,refusal-rate,hot-keys,near-limit}: 401 without
+ * credentials, 200 shapes and numbers, 422 on bad parameters, 404 on unknown names. A key's recent
+ * decisions: keyDecisionsRoute.int.test.ts.
  */
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteTenants } from "@/test/support/adminClient";
-import { callRoute, type RouteAnswer } from "@/test/support/routeCall";
-import { loadRoutes, routeTestEnv, type Routes } from "@/test/support/routeTestEnv";
-import { awayFromWindowEdge, TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
+import { beforeAll, describe, expect, it } from "vitest";
+import { callRoute } from "@/test/support/routeCall";
+import { monitoringRoutesBed, type SeededKey } from "@/test/support/monitoringRoutesBed";
 
-const { auth, close } = routeTestEnv("monroutes");
-// Loaded after the environment is set: config() reads it once, on first use.
-const { tenants, tenantKeys, tenantRules, key, echo, traffic, refusalRate, hotKeys, nearLimit, keyDecisions: decisions } =
-  await loadRoutes("tenants", "tenantKeys", "tenantRules", "key", "echo", "traffic", "refusalRate", "hotKeys", "nearLimit", "keyDecisions");
-const { services } = await import("@/lib/runtime/services");
+const bed = await monitoringRoutesBed("monroutes");
+const { traffic, refusalRate, hotKeys, nearLimit, keyDecisions: decisions } = bed.routes;
+const { admin } = bed;
 let tenantId = "";
-let key1: { id: string; key: string };
-let key2: { id: string; key: string };
-
-const admin = (handler: Routes, init: { method?: string; path?: string; body?: unknown; params?: Record<string, string> } = {}): Promise<RouteAnswer> =>
-  callRoute(handler[init.method ?? "GET"], { ...init, headers: auth });
-
-beforeAll(async () => {
-  const tenant = await admin(tenants, { method: "POST", body: { name: `monitoring-routes-${randomBytes(4).toString("hex")}` } });
-  expect(tenant.status).toBe(201);
-  tenantId = tenant.body.id;
-  const rules = await admin(tenantRules, {
-    method: "PUT",
-    params: { tenantId },
-    body: [
-      { name: "per-key", algorithm: "fixed_window", limit: 3, windowMs: 60_000 },
-      { name: "trial", algorithm: "fixed_window", limit: 1, windowMs: 60_000, mode: "shadow" },
-    ],
-  });
-  expect(rules.status).toBe(200);
-  key1 = (await admin(tenantKeys, { method: "POST", params: { tenantId }, body: { name: "busy <b>key</b>" } })).body;
-  key2 = (await admin(tenantKeys, { method: "POST", params: { tenantId }, body: { name: "quiet key" } })).body;
-
-  // Six requests of key 1 inside one fixed window: 3 admitted (the 2nd and 3rd would be refused by
-  // the shadow rule), 3 refused by per-key; one request of key 2.
-  await awayFromWindowEdge(60_000, 15_000);
-  const call = (k: string, method: string, path: string) => callRoute(echo[method], { method, path, headers: { authorization: `Bearer ${k}` } });
-  const statuses: number[] = [];
-  for (let i = 0; i < 5; i++) statuses.push((await call(key1.key, "GET", `/api/v1/echo?i=${i}`)).status);
-  statuses.push((await call(key1.key, "POST", "/api/v1/echo/a/b?secret=1")).status);
-  statuses.push((await call(key2.key, "GET", "/api/v1/echo")).status);
-  expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 200]);
-  expect(await services().recorder.drain()).toBe("written");
-});
-
-afterAll(async () => {
-  await services().recorder.stop();
-  await deleteTenants(TEST_DATABASE_URL, tenantId ? [tenantId] : []);
-  await close();
-});
+let key1: SeededKey;
+let key2: SeededKey;
+beforeAll(() => ({ tenantId, key1, key2 } = bed.seeded()));
 
 const sum = (points: { allowed: number; refused: number; shadowRefused: number }[]) =>
   points.reduce((s, p) => [s[0]! + p.allowed, s[1]! + p.refused, s[2]! + p.shadowRefused], [0, 0, 0]);
@@ -173,57 +132,5 @@ describe("GET /api/admin/monitoring/near-limit", () => {
     const res = await admin(nearLimit, { path: `/api/admin/monitoring/near-limit?range=1h&from=${Date.now() - 1000}` });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({ from: ["give either range or from, not both"] });
-  });
-});
-
-describe("GET /api/admin/keys/{keyId}/decisions", () => {
-  const path = (keyId: string, query = "") => `/api/admin/keys/${keyId}/decisions${query}`;
-
-  it("200: the key's decisions newest first: method, path without query, verdict, shadow rules, remaining", async () => {
-    const res = await admin(decisions, { path: path(key1.id), params: { keyId: key1.id } });
-    expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(["decisions"]);
-    const list = res.body.decisions;
-    expect(list).toHaveLength(6);
-    expect(list[0]).toEqual({ atMs: expect.any(Number), method: "POST", path: "/api/v1/echo/a/b", allowed: false, unavailable: false, shadowRefused: ["trial"], refusedBy: "per-key", remaining: 0 });
-    expect(list[5]).toEqual({ atMs: expect.any(Number), method: "GET", path: "/api/v1/echo", allowed: true, unavailable: false, shadowRefused: [], refusedBy: null, remaining: 2 });
-    expect(list.map((d: { allowed: boolean }) => d.allowed)).toEqual([false, false, false, true, true, true]);
-    expect(list[4]).toMatchObject({ allowed: true, shadowRefused: ["trial"], remaining: 1 });
-    const times = list.map((d: { atMs: number }) => d.atMs);
-    expect(times).toEqual([...times].sort((x: number, y: number) => y - x));
-  });
-
-  it("?limit= caps the list; out of range or unknown parameters are 422", async () => {
-    const two = await admin(decisions, { path: path(key1.id, "?limit=2"), params: { keyId: key1.id } });
-    expect(two.status).toBe(200);
-    expect(two.body.decisions).toHaveLength(2);
-    for (const [query, field] of [
-      ["?limit=0", "limit"],
-      ["?limit=51", "limit"],
-      ["?limit=abc", "limit"],
-      ["?range=1h", "range"],
-    ]) {
-      const res = await admin(decisions, { path: path(key1.id, query), params: { keyId: key1.id } });
-      expect(res.status, query).toBe(422);
-      expect(Object.keys(res.body.errors)).toEqual([field]);
-    }
-  });
-
-  it("404 for an unknown or malformed key id; a revoked key keeps its decisions", async () => {
-    for (const keyId of ["ZZZZZZZZ", "not-an-id"]) {
-      const res = await admin(decisions, { path: path(keyId), params: { keyId } });
-      expect(res.status, keyId).toBe(404);
-    }
-    const revoked = await admin(key, { method: "DELETE", params: { keyId: key2.id } });
-    expect(revoked.status).toBe(204);
-    const res = await admin(decisions, { path: path(key2.id), params: { keyId: key2.id } });
-    expect(res.status).toBe(200);
-    expect(res.body.decisions).toHaveLength(1);
-  });
-
-  it("405 for other methods", async () => {
-    const res = await admin(decisions, { method: "POST", path: path(key1.id), params: { keyId: key1.id } });
-    expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toBe("GET, HEAD");
   });
 });
