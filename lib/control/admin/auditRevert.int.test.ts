@@ -1,126 +1,17 @@
 /**
- * The audit log's pages and reverts through the route handlers (called directly, no server),
- * against the test database and the shared Redis under this file's own prefix. A revert is
- * checked where it matters: the rules the API answers, the rules this instance enforces (the
- * change was announced), a key's requests, and the audit trail (actor, before and after, revertOf).
- * Cleans up its tenants (keys, rules and refs cascade), their audit events, its operators, and its
- * Redis prefix.
+ * The audit log's reverts through POST /api/admin/audit/{auditId}/revert (called directly, no
+ * server), against the test database and the shared Redis under this file's own prefix. A revert is
+ * checked where it matters: the rules the API answers, the rules this instance enforces (the change
+ * was announced), a key's requests, and the audit trail (actor, before and after, revertOf). The
+ * log's pages: auditLog.int.test.ts. Cleans up as test/support/auditRoutesBed.ts says.
  */
-import { randomBytes } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
-import { deleteTenants } from "@/test/support/adminClient";
-import { callRoute, type RouteAnswer } from "@/test/support/routeCall";
-import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
-import { loadRoutes, routeTestEnv, type Routes } from "@/test/support/routeTestEnv";
+import { describe, expect, it } from "vitest";
+import { A, auditRoutesBed, B } from "@/test/support/auditRoutesBed";
 import { viewerSession } from "@/test/support/viewerSession";
-import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 
-const { auth, close } = routeTestEnv("revert");
-// Loaded after the environment is set: config() reads it once, on first use.
-const { tenants, tenantKeys: keys, key, tenantRules, keyRules, audit, auditRevert: revert, echo, login } =
-  await loadRoutes("tenants", "tenantKeys", "key", "tenantRules", "keyRules", "audit", "auditRevert", "echo", "login");
-const runtime = await import("@/lib/runtime/services");
-const db = await import("@/lib/db/client");
-const created: string[] = [];
-const operatorIds: string[] = [];
-
-afterAll(async () => {
-  await deleteTenants(TEST_DATABASE_URL, created);
-  await db.getDb().operator.deleteMany({ where: { id: { in: operatorIds } } });
-  await close();
-});
-
-const admin = (routes: Routes, method: string, path: string, params: Record<string, string>, body?: unknown, headers: Record<string, string> = auth): Promise<RouteAnswer> =>
-  callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers });
-
-async function newTenant(): Promise<string> {
-  const res = await admin(tenants, "POST", "/tenants", {}, { name: `revert-${randomBytes(4).toString("hex")}` });
-  expect(res.status).toBe(201);
-  created.push(res.body.id);
-  return res.body.id as string;
-}
-
-async function newKey(tenantId: string): Promise<{ id: string; key: string }> {
-  const res = await admin(keys, "POST", `/tenants/${tenantId}/keys`, { tenantId }, { name: "a key" });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
-const putTenantRules = (tenantId: string, rules: RuleInput[]) => admin(tenantRules, "PUT", `/tenants/${tenantId}/rules`, { tenantId }, rules);
-const getTenantRules = async (tenantId: string) => (await admin(tenantRules, "GET", `/tenants/${tenantId}/rules`, { tenantId })).body;
-const auditOf = async (tenantId: string, query = "") => (await admin(audit, "GET", `/audit?tenantId=${tenantId}${query}`, {})).body;
-const revertOf = (auditId: string, headers: Record<string, string> = auth) => admin(revert, "POST", `/audit/${auditId}/revert`, { auditId }, undefined, headers);
-const callEcho = (apiKey: string) => callRoute(echo.GET, { path: "/api/v1/echo", headers: { authorization: `Bearer ${apiKey}`, "x-forwarded-for": "192.0.2.50" } });
-
-/** The newest audit event of the tenant with this action. */
-async function latest(tenantId: string, action: string): Promise<{ id: string; before: unknown; after: unknown; revertible: boolean }> {
-  const events = await auditOf(tenantId);
-  const event = events.find((e: { action: string }) => e.action === action);
-  if (!event) throw new Error(`no ${action} event`);
-  return event;
-}
-
-/** Rule names and limits this instance enforces for the key (its access cache). */
-const enforcedFor = (keyId: string) => runtime.services().access.key(keyId)?.rules.map((r) => [r.rule.name, r.rule.limit]);
-
-const A: RuleInput[] = [{ name: "per-key", limit: 5, windowMs: 60_000 }];
-const B: RuleInput[] = [
-  { name: "per-key", limit: 50, windowMs: 60_000 },
-  { name: "per-ip", scope: "ip", limit: 7, windowMs: 1_000 },
-];
-
-describe("GET /api/admin/audit: filters by operator, action and time; key names", () => {
-  it("actor, action (exact or a prefix ending in a dot), from and to narrow the list; a key target carries its name", async () => {
-    const tenantId = await newTenant();
-    const k = await newKey(tenantId);
-    await putTenantRules(tenantId, A);
-    const actions = (events: { action: string }[]) => events.map((e) => e.action);
-    expect(actions(await auditOf(tenantId, "&action=rules.replace"))).toEqual(["rules.replace"]);
-    expect(actions(await auditOf(tenantId, "&action=key."))).toEqual(["key.create"]);
-    expect(actions(await auditOf(tenantId, "&actor=token"))).toEqual(["rules.replace", "key.create", "tenant.create"]);
-    expect(await auditOf(tenantId, "&actor=operator:nobody@example.com")).toEqual([]);
-    expect(await auditOf(tenantId, "&from=2099-01-01")).toEqual([]);
-    expect(actions(await auditOf(tenantId, "&to=2099-01-01"))).toHaveLength(3);
-    const [created] = await auditOf(tenantId, "&action=key.create");
-    expect(created).toMatchObject({ target: `key:${k.id}`, targetName: "a key" });
-    const bad = await admin(audit, "GET", `/audit?tenantId=${tenantId}&from=yesterday`, {});
-    expect(bad.status).toBe(422);
-    expect(bad.body.errors.from).toEqual(["from must be a date such as 2026-11-24 or an ISO date-time"]);
-  });
-});
-
-describe("GET /api/admin/audit: ids and pages", () => {
-  it("every event carries its id; pages of `limit`, newest first, continued with ?before=<last id>", async () => {
-    const tenantId = await newTenant();
-    await newKey(tenantId);
-    await putTenantRules(tenantId, A);
-    await putTenantRules(tenantId, B);
-    await putTenantRules(tenantId, []);
-    const all = await auditOf(tenantId);
-    expect(all.map((e: { action: string }) => e.action)).toEqual(["rules.replace", "rules.replace", "rules.replace", "key.create", "tenant.create"]);
-    for (const event of all) expect(event.id).toMatch(/^[1-9][0-9]*$/);
-    expect(all[0]).toMatchObject({ revertOf: null, revertible: true });
-    expect(all[4]).toMatchObject({ revertOf: null, revertible: false });
-
-    const pages = [];
-    let cursor = "";
-    for (;;) {
-      const page = await auditOf(tenantId, `&limit=2${cursor}`);
-      pages.push(page);
-      if (page.length < 2) break;
-      cursor = `&before=${page.at(-1).id}`;
-    }
-    expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
-    expect(pages.flat()).toEqual(all);
-  });
-
-  it("422 naming `before` for a cursor that is no audit event", async () => {
-    const res = await admin(audit, "GET", "/audit?before=999999999999999", {});
-    expect(res.status).toBe(422);
-    expect(res.body.errors.before).toEqual(["before must be the id of an audit event"]);
-    expect((await admin(audit, "GET", "/audit?before=abc", {})).status).toBe(422);
-  });
-});
+const { routes, db, operatorIds, admin, newTenant, newKey, putTenantRules, getTenantRules, auditOf, latest, revertOf, callEcho, enforcedFor } =
+  await auditRoutesBed("revert");
+const { key, keyRules, auditRevert: revert, login } = routes;
 
 describe("POST /api/admin/audit/{auditId}/revert: rules", () => {
   it("restores the before list as a new audited change, in force here at once", async () => {
