@@ -11,120 +11,24 @@
  * the server's stdout and stderr, and from every answer it gave (status, headers and body): admin
  * reads (key, key list, audit before/after, operators, quota, decisions, monitoring), problem
  * bodies, /api/metrics and /api/health. Two answers are allowed one secret each, as the contract
- * says: the key creation 201 carries its key, the login's Set-Cookie its session token.
+ * says: the key creation 201 carries its key, the login's Set-Cookie its session token. The server,
+ * the recording of answers and the registry of secrets: test/support/leakWatch.ts.
  */
-import { randomBytes } from "node:crypto";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
-import { adminClient, deleteTenants, uniqueName, type AdminClient, type CreatedKey } from "@/test/support/adminClient";
-import { cleanupRedis, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
-import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+import { uniqueName, type CreatedKey } from "@/test/support/adminClient";
+import { leakWatch, random } from "@/test/support/leakWatch";
+import { waitUntil } from "@/test/support/sluiceEnv";
 
 const HOUR_MS = 3_600_000;
-const random = (label: string): string => `${label}-${randomBytes(12).toString("base64url")}`;
-
-/** label → value; every value must stay inside the server. */
-const secrets = new Map<string, string>();
-function secret(label: string, value: string): string {
-  secrets.set(label, value);
-  return value;
-}
-
-const firstAdminEmail = `first-${randomBytes(4).toString("hex")}@secrets.sluice.test`;
-const setup = sluiceEnv("http-secrets", {
-  SLUICE_ADMIN_EMAIL: firstAdminEmail,
-  SLUICE_ADMIN_PASSWORD: secret("first admin password (env)", random("first-admin-password")),
-});
-secret("admin token", setup.adminToken);
-
-let server: SluiceServer;
-let admin: AdminClient;
-const createdTenants: string[] = [];
-const createdOperatorEmails = [firstAdminEmail];
-
-/** Every answer the server gave that must carry no secret: `METHOD path → status`, headers, body. */
-const answers: { what: string; text: string }[] = [];
-
-interface SendOptions {
-  bearer?: string;
-  cookie?: string;
-  /** Sets `Origin` to the server's own origin (what the CSRF check wants of cookie-carried changes). */
-  sameOrigin?: boolean;
-  headers?: Record<string, string>;
-  /** A string is sent as is (malformed JSON); anything else as JSON. */
-  body?: unknown;
-  /** Answers that may carry one secret by contract are checked by the caller instead. */
-  record?: boolean;
-}
-
-interface Sent {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: () => unknown;
-}
-
-async function send(method: string, path: string, options: SendOptions = {}): Promise<Sent> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`;
-  if (options.cookie !== undefined) headers.cookie = `sluice_session=${options.cookie}`;
-  if (options.sameOrigin) headers.origin = server.url;
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
-  const response = await fetch(server.url + path, { method, headers, body, redirect: "manual" });
-  const text = await response.text();
-  if (options.record !== false) {
-    const headerLines = [...response.headers].map(([name, value]) => `${name}: ${value}`).join("\n");
-    answers.push({ what: `${method} ${path} → ${response.status}`, text: `${headerLines}\n\n${text}` });
-  }
-  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as unknown };
-}
-
-async function expectStatus(expected: number | number[], method: string, path: string, options: SendOptions = {}): Promise<Sent> {
-  const sent = await send(method, path, options);
-  expect([expected].flat(), `${method} ${path}: ${sent.text}`).toContain(sent.status);
-  return sent;
-}
-
-/** A successful login; answers its session token (a secret), the one thing its Set-Cookie may carry. */
-async function logIn(email: string, password: string, label: string): Promise<string> {
-  const login = await send("POST", "/api/auth/login", { body: { email, password }, record: false });
-  expect(login.status, login.text).toBe(200);
-  const token = secret(label, /^sluice_session=([^;]+);/.exec(login.headers.get("set-cookie") ?? "")?.[1] ?? "");
-  expect(token.length).toBeGreaterThan(20);
-  // Everything of the login answer but its Set-Cookie is checked like any other answer.
-  const headers = [...login.headers].filter(([name]) => name !== "set-cookie").map(([n, v]) => `${n}: ${v}`);
-  answers.push({ what: "POST /api/auth/login → 200 (without Set-Cookie)", text: `${headers.join("\n")}\n\n${login.text}` });
-  return token;
-}
-
-async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<T[]> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-beforeAll(async () => {
-  server = await startSluice({ env: setup.env });
-  admin = adminClient(server.url, setup.adminToken);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await deleteTenants(TEST_DATABASE_URL, createdTenants);
-  await sql(`DELETE FROM "Operator" WHERE email = ANY($1::text[])`, [createdOperatorEmails]);
-  await cleanupRedis(setup.prefix);
-});
+const watch = leakWatch("http-secrets");
+const { setup, secrets, secret, answers, createdTenants, createdOperatorEmails, send, expectStatus, logIn } = watch;
 
 const RULES: RuleInput[] = [{ name: "per-key", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { path: "/api/v1/echo" } }];
 
 describe("secrets", () => {
   it("appear only where the contract shows them: never in logs, later answers or problem bodies", async () => {
+    const [server, admin] = [watch.server(), watch.admin()];
     // --- Operators and passwords -------------------------------------------------------------
     const email = `${uniqueName("secrets")}@sluice.test`;
     createdOperatorEmails.push(email);
@@ -208,10 +112,7 @@ describe("secrets", () => {
     expect(Object.keys((unstorable.json() as { errors: object }).errors)).toEqual(["name"]);
 
     // --- The stored hashes are secrets too -----------------------------------------------------
-    for (const row of await sql<{ secretHash: string }>(`SELECT "secretHash" FROM "ApiKey" WHERE "tenantId" = $1`, [tenant.id])) secret("stored key hash", row.secretHash);
-    for (const row of await sql<{ tokenHash: string }>(`SELECT "tokenHash" FROM "Session" WHERE "operatorId" = $1`, [operator.id])) secret("stored session hash", row.tokenHash);
-    const [stored] = await sql<{ passwordHash: string }>(`SELECT "passwordHash" FROM "Operator" WHERE id = $1`, [operator.id]);
-    secret("stored password hash", stored!.passwordHash);
+    await watch.storedHashesAreSecrets(tenant.id, operator.id);
 
     // --- Everything an operator reads later -------------------------------------------------
     const reads = [
