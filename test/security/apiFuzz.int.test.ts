@@ -19,7 +19,8 @@ import { rawRequest } from "@/test/support/rawHttp";
 import { callRoute, ORIGIN } from "@/test/support/routeCall";
 import { loadRoutes } from "@/test/support/routeTestEnv";
 import { checkAnswer, fuzzCall, runs, seedOf } from "./fuzzCall";
-import { headerText, hostileBody, hostileText, toWellFormed } from "./hostileInput";
+import { headerText, hostileBody, toWellFormed } from "./hostileInput";
+import { hostileText } from "./hostileValues";
 import { createFixture, securityEnv, type Fixture } from "./securityFixtures";
 
 const sec = securityEnv("apifuzz");
