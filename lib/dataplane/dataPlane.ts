@@ -29,7 +29,7 @@ import type { ForwardRequest } from "./gateway/forwardToUpstream";
 import type { Reply } from "../http/reply";
 import { decodePathOnce, rawPathAfter, splitTarget } from "./requestPath";
 import { headerOf, headerSource, writeReply } from "./nodeIo";
-import { authorizedReply, checkReply, echoReply, type CheckDeps } from "./routes";
+import { authorizedReply, checkPlan, checkReply, echoReply, type CheckDeps } from "./routes";
 
 /** A tenant's gateway upstream (lib/dataplane/gateway/forwardToUpstream.ts). */
 export type Upstream = ForwardRequest["upstream"];
@@ -62,6 +62,15 @@ function routeOf(rest: string): Route {
 
 const withHeaders = (reply: Reply, headers: Record<string, string>): Reply => ({ ...reply, headers: { ...reply.headers, ...headers } });
 
+/** /api/v1/check's answer, or its error as a problem. */
+function checked(reply: Promise<Reply>): Promise<Reply> {
+  return reply.catch((error: unknown) => {
+    const problem = problemReplyFromError(error);
+    // The body may not have been read to its end (over the limit): do not reuse the connection.
+    return problem.status === 413 ? withHeaders(problem, { connection: "close" }) : problem;
+  });
+}
+
 /** The method, decoded path and query forward auth decides for, from the proxy's headers. */
 function forwardedRequest(req: IncomingMessage): { method: string; path: string; query: string } | Reply {
   const method = (headerOf(req, "x-forwarded-method") ?? headerOf(req, "x-original-method"))?.trim().toUpperCase();
@@ -93,11 +102,14 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
       if ("status" in forwarded) return writeReply(req, res, forwarded);
       request = { ...request, method: forwarded.method, path: forwarded.path, query: forwarded.query, forwardAuth: true };
     }
+    // /api/v1/check: the identifier's decision is made in the admission's limiter call (routes.ts checkPlan).
+    const plan = route === "check" && method === "POST" ? checkPlan(req, deps.check) : undefined;
+    if (plan) request.then = plan.then;
     const admission = await admit(request, deps.admit);
-    if (!admission.admitted) return writeReply(req, res, admission.reply);
+    if (!admission.admitted) return writeReply(req, res, plan?.bodyUnread() ? withHeaders(admission.reply, { connection: "close" }) : admission.reply);
     const charge = admission.charge ? (status: number) => void chargeByResponse(admission.charge, status, chargeDeps) : undefined;
     try {
-      const reply = await answer(route, req, res, admission.client, admission.headers, rawPath, query, charge);
+      const reply = plan ? await checked(plan.reply(admission.client, admission.then)) : await answer(route, req, res, admission.client, admission.headers, rawPath, query, charge);
       if (reply) {
         writeReply(req, res, reply, admission.headers);
         charge?.(reply.status);
@@ -114,11 +126,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
       case "echo":
         return echoReply(method, rawPath, client);
       case "check":
-        return checkReply(req, client, deps.check).catch((error: unknown) => {
-          const reply = problemReplyFromError(error);
-          // The body may not have been read to its end (over the limit): do not reuse the connection.
-          return reply.status === 413 ? withHeaders(reply, { connection: "close" }) : reply;
-        });
+        return checked(checkReply(req, client, deps.check));
       case "authorize":
         return authorizedReply(client);
       case "gateway": {

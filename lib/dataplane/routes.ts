@@ -4,7 +4,7 @@
  * admission's rate-limit headers are added by the caller (lib/dataplane/dataPlane.ts).
  */
 import type { IncomingMessage } from "node:http";
-import { checkIdentifier, checkRequestSchema } from "./admission/checkIdentifier";
+import { checkAnswer, checkIdentifier, checkRequestSchema, identifierDecision, type CheckRequest } from "./admission/checkIdentifier";
 import type { AccessCache } from "../policy/compiled/accessCache";
 import type { Client } from "./admission/admit";
 import { readJsonWith } from "../http/readJsonBody";
@@ -12,6 +12,8 @@ import { problemReplyFor } from "../http/problem";
 import { jsonReply, type Reply } from "../http/reply";
 import { parseInput } from "../http/validate";
 import type { Limiter } from "../limiter/decide";
+import type { Decision, LimiterRule, Subject } from "../limiter/types";
+import { AppError } from "../http/errors";
 import type { DecisionSink } from "../monitoring/record/decisionRecorder";
 import { headerOf, readBodyText } from "./nodeIo";
 
@@ -55,6 +57,39 @@ export async function checkReply(req: IncomingMessage, client: Client, deps: Che
   if (method !== "POST") return problemReplyFor("method_not_allowed", `This route serves ${CHECK_METHODS}.`, {}, { allow: CHECK_METHODS });
   const input = parseInput(checkRequestSchema, await readJsonWith(headerOf(req, "content-length"), (maxBytes) => readBodyText(req, maxBytes)));
   return jsonReply(await checkIdentifier(deps.limiter, deps.access.tenant(client.tenantId), input, deps.recorder));
+}
+
+/**
+ * POST /api/v1/check with its identifier's decision made in the admission's limiter call (one
+ * Redis round trip): once the key is authenticated, `then` reads and validates the body and names
+ * that decision (lib/dataplane/admission/admit.ts `then`; it never throws); `reply` answers with the
+ * decision admission made, or makes it when admission made none (the access list admitted the
+ * client, or no rule of the key matched). A body that cannot be read or validated, or a rule the
+ * tenant lacks, adds no decision: the key's own stands, then the error is the answer (as before).
+ */
+export function checkPlan(req: IncomingMessage, deps: CheckDeps) {
+  let prepared: { input: CheckRequest; next: { rules: LimiterRule[]; subject: Subject } } | { error: unknown } | undefined;
+  return {
+    async then(client: Client) {
+      try {
+        const input = parseInput(checkRequestSchema, await readJsonWith(headerOf(req, "content-length"), (maxBytes) => readBodyText(req, maxBytes)));
+        const next = identifierDecision(deps.access.tenant(client.tenantId), input);
+        prepared = { input, next };
+        return next;
+      } catch (error) {
+        prepared = { error };
+        return undefined;
+      }
+    },
+    /** Whether the body was left unread (over the limit): the connection must not be reused. */
+    bodyUnread: () => prepared !== undefined && "error" in prepared && prepared.error instanceof AppError && prepared.error.status === 413,
+    async reply(client: Client, decision: Decision | undefined): Promise<Reply> {
+      if (!prepared) return checkReply(req, client, deps);
+      if ("error" in prepared) throw prepared.error;
+      const { input, next } = prepared;
+      return jsonReply(checkAnswer(next.subject.tenantId, input, decision ?? (await deps.limiter.decide(next.rules, next.subject)), deps.recorder));
+    },
+  };
 }
 
 /** /api/v1/authorize, admitted: 200 with an empty body, the tenant and the key id for the proxy. */

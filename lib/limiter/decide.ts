@@ -29,7 +29,8 @@
 import { counterField, counterKey, legacyCounterKey, penaltyField, penaltyKey, stateId } from "./keys";
 import { decideScriptSource } from "./decideScript";
 import { newLeaseId, releaseScriptSource, runReleaseScript } from "./releaseScript";
-import { DecideBatcher } from "./decideBatcher";
+import { DecideBatcher, type BatchedRequest } from "./decideBatcher";
+import type { ParsedReply } from "./parseDecideReply";
 import { ruleSpec } from "./ruleSpec";
 import type { RedisClient } from "../redis/connect";
 import type { LocalLimiter } from "./localLimiter";
@@ -73,6 +74,12 @@ export interface Limiter {
   /** Gives a decision's lease back; resolves to how many of its slots were still held (the rest had expired), or null when Redis could not answer. */
   release(lease: Lease, options?: DecideOptions): Promise<number | null>;
   charge(rules: LimiterRule[], subject: Subject, options?: Pick<DecideOptions, "nowMs">): Promise<Decision>;
+  /**
+   * Two decisions, the second made only if the first allowed: `[first, second]`, `second`
+   * undefined when the first refused (then nothing of it is charged). As `decide(rules, subject,
+   * options)` then `decide(then.rules, then.subject, { nowMs })`, in ONE script call when both go to Redis.
+   */
+  decideThen(rules: LimiterRule[], subject: Subject, options: DecideOptions, then: { rules: LimiterRule[]; subject: Subject }): Promise<[Decision, Decision | undefined]>;
 }
 
 const EMPTY = (nowMs: number): Decision => ({ allowed: true, unavailable: false, retryAfterMs: 0, nowMs, results: [] });
@@ -115,14 +122,23 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   const batcher = new DecideBatcher(deps.redis, deps.timeoutMs, deps.maxBatch);
   const clustered = deps.redis.isCluster;
 
-  async function callScript(rules: LimiterRule[], keys: string[], subject: Subject, options: DecideOptions, commit: boolean): Promise<Decision> {
-    // On a Cluster a call must stay within one slot: batch per tenant. On one node, batch all.
-    const group = clustered ? subject.tenantId : "";
+  /** One request's part of a script call. */
+  function batched(rules: LimiterRule[], keys: string[], subject: Subject, options: DecideOptions, commit: boolean): BatchedRequest {
     const ttlFloorMs = options.nowMs === undefined ? 0 : EXPLICIT_TIME_TTL_FLOOR_MS;
     const specs = rules.map((rule) => ruleSpec(rule, commit, options.hold === true));
     const secondKeys = secondKeysOf(rules, subject);
     const lease = commit && rules.some((rule) => rule.algorithm === "concurrency") ? newLeaseId() : "";
-    const parsed = await batcher.submit(group, { keys, now: timeArg(options), commit, lease, ttlFloorMs, specs, ...(secondKeys ? { secondKeys } : {}) });
+    return { keys, now: timeArg(options), commit, lease, ttlFloorMs, specs, ...(secondKeys ? { secondKeys } : {}) };
+  }
+
+  async function callScript(rules: LimiterRule[], keys: string[], subject: Subject, options: DecideOptions, commit: boolean): Promise<Decision> {
+    // On a Cluster a call must stay within one slot: batch per tenant. On one node, batch all.
+    const group = clustered ? subject.tenantId : "";
+    const request = batched(rules, keys, subject, options, commit);
+    return decisionOf(rules, keys, request.lease ?? "", await batcher.submit(group, request));
+  }
+
+  function decisionOf(rules: LimiterRule[], keys: string[], lease: string, parsed: ParsedReply): Decision {
     const results: RuleResult[] = parsed.rules.map((r, i) => ({
       rule: rules[i]!,
       allowed: r.allowed,
@@ -189,22 +205,61 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     return decision;
   }
 
-  return {
+  /** A refusal of this request the refusal cache holds, if any (the fingerprint is built only when one of the tenant's is held: most decisions are admitted). */
+  function cachedRefusal(rules: LimiterRule[], keys: string[], subject: Subject, options: DecideOptions): Decision | undefined {
+    const refusals = options.nowMs === undefined ? deps.refusals : undefined;
+    if (!refusals?.holdsTenant(subject.tenantId)) return undefined;
+    return refusals.get(refusalFingerprint(rules, keys, options.hold), clock());
+  }
+
+  function remember(rules: LimiterRule[], keys: string[], subject: Subject, options: DecideOptions, decision: Decision): void {
+    const refusals = options.nowMs === undefined ? deps.refusals : undefined;
+    if (refusals && !decision.allowed) refusals.remember(subject.tenantId, refusalFingerprint(rules, keys, options.hold), decision, clock());
+  }
+
+  const limiter: Limiter = {
+    async decideThen(rules, subject, options, then) {
+      const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
+      const thenKeys = then.rules.map((rule) => counterKey(deps.prefix, rule, then.subject));
+      // One call only pays when both need Redis and share a Cluster slot; otherwise one after the other.
+      const oneCall = rules.length > 0 && then.rules.length > 0 && (!clustered || subject.tenantId === then.subject.tenantId);
+      const thenOptions: DecideOptions = options.nowMs === undefined ? {} : { nowMs: options.nowMs };
+      if (!oneCall || cachedRefusal(rules, keys, subject, options) || cachedRefusal(then.rules, thenKeys, then.subject, thenOptions)) {
+        const first = await limiter.decide(rules, subject, options);
+        return [first, first.allowed ? await limiter.decide(then.rules, then.subject, thenOptions) : undefined];
+      }
+      const request = batched(rules, keys, subject, options, true);
+      const thenRequest = batched(then.rules, thenKeys, then.subject, thenOptions, true);
+      let first: Decision;
+      let second: Decision | undefined;
+      try {
+        const [parsed, thenParsed] = await batcher.submitChained(clustered ? subject.tenantId : "", request, thenRequest);
+        first = decisionOf(rules, keys, request.lease ?? "", parsed);
+        remember(rules, keys, subject, options, first);
+        // The second committed only if the first did; a first refusal leaves it unevaluated.
+        if (!first.allowed) return [first, undefined];
+        second = decisionOf(then.rules, thenKeys, thenRequest.lease ?? "", thenParsed);
+        remember(then.rules, thenKeys, then.subject, thenOptions, second);
+        return [first, second];
+      } catch (error) {
+        if (!(error instanceof LimiterUnavailableError)) throw error;
+        // Each decision as `decide` makes it when Redis cannot answer: its rules' fail modes.
+        deps.onUnavailable?.(error, rules);
+        first = failModeDecision(rules, keys, subject, options.hold === true);
+        if (!first.allowed) return [first, undefined];
+        deps.onUnavailable?.(error, then.rules);
+        return [first, failModeDecision(then.rules, thenKeys, then.subject, false)];
+      }
+    },
+
     async decide(rules, subject, options = {}) {
       if (rules.length === 0) return EMPTY(options.nowMs ?? clock());
       const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
-      const refusals = options.nowMs === undefined ? deps.refusals : undefined;
-      // The fingerprint is built only when it can serve: a cached refusal of this tenant exists, or
-      // Redis refused (most decisions are admitted, and no string is built for them).
-      let fingerprint: string | undefined;
-      if (refusals?.holdsTenant(subject.tenantId)) {
-        fingerprint = refusalFingerprint(rules, keys, options.hold);
-        const cached = refusals.get(fingerprint, clock());
-        if (cached) return cached;
-      }
+      const cached = cachedRefusal(rules, keys, subject, options);
+      if (cached) return cached;
       try {
         const decision = await callScript(rules, keys, subject, options, true);
-        if (refusals && !decision.allowed) refusals.remember(subject.tenantId, fingerprint ?? refusalFingerprint(rules, keys, options.hold), decision, clock());
+        remember(rules, keys, subject, options, decision);
         return decision;
       } catch (error) {
         if (!(error instanceof LimiterUnavailableError)) throw error;
@@ -234,4 +289,5 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       return callScript(rules, keys, subject, { ...options, hold: false }, true);
     },
   };
+  return limiter;
 }

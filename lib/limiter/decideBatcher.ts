@@ -24,6 +24,8 @@ export interface BatchedRequest {
   /** "" for Redis TIME, else epoch ms. */
   now: string;
   commit: boolean;
+  /** With `commit`: commit only if the request before it in the call committed (submitChained). */
+  afterPrevious?: boolean;
   /** The member a concurrency rule adds when the request commits (decide.lua); "" or absent: none. */
   lease?: string;
   /** Real-time floor of the TTLs written (ms); 0 unless the time is explicit (see decide.lua). */
@@ -61,24 +63,43 @@ export class DecideBatcher {
 
   submit(group: string, request: BatchedRequest): Promise<ParsedReply> {
     return new Promise((resolve, reject) => {
-      let queue = this.queues.get(group);
-      if (!queue) {
-        queue = [];
-        this.queues.set(group, queue);
-      }
-      queue.push({ request, resolve, reject });
-      if (this.inFlight === 0 && !this.scheduled) {
-        // Nothing else under way: waiting for company would only add latency.
-        this.queues.delete(group);
-        void this.send(queue);
-      } else if (queue.length >= this.maxBatch) {
-        this.queues.delete(group);
-        void this.send(queue);
-      } else if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.enqueue(group, [{ request, resolve, reject }]);
     });
+  }
+
+  /**
+   * Two requests sent next to each other in one call, `second` committing only if `first` did
+   * (decide.lua commit "2"): two decisions, one round trip.
+   */
+  submitChained(group: string, first: BatchedRequest, second: BatchedRequest): Promise<[ParsedReply, ParsedReply]> {
+    return new Promise((resolve, reject) => {
+      // Resolved in call order: the first reply is there when the second arrives (a failure of either rejects).
+      let firstReply: ParsedReply;
+      this.enqueue(group, [
+        { request: first, resolve: (reply) => (firstReply = reply), reject },
+        { request: { ...second, afterPrevious: true }, resolve: (reply) => resolve([firstReply, reply]), reject },
+      ]);
+    });
+  }
+
+  private enqueue(group: string, pendings: Pending[]): void {
+    let queue = this.queues.get(group);
+    if (!queue) {
+      queue = [];
+      this.queues.set(group, queue);
+    }
+    queue.push(...pendings);
+    if (this.inFlight === 0 && !this.scheduled) {
+      // Nothing else under way: waiting for company would only add latency.
+      this.queues.delete(group);
+      void this.send(queue);
+    } else if (queue.length >= this.maxBatch) {
+      this.queues.delete(group);
+      void this.send(queue);
+    } else if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
   }
 
   private flush(): void {
@@ -106,7 +127,7 @@ export class DecideBatcher {
       return keyNumber;
     };
     for (const { request } of batch) {
-      requestArgs.push(request.now, request.commit ? "1" : "0", request.lease ?? "", request.ttlFloorMs, request.keys.length);
+      requestArgs.push(request.now, request.commit ? (request.afterPrevious ? "2" : "1") : "0", request.lease ?? "", request.ttlFloorMs, request.keys.length);
       for (let i = 0; i < request.keys.length; i++) {
         const keyNumber = numberOf(request.keys[i]!);
         const second = request.secondKeys?.[i];

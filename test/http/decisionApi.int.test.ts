@@ -15,6 +15,7 @@ describe("POST /api/v1/check", () => {
   let key: CreatedKey;
   let otherKey: CreatedKey;
   let limitedKey: CreatedKey;
+  let tightKey: CreatedKey;
   const check = (body: unknown, k: CreatedKey = key) => apiCall(bed.url, "/api/v1/check", { method: "POST", key: k.key, body });
 
   beforeAll(async () => {
@@ -23,11 +24,13 @@ describe("POST /api/v1/check", () => {
         { name: "per-user", scope: "identifier", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS },
         { name: "per-key", scope: "key", algorithm: "sliding_log", limit: 1000, windowMs: HOUR_MS, match: { path: "/api/v1/echo/**" } },
       ],
-      3,
+      4,
     );
-    [key, otherKey, limitedKey] = [made.keys[0]!, made.keys[1]!, made.keys[2]!];
-    // The call itself is subject to the key's own rules: this key may call it twice.
-    await bed.admin.putKeyRules(limitedKey.id, [{ name: "check-calls", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { methods: ["POST"], path: "/api/v1/check" } }]);
+    [key, otherKey, limitedKey, tightKey] = [made.keys[0]!, made.keys[1]!, made.keys[2]!, made.keys[3]!];
+    // The call itself is subject to the key's own rules: these keys may call it twice.
+    for (const limited of [limitedKey, tightKey]) {
+      await bed.admin.putKeyRules(limited.id, [{ name: "check-calls", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { methods: ["POST"], path: "/api/v1/check" } }]);
+    }
   });
 
   it("charges the identifier (not the key) and answers 200 whether allowed or not", async () => {
@@ -78,5 +81,14 @@ describe("POST /api/v1/check", () => {
     // user-4 was charged twice (limit 2); the refused call never reached the decision service.
     expect((await check({ identifier: "user-4", rule: "per-user" })).body).toMatchObject({ allowed: false, remaining: 0 });
     expect((await check({ identifier: "user-5", rule: "per-user" }, key)).status).toBe(200);
+  });
+
+  it("a refused identifier leaves the call charged to the key; a refused call charges no identifier", async () => {
+    for (let i = 0; i < 2; i++) await check({ identifier: "user-8", rule: "per-user" });
+    expect((await check({ identifier: "user-8", rule: "per-user" }, tightKey)).body).toMatchObject({ allowed: false });
+    expect((await check({ identifier: "user-9", rule: "per-user" }, tightKey)).body).toMatchObject({ allowed: true, remaining: 1 });
+    // Both calls above counted: the key's third is refused, and user-9 is not charged by it.
+    expectQuotaExceeded(await check({ identifier: "user-9", rule: "per-user" }, tightKey), ["check-calls"]);
+    expect((await check({ identifier: "user-9", rule: "per-user" })).body).toMatchObject({ allowed: true, remaining: 0 });
   });
 });

@@ -83,10 +83,16 @@ export interface AdmitRequest {
   forwardAuth?: boolean;
   /** The raw query string (with its `?`; absent or "": none): what `query` rules read (lib/dataplane/admission/requestAttributes.ts). */
   query?: string;
+  /**
+   * A second decision that counts only if this one admits (POST /api/v1/check: the identifier's),
+   * asked for once the key is authenticated and its rules are to be decided: both are made in one
+   * limiter call (Limiter.decideThen) and the second comes back as the admission's `then`.
+   */
+  then?: (client: Client) => Promise<{ rules: LimiterRule[]; subject: Subject } | undefined>;
 }
 
 export type Admission =
-  | { admitted: true; client: Client; headers: Record<string, string>; lease?: Lease; charge?: DeferredCharge }
+  | { admitted: true; client: Client; headers: Record<string, string>; lease?: Lease; charge?: DeferredCharge; then?: Decision }
   | { admitted: false; reply: Reply };
 
 /** Gives an admission's concurrency slots back (once, when the request is over); never throws. */
@@ -140,17 +146,18 @@ function record(deps: AdmitDeps, request: AdmitRequest, tenantId: string, keyId:
   deps.recorder?.recordRequest({ tenantId, keyId, decision, method: request.method, path: request.path.slice(0, MAX_PATH_CHARS), ip: request.ip, attributes });
 }
 
-async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Subject, hold = false): Promise<Decision> {
+async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Subject, hold = false, then?: { rules: LimiterRule[]; subject: Subject }): Promise<[Decision, Decision | undefined]> {
   const stop = deps.metrics?.decideSeconds.startTimer();
   try {
-    return await deps.limiter.decide(rules, subject, hold ? { hold } : undefined);
+    if (then) return await deps.limiter.decideThen(rules, subject, hold ? { hold } : {}, then);
+    return [await deps.limiter.decide(rules, subject, hold ? { hold } : undefined), undefined];
   } finally {
     stop?.();
   }
 }
 
 async function anonymous(deps: AdmitDeps, request: AdmitRequest, reason: string): Promise<Admission> {
-  const decision = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], { tenantId: ANONYMOUS_TENANT, ip: request.ip });
+  const [decision] = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], { tenantId: ANONYMOUS_TENANT, ip: request.ip });
   const headers = rateLimitHeaders(decision);
   record(deps, request, ANONYMOUS_TENANT, undefined, decision);
   if (!decision.allowed) {
@@ -216,7 +223,8 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   }
   const subject: Subject = attributes ? { tenantId: key.tenantId, keyId: key.id, ip, attributes } : { tenantId: key.tenantId, keyId: key.id, ip };
   const deferred = request.forwardAuth ? [] : rules.filter((rule) => rule.chargeOn);
-  const decision = await timedDecide(deps, rules, subject, deferred.length > 0);
+  const then = request.then ? await request.then(client) : undefined;
+  const [decision, thenDecision] = await timedDecide(deps, rules, subject, deferred.length > 0, then);
   const headers = rateLimitHeaders(decision);
   record(deps, request, key.tenantId, key.id, decision, attributes);
   if (!decision.allowed) {
@@ -225,6 +233,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   }
   count(deps, "allowed", decision);
   const admitted: Admission = { admitted: true, client, headers };
+  if (thenDecision) admitted.then = thenDecision;
   if (deferred.length > 0) admitted.charge = { rules: deferred, subject };
   if (!decision.lease) return admitted;
   deps.metrics?.concurrencyLeases.inc({ event: "taken" }, decision.lease.keys.length);

@@ -2,8 +2,10 @@
  * POST /api/v1/check: the decision service for other programs. Charges the tenant's
  * `identifier`-scope rule named `rule` for the caller-given `identifier` (under that identifier's
  * override, if the rule has one that matches) and answers the verdict
- * as a value (200 whether allowed or not). The call itself was already admitted by the key's own
- * rules (lib/dataplane/admission/protectedRoute.ts). The decision is handed to the monitoring recorder, if
+ * as a value (200 whether allowed or not). The call itself is admitted by the key's own rules
+ * (lib/dataplane/admission/admit.ts); the data plane makes both decisions in one limiter call, the
+ * identifier's counting only if the key's admitted (`identifierDecision`, then `checkAnswer`:
+ * lib/dataplane/routes.ts checkPlan). The decision is handed to the monitoring recorder, if
  * given, as the rule's result (memory only, never awaited).
  */
 import "server-only";
@@ -11,6 +13,7 @@ import { z } from "zod";
 import { IDENTIFIER_MAX, MAX_UNITS, RULE_NAME_MAX } from "../../common/fieldLimits";
 import { AppError } from "../../http/errors";
 import type { Limiter } from "../../limiter/decide";
+import type { Decision, LimiterRule, Subject } from "../../limiter/types";
 import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
 import { plainText } from "../../common/textInput";
 import type { TenantAccess } from "../../policy/compiled/accessLoader";
@@ -45,7 +48,8 @@ export interface CheckAnswer {
   rule: string;
 }
 
-export async function checkIdentifier(limiter: Limiter, tenant: TenantAccess | undefined, input: CheckRequest, recorder?: DecisionSink): Promise<CheckAnswer> {
+/** The decision to make for `input`: the rule (with the call's cost) and the identifier's subject. */
+export function identifierDecision(tenant: TenantAccess | undefined, input: CheckRequest): { rules: LimiterRule[]; subject: Subject } {
   const found = tenant?.rules.find((r) => r.rule.name === input.rule);
   if (!tenant || !found) throw new AppError("not_found", `This tenant has no rule named ${JSON.stringify(input.rule)}.`);
   if (found.rule.scope !== "identifier") {
@@ -54,8 +58,12 @@ export async function checkIdentifier(limiter: Limiter, tenant: TenantAccess | u
   // Exact override, else the longest matching prefix, else the rule (lib/policy/overrides/overrideMatcher.ts).
   const charged = tenant.identifierOverrides?.get(input.rule)?.ruleFor(input.identifier) ?? found.limiter;
   const rule = input.cost === undefined ? charged : { ...charged, cost: input.cost };
-  const decision = await limiter.decide([rule], { tenantId: tenant.id, identifier: input.identifier });
-  recorder?.recordCheck(tenant.id, decision, undefined, input.identifier);
+  return { rules: [rule], subject: { tenantId: tenant.id, identifier: input.identifier } };
+}
+
+/** The answer for `decision`, made as `identifierDecision` says (recorded; 503 when Redis could not answer and the rule fails closed). */
+export function checkAnswer(tenantId: string, input: CheckRequest, decision: Decision, recorder?: DecisionSink): CheckAnswer {
+  recorder?.recordCheck(tenantId, decision, undefined, input.identifier);
   if (decision.unavailable) throw new AppError("limiter_unavailable", "The rate limiter is unavailable and this rule fails closed. Retry later.", { headers: { "Retry-After": "1" } });
   const result = decision.results[0]!;
   return {
@@ -66,4 +74,9 @@ export async function checkIdentifier(limiter: Limiter, tenant: TenantAccess | u
     retryAfterMs: result.retryAfterMs,
     rule: input.rule,
   };
+}
+
+export async function checkIdentifier(limiter: Limiter, tenant: TenantAccess | undefined, input: CheckRequest, recorder?: DecisionSink): Promise<CheckAnswer> {
+  const { rules, subject } = identifierDecision(tenant, input);
+  return checkAnswer(subject.tenantId, input, await limiter.decide(rules, subject), recorder);
 }

@@ -17,7 +17,9 @@
              (blockMs, 0: none) and its penalty field ("" when none; see includes/penalty.lua);
            then the number of requests, then per request:
              now in epoch ms, or "" to read Redis TIME (read once per call)
-             "1": consume when every enforce rule allows; "0": peek, never write
+             "1": consume when every enforce rule allows; "0": peek, never write; "2": as "1" if the
+               request before it in this call committed, else as "0" (a decision that only counts
+               once another was admitted: lib/limiter/decide.ts `decideThen`)
              lease id: the member a concurrency rule adds to its set when the request commits
                ("" when the request has no concurrency rule; then a commit under one is an error)
              TTL floor in ms: 0 normally; with explicit time (tests, simulation) the caller passes
@@ -116,6 +118,7 @@ local arg = REQUESTS_AT + 1
 local redis_now, redis_now_us
 local out = {}
 local specs, keys, legacy_keys, penalized = {}, {}, {}, {}
+local previous_committed = false
 
 for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
   local now, now_us
@@ -125,7 +128,7 @@ for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
   else
     now, now_us = now_from(ARGV[arg])
   end
-  local wants_commit = ARGV[arg + 1] == "1"
+  local wants_commit = ARGV[arg + 1] == "1" or (ARGV[arg + 1] == "2" and previous_committed)
   local lease = ARGV[arg + 2]
   local ttl_floor = tonumber(ARGV[arg + 3])
   local n = tonumber(ARGV[arg + 4])
@@ -166,6 +169,7 @@ for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
   end
 
   local committed = wants_commit and every_enforce_allows
+  previous_committed = committed
   local r = #reply
   reply[r + 1] = now
   reply[r + 2] = committed and 1 or 0

@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("3a04acb2d2ed427dbf605483e219f41f998d40f9");
+    expect(decideScriptSha()).toBe("48975464297f50924dd8e04bbba83784a6717b4d");
   });
 });
