@@ -5,7 +5,7 @@
  * cookie-carried change must name this origin, else 403).
  */
 import { ORIGIN } from "@/test/support/routeCall";
-import type { MethodSpec } from "./routeTable";
+import type { MethodSpec } from "./routeSpecs";
 import { tokenOfCookie, type Fixture } from "./securityFixtures";
 
 export const OTHER_ORIGIN = "https://evil.example";

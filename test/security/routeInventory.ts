@@ -10,7 +10,8 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { routeFiles } from "@/lib/control/openapi/routeFiles";
 import type { RouteHandler } from "@/test/support/routeCall";
-import { HTTP_METHODS, ROUTE_TABLE, type HttpMethod, type MethodSpec } from "./routeTable";
+import { HTTP_METHODS, type HttpMethod, type MethodSpec } from "./routeSpecs";
+import { ROUTE_TABLE } from "./routeTable";
 
 const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../app");
 

@@ -7,129 +7,16 @@
  *
  * routeInventory.ts walks app/api at test time and fails on any file or exported method this
  * table does not list, so a new route cannot escape the authorization matrix or the fuzzing.
+ * The admin tenant routes' rows are in tenantRouteTable.ts; the row vocabulary in routeSpecs.ts.
  */
-import { BASELINE_KEY_RULES, BASELINE_RULES, PASSWORD, uniqueLabel, type Fixture } from "./securityFixtures";
-
-export interface PreparedCall {
-  params?: Record<string, string>;
-  query?: string;
-  body?: unknown;
-  /** The status an allowed caller gets. */
-  status: number;
-  /** Called with the body of a successful answer (to register what it created for cleanup). */
-  created?: (body: { id: string }) => void;
-}
-
-export type MethodSpec =
-  /** Admin API: any signed-in operator or the admin token may read (a POST that reads still gets the CSRF check). */
-  | { kind: "read"; ok: (fx: Fixture) => Promise<PreparedCall> | PreparedCall }
-  /** Admin API: only an admin (session from this origin, or the admin token) may change state. */
-  | { kind: "write"; ok: (fx: Fixture) => Promise<PreparedCall> | PreparedCall }
-  /** Open to anyone by the contract (health, metrics). */
-  | { kind: "public"; ok: (fx: Fixture) => Promise<PreparedCall> | PreparedCall }
-  /** The session endpoints, each with its own rules (authorizationMatrix.int.test.ts). */
-  | { kind: "login" | "logout" | "me"; ok: (fx: Fixture) => Promise<PreparedCall> | PreparedCall }
-  | { kind: "not_allowed" };
-
-export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-
-export type RouteSpec = { outside: string } | { methods: Partial<Record<HttpMethod, MethodSpec>> };
-
-const NOT_ALLOWED: MethodSpec = { kind: "not_allowed" };
-const read = (ok: (fx: Fixture) => PreparedCall | Promise<PreparedCall>): MethodSpec => ({ kind: "read", ok });
-const write = (ok: (fx: Fixture) => PreparedCall | Promise<PreparedCall>): MethodSpec => ({ kind: "write", ok });
-const tenant = (fx: Fixture) => ({ tenantId: fx.tenantId });
-const key = (fx: Fixture) => ({ keyId: fx.keyId });
-const UPSTREAM = { url: "http://127.0.0.1:9/api", timeoutMs: 1_000 };
-/** Gives the fixture tenant an upstream (straight in the store), so GET and DELETE have one to act on. */
-async function withUpstream(fx: Fixture) {
-  const db = (await import("@/lib/db/client")).getDb();
-  await db.upstream.upsert({ where: { tenantId: fx.tenantId }, create: { tenantId: fx.tenantId, ...UPSTREAM }, update: {} });
-  return tenant(fx);
-}
-
-const ALERTS = { webhookUrl: "http://127.0.0.1:9/hook", clientLimit: { hits: 1_000, windowMinutes: 60 } };
-/** Gives the fixture tenant alert settings (straight in the store), so DELETE has them to act on. */
-async function withAlerts(fx: Fixture) {
-  const db = (await import("@/lib/db/client")).getDb();
-  await db.alertSettings.upsert({ where: { tenantId: fx.tenantId }, create: { tenantId: fx.tenantId, webhookUrl: ALERTS.webhookUrl, secret: "whsec_fixture", conditions: { refusalRate: null, clientLimit: ALERTS.clientLimit } }, update: {} });
-  return tenant(fx);
-}
+import { BASELINE_KEY_RULES, BASELINE_RULES, PASSWORD, uniqueLabel } from "./securityFixtures";
+import { key, NOT_ALLOWED, read, write, type RouteSpec } from "./routeSpecs";
+import { TENANT_ROUTES } from "./tenantRouteTable";
 
 /** Keyed by the route file's path under app/, without `/route.ts`. */
 export const ROUTE_TABLE: Record<string, RouteSpec> = {
-  "api/admin/tenants": {
-    methods: {
-      GET: read(() => ({ status: 200 })),
-      POST: write((fx) => ({ body: { name: uniqueLabel("t") }, status: 201, created: (b) => fx.sec.trackTenant(b.id) })),
-      PUT: NOT_ALLOWED,
-      PATCH: NOT_ALLOWED,
-      DELETE: NOT_ALLOWED,
-    },
-  },
-  "api/admin/tenants/[tenantId]": {
-    methods: { GET: read((fx) => ({ params: tenant(fx), status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
-  },
-  "api/admin/tenants/[tenantId]/keys": {
-    methods: {
-      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
-      POST: write((fx) => ({ params: tenant(fx), body: { name: uniqueLabel("k") }, status: 201 })),
-      PUT: NOT_ALLOWED,
-      PATCH: NOT_ALLOWED,
-      DELETE: NOT_ALLOWED,
-    },
-  },
-  "api/admin/tenants/[tenantId]/rules": {
-    methods: {
-      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
-      PUT: write((fx) => ({ params: tenant(fx), body: BASELINE_RULES, status: 200 })),
-      POST: NOT_ALLOWED,
-      PATCH: NOT_ALLOWED,
-      DELETE: NOT_ALLOWED,
-    },
-  },
-  "api/admin/tenants/[tenantId]/upstream": {
-    methods: {
-      GET: read(async (fx) => ({ params: await withUpstream(fx), status: 200 })),
-      PUT: write((fx) => ({ params: tenant(fx), body: UPSTREAM, status: 200 })),
-      DELETE: write(async (fx) => ({ params: await withUpstream(fx), status: 204 })),
-      POST: NOT_ALLOWED,
-      PATCH: NOT_ALLOWED,
-    },
-  },
-  "api/admin/tenants/[tenantId]/access": {
-    methods: {
-      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
-      // Documentation addresses (RFC 5737): no test client comes from them.
-      PUT: write((fx) => ({ params: tenant(fx), body: { allow: ["192.0.2.0/24"], deny: ["198.51.100.7"] }, status: 200 })),
-      POST: NOT_ALLOWED,
-      PATCH: NOT_ALLOWED,
-      DELETE: NOT_ALLOWED,
-    },
-  },
-  "api/admin/tenants/[tenantId]/alerts": {
-    methods: {
-      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
-      PUT: write((fx) => ({ params: tenant(fx), body: ALERTS, status: 200 })),
-      DELETE: write(async (fx) => ({ params: await withAlerts(fx), status: 204 })),
-      POST: NOT_ALLOWED,
-      PATCH: NOT_ALLOWED,
-    },
-  },
-  "api/admin/tenants/[tenantId]/quota": {
-    methods: { GET: read((fx) => ({ params: tenant(fx), status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
-  },
-  "api/admin/tenants/[tenantId]/simulate": {
-    methods: {
-      // A simulation changes nothing, so a viewer may run it; being a POST, a session's needs this origin.
-      POST: read((fx) => ({ params: tenant(fx), body: { rules: BASELINE_RULES, fromMs: Date.now() - 60_000, toMs: Date.now() }, status: 200 })),
-      GET: NOT_ALLOWED,
-      PUT: NOT_ALLOWED,
-      PATCH: NOT_ALLOWED,
-      DELETE: NOT_ALLOWED,
-    },
-  },
+  // The admin tenant routes, tenants first (tenantRouteTable.ts).
+  ...TENANT_ROUTES,
   "api/admin/keys/[keyId]": {
     methods: {
       GET: read((fx) => ({ params: key(fx), status: 200 })),
