@@ -1,7 +1,7 @@
 /**
  * A rule as decide.lua reads it: 9 fields (algorithm code, limit, window ms, burst, cost, enforce
  * "1"/"0", its field in the subject key, its penalty ms and penalty field), sent once per script call however many requests of the
- * call share it.
+ * call share it, as one argument: its `id`, the fields joined by "," (no field holds one).
  *
  * Computed once per rule object and kept in a WeakMap: rules reach the limiter as long-lived,
  * never-mutated objects (the access cache compiles them once per change), so the hot path builds

@@ -9,13 +9,14 @@
            per sliding_log or concurrency rule and subject. All keys of one call carry the same hash
            tag ({tenant}), so they live in one Redis Cluster slot.
   ARGV     the rule specs of the call, each sent once however many requests share it:
-           ARGV[1] number of specs m, then per spec 9 fields: algorithm code (fw|sw|sl|tb|gc),
+           ARGV[1] number of specs m, then per spec ONE argument, its 9 fields joined by ",":
+             algorithm code (fw|sw|sl|tb|gc),
              limit, window ms, burst, cost (negative: a held rule, checked at the opposite cost and
              never consumed by this call: a rule charged by response, see decide.ts `hold`),
              "1" for an enforce rule or "0" for a shadow rule,
              the rule's field in its subject key ("" for sliding_log), its penalty in ms
              (blockMs, 0: none) and its penalty field ("" when none; see includes/penalty.lua);
-           then the number of requests, then per request:
+           then the number of requests, then per request ONE argument, these fields joined by ",":
              now in epoch ms, or "" to read Redis TIME (read once per call)
              "1": consume when every enforce rule allows; "0": peek, never write; "2": as "1" if the
                request before it in this call committed, else as "0" (a decision that only counts
@@ -31,6 +32,9 @@
                and the number of its second key, or 0: for a sliding_log rule with a penalty, the
                subject key holding the penalty; for any other rule, its per-rule key of the
                earlier layout (see "Rolling upgrade" below)
+           No field holds a ",": codes and numbers, fields and lease ids are [A-Za-z0-9_-].
+           One argument per spec and per request, not one per field: each argument costs the
+           client (ioredis) and Redis per call, and a spec parsed once stays parsed (SPEC_CACHE).
 
   Reply: per request { now_ms, committed (0|1),
            then per rule: allowed (1; 0 refused; 2 refused under a penalty in force), remaining,
@@ -56,51 +60,86 @@
 --!include includes/penalty.lua
 --!include includes/concurrency.lua
 
+-- Appends the ","-separated fields of s to t from index at (an empty field is ""); returns the
+-- index after the last.
+local function split_into(s, t, at)
+  local pos = 1
+  while true do
+    local comma = find(s, ",", pos, true)
+    if not comma then
+      t[at] = sub(s, pos)
+      return at + 1
+    end
+    t[at] = sub(s, pos, comma - 1)
+    at, pos = at + 1, comma + 1
+  end
+end
+
+-- Packed spec -> its parsed fields, or false when its algorithm is unknown. As a function library
+-- this table outlives the call, so a rule's spec is parsed once, not on every call (as a script
+-- it starts empty each call). Bounded: emptied when it reaches SPEC_CACHE_MAX entries.
+local SPEC_CACHE, SPEC_CACHED, SPEC_CACHE_MAX = {}, 0, 4096
+
+local function spec_of(packed)
+  local spec = SPEC_CACHE[packed]
+  if spec ~= nil then return spec end
+  local f = {}
+  split_into(packed, f, 1)
+  if not ALGORITHMS[f[1]] then return false end
+  local cost = tonumber(f[5])
+  spec = { code = f[1], check = ALGORITHMS[f[1]], limit = tonumber(f[2]), window = tonumber(f[3]), burst = tonumber(f[4]),
+    cost = cost < 0 and -cost or cost, held = cost < 0, enforce = f[6] == "1", field = f[7] or "", block = tonumber(f[8]), pfield = f[9] or "" }
+  if SPEC_CACHED >= SPEC_CACHE_MAX then SPEC_CACHE, SPEC_CACHED = {}, 0 end
+  SPEC_CACHE[packed], SPEC_CACHED = spec, SPEC_CACHED + 1
+  return spec
+end
+
 --!body: what runs per call; above it, what a function library runs once (decideScript.ts)
 begin_call()
 
-local FIELDS = 9
 local HEAD = 5 -- per request: now, commit, lease id, ttl floor, n
 local STRIDE = 10 -- values kept per rule: what a check returns (see preamble.lua)
 
--- The specs, parsed once per call.
+-- The specs, parsed once per call (once per library load when cached, see spec_of).
 local spec_count = tonumber(ARGV[1])
 local CODE, CHECK, LIMIT, WINDOW, BURST, COST, ENFORCE, FIELD, BLOCK, PFIELD = {}, {}, {}, {}, {}, {}, {}, {}, {}, {}
 local HELD = {}
 for j = 1, spec_count do
-  local base = 2 + (j - 1) * FIELDS
-  CODE[j] = ARGV[base]
-  CHECK[j] = ALGORITHMS[ARGV[base]]
-  if not CHECK[j] then
-    return redis.error_reply("ERR sluice: unknown algorithm code " .. tostring(ARGV[base]))
+  local spec = spec_of(ARGV[1 + j])
+  if not spec then
+    return redis.error_reply("ERR sluice: unknown algorithm code in spec " .. tostring(ARGV[1 + j]))
   end
-  LIMIT[j], WINDOW[j], BURST[j], COST[j] = tonumber(ARGV[base + 1]), tonumber(ARGV[base + 2]), tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
-  HELD[j] = COST[j] < 0
-  if HELD[j] then COST[j] = -COST[j] end
-  ENFORCE[j] = ARGV[base + 5] == "1"
-  FIELD[j] = ARGV[base + 6]
-  BLOCK[j], PFIELD[j] = tonumber(ARGV[base + 7]), ARGV[base + 8]
+  CODE[j], CHECK[j], LIMIT[j], WINDOW[j], BURST[j], COST[j] = spec.code, spec.check, spec.limit, spec.window, spec.burst, spec.cost
+  HELD[j], ENFORCE[j], FIELD[j], BLOCK[j], PFIELD[j] = spec.held, spec.enforce, spec.field, spec.block, spec.pfield
 end
-local REQUESTS_AT = 2 + spec_count * FIELDS
+local REQUESTS_AT = 2 + spec_count
+local request_count = tonumber(ARGV[REQUESTS_AT])
+
+-- The requests' fields, one after another in one table (R), read below as they were sent.
+local R = {}
+do
+  local at = 1
+  for r = 1, request_count do at = split_into(ARGV[REQUESTS_AT + r], R, at) end
+end
 
 -- Every subject key of the call in one MGET (sorted sets excluded).
 do
   local wanted, legacy, seen = {}, {}, {}
-  local arg = REQUESTS_AT + 1
-  for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
-    local n = tonumber(ARGV[arg + 4])
+  local arg = 1
+  for _ = 1, request_count do
+    local n = tonumber(R[arg + 4])
     arg = arg + HEAD
     for i = 0, n - 1 do
-      local k = tonumber(ARGV[arg + 3 * i + 1])
-      local code = CODE[tonumber(ARGV[arg + 3 * i])]
+      local k = tonumber(R[arg + 3 * i + 1])
+      local code = CODE[tonumber(R[arg + 3 * i])]
       if code ~= "sl" and code ~= "cc" and not seen[k] then
         seen[k] = true
         wanted[#wanted + 1] = KEYS[k]
       end
-      local lk = tonumber(ARGV[arg + 3 * i + 2])
+      local lk = tonumber(R[arg + 3 * i + 2])
       if lk ~= 0 and not seen[lk] then
         seen[lk] = true
-        if CODE[tonumber(ARGV[arg + 3 * i])] == "sl" then
+        if CODE[tonumber(R[arg + 3 * i])] == "sl" then
           wanted[#wanted + 1] = KEYS[lk] -- the subject key holding its penalty
         else
           legacy[#legacy + 1] = KEYS[lk]
@@ -114,34 +153,34 @@ do
 end
 
 local reply = {}
-local arg = REQUESTS_AT + 1
+local arg = 1
 local redis_now, redis_now_us
 local out = {}
 local specs, keys, legacy_keys, penalized = {}, {}, {}, {}
 local previous_committed = false
 
-for _ = 1, tonumber(ARGV[REQUESTS_AT]) do
+for _ = 1, request_count do
   local now, now_us
-  if ARGV[arg] == "" then
+  if R[arg] == "" then
     if not redis_now then redis_now, redis_now_us = now_from("") end
     now, now_us = redis_now, redis_now_us
   else
-    now, now_us = now_from(ARGV[arg])
+    now, now_us = now_from(R[arg])
   end
-  local wants_commit = ARGV[arg + 1] == "1" or (ARGV[arg + 1] == "2" and previous_committed)
-  local lease = ARGV[arg + 2]
-  local ttl_floor = tonumber(ARGV[arg + 3])
-  local n = tonumber(ARGV[arg + 4])
+  local wants_commit = R[arg + 1] == "1" or (R[arg + 1] == "2" and previous_committed)
+  local lease = R[arg + 2]
+  local ttl_floor = tonumber(R[arg + 3])
+  local n = tonumber(R[arg + 4])
   arg = arg + HEAD
 
   local every_enforce_allows = true
   for i = 1, n do
-    local j = tonumber(ARGV[arg + 3 * i - 3])
-    local k = KEYS[tonumber(ARGV[arg + 3 * i - 2])]
+    local j = tonumber(R[arg + 3 * i - 3])
+    local k = KEYS[tonumber(R[arg + 3 * i - 2])]
     if not CODE[j] or not k then
-      return redis.error_reply("ERR sluice: no rule spec or key " .. tostring(ARGV[arg + 3 * i - 3]) .. "/" .. tostring(ARGV[arg + 3 * i - 2]))
+      return redis.error_reply("ERR sluice: no rule spec or key " .. tostring(R[arg + 3 * i - 3]) .. "/" .. tostring(R[arg + 3 * i - 2]))
     end
-    local lk = tonumber(ARGV[arg + 3 * i - 1])
+    local lk = tonumber(R[arg + 3 * i - 1])
     local pk = k
     if lk == 0 then
       lk = nil

@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("48975464297f50924dd8e04bbba83784a6717b4d");
+    expect(decideScriptSha()).toBe("38c987d3919238d8050119f87aa780b1694288fe");
   });
 });
