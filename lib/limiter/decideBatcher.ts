@@ -83,17 +83,19 @@ export class DecideBatcher {
   }
 
   private enqueue(group: string, pendings: Pending[]): void {
+    if (this.inFlight === 0 && !this.scheduled) {
+      // Nothing else under way (so nothing is queued either): waiting for company would only add
+      // latency, and the queue map is not touched.
+      void this.send(pendings);
+      return;
+    }
     let queue = this.queues.get(group);
     if (!queue) {
       queue = [];
       this.queues.set(group, queue);
     }
     queue.push(...pendings);
-    if (this.inFlight === 0 && !this.scheduled) {
-      // Nothing else under way: waiting for company would only add latency.
-      this.queues.delete(group);
-      void this.send(queue);
-    } else if (queue.length >= this.maxBatch) {
+    if (queue.length >= this.maxBatch) {
       this.queues.delete(group);
       void this.send(queue);
     } else if (!this.scheduled) {
@@ -113,12 +115,21 @@ export class DecideBatcher {
     // ARGV: the call's distinct rule specs once (each one packed argument, its id), then one packed
     // argument per request naming its specs and keys by number; KEYS: the call's distinct keys once.
     // An argument costs ioredis and Redis per call, so a request is one, not 5 + 3 per rule.
+    // A lone request (the sequential case) has a few keys and specs: a scan of them costs less
+    // than building two maps.
+    const lone = batch.length === 1;
     const keys: string[] = [];
-    const keyNumbers = new Map<string, number>();
+    const keyNumbers = lone ? undefined : new Map<string, number>();
     const specArgs: string[] = [];
     const requestArgs: string[] = [];
-    const specNumbers = new Map<string, number>();
+    const specNumbers = lone ? undefined : new Map<string, number>();
     const numberOf = (key: string): number => {
+      if (!keyNumbers) {
+        const at = keys.indexOf(key);
+        if (at >= 0) return at + 1;
+        keys.push(key);
+        return keys.length;
+      }
       let keyNumber = keyNumbers.get(key);
       if (keyNumber === undefined) {
         keys.push(key);
@@ -133,17 +144,17 @@ export class DecideBatcher {
         const keyNumber = numberOf(request.keys[i]!);
         const second = request.secondKeys?.[i];
         const spec = request.specs[i]!;
-        let number = specNumbers.get(spec.id);
+        let number = specNumbers ? specNumbers.get(spec.id) : specArgs.indexOf(spec.id) + 1 || undefined;
         if (number === undefined) {
-          number = specNumbers.size + 1;
-          specNumbers.set(spec.id, number);
           specArgs.push(spec.id);
+          number = specArgs.length;
+          specNumbers?.set(spec.id, number);
         }
         packed += "," + number + "," + keyNumber + "," + (second ? numberOf(second) : 0);
       }
       requestArgs.push(packed);
     }
-    const args = [specNumbers.size, specArgs, batch.length, requestArgs];
+    const args = [specArgs.length, specArgs, batch.length, requestArgs];
     let reply: unknown;
     this.inFlight++;
     try {
@@ -163,7 +174,7 @@ export class DecideBatcher {
     for (const pending of batch) {
       const size = 2 + 5 * pending.request.keys.length;
       try {
-        pending.resolve(parseDecideReply(reply.slice(offset, offset + size), pending.request.keys.length));
+        pending.resolve(parseDecideReply(lone ? reply : reply.slice(offset, offset + size), pending.request.keys.length));
       } catch (error) {
         pending.reject(new LimiterUnavailableError((error as Error).message, { cause: error }));
       }
