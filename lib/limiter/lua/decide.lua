@@ -94,6 +94,11 @@ local function spec_of(packed)
   return spec
 end
 
+-- Per rule of the request being evaluated (every entry is written before it is read): as a
+-- function library these tables are reused by every call instead of built anew.
+local out = {}
+local specs, keys, legacy_keys, penalized = {}, {}, {}, {}
+
 --!body: what runs per call; above it, what a function library runs once (decideScript.ts)
 begin_call()
 
@@ -102,15 +107,13 @@ local STRIDE = 10 -- values kept per rule: what a check returns (see preamble.lu
 
 -- The specs, parsed once per call (once per library load when cached, see spec_of).
 local spec_count = tonumber(ARGV[1])
-local CODE, CHECK, LIMIT, WINDOW, BURST, COST, ENFORCE, FIELD, BLOCK, PFIELD = {}, {}, {}, {}, {}, {}, {}, {}, {}, {}
-local HELD = {}
+local SPECS = {} -- spec number -> its parsed fields (spec_of): one table per call, not one per field
 for j = 1, spec_count do
   local spec = spec_of(ARGV[1 + j])
   if not spec then
     return redis.error_reply("ERR sluice: unknown algorithm code in spec " .. tostring(ARGV[1 + j]))
   end
-  CODE[j], CHECK[j], LIMIT[j], WINDOW[j], BURST[j], COST[j] = spec.code, spec.check, spec.limit, spec.window, spec.burst, spec.cost
-  HELD[j], ENFORCE[j], FIELD[j], BLOCK[j], PFIELD[j] = spec.held, spec.enforce, spec.field, spec.block, spec.pfield
+  SPECS[j] = spec
 end
 local REQUESTS_AT = 2 + spec_count
 local request_count = tonumber(ARGV[REQUESTS_AT])
@@ -131,7 +134,8 @@ do
     arg = arg + HEAD
     for i = 0, n - 1 do
       local k = tonumber(R[arg + 3 * i + 1])
-      local code = CODE[tonumber(R[arg + 3 * i])]
+      local sp = SPECS[tonumber(R[arg + 3 * i])]
+      local code = sp and sp.code
       if code ~= "sl" and code ~= "cc" and not seen[k] then
         seen[k] = true
         wanted[#wanted + 1] = KEYS[k]
@@ -139,7 +143,7 @@ do
       local lk = tonumber(R[arg + 3 * i + 2])
       if lk ~= 0 and not seen[lk] then
         seen[lk] = true
-        if CODE[tonumber(R[arg + 3 * i])] == "sl" then
+        if code == "sl" then
           wanted[#wanted + 1] = KEYS[lk] -- the subject key holding its penalty
         else
           legacy[#legacy + 1] = KEYS[lk]
@@ -155,8 +159,6 @@ end
 local reply = {}
 local arg = 1
 local redis_now, redis_now_us
-local out = {}
-local specs, keys, legacy_keys, penalized = {}, {}, {}, {}
 local previous_committed = false
 
 for _ = 1, request_count do
@@ -177,34 +179,35 @@ for _ = 1, request_count do
   for i = 1, n do
     local j = tonumber(R[arg + 3 * i - 3])
     local k = KEYS[tonumber(R[arg + 3 * i - 2])]
-    if not CODE[j] or not k then
+    local sp = SPECS[j]
+    if not sp or not k then
       return redis.error_reply("ERR sluice: no rule spec or key " .. tostring(R[arg + 3 * i - 3]) .. "/" .. tostring(R[arg + 3 * i - 2]))
     end
     local lk = tonumber(R[arg + 3 * i - 1])
     local pk = k
     if lk == 0 then
       lk = nil
-    elseif CODE[j] == "sl" then
+    elseif sp.code == "sl" then
       pk, lk = KEYS[lk], nil
     else
       lk = KEYS[lk]
-      adopt_legacy(k, FIELD[j], CODE[j], lk)
+      adopt_legacy(k, sp.field, sp.code, lk)
     end
-    specs[i], keys[i], legacy_keys[i] = j, k, lk
+    specs[i], keys[i], legacy_keys[i] = sp, k, lk
     local o = (i - 1) * STRIDE
     out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6], out[o + 7], out[o + 8], out[o + 9], out[o + 10] =
-      CHECK[j](k, FIELD[j], now, now_us, LIMIT[j], WINDOW[j], BURST[j], COST[j])
+      sp.check(k, sp.field, now, now_us, sp.limit, sp.window, sp.burst, sp.cost)
     penalized[i] = false
-    if CODE[j] == "cc" and ((wants_commit and lease == "") or BLOCK[j] > 0) then
+    if sp.code == "cc" and ((wants_commit and lease == "") or sp.block > 0) then
       return redis.error_reply("ERR sluice: a concurrency rule needs a lease id and has no penalty")
     end
-    if BLOCK[j] > 0 then
-      if CODE[j] == "sl" and pk == k then
+    if sp.block > 0 then
+      if sp.code == "sl" and pk == k then
         return redis.error_reply("ERR sluice: no penalty key for a sliding_log rule with a penalty")
       end
-      penalized[i] = apply_penalty(out, o, pk, PFIELD[j], now, BLOCK[j], wants_commit, ttl_floor)
+      penalized[i] = apply_penalty(out, o, pk, sp.pfield, now, sp.block, wants_commit, ttl_floor)
     end
-    if ENFORCE[j] and not out[o + 1] then every_enforce_allows = false end
+    if sp.enforce and not out[o + 1] then every_enforce_allows = false end
   end
 
   local committed = wants_commit and every_enforce_allows
@@ -217,16 +220,16 @@ for _ = 1, request_count do
     local o = (i - 1) * STRIDE
     local allowed = out[o + 1]
     local v = o + 2 -- the "before" view
-    if committed and allowed and not HELD[specs[i]] then
-      local j = specs[i]
-      if COST[j] > 0 then
-        local commit = COMMITS[CODE[j]]
+    local sp = specs[i]
+    if committed and allowed and not sp.held then
+      if sp.cost > 0 then
+        local commit = COMMITS[sp.code]
         if commit then
-          commit(keys[i], now, now_us, WINDOW[j], COST[j], ttl_floor, lease)
+          commit(keys[i], now, now_us, sp.window, sp.cost, ttl_floor, lease)
         else
           local ttl = out[o + 10]
           if ttl < ttl_floor then ttl = ttl_floor end
-          put_state(keys[i], FIELD[j], out[o + 9], ttl)
+          put_state(keys[i], sp.field, out[o + 9], ttl)
           if legacy_keys[i] then put_legacy(legacy_keys[i], out[o + 9], ttl) end
         end
       end

@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("38c987d3919238d8050119f87aa780b1694288fe");
+    expect(decideScriptSha()).toBe("4f72df1fdb37fdd14f76213a5fe9f6667a4555f9");
   });
 });
