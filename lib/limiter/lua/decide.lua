@@ -98,6 +98,9 @@ end
 -- function library these tables are reused by every call instead of built anew.
 local out = {}
 local specs, keys, legacy_keys, penalized = {}, {}, {}, {}
+-- Spec number -> its parsed fields (spec_of), reused likewise; numbers above the call's spec count
+-- are refused, so an entry of an earlier call is never read.
+local SPECS = {}
 
 --!body: what runs per call; above it, what a function library runs once (decideScript.ts)
 begin_call()
@@ -107,7 +110,6 @@ local STRIDE = 10 -- values kept per rule: what a check returns (see preamble.lu
 
 -- The specs, parsed once per call (once per library load when cached, see spec_of).
 local spec_count = tonumber(ARGV[1])
-local SPECS = {} -- spec number -> its parsed fields (spec_of): one table per call, not one per field
 for j = 1, spec_count do
   local spec = spec_of(ARGV[1 + j])
   if not spec then
@@ -179,7 +181,7 @@ for _ = 1, request_count do
   for i = 1, n do
     local j = tonumber(R[arg + 3 * i - 3])
     local k = KEYS[tonumber(R[arg + 3 * i - 2])]
-    local sp = SPECS[j]
+    local sp = j and j <= spec_count and SPECS[j]
     if not sp or not k then
       return redis.error_reply("ERR sluice: no rule spec or key " .. tostring(R[arg + 3 * i - 3]) .. "/" .. tostring(R[arg + 3 * i - 2]))
     end

@@ -127,6 +127,10 @@ local function parse_subject(raw)
 end
 
 local function load_subjects(keys)
+  if #keys == 1 then -- the usual call (one subject): GET builds no reply table
+    SUBJECTS[keys[1]] = parse_subject(rcall("GET", keys[1]))
+    return
+  end
   for first = 1, #keys, 1000 do -- well inside Lua's limit on unpacked values
     local last = min(first + 999, #keys)
     local values = rcall("MGET", unpack(keys, first, last))
