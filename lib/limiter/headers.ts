@@ -34,17 +34,24 @@ export function byRestrictiveness(a: RuleResult, b: RuleResult): number {
   );
 }
 
+/**
+ * A rule's `RateLimit-Policy` member, serialized once per rule object and limit (both fixed for a
+ * compiled rule; a changed rule is a new object): the header is the members joined as a list.
+ */
+const policyMembers = new WeakMap<object, { limit: number; member: string }>();
+
+function policyMember(r: RuleResult): string {
+  const cached = policyMembers.get(r.rule);
+  if (cached && cached.limit === r.limit) return cached.member;
+  const member = serializeList([[r.rule.name, new Map([["q", r.limit], ["w", Math.max(1, toSeconds(r.rule.windowMs))]])]]);
+  policyMembers.set(r.rule, { limit: r.limit, member });
+  return member;
+}
+
 export function rateLimitHeaders(decision: Decision): Record<string, string> {
   if (decision.results.length === 0) return {};
   const headers: Record<string, string> = {};
-  const policy: Item[] = decision.results.map((r) => [
-    r.rule.name,
-    new Map([
-      ["q", r.limit],
-      ["w", Math.max(1, toSeconds(r.rule.windowMs))],
-    ]),
-  ]);
-  headers["RateLimit-Policy"] = serializeList(policy);
+  headers["RateLimit-Policy"] = decision.results.length === 1 ? policyMember(decision.results[0]!) : decision.results.map(policyMember).join(", ");
 
   const enforced = decision.results.filter((r) => r.rule.mode === "enforce").sort(byRestrictiveness);
   if (enforced.length > 0) {

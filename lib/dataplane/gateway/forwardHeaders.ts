@@ -41,8 +41,12 @@ export function consumedCredential(headers: IncomingHttpHeaders): "authorization
   return headers["x-api-key"]?.toString().trim() ? "x-api-key" : "authorization";
 }
 
+/** No header listed: what most requests have (shared, never written). */
+const NONE_LISTED: ReadonlySet<string> = new Set();
+
 /** Header names listed in `Connection` (lower-case): hop-by-hop by declaration. */
-function connectionListed(value: string | string[] | undefined): Set<string> {
+function connectionListed(value: string | string[] | undefined): ReadonlySet<string> {
+  if (value === undefined) return NONE_LISTED;
   const listed = new Set<string>();
   for (const part of [value ?? []].flat().join(",").split(",")) {
     const name = part.trim().toLowerCase();
@@ -51,7 +55,7 @@ function connectionListed(value: string | string[] | undefined): Set<string> {
   return listed;
 }
 
-function isHopByHop(name: string, listed: Set<string>): boolean {
+function isHopByHop(name: string, listed: ReadonlySet<string>): boolean {
   return HOP_BY_HOP.has(name) || name.startsWith("proxy-") || listed.has(name);
 }
 

@@ -76,9 +76,25 @@ function hasBody(req: IncomingMessage): boolean {
 
 /** `<upstream path prefix><path after /api/v1>`, always starting with `/`. */
 export function upstreamPath(upstreamUrl: URL, path: string): string {
-  const prefix = upstreamUrl.pathname.replace(/\/+$/, "");
-  const rest = path === "" ? "/" : path.startsWith("/") ? path : `/${path}`;
-  return prefix + rest;
+  return pathPrefixOf(upstreamUrl) + restOf(path);
+}
+
+const pathPrefixOf = (upstreamUrl: URL): string => upstreamUrl.pathname.replace(/\/+$/, "");
+const restOf = (path: string): string => (path === "" ? "/" : path.startsWith("/") ? path : `/${path}`);
+
+/** Upstream URLs parsed once (a tenant's URL changes rarely): origin and path prefix. Bounded: cleared when full. */
+const parsedUpstreams = new Map<string, { origin: string; prefix: string }>();
+const MAX_PARSED_UPSTREAMS = 1_000;
+
+function parsedUpstream(url: string): { origin: string; prefix: string } {
+  let parsed = parsedUpstreams.get(url);
+  if (!parsed) {
+    const target = new URL(url);
+    parsed = { origin: target.origin, prefix: pathPrefixOf(target) };
+    if (parsedUpstreams.size >= MAX_PARSED_UPSTREAMS) parsedUpstreams.clear();
+    parsedUpstreams.set(url, parsed);
+  }
+  return parsed;
 }
 
 const statusClass = (status: number): Outcome => `${Math.min(5, Math.max(1, Math.floor(status / 100)))}xx` as Outcome;
@@ -109,10 +125,10 @@ export async function forwardToUpstream(f: ForwardRequest): Promise<void> {
   let answer: Dispatcher.ResponseData;
   try {
     // Inside the try: a stored URL always parses (upstreamSchema), but a bad one must be a 502, not a throw.
-    const target = new URL(f.upstream.url);
+    const target = parsedUpstream(f.upstream.url);
     answer = await gatewayAgent().request({
       origin: target.origin,
-      path: upstreamPath(target, f.path),
+      path: target.prefix + restOf(f.path),
       method: (f.req.method ?? "GET") as Dispatcher.HttpMethod,
       headers: upstreamRequestHeaders(f.req.headers, { clientIp: f.clientIp, proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http", tenantId: f.tenantId, keyId: f.keyId }),
       body: hasBody(f.req) ? f.req : null,
