@@ -2,7 +2,7 @@
  * The layer order of lib/ as lint rules (docs/architecture.md, "Layers"): a folder may import only
  * from the folders below it, never from one above it or beside it. `npm run lint` (and so CI)
  * fails on an import against this order (import/no-restricted-paths) and on an import cycle
- * anywhere in lib/, app/ and components/ (import/no-cycle). test/eslintLayers.int.test.ts proves both.
+ * anywhere in lib/, app/ and components/ (import/no-cycle). test/lint/layerRules.test.ts proves both.
  *
  * Test files are not bound by the order (an int test may drive an app/ route).
  *
