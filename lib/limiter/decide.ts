@@ -26,7 +26,8 @@
  *   known (lib/dataplane/admission/chargeByResponse.ts): no refusal cache, and a refusal only means no quota
  *   was left (nothing consumed); it throws `LimiterUnavailableError` when Redis cannot answer.
  */
-import { counterField, counterKey, legacyCounterKey, penaltyField, penaltyKey, stateId } from "./keys";
+import { counterKey, legacyCounterKey, penaltyKey } from "./keys";
+import { EMPTY, failModeDecisionOf, summarize } from "./failModeDecision";
 import { decideScriptSource } from "./decideScript";
 import { newLeaseId, releaseScriptSource, runReleaseScript } from "./releaseScript";
 import { DecideBatcher, type BatchedRequest } from "./decideBatcher";
@@ -82,18 +83,9 @@ export interface Limiter {
   decideThen(rules: LimiterRule[], subject: Subject, options: DecideOptions, then: { rules: LimiterRule[]; subject: Subject }): Promise<[Decision, Decision | undefined]>;
 }
 
-const EMPTY = (nowMs: number): Decision => ({ allowed: true, unavailable: false, retryAfterMs: 0, nowMs, results: [] });
-
-/** A request can pass only once every refusing enforce rule lets it. */
-export function summarize(results: RuleResult[], nowMs: number, unavailable = false): Decision {
-  const refusing = results.filter((r) => r.rule.mode === "enforce" && !r.allowed);
-  return {
-    allowed: !unavailable && refusing.length === 0,
-    unavailable,
-    retryAfterMs: refusing.reduce((max, r) => Math.max(max, r.retryAfterMs), 0),
-    nowMs,
-    results,
-  };
+/** A sliding_log rule with a penalty keeps the penalty in a second key (see decide.lua). */
+function slidingLogWithPenalty(rule: LimiterRule): boolean {
+  return rule.algorithm === "sliding_log" && rule.blockMs > 0;
 }
 
 /**
@@ -102,10 +94,6 @@ export function summarize(results: RuleResult[], nowMs: number, unavailable = fa
  * character (an identifier is client-chosen), so a separator alone would let a crafted identifier
  * spell another request's fingerprint and have its refusal served to that request.
  */
-function slidingLogWithPenalty(rule: LimiterRule): boolean {
-  return rule.algorithm === "sliding_log" && rule.blockMs > 0;
-}
-
 export function refusalFingerprint(rules: LimiterRule[], keys: string[], hold = false): string {
   let fingerprint = "";
   for (let i = 0; i < rules.length; i++) fingerprint += keys[i]!.length + ":" + keys[i] + ruleSpec(rules[i]!, true, hold).id + "|";
@@ -176,33 +164,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   }
 
   function failModeDecision(rules: LimiterRule[], keys: string[], subject: Subject, hold: boolean): Decision {
-    const now = clock();
-    // A `closed` enforce rule refuses the request (503), so the local rules must not consume.
-    const unavailable = rules.some((rule) => rule.failMode === "closed" && rule.mode === "enforce");
-    const localRules = rules
-      .map((rule, i) => ({ rule, key: stateId(keys[i]!, counterField(rule)), penaltyKey: stateId(penaltyKey(deps.prefix, rule, subject), penaltyField(rule)), ...(hold && rule.chargeOn ? { held: true } : {}) }))
-      .filter(({ rule }) => rule.failMode === "local" && deps.local);
-    const localResults = new Map(
-      (deps.local?.decide(localRules, now, !unavailable) ?? []).map((result) => [result.rule, result] as const),
-    );
-    const results = rules.map((rule): RuleResult => {
-      const local = localResults.get(rule);
-      if (local) return local;
-      const closed = rule.failMode === "closed" && rule.mode === "enforce";
-      return {
-        rule,
-        allowed: !closed,
-        limit: rule.limit,
-        remaining: closed ? 0 : rule.limit,
-        resetMs: 0,
-        retryAfterMs: closed ? 1000 : 0,
-        nextMs: 0,
-        source: closed ? "fail_closed" : "fail_open",
-      };
-    });
-    const decision = summarize(results, now, unavailable);
-    if (unavailable) decision.retryAfterMs = Math.max(decision.retryAfterMs, 1000);
-    return decision;
+    return failModeDecisionOf(rules, keys, subject, hold, { prefix: deps.prefix, local: deps.local, nowMs: clock() });
   }
 
   /** A refusal of this request the refusal cache holds, if any (the fingerprint is built only when one of the tenant's is held: most decisions are admitted). */

@@ -51,6 +51,7 @@
   legacy keys and instances that know only subject keys each see every admission.
 ]]
 --!include includes/preamble.lua
+--!include includes/legacy.lua
 --!include includes/fixed_window.lua
 --!include includes/sliding_window.lua
 --!include includes/sliding_log.lua

@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("9210b192f1ccfcb75aa0c5dda2d934639a4d5661");
+    expect(decideScriptSha()).toBe("5ed526785cbe9bb6efbe4703605bf1491da43f07");
   });
 });

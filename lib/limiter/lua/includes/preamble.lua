@@ -3,7 +3,7 @@
   Defines: begin_call (first thing of every call); rcall; floor, ceil, min, format, byte, sub,
   char, find (library functions as locals, bound by begin_call); ALGORITHMS
   (code -> check function); COMMITS (code -> custom commit); the subject states (SUBJECTS,
-  load_subjects, state_of, put_state, store_subjects; LEGACY, load_legacy, adopt_legacy, put_legacy for a rolling upgrade); now_from, fmt_num, fmt_int, ttl_ms, EPSILON,
+  load_subjects, state_of, put_state, store_subjects; LEGACY; its functions in legacy.lua); now_from, fmt_num, fmt_int, ttl_ms, EPSILON,
   split2, split3.
 
   A check function has the signature
@@ -254,55 +254,8 @@ local function split3(raw)
   return tonumber(a), tonumber(b), tonumber(c)
 end
 
--- Rolling upgrade: per-rule keys of the earlier layout, read once per call (their values are a
--- state exactly as a field holds it, in decimal or text).
+-- Rolling upgrade (includes/legacy.lua): the per-rule keys of the earlier layout read this call.
 local LEGACY -- per call (begin_call)
-
-local function load_legacy(keys)
-  for first = 1, #keys, 1000 do
-    local last = min(first + 999, #keys)
-    local values = rcall("MGET", unpack(keys, first, last))
-    for i = first, last do
-      local raw = values[i - first + 1]
-      if raw then LEGACY[keys[i]] = tonumber(raw) or raw else LEGACY[keys[i]] = false end
-    end
-  end
-end
-
--- How far a state has moved, as one number that only grows as a rule's state is written: the
--- packed integer itself, or the same layout computed from a text form.
-local function progress(code, v)
-  if type(v) == "number" then return v end
-  if code == "fw" then
-    local w, c = split2(v)
-    return w * 2097152 + c
-  elseif code == "sw" then
-    local w, c, p = split3(v)
-    return (w * 1024 + p) * 1024 + c
-  end
-  local ms, fraction = split2(v)
-  return (ms + fraction) * 2048
-end
-
--- Makes the more advanced of a rule's field and its legacy key the state its check reads.
-local function adopt_legacy(key, field, code, legacy_key)
-  local old = LEGACY[legacy_key]
-  if not old then return end
-  local rec = subject_of(key)
-  local current = rec.value[field]
-  if current ~= nil and progress(code, current) >= progress(code, old) then return end
-  if current == nil then rec.order[#rec.order + 1] = field end
-  rec.value[field] = old
-end
-
-local function put_legacy(key, value, ttl)
-  if type(value) == "number" then
-    rcall("SET", key, fmt_int(value), "PX", ttl)
-  else
-    rcall("SET", key, value, "PX", ttl)
-  end
-  LEGACY[key] = value
-end
 
 -- Starts a call: binds the library functions above and gives the call fresh state. The same code
 -- runs as a script (EVAL: all of this file on every call) and as a function library (FCALL: this
