@@ -13,7 +13,17 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const LAYERS = [["common"], ["config"], ["redis", "db", "http"], ["limiter"], ["policy"], ["monitoring"], ["dataplane"], ["control"], ["runtime"]];
+export const LAYERS = [
+  ["common"],
+  ["config"],
+  ["redis", "db", "http"],
+  ["limiter"],
+  ["policy"],
+  ["monitoring"],
+  ["dataplane"],
+  ["control"],
+  ["runtime"],
+];
 
 export const INNER = {
   policy: [["audit"], ["tenants"], ["rules", "changes"], ["keys", "access", "overrides", "upstreams"], ["compiled"]],
@@ -35,7 +45,12 @@ function orderZones(parent, levels) {
         target: `./${parent}/${folder}`,
         from: `./${parent}`,
         except: allowed.map((f) => `./${f}`),
-        message: `${parent}/${folder} may import only from ${allowed.slice(1).map((f) => `${parent}/${f}`).join(", ") || "nothing else in " + parent} (layer order: eslint.layers.js, docs/architecture.md "Layers").`,
+        message: `${parent}/${folder} may import only from ${
+          allowed
+            .slice(1)
+            .map((f) => `${parent}/${f}`)
+            .join(", ") || "nothing else in " + parent
+        } (layer order: eslint.layers.js, docs/architecture.md "Layers").`,
       });
     }
   });

@@ -13,7 +13,8 @@ function makeClient(): QueryClient {
   const client: QueryClient = new QueryClient({
     defaultOptions: {
       queries: {
-        retry: (failures, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2,
+        retry: (failures, error) =>
+          !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2,
         refetchOnWindowFocus: true,
       },
     },
@@ -26,7 +27,8 @@ function makeClient(): QueryClient {
     }),
     mutationCache: new MutationCache({
       onError: (error) => {
-        if (error instanceof ApiError && error.status === 401) void client.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+        if (error instanceof ApiError && error.status === 401)
+          void client.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
       },
     }),
   });

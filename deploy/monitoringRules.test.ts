@@ -48,18 +48,32 @@ describe("Prometheus rules", () => {
   }, 60_000);
 
   it("pass their promtool unit tests (refusal spike, fail modes, Redis errors, reload failures, simulator cost)", async () => {
-    const { stdout } = await run("promtool", ["test", "rules", path.join(DIR, "prometheus/sluice.rules.test.yml")], { cwd: path.join(DIR, "prometheus") });
+    const { stdout } = await run("promtool", ["test", "rules", path.join(DIR, "prometheus/sluice.rules.test.yml")], {
+      cwd: path.join(DIR, "prometheus"),
+    });
     expect(stdout).toContain("SUCCESS");
   }, 60_000);
 
   it("alert on what the issue asks for", () => {
     const alerts = rules.flatMap((r) => (r.alert ? [r.alert] : []));
-    expect(alerts).toEqual(expect.arrayContaining(["SluiceRuleRefusalSpike", "SluiceFailModeActive", "SluiceRedisErrors", "SluiceRuleReloadFailing", "SluiceSimulatorCostHigh"]));
+    expect(alerts).toEqual(
+      expect.arrayContaining([
+        "SluiceRuleRefusalSpike",
+        "SluiceFailModeActive",
+        "SluiceRedisErrors",
+        "SluiceRuleReloadFailing",
+        "SluiceSimulatorCostHigh",
+      ]),
+    );
   });
 
   it("name only metrics the registry exports, or recording rules", async () => {
     const known = new Set([...(await exportedNames()), ...rules.flatMap((r) => (r.record ? [r.record] : []))]);
-    const unknown = rules.flatMap((r) => metricNamesIn(r.expr).filter((m) => !known.has(m)).map((m) => `${r.record ?? r.alert}: ${m}`));
+    const unknown = rules.flatMap((r) =>
+      metricNamesIn(r.expr)
+        .filter((m) => !known.has(m))
+        .map((m) => `${r.record ?? r.alert}: ${m}`),
+    );
     expect(unknown).toEqual([]);
   });
 });
@@ -80,9 +94,10 @@ describe("Grafana dashboard", () => {
   });
 
   it("the metric-name parser finds names and ignores label values", () => {
-    expect(metricNamesIn('sum by (rule) (rate(sluice_rule_results_total{result="sluice_fake"}[5m])) / sluice:rule_requests:rate5m')).toEqual([
-      "sluice_rule_results_total",
-      "sluice:rule_requests:rate5m",
-    ]);
+    expect(
+      metricNamesIn(
+        'sum by (rule) (rate(sluice_rule_results_total{result="sluice_fake"}[5m])) / sluice:rule_requests:rate5m',
+      ),
+    ).toEqual(["sluice_rule_results_total", "sluice:rule_requests:rate5m"]);
   });
 });

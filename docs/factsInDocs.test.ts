@@ -29,7 +29,11 @@ import {
   RULE_NAME_PATTERN,
 } from "@/lib/common/fieldLimits";
 import { RULE_ALGORITHMS } from "@/lib/limiter/types";
-import { UPSTREAM_TIMEOUT_DEFAULT_MS, UPSTREAM_TIMEOUT_MAX_MS, UPSTREAM_TIMEOUT_MIN_MS } from "@/lib/policy/upstreams/upstreamSchema";
+import {
+  UPSTREAM_TIMEOUT_DEFAULT_MS,
+  UPSTREAM_TIMEOUT_MAX_MS,
+  UPSTREAM_TIMEOUT_MIN_MS,
+} from "@/lib/policy/upstreams/upstreamSchema";
 
 const n = (value: number) => value.toLocaleString("en");
 const doc = (name: string) => fs.readFileSync(path.join(import.meta.dirname, name), "utf8").replace(/\s+/g, " ");
@@ -58,7 +62,9 @@ const STATEMENTS: Record<string, string[]> = {
     `at most ${n(MAX_ACCESS_ENTRIES)} entries per list`,
     `any text of 1 to ${DISPLAY_NAME_MAX} characters after trimming`,
   ],
-  "gateway.md": [`\`timeoutMs\` ${n(UPSTREAM_TIMEOUT_MIN_MS)} .. ${n(UPSTREAM_TIMEOUT_MAX_MS)} (default ${n(UPSTREAM_TIMEOUT_DEFAULT_MS)})`],
+  "gateway.md": [
+    `\`timeoutMs\` ${n(UPSTREAM_TIMEOUT_MIN_MS)} .. ${n(UPSTREAM_TIMEOUT_MAX_MS)} (default ${n(UPSTREAM_TIMEOUT_DEFAULT_MS)})`,
+  ],
 };
 
 describe.each(Object.entries(STATEMENTS))("docs/%s", (name, statements) => {

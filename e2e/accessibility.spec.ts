@@ -17,12 +17,24 @@ async function check(page: Page, testInfo: TestInfo, name: string, scheme: "ligh
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${name} (${scheme}): ${v.id} [${v.impact}] ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+    .map(
+      (v) =>
+        `${name} (${scheme}): ${v.id} [${v.impact}] ${v.help} — ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    );
 }
 
-test("axe finds no serious or critical violation on any page, light and dark", async ({ page, api, request }, testInfo) => {
+test("axe finds no serious or critical violation on any page, light and dark", async ({
+  page,
+  api,
+  request,
+}, testInfo) => {
   test.setTimeout(360_000);
-  const { tenant, key } = await tenantWithKey(api, uniqueName("a11y"), [{ name: "per-key", limit: 2, windowMs: 60_000 }]);
+  const { tenant, key } = await tenantWithKey(api, uniqueName("a11y"), [
+    { name: "per-key", limit: 2, windowMs: 60_000 },
+  ]);
   for (let i = 0; i < 4; i++) await echo(request, key.key);
 
   const found: string[] = [];

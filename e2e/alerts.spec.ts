@@ -12,20 +12,30 @@ import { attachScreenshot, expect, test } from "./support/fixtures";
 import { echo, tenantWithKey, uniqueName } from "./support/adminApi";
 import { deleteLoggedInOperator, logInAs, logInAsAdmin } from "./support/session";
 
-test("an admin sets alerts with inline errors, sees the secret once, and a refusal spike's delivery is listed", async ({ page, api, request }, testInfo) => {
+test("an admin sets alerts with inline errors, sees the secret once, and a refusal spike's delivery is listed", async ({
+  page,
+  api,
+  request,
+}, testInfo) => {
   const received: { body: string; signature: string; atMs: number }[] = [];
   const hook = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      received.push({ body: Buffer.concat(chunks).toString("utf8"), signature: String(req.headers["sluice-signature"]), atMs: Date.now() });
+      received.push({
+        body: Buffer.concat(chunks).toString("utf8"),
+        signature: String(req.headers["sluice-signature"]),
+        atMs: Date.now(),
+      });
       res.writeHead(204).end();
     });
   });
   await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", resolve));
   const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
   try {
-    const { tenant, key } = await tenantWithKey(api, uniqueName("alerts-tenant"), [{ name: "echo", scope: "key", algorithm: "fixed_window", limit: 1, windowMs: 60_000 }]);
+    const { tenant, key } = await tenantWithKey(api, uniqueName("alerts-tenant"), [
+      { name: "echo", scope: "key", algorithm: "fixed_window", limit: 1, windowMs: 60_000 },
+    ]);
     await logInAsAdmin(page);
     await page.goto(`/tenants/${tenant.id}`);
     const card = page.getByRole("region", { name: "Alerts" });
@@ -42,7 +52,9 @@ test("an admin sets alerts with inline errors, sees the secret once, and a refus
     await expect(card.getByText("webhookUrl must use http or https")).toBeVisible();
     await expect(threshold).toHaveAttribute("aria-invalid", "true");
     await expect(card.getByText("thresholdPct must be below 100")).toBeVisible();
-    expect((await api.call<{ settings: unknown }>("GET", `/api/admin/tenants/${tenant.id}/alerts`)).body.settings).toBeNull();
+    expect(
+      (await api.call<{ settings: unknown }>("GET", `/api/admin/tenants/${tenant.id}/alerts`)).body.settings,
+    ).toBeNull();
 
     await url.fill(hookUrl);
     await threshold.fill("50");
@@ -76,7 +88,14 @@ test("an admin sets alerts with inline errors, sees the secret once, and a refus
 
 test("a viewer sees the alerts but cannot change or remove them", async ({ page, api }) => {
   const tenant = await api.createTenant(uniqueName("alerts-viewer"));
-  expect((await api.call("PUT", `/api/admin/tenants/${tenant.id}/alerts`, { webhookUrl: "https://hooks.example.com/x", clientLimit: { hits: 7, windowMinutes: 3 } })).status).toBe(200);
+  expect(
+    (
+      await api.call("PUT", `/api/admin/tenants/${tenant.id}/alerts`, {
+        webhookUrl: "https://hooks.example.com/x",
+        clientLimit: { hits: 7, windowMinutes: 3 },
+      })
+    ).status,
+  ).toBe(200);
   const password = "viewer-password-not-secret";
   const viewer = await api.createOperator({ email: `${uniqueName("viewer")}@sluice.test`, password, role: "viewer" });
   try {

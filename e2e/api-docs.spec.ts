@@ -7,7 +7,10 @@
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { logInAsAdmin } from "./support/session";
 
-test("the API reference shows every route group with operations, bodies and answers", async ({ page, request }, testInfo) => {
+test("the API reference shows every route group with operations, bodies and answers", async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(90_000);
   await logInAsAdmin(page);
   await page.goto("/");
@@ -15,11 +18,25 @@ test("the API reference shows every route group with operations, bodies and answ
   // A long server-rendered page: on a loaded machine the navigation takes a while.
   await expect(page.getByRole("heading", { level: 1, name: /Sluice API/ })).toBeVisible({ timeout: 30_000 });
 
-  for (const tag of ["Client API", "Tenants", "API keys", "Rules", "Gateway", "Monitoring", "Simulator", "Audit", "Operators", "Service"]) {
+  for (const tag of [
+    "Client API",
+    "Tenants",
+    "API keys",
+    "Rules",
+    "Gateway",
+    "Monitoring",
+    "Simulator",
+    "Audit",
+    "Operators",
+    "Service",
+  ]) {
     await expect(page.getByRole("heading", { level: 2, name: tag, exact: true })).toBeVisible();
   }
   // The table of contents leads to the operation.
-  await page.getByRole("navigation", { name: "Operations" }).getByRole("link", { name: "PUT /api/admin/tenants/{tenantId}/rules", exact: true }).click();
+  await page
+    .getByRole("navigation", { name: "Operations" })
+    .getByRole("link", { name: "PUT /api/admin/tenants/{tenantId}/rules", exact: true })
+    .click();
   const putRules = page.locator("#putTenantRules");
   await expect(putRules).toBeInViewport();
   await expect(putRules.getByText("Replace the tenant's rules")).toBeVisible();
@@ -39,5 +56,8 @@ test("the API reference shows every route group with operations, bodies and answ
   const raw = await request.get("/api/openapi.json");
   expect(raw.status()).toBe(200);
   expect(((await raw.json()) as { openapi: string }).openapi).toBe("3.1.0");
-  await expect(page.getByRole("link", { name: "openapi.json", exact: true })).toHaveAttribute("href", "/api/openapi.json");
+  await expect(page.getByRole("link", { name: "openapi.json", exact: true })).toHaveAttribute(
+    "href",
+    "/api/openapi.json",
+  );
 });

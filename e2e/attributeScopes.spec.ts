@@ -25,13 +25,17 @@ test("a header-scoped rule: name the header, choose what a missing one gets, sav
   expect(await api.getTenantRules(tenant.id)).toEqual([]);
 
   await form.getByLabel("Header", { exact: true }).fill("Authorization");
-  await expect(form.getByLabel("Header", { exact: true })).toHaveAccessibleDescription(/may not be authorization: it carries credentials/);
+  await expect(form.getByLabel("Header", { exact: true })).toHaveAccessibleDescription(
+    /may not be authorization: it carries credentials/,
+  );
 
   await form.getByLabel("Header", { exact: true }).fill("X-User-Id");
   await form.getByLabel("When missing").selectOption("refuse");
   await form.getByRole("button", { name: "Save rules" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toBeVisible();
-  expect(await api.getTenantRules(tenant.id)).toEqual([expect.objectContaining({ name: "per-user", scope: "header", scopeKey: "x-user-id", onMissing: "refuse" })]);
+  expect(await api.getTenantRules(tenant.id)).toEqual([
+    expect.objectContaining({ name: "per-user", scope: "header", scopeKey: "x-user-id", onMissing: "refuse" }),
+  ]);
 
   // Reopened, the editor shows what is stored; switching to query keeps one name field.
   await page.getByRole("button", { name: "Edit rules" }).click();

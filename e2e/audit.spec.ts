@@ -33,7 +33,9 @@ test("a rule change shows before and after, and an admin reverts it", async ({ p
 
   await latest.getByRole("button", { name: "Revert" }).click();
   // The confirmation states the effect on the rules as they are now.
-  await expect(latest.getByTestId("revert-effect")).toHaveText(`This sets the rules of ${tenant.name} back: per-key: 10 → 5 per min. Revert change #${change!.id}?`);
+  await expect(latest.getByTestId("revert-effect")).toHaveText(
+    `This sets the rules of ${tenant.name} back: per-key: 10 → 5 per min. Revert change #${change!.id}?`,
+  );
   await latest.getByRole("button", { name: "Yes, revert" }).click();
   await expect(latest.getByRole("status")).toContainText("Reverted. The revert is recorded as change #");
   expect((await api.getTenantRules(tenant.id)).map((r) => r.limit)).toEqual([5]);
@@ -41,11 +43,17 @@ test("a rule change shows before and after, and an admin reverts it", async ({ p
   // The revert is itself a change, listed first (the list is live).
   await expect(entries).toHaveCount(4);
   await expect(entries.first()).toContainText("rules.replace.revert");
-  await expect(entries.first().locator(".audit-sentence")).toHaveText(`Reverted change #${change!.id}. Rules of ${tenant.name}: per-key: 10 → 5 per min`);
+  await expect(entries.first().locator(".audit-sentence")).toHaveText(
+    `Reverted change #${change!.id}. Rules of ${tenant.name}: per-key: 10 → 5 per min`,
+  );
   await expect(entries.first().getByLabel("After")).toContainText('"limit": 5');
 });
 
-test("a revert the current state does not allow shows the server's reason; a revocation offers no revert", async ({ page, api, consoleErrors }) => {
+test("a revert the current state does not allow shows the server's reason; a revocation offers no revert", async ({
+  page,
+  api,
+  consoleErrors,
+}) => {
   consoleErrors.allow(/Failed to load resource: the server responded with a status of 409/);
   const tenant = await api.createTenant(uniqueName("audit-409"));
   const key = await api.createKey(tenant.id, uniqueName("key"));
@@ -67,7 +75,9 @@ test("a revert the current state does not allow shows the server's reason; a rev
   const change = page.getByRole("article", { name: `rules.replace #${overridesEvent!.id}`, exact: true });
   await change.getByRole("button", { name: "Revert" }).click();
   await change.getByRole("button", { name: "Yes, revert" }).click();
-  await expect(change.getByRole("alert")).toHaveText(`Could not revert: API key ${key.id} is revoked; its rules can no longer change.`);
+  await expect(change.getByRole("alert")).toHaveText(
+    `Could not revert: API key ${key.id} is revoked; its rules can no longer change.`,
+  );
 });
 
 test("older changes load page by page", async ({ page, api }) => {
@@ -98,7 +108,10 @@ test("a tenant named like markup is shown as text in the audit log", async ({ pa
   await attachScreenshot(page, testInfo, "audit log of a markup-named tenant");
 });
 
-test("a revert that would delete every rule of a tenant says so plainly; filters by operator, action and date; CSV export", async ({ page, api }, testInfo) => {
+test("a revert that would delete every rule of a tenant says so plainly; filters by operator, action and date; CSV export", async ({
+  page,
+  api,
+}, testInfo) => {
   const tenant = await api.createTenant(uniqueName("audit-seed"));
   const seven = ["a", "b", "c", "d", "e", "f", "g"].map((name) => ({ name, limit: 10, windowMs: 60_000 }));
   await api.putTenantRules(tenant.id, seven);
@@ -111,10 +124,14 @@ test("a revert that would delete every rule of a tenant says so plainly; filters
   const entries = page.getByRole("article");
   await expect(entries).toHaveCount(1);
   const entry = entries.first();
-  await expect(entry.locator(".audit-sentence")).toContainText(`Rules of ${tenant.name}: added a: 10 per min; added b: 10 per min`);
+  await expect(entry.locator(".audit-sentence")).toContainText(
+    `Rules of ${tenant.name}: added a: 10 per min; added b: 10 per min`,
+  );
 
   await entry.getByRole("button", { name: "Revert" }).click();
-  await expect(entry.getByTestId("revert-effect")).toHaveText(`This removes all 7 rules of ${tenant.name}: no request of ${tenant.name} will be limited. Revert change #${seeded!.id}?`);
+  await expect(entry.getByTestId("revert-effect")).toHaveText(
+    `This removes all 7 rules of ${tenant.name}: no request of ${tenant.name} will be limited. Revert change #${seeded!.id}?`,
+  );
   await expect(entry.locator(".confirm-warning")).toBeVisible();
   await attachScreenshot(page, testInfo, "audit: a revert that removes every rule");
   await entry.getByRole("button", { name: "Cancel" }).click();
@@ -135,11 +152,20 @@ test("a revert that would delete every rule of a tenant says so plainly; filters
   // CSV export of the filtered log.
   await page.goto(`/audit?tenantId=${tenant.id}`);
   await expect(entries).toHaveCount(2);
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
-  const csv = await (await download.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"));
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Export CSV" }).click(),
+  ]);
+  const csv = await (
+    await download.createReadStream()
+  )
+    .toArray()
+    .then((chunks) => Buffer.concat(chunks).toString("utf8"));
   const lines = csv.trim().split("\r\n");
   expect(lines[0]).toBe('"id","time","operator","action","target","tenant","change","before","after"');
   expect(lines).toHaveLength(3);
-  expect(lines[1]).toContain(`"rules.replace","tenant:${tenant.id}","${tenant.name}","Rules of ${tenant.name}: added a: 10 per min;`);
+  expect(lines[1]).toContain(
+    `"rules.replace","tenant:${tenant.id}","${tenant.name}","Rules of ${tenant.name}: added a: 10 per min;`,
+  );
   expect(lines[2]).toContain(`"tenant.create"`);
 });

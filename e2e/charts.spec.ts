@@ -29,7 +29,8 @@ test("a preset and a custom range are kept in the URL and survive a reload", asy
   const form = page.getByRole("form", { name: "Custom range" });
   const { from, to } = await page.evaluate(() => {
     const pad = (n: number) => String(n).padStart(2, "0");
-    const local = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    const local = (d: Date) =>
+      `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
     const end = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
     return { from: local(new Date(end.getTime() - 2 * 3_600_000)), to: local(end) };
   });
@@ -55,7 +56,11 @@ test("a preset and a custom range are kept in the URL and survive a reload", asy
   }
 });
 
-test("toggling a series hides it; the tooltip is sorted and stays inside the plot; the summary and the partial bucket are on the chart", async ({ page, api, request }) => {
+test("toggling a series hides it; the tooltip is sorted and stays inside the plot; the summary and the partial bucket are on the chart", async ({
+  page,
+  api,
+  request,
+}) => {
   const { tenant, key } = await tenantWithKey(api, uniqueName("charts"), RULES);
   for (let i = 0; i < 5; i++) await echo(request, key.key);
 
@@ -104,7 +109,9 @@ test("toggling a series hides it; the tooltip is sorted and stays inside the plo
 
   // Traffic series toggle the same way: refusals (red) off.
   const traffic = page.getByRole("region", { name: "Requests per second, this tenant" });
-  await expect(traffic.getByRole("img")).toHaveAttribute("aria-label", /the last 15 minutes: 2 allowed, 3 refused/, { timeout: 15_000 });
+  await expect(traffic.getByRole("img")).toHaveAttribute("aria-label", /the last 15 minutes: 2 allowed, 3 refused/, {
+    timeout: 15_000,
+  });
   await expect(traffic.locator(".recharts-area")).toHaveCount(2);
   await traffic.getByRole("button", { name: "Refused (429)" }).click();
   await expect(traffic.locator(".recharts-area")).toHaveCount(1);

@@ -29,7 +29,9 @@ export default function globalSetup(): void {
     }
     const remote = hosts.filter((host) => !LOCAL_HOSTS.has(host));
     if (remote.length > 0) {
-      throw new Error(`e2e: ${name} points at ${remote.join(", ")}; the suite only runs against localhost or 127.0.0.1`);
+      throw new Error(
+        `e2e: ${name} points at ${remote.join(", ")}; the suite only runs against localhost or 127.0.0.1`,
+      );
     }
   }
 }

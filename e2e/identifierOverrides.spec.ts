@@ -9,7 +9,10 @@ import { uniqueName } from "./support/adminApi";
 
 const RULES = [{ name: "per-caller", scope: "identifier", limit: 10, windowMs: 60_000 }];
 
-test("an admin edits an identifier rule's overrides with inline errors; they are saved as stored", async ({ page, api }) => {
+test("an admin edits an identifier rule's overrides with inline errors; they are saved as stored", async ({
+  page,
+  api,
+}) => {
   const tenant = await api.createTenant(uniqueName("overrides"));
   expect((await api.call("PUT", `/api/admin/tenants/${tenant.id}/rules`, RULES)).status).toBe(200);
   let puts = 0;
@@ -31,7 +34,9 @@ test("an admin edits an identifier rule's overrides with inline errors; they are
   await second.getByLabel("Identifier").fill("acme");
   await second.getByLabel("Limit").fill("7");
   await card.getByRole("button", { name: "Save overrides" }).click();
-  await expect(first.getByLabel("Identifier")).toHaveAccessibleDescription("identifier may hold * only at its end (a prefix: enterprise:*)");
+  await expect(first.getByLabel("Identifier")).toHaveAccessibleDescription(
+    "identifier may hold * only at its end (a prefix: enterprise:*)",
+  );
   await expect(first.getByLabel("Limit")).toHaveAccessibleDescription("limit must be at least 1");
   expect(puts).toBe(0);
 
@@ -56,7 +61,13 @@ test("an admin edits an identifier rule's overrides with inline errors; they are
 test("a viewer sees the overrides but no control", async ({ page, api }) => {
   const tenant = await api.createTenant(uniqueName("overrides-viewer"));
   expect((await api.call("PUT", `/api/admin/tenants/${tenant.id}/rules`, RULES)).status).toBe(200);
-  expect((await api.call("PUT", `/api/admin/tenants/${tenant.id}/rules/per-caller/overrides`, [{ identifier: "acme", limit: 3 }])).status).toBe(200);
+  expect(
+    (
+      await api.call("PUT", `/api/admin/tenants/${tenant.id}/rules/per-caller/overrides`, [
+        { identifier: "acme", limit: 3 },
+      ])
+    ).status,
+  ).toBe(200);
   const password = "viewer-password-not-secret";
   const viewer = await api.createOperator({ email: `${uniqueName("viewer")}@sluice.test`, password, role: "viewer" });
   try {

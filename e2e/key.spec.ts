@@ -9,7 +9,10 @@ import { attachScreenshot, expect, test } from "./support/fixtures";
 import { echo, uniqueName } from "./support/adminApi";
 import { logInAsAdmin } from "./support/session";
 
-test("create, limit, refuse, raise, revoke: the key page follows every step live", async ({ page, request }, testInfo) => {
+test("create, limit, refuse, raise, revoke: the key page follows every step live", async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(120_000);
   await logInAsAdmin(page);
 
@@ -41,7 +44,9 @@ test("create, limit, refuse, raise, revoke: the key page follows every step live
   await expect(form.getByLabel("Limit")).toHaveAccessibleDescription(/Limit must be a whole number/);
   await form.getByLabel("Limit").fill("3");
   await form.getByRole("button", { name: "Save rules" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText("in force on every instance");
+  await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText(
+    "in force on every instance",
+  );
 
   // The key page before any request: the whole quota.
   await page.getByRole("table", { name: "API keys" }).getByRole("link", { name: "journey key" }).click();
@@ -67,10 +72,14 @@ test("create, limit, refuse, raise, revoke: the key page follows every step live
   await form.getByRole("button", { name: "Edit Rule 1: per-key" }).click();
   await form.getByLabel("Limit").fill("10");
   await form.getByRole("button", { name: "Save rules" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText("in force on every instance");
+  await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText(
+    "in force on every instance",
+  );
   expect(await echo(request, key)).toBe(200);
   // 3 admitted before, the refused one consumed nothing, 1 now: 6 of 10 left.
-  await expect(page.getByRole("meter", { name: "per-key remaining" })).toHaveAttribute("aria-valuenow", "6", { timeout: 10_000 });
+  await expect(page.getByRole("meter", { name: "per-key remaining" })).toHaveAttribute("aria-valuenow", "6", {
+    timeout: 10_000,
+  });
   await attachScreenshot(page, testInfo, "tenant page after raising the limit");
 
   // The overview shows the refusal and the key among the hot keys.

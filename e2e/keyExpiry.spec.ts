@@ -7,7 +7,11 @@ import { attachScreenshot, expect, test } from "./support/fixtures";
 import { echo, tenantWithKey, uniqueName } from "./support/adminApi";
 import { logInAsAdmin } from "./support/session";
 
-test("expire a key from its page, see it everywhere, then lift the expiry", async ({ page, request, api }, testInfo) => {
+test("expire a key from its page, see it everywhere, then lift the expiry", async ({
+  page,
+  request,
+  api,
+}, testInfo) => {
   await logInAsAdmin(page);
   const { tenant, key } = await tenantWithKey(api, uniqueName("expiry"), []);
   expect(await echo(request, key.key)).toBe(200);

@@ -8,8 +8,12 @@ import { logInAsAdmin } from "./support/session";
 
 test("reset a used-up key's quota from its page, with confirmation", async ({ page, request, api }, testInfo) => {
   await logInAsAdmin(page);
-  const { tenant, key } = await tenantWithKey(api, uniqueName("reset"), [{ name: "per-key", algorithm: "sliding_log", limit: 2, windowMs: 3_600_000 }]);
-  expect([await echo(request, key.key), await echo(request, key.key), await echo(request, key.key)]).toEqual([200, 200, 429]);
+  const { tenant, key } = await tenantWithKey(api, uniqueName("reset"), [
+    { name: "per-key", algorithm: "sliding_log", limit: 2, windowMs: 3_600_000 },
+  ]);
+  expect([await echo(request, key.key), await echo(request, key.key), await echo(request, key.key)]).toEqual([
+    200, 200, 429,
+  ]);
 
   await page.goto(`/keys/${key.id}`);
   const meter = page.getByRole("meter", { name: "per-key remaining" });
@@ -23,7 +27,10 @@ test("reset a used-up key's quota from its page, with confirmation", async ({ pa
   expect(await echo(request, key.key)).toBe(429);
 
   await page.getByRole("button", { name: "Reset quota" }).click();
-  await page.getByRole("group", { name: /^Reset every counter of/ }).getByRole("button", { name: "Reset quota" }).click();
+  await page
+    .getByRole("group", { name: /^Reset every counter of/ })
+    .getByRole("button", { name: "Reset quota" })
+    .click();
   await expect(page.getByRole("status").filter({ hasText: "Quota reset" })).toBeVisible();
   await expect(meter).toHaveAttribute("aria-valuenow", "2", { timeout: 10_000 });
   await attachScreenshot(page, testInfo, "key page after a reset");

@@ -2,8 +2,14 @@ import { echo, tenantWithKey, uniqueName } from "./support/adminApi";
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { logInAsAdmin } from "./support/session";
 
-test("the overview names a limited client within 10 s of its first 429, with its rule, quota and next quota", async ({ page, api, request }, testInfo) => {
-  const { tenant, key } = await tenantWithKey(api, uniqueName("limited"), [{ name: "per-key", algorithm: "fixed_window", limit: 2, windowMs: 60_000 }]);
+test("the overview names a limited client within 10 s of its first 429, with its rule, quota and next quota", async ({
+  page,
+  api,
+  request,
+}, testInfo) => {
+  const { tenant, key } = await tenantWithKey(api, uniqueName("limited"), [
+    { name: "per-key", algorithm: "fixed_window", limit: 2, windowMs: 60_000 },
+  ]);
   await logInAsAdmin(page);
   await page.goto("/");
   const limited = page.getByRole("region", { name: "Limited right now" });
@@ -38,18 +44,29 @@ test("the overview names a limited client within 10 s of its first 429, with its
   await expect(page).not.toHaveURL(/decisions=refused/);
 });
 
-test("an identifier refused through the check API is limited right now too, and a key whose limit was raised is no longer refused", async ({ page, api, request }) => {
+test("an identifier refused through the check API is limited right now too, and a key whose limit was raised is no longer refused", async ({
+  page,
+  api,
+  request,
+}) => {
   const { tenant, key } = await tenantWithKey(api, uniqueName("limited-id"), [
     { name: "per-key", limit: 100, windowMs: 60_000 },
     { name: "per-caller", scope: "identifier", limit: 1, windowMs: 60_000 },
   ]);
-  const check = () => request.post("/api/v1/check", { headers: { authorization: `Bearer ${key.key}` }, data: { identifier: "user 42", rule: "per-caller" } });
+  const check = () =>
+    request.post("/api/v1/check", {
+      headers: { authorization: `Bearer ${key.key}` },
+      data: { identifier: "user 42", rule: "per-caller" },
+    });
   expect((await (await check()).json()).allowed).toBe(true);
   expect((await (await check()).json()).allowed).toBe(false);
 
   await logInAsAdmin(page);
   await page.goto("/");
-  const row = page.getByRole("region", { name: "Limited right now" }).getByTestId("limited-row").filter({ hasText: "user 42" });
+  const row = page
+    .getByRole("region", { name: "Limited right now" })
+    .getByTestId("limited-row")
+    .filter({ hasText: "user 42" });
   await expect(row).toBeVisible({ timeout: 10_000 });
   await expect(row).toContainText("identifier");
   await expect(row).toContainText("per-caller");

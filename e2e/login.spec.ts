@@ -18,7 +18,9 @@ test.describe("login", () => {
     await logInThroughForm(page, ADMIN_EMAIL, ADMIN_PASSWORD);
     await expect(page).toHaveURL(/\/audit$/);
     await expect(page.getByRole("heading", { level: 1, name: "Audit log" })).toBeVisible();
-    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" })).toHaveAttribute("aria-current", "page");
+    await expect(
+      page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit log" }),
+    ).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("banner").getByText(ADMIN_EMAIL)).toBeVisible();
   });
 
@@ -52,7 +54,11 @@ test.describe("login", () => {
     }
   });
 
-  test("after repeated failures even the right password is refused, and the page says when to try again", async ({ page, api, consoleErrors }) => {
+  test("after repeated failures even the right password is refused, and the page says when to try again", async ({
+    page,
+    api,
+    consoleErrors,
+  }) => {
     consoleErrors.allow(/Failed to load resource: the server responded with a status of 429/);
     // A fresh email: the per-(email, address) limit (5) is reached long before the per-IP one
     // (10), which every spec's login shares.
@@ -76,7 +82,10 @@ test.describe("login", () => {
 });
 
 test.describe("logout", () => {
-  test("ends the session: the browser is sent to the login and the old cookie is refused", async ({ page, context }) => {
+  test("ends the session: the browser is sent to the login and the old cookie is refused", async ({
+    page,
+    context,
+  }) => {
     await logInAsAdmin(page);
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
@@ -90,7 +99,9 @@ test.describe("logout", () => {
     // The session is gone on the server, not just forgotten by the browser.
     const replayed = await page.request.get("/api/auth/me", { headers: { cookie: `sluice_session=${cookie!.value}` } });
     expect(replayed.status()).toBe(401);
-    const admin = await page.request.get("/api/admin/tenants", { headers: { cookie: `sluice_session=${cookie!.value}` } });
+    const admin = await page.request.get("/api/admin/tenants", {
+      headers: { cookie: `sluice_session=${cookie!.value}` },
+    });
     expect(admin.status()).toBe(401);
 
     await page.goto("/operators");

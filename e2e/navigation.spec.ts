@@ -7,7 +7,9 @@ import { logInAsAdmin } from "./support/session";
 
 test.use({ viewport: { width: 390, height: 844 } });
 
-test("at 390 px every navigation link and Log out are visible, nothing overflows, and Log out logs out", async ({ page }) => {
+test("at 390 px every navigation link and Log out are visible, nothing overflows, and Log out logs out", async ({
+  page,
+}) => {
   await logInAsAdmin(page);
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();

@@ -83,7 +83,9 @@ test("a tenant named like markup is shown as text on the overview", async ({ pag
   await page.goto("/");
   const row = page.getByRole("region", { name: "Hot keys" }).getByRole("row").filter({ hasText: key.name });
   await expect(row.getByRole("link", { name: MARKUP_NAME })).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByRole("region", { name: "429 rate per tenant" }).getByRole("cell", { name: MARKUP_NAME })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "429 rate per tenant" }).getByRole("cell", { name: MARKUP_NAME }),
+  ).toBeVisible();
   // Rendered as text, no element was made from it (the fixture also fails on any dialog).
   await expect(page.locator("img")).toHaveCount(0);
   await attachScreenshot(page, testInfo, "overview with a markup-named tenant");

@@ -6,7 +6,10 @@
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { newRuleForm } from "./support/newRuleForm";
 
-test("status classes to charge are checked, refused inline on an identifier rule, saved as chargeOn and shown back", async ({ page, api }, testInfo) => {
+test("status classes to charge are checked, refused inline on an identifier rule, saved as chargeOn and shown back", async ({
+  page,
+  api,
+}, testInfo) => {
   const { tenant, form, puts } = await newRuleForm(page, api, "chargeon", "failed-logins");
   await form.getByLabel("Limit").fill("5");
   const control = form.getByRole("group", { name: "Charge only responses" });
@@ -17,7 +20,9 @@ test("status classes to charge are checked, refused inline on an identifier rule
   await form.getByLabel("Scope", { exact: true }).selectOption("identifier");
   await form.getByRole("button", { name: "Save rules" }).click();
   await expect(form.getByRole("alert")).toHaveText("Nothing was saved: fix the fields marked below.");
-  await expect(control).toHaveAccessibleDescription(/Charge only responses: an identifier rule is charged by POST \/api\/v1\/check/);
+  await expect(control).toHaveAccessibleDescription(
+    /Charge only responses: an identifier rule is charged by POST \/api\/v1\/check/,
+  );
   await expect(form).not.toContainText("chargeOn");
   await attachScreenshot(page, testInfo, "charge-only-responses control with an inline error");
   expect(puts()).toBe(0);
@@ -25,9 +30,13 @@ test("status classes to charge are checked, refused inline on an identifier rule
   await form.getByLabel("Scope", { exact: true }).selectOption("key");
   await expect(form.getByText(/an identifier rule is charged by/)).toHaveCount(0);
   await form.getByRole("button", { name: "Save rules" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText("in force on every instance");
+  await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText(
+    "in force on every instance",
+  );
   expect(puts()).toBe(1);
-  expect(await api.getTenantRules(tenant.id)).toEqual([expect.objectContaining({ name: "failed-logins", limit: 5, chargeOn: ["4xx"] })]);
+  expect(await api.getTenantRules(tenant.id)).toEqual([
+    expect.objectContaining({ name: "failed-logins", limit: 5, chargeOn: ["4xx"] }),
+  ]);
 
   // Shown back: in the list, in the drawer, and in the summary of a change.
   const list = page.getByRole("table", { name: "Rules" });
@@ -37,7 +46,9 @@ test("status classes to charge are checked, refused inline on an identifier rule
   await expect(control.getByLabel("4xx")).toBeChecked();
   await expect(control.getByLabel("5xx")).not.toBeChecked();
   await control.getByLabel("4xx").uncheck();
-  await expect(form.getByTestId("rule-changes")).toHaveText("1 change: failed-logins: charged 4xx responses → at admission");
+  await expect(form.getByTestId("rule-changes")).toHaveText(
+    "1 change: failed-logins: charged 4xx responses → at admission",
+  );
   await form.getByRole("button", { name: "Save rules" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toBeVisible();
   const [saved] = (await api.getTenantRules(tenant.id)) as Record<string, unknown>[];

@@ -6,7 +6,10 @@
 import { expect, test } from "./support/fixtures";
 import { newRuleForm } from "./support/newRuleForm";
 
-test("a concurrency rule is picked, explained, refused inline with the local fail mode, and saved", async ({ page, api }) => {
+test("a concurrency rule is picked, explained, refused inline with the local fail mode, and saved", async ({
+  page,
+  api,
+}) => {
   const { tenant, form, puts } = await newRuleForm(page, api, "concurrency", "in-flight");
   await form.getByLabel("Algorithm").selectOption({ label: "Concurrency" });
   await expect(form.getByLabel("Algorithm")).toHaveAccessibleDescription(/requests in flight at once; gateway/);
@@ -17,12 +20,16 @@ test("a concurrency rule is picked, explained, refused inline with the local fai
   await form.getByLabel("Limit").fill("3");
   await form.getByLabel("Fail mode").selectOption("local");
   await form.getByRole("button", { name: "Save rules" }).click();
-  await expect(form.getByLabel("Fail mode")).toHaveAccessibleDescription(/Fail mode local is not available for concurrency/);
+  await expect(form.getByLabel("Fail mode")).toHaveAccessibleDescription(
+    /Fail mode local is not available for concurrency/,
+  );
   expect(puts()).toBe(0);
 
   await form.getByLabel("Fail mode").selectOption("closed");
   await form.getByRole("button", { name: "Save rules" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toBeVisible();
   expect(puts()).toBe(1);
-  expect(await api.getTenantRules(tenant.id)).toEqual([expect.objectContaining({ name: "in-flight", algorithm: "concurrency", limit: 3, cost: 1, failMode: "closed" })]);
+  expect(await api.getTenantRules(tenant.id)).toEqual([
+    expect.objectContaining({ name: "in-flight", algorithm: "concurrency", limit: 3, cost: 1, failMode: "closed" }),
+  ]);
 });

@@ -7,7 +7,10 @@ import { attachScreenshot, expect, test } from "./support/fixtures";
 import { logInAsAdmin } from "./support/session";
 import { uniqueName } from "./support/adminApi";
 
-test("invalid input shows inline errors and saves nothing; a valid rule is saved and said to be in force", async ({ page, api }, testInfo) => {
+test("invalid input shows inline errors and saves nothing; a valid rule is saved and said to be in force", async ({
+  page,
+  api,
+}, testInfo) => {
   const tenant = await api.createTenant(uniqueName("rules"));
   await logInAsAdmin(page);
   await page.goto(`/tenants/${tenant.id}`);
@@ -27,7 +30,12 @@ test("invalid input shows inline errors and saves nothing; a valid rule is saved
   await expect(help).toBeVisible();
   await expect(form.getByText("twice the limit across a window boundary")).toBeHidden();
   await help.click();
-  for (const phrase of ["twice the limit across a window boundary", "smooths the boundary burst", "short bursts", "ahead of schedule"]) {
+  for (const phrase of [
+    "twice the limit across a window boundary",
+    "smooths the boundary burst",
+    "short bursts",
+    "ahead of schedule",
+  ]) {
     await expect(form.getByText(phrase)).toBeVisible();
   }
   await help.click();
@@ -45,9 +53,13 @@ test("invalid input shows inline errors and saves nothing; a valid rule is saved
 
   // Plain words on the marked fields: the form's labels, never the API's field names.
   await expect(form.getByRole("alert")).toHaveText("Nothing was saved: fix the fields marked below.");
-  await expect(form.getByLabel("Name", { exact: true })).toHaveAccessibleDescription(/Name: use 1 to 64 lower-case letters/);
+  await expect(form.getByLabel("Name", { exact: true })).toHaveAccessibleDescription(
+    /Name: use 1 to 64 lower-case letters/,
+  );
   await expect(form.getByLabel("Limit")).toHaveAccessibleDescription(/Limit must be at least 1/);
-  await expect(form.getByLabel("Window")).toHaveAccessibleDescription(/Window: write a number and a unit: 500 ms, 30 s, 1 min/);
+  await expect(form.getByLabel("Window")).toHaveAccessibleDescription(
+    /Window: write a number and a unit: 500 ms, 30 s, 1 min/,
+  );
   await expect(form.getByLabel("Path")).toHaveAccessibleDescription(/Path must start with \//);
   await expect(form).not.toContainText("windowMs");
   await expect(form.locator(`tr[data-rule="Per Key"]`)).toContainText("4 fields to fix");
@@ -67,13 +79,22 @@ test("invalid input shows inline errors and saves nothing; a valid rule is saved
   await form.getByRole("checkbox", { name: /^Shadow mode/ }).check();
   await form.getByRole("button", { name: "Save rules" }).click();
 
-  await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText("in force on every instance");
+  await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText(
+    "in force on every instance",
+  );
   const list = page.getByRole("table", { name: "Rules" });
   await expect(list.getByRole("row", { name: /per-key/ })).toContainText("shadow");
   await expect(list.getByRole("row", { name: /per-key/ })).toContainText("GET /api/v1/echo/**");
   expect(puts).toBe(1);
   expect(await api.getTenantRules(tenant.id)).toEqual([
-    expect.objectContaining({ name: "per-key", algorithm: "fixed_window", limit: 5, windowMs: 60000, mode: "shadow", match: { methods: ["GET"], path: "/api/v1/echo/**" } }),
+    expect.objectContaining({
+      name: "per-key",
+      algorithm: "fixed_window",
+      limit: 5,
+      windowMs: 60000,
+      mode: "shadow",
+      match: { methods: ["GET"], path: "/api/v1/echo/**" },
+    }),
   ]);
   await attachScreenshot(page, testInfo, "rules saved");
 
@@ -96,7 +117,12 @@ test("the server's 422 field errors land on their fields", async ({ page, api, c
       ? route.fulfill({
           status: 422,
           contentType: "application/problem+json",
-          body: JSON.stringify({ title: "Unprocessable Content", status: 422, detail: "The input is invalid (0.limit: too many).", errors: { "0.limit": ["too many for this tenant"] } }),
+          body: JSON.stringify({
+            title: "Unprocessable Content",
+            status: 422,
+            detail: "The input is invalid (0.limit: too many).",
+            errors: { "0.limit": ["too many for this tenant"] },
+          }),
         })
       : route.fallback(),
   );
@@ -135,7 +161,9 @@ test("key overrides: edited with the same editor, told apart from tenant rules",
   await form.getByLabel("Limit").fill("10");
   await form.getByLabel("Burst").fill("4");
   await form.getByRole("button", { name: "Save rules" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText("in force on every instance");
+  await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toContainText(
+    "in force on every instance",
+  );
 
   // The override replaced the same-named tenant rule for this key; the other tenant rule stays.
   await expect(effective.getByRole("row", { name: /per-key/ })).toContainText("key override");
@@ -145,7 +173,10 @@ test("key overrides: edited with the same editor, told apart from tenant rules",
   await attachScreenshot(page, testInfo, "key page with an override");
 });
 
-test("the editor with 7 rules fits in two viewport heights at 1440x900; durations are shown back; the save bar stays in view and says what changes", async ({ page, api }, testInfo) => {
+test("the editor with 7 rules fits in two viewport heights at 1440x900; durations are shown back; the save bar stays in view and says what changes", async ({
+  page,
+  api,
+}, testInfo) => {
   const tenant = await api.createTenant(uniqueName("rules-seven"));
   const rules = [
     { name: "per-key", limit: 120, windowMs: 60_000 },

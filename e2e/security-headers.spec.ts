@@ -29,7 +29,12 @@ function expectPageHeaders(response: Response | null, headers: Record<string, st
   expect(response, "a document response").not.toBeNull();
   expectCommonHeaders(response!, headers);
   const policy = headers["content-security-policy"] ?? "";
-  const directives = new Map(policy.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+  const directives = new Map(
+    policy
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
   const scripts = directives.get("script-src") ?? [];
   const nonce = scripts.find((s) => s.startsWith("'nonce-"))?.slice("'nonce-".length, -1);
   expect(nonce, `script-src of ${policy}`).toMatch(/^[A-Za-z0-9+/]{22}==$/);
@@ -47,14 +52,18 @@ async function recordViolations(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener("securitypolicyviolation", (e) => seen.push(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"} (${e.sample})`));
+    document.addEventListener("securitypolicyviolation", (e) =>
+      seen.push(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"} (${e.sample})`),
+    );
   });
 }
 
-const violations = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+const violations = (page: Page): Promise<string[]> =>
+  page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
 
 /** The nonce of every script element, as the browser sees it (the attribute is hidden after parsing). */
-const scriptNonces = (page: Page): Promise<string[]> => page.evaluate(() => Array.from(document.scripts, (s) => s.nonce ?? ""));
+const scriptNonces = (page: Page): Promise<string[]> =>
+  page.evaluate(() => Array.from(document.scripts, (s) => s.nonce ?? ""));
 
 async function visit(page: Page, path: string, ready: (page: Page) => Promise<void>): Promise<string> {
   const response = await page.goto(path);
@@ -67,12 +76,20 @@ async function visit(page: Page, path: string, ready: (page: Page) => Promise<vo
   return nonce;
 }
 
-const heading = (page: Page, name: string | RegExp) => expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+const heading = (page: Page, name: string | RegExp) =>
+  expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 
-test("every dashboard page has a nonce CSP and the other headers, and renders without a violation", async ({ page, api, request, consoleErrors }) => {
+test("every dashboard page has a nonce CSP and the other headers, and renders without a violation", async ({
+  page,
+  api,
+  request,
+  consoleErrors,
+}) => {
   test.setTimeout(90_000);
   consoleErrors.allow(/status of 404 .*\/no-such-page\)$/);
-  const { tenant, key } = await tenantWithKey(api, uniqueName("headers"), [{ name: "per-key", algorithm: "fixed_window", limit: 2, windowMs: 60_000 }]);
+  const { tenant, key } = await tenantWithKey(api, uniqueName("headers"), [
+    { name: "per-key", algorithm: "fixed_window", limit: 2, windowMs: 60_000 },
+  ]);
   // Allowed and refused traffic, so the charts have lines to draw.
   for (let i = 0; i < 4; i++) await echo(request, key.key);
   await recordViolations(page);
@@ -86,14 +103,18 @@ test("every dashboard page has a nonce CSP and the other headers, and renders wi
       await heading(p, "Overview");
       const traffic = p.getByRole("region", { name: "Requests per second, all tenants" });
       await expect(traffic.locator(".recharts-area")).toHaveCount(2, { timeout: 15_000 });
-      await expect(p.getByRole("region", { name: "Hot keys" }).getByRole("row").filter({ hasText: key.name })).toHaveCount(1, { timeout: 15_000 });
+      await expect(
+        p.getByRole("region", { name: "Hot keys" }).getByRole("row").filter({ hasText: key.name }),
+      ).toHaveCount(1, { timeout: 15_000 });
     }),
   );
   nonces.push(await visit(page, "/tenants", (p) => expect(p.getByRole("link", { name: tenant.name })).toBeVisible()));
   nonces.push(
     await visit(page, `/tenants/${tenant.id}`, async (p) => {
       await heading(p, tenant.name);
-      await expect(p.getByRole("region", { name: "Requests per second, this tenant" }).locator(".recharts-area")).toHaveCount(2, { timeout: 15_000 });
+      await expect(
+        p.getByRole("region", { name: "Requests per second, this tenant" }).locator(".recharts-area"),
+      ).toHaveCount(2, { timeout: 15_000 });
     }),
   );
   nonces.push(await visit(page, `/keys/${key.id}`, (p) => heading(p, key.name)));
@@ -112,7 +133,9 @@ test("every dashboard page has a nonce CSP and the other headers, and renders wi
 
 test("an inline script without the nonce does not run", async ({ page, consoleErrors }) => {
   // Chromium's wording changed over versions ("Refused to execute inline script because it violates", "Executing inline script violates").
-  consoleErrors.allow(/inline script (because it )?violates the following Content Security Policy directive 'script-src/);
+  consoleErrors.allow(
+    /inline script (because it )?violates the following Content Security Policy directive 'script-src/,
+  );
   await recordViolations(page);
   // The real /login answer, headers unchanged, with an injected script in its HTML.
   await page.route("**/login", async (route) => {
@@ -126,8 +149,14 @@ test("an inline script without the nonce does not run", async ({ page, consoleEr
   await expect.poll(() => violations(page)).toEqual([expect.stringMatching(/^script-src-elem blocked inline/)]);
 });
 
-test("API answers carry the static headers and a policy that allows nothing; HSTS only over HTTPS", async ({ request }) => {
-  for (const response of [await request.get("/api/health"), await request.get("/api/v1/echo"), await request.get("/api/admin/tenants")]) {
+test("API answers carry the static headers and a policy that allows nothing; HSTS only over HTTPS", async ({
+  request,
+}) => {
+  for (const response of [
+    await request.get("/api/health"),
+    await request.get("/api/v1/echo"),
+    await request.get("/api/admin/tenants"),
+  ]) {
     const headers = response.headers();
     expectCommonHeaders(response, headers);
     expect(headers["content-security-policy"], response.url()).toBe("default-src 'none'; frame-ancestors 'none'");

@@ -16,7 +16,11 @@ async function waitForRecording(api: AdminApi, tenantId: string, count: number):
     .poll(
       async () => {
         const now = Date.now();
-        const answer = await api.call<{ requests: number }>("POST", `/api/admin/tenants/${tenantId}/simulate`, { rules: [GENEROUS], fromMs: now - 15 * 60_000, toMs: now + 1 });
+        const answer = await api.call<{ requests: number }>("POST", `/api/admin/tenants/${tenantId}/simulate`, {
+          rules: [GENEROUS],
+          fromMs: now - 15 * 60_000,
+          toMs: now + 1,
+        });
         return answer.status === 200 ? answer.body.requests : -answer.status;
       },
       { timeout: 20_000, message: "recorded requests" },
@@ -24,7 +28,11 @@ async function waitForRecording(api: AdminApi, tenantId: string, count: number):
     .toBeGreaterThanOrEqual(count);
 }
 
-test("a stricter candidate is simulated on recorded traffic, started in shadow mode, then enforced", async ({ page, api, request }, testInfo) => {
+test("a stricter candidate is simulated on recorded traffic, started in shadow mode, then enforced", async ({
+  page,
+  api,
+  request,
+}, testInfo) => {
   const { tenant, key } = await tenantWithKey(api, uniqueName("simulator"), [GENEROUS]);
   for (let i = 0; i < REQUESTS; i++) expect(await echo(request, key.key)).toBe(200);
   await waitForRecording(api, tenant.id, REQUESTS);
@@ -45,13 +53,17 @@ test("a stricter candidate is simulated on recorded traffic, started in shadow m
   await form.getByLabel("Algorithm").selectOption("sliding_log");
   await form.getByLabel("Limit").fill("3");
   await form.getByLabel("Window").fill("1 h");
-  await expect(form.getByTestId("rule-changes")).toContainText("per-key: 100 per min → 3 per h, algorithm fixed window → sliding log");
+  await expect(form.getByTestId("rule-changes")).toContainText(
+    "per-key: 100 per min → 3 per h, algorithm fixed window → sliding log",
+  );
   await form.getByRole("button", { name: "15 min" }).click();
   await form.getByRole("button", { name: "Run simulation" }).click();
 
   const report = page.getByRole("region", { name: "Simulation" });
   await expect(report.getByTestId("simulation-summary")).toContainText(`Replayed ${REQUESTS} recorded requests`);
-  await expect(report.getByRole("list", { name: "What the candidate changes" })).toHaveText("per-key: 100 per min → 3 per h, algorithm fixed window → sliding log");
+  await expect(report.getByRole("list", { name: "What the candidate changes" })).toHaveText(
+    "per-key: 100 per min → 3 per h, algorithm fixed window → sliding log",
+  );
   const newlyRefused = report.getByRole("table", { name: "Newly refused clients" });
   const keyRow = newlyRefused.getByRole("row").filter({ hasText: key.name });
   await expect(keyRow.getByRole("cell")).toHaveText([key.name, String(REQUESTS), "0", "7", "+7"]);
@@ -59,7 +71,10 @@ test("a stricter candidate is simulated on recorded traffic, started in shadow m
 
   // Both rule sets on one chart: the current rules as stacked bars, the candidate as dashed lines.
   const chart = report.getByTestId("simulation-chart");
-  await expect(chart).toHaveAttribute("aria-label", "Requests per minute: current rules 10 allowed and 0 refused; candidate rules 3 allowed and 7 refused");
+  await expect(chart).toHaveAttribute(
+    "aria-label",
+    "Requests per minute: current rules 10 allowed and 0 refused; candidate rules 3 allowed and 7 refused",
+  );
   await expect(chart.locator(".recharts-bar")).toHaveCount(2);
   await expect(chart.locator(".recharts-line")).toHaveCount(2);
   for (const series of ["Current: allowed", "Current: refused", "Candidate: allowed", "Candidate: refused"]) {
@@ -72,17 +87,33 @@ test("a stricter candidate is simulated on recorded traffic, started in shadow m
 
   // Shadow mode: the current rule stays; the candidate joins it as a shadow rule under a free name.
   await report.getByRole("button", { name: "Start in shadow mode" }).click();
-  await expect(report.getByRole("status").filter({ hasText: "Started in shadow mode" })).toContainText("per-key-candidate");
+  await expect(report.getByRole("status").filter({ hasText: "Started in shadow mode" })).toContainText(
+    "per-key-candidate",
+  );
   expect(await api.getTenantRules(tenant.id)).toEqual([
     expect.objectContaining({ name: "per-key", algorithm: "fixed_window", limit: 100, mode: "enforce" }),
-    expect.objectContaining({ name: "per-key-candidate", algorithm: "sliding_log", limit: 3, windowMs: 3_600_000, mode: "shadow" }),
+    expect.objectContaining({
+      name: "per-key-candidate",
+      algorithm: "sliding_log",
+      limit: 3,
+      windowMs: 3_600_000,
+      mode: "shadow",
+    }),
   ]);
 
   // Enforce, after a confirmation: the candidate replaces the rules, shadow trial included.
   await report.getByRole("button", { name: "Enforce" }).click();
   await report.getByRole("button", { name: "Enforce the candidate" }).click();
   await expect(report.getByRole("status").filter({ hasText: "Enforced" })).toContainText("in force on every instance");
-  expect(await api.getTenantRules(tenant.id)).toEqual([expect.objectContaining({ name: "per-key", algorithm: "sliding_log", limit: 3, windowMs: 3_600_000, mode: "enforce" })]);
+  expect(await api.getTenantRules(tenant.id)).toEqual([
+    expect.objectContaining({
+      name: "per-key",
+      algorithm: "sliding_log",
+      limit: 3,
+      windowMs: 3_600_000,
+      mode: "enforce",
+    }),
+  ]);
 
   // Both changes are in the audit log, by this operator, newest first.
   await page.goto(`/audit?tenantId=${tenant.id}`);
@@ -92,10 +123,15 @@ test("a stricter candidate is simulated on recorded traffic, started in shadow m
   await expect(latest.getByLabel("Before")).toContainText('"name": "per-key-candidate"');
   await expect(latest.getByLabel("After")).toContainText('"algorithm": "sliding_log"');
   await expect(latest.getByLabel("After")).not.toContainText("per-key-candidate");
-  await expect(page.getByRole("article", { name: `rules.replace #${shadowed!.id}`, exact: true }).getByLabel("After")).toContainText('"mode": "shadow"');
+  await expect(
+    page.getByRole("article", { name: `rules.replace #${shadowed!.id}`, exact: true }).getByLabel("After"),
+  ).toContainText('"mode": "shadow"');
 });
 
-test("invalid candidates are refused inline; a viewer simulates but sees no action", async ({ page, api }, testInfo) => {
+test("invalid candidates are refused inline; a viewer simulates but sees no action", async ({
+  page,
+  api,
+}, testInfo) => {
   const tenant = await api.createTenant(uniqueName("simulator-viewer"));
   await api.putTenantRules(tenant.id, [GENEROUS]);
   const email = `${uniqueName("sim-viewer")}@sluice.test`;
@@ -127,26 +163,52 @@ test("invalid candidates are refused inline; a viewer simulates but sees no acti
     await attachScreenshot(page, testInfo, "simulator as a viewer, nothing recorded");
 
     // The server refuses the change a viewer might try by hand.
-    const put = await page.request.put(`/api/admin/tenants/${tenant.id}/rules`, { data: [], headers: sameOrigin(page) });
+    const put = await page.request.put(`/api/admin/tenants/${tenant.id}/rules`, {
+      data: [],
+      headers: sameOrigin(page),
+    });
     expect(put.status()).toBe(403);
   } finally {
     await deleteLoggedInOperator(page, api, viewer.id);
   }
 });
 
-test("the server's 422 lands on the candidate's fields; a 503 is shown as the simulation's error", async ({ page, api, consoleErrors }) => {
+test("the server's 422 lands on the candidate's fields; a 503 is shown as the simulation's error", async ({
+  page,
+  api,
+  consoleErrors,
+}) => {
   const tenant = await api.createTenant(uniqueName("simulator-errors"));
   await api.putTenantRules(tenant.id, [GENEROUS]);
   consoleErrors.allow(/Failed to load resource: the server responded with a status of (422|503)/);
   // The browser runs the server's own schema, so neither answer can be provoked from the form:
   // answer the simulation with each to check where the page puts it.
   const answers = [
-    { status: 422, body: { title: "Unprocessable Content", status: 422, detail: "The input is invalid (rules.0.limit: too many).", errors: { "rules.0.limit": ["too many for this tenant"] } } },
-    { status: 503, body: { title: "Service Unavailable", status: 503, detail: "The limiter's store (Redis) is not answering; try again shortly." } },
+    {
+      status: 422,
+      body: {
+        title: "Unprocessable Content",
+        status: 422,
+        detail: "The input is invalid (rules.0.limit: too many).",
+        errors: { "rules.0.limit": ["too many for this tenant"] },
+      },
+    },
+    {
+      status: 503,
+      body: {
+        title: "Service Unavailable",
+        status: 503,
+        detail: "The limiter's store (Redis) is not answering; try again shortly.",
+      },
+    },
   ];
   await page.route(`**/api/admin/tenants/${tenant.id}/simulate`, (route) => {
     const answer = answers.shift()!;
-    return route.fulfill({ status: answer.status, contentType: "application/problem+json", body: JSON.stringify(answer.body) });
+    return route.fulfill({
+      status: answer.status,
+      contentType: "application/problem+json",
+      body: JSON.stringify(answer.body),
+    });
   });
   await logInAsAdmin(page);
   await page.goto(`/tenants/${tenant.id}/simulate`);

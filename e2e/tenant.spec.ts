@@ -10,7 +10,10 @@ import { MARKUP_NAME } from "./support/markup";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
-test("an admin creates a tenant (a duplicate name is refused inline) and a key that is shown once", async ({ page, consoleErrors }, testInfo) => {
+test("an admin creates a tenant (a duplicate name is refused inline) and a key that is shown once", async ({
+  page,
+  consoleErrors,
+}, testInfo) => {
   await logInAsAdmin(page);
   await page.goto("/tenants");
   await expect(page.getByRole("heading", { level: 1, name: "Tenants" })).toBeVisible();
@@ -32,7 +35,10 @@ test("an admin creates a tenant (a duplicate name is refused inline) and a key t
 
   await page.getByRole("table").getByRole("link", { name }).click();
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Audit log of this tenant" })).toHaveAttribute("href", /^\/audit\?tenantId=[0-9A-Za-z]{8}$/);
+  await expect(page.getByRole("link", { name: "Audit log of this tenant" })).toHaveAttribute(
+    "href",
+    /^\/audit\?tenantId=[0-9A-Za-z]{8}$/,
+  );
 
   // An empty key name never reaches the server.
   await page.getByRole("button", { name: "Create key" }).click();

@@ -19,8 +19,12 @@ test("the tenants list shows key counts and sparklines, and the search filters i
   const busyRow = rows.filter({ hasText: busy.tenant.name });
   await expect(busyRow.getByRole("cell").nth(1)).toHaveText("1");
   // Requests and 429s of the last 24 h: a sparkline beside each total.
-  await expect(busyRow.getByRole("img", { name: `Requests of ${busy.tenant.name} per hour, last 24 hours: 4 in all` })).toBeVisible({ timeout: 15_000 });
-  await expect(busyRow.getByRole("img", { name: `Refused requests of ${busy.tenant.name} per hour, last 24 hours: 2 in all` })).toBeVisible();
+  await expect(
+    busyRow.getByRole("img", { name: `Requests of ${busy.tenant.name} per hour, last 24 hours: 4 in all` }),
+  ).toBeVisible({ timeout: 15_000 });
+  await expect(
+    busyRow.getByRole("img", { name: `Refused requests of ${busy.tenant.name} per hour, last 24 hours: 2 in all` }),
+  ).toBeVisible();
   await expect(busyRow.getByRole("cell").nth(3)).toHaveText("2");
 
   const search = page.getByRole("searchbox", { name: "Search tenants by name or id" });
@@ -40,13 +44,20 @@ test("the tenants list shows key counts and sparklines, and the search filters i
   await expect(page.getByRole("heading", { level: 1, name: busy.tenant.name })).toBeVisible();
 });
 
-test("drill-down: the overview's tenant and rule links open the tenant and that rule's traffic", async ({ page, api, request }) => {
+test("drill-down: the overview's tenant and rule links open the tenant and that rule's traffic", async ({
+  page,
+  api,
+  request,
+}) => {
   const { tenant, key } = await tenantWithKey(api, uniqueName("drill"), RULES);
   for (let i = 0; i < 3; i++) await echo(request, key.key);
 
   await logInAsAdmin(page);
   await page.goto("/?range=15m");
-  const row = page.getByRole("region", { name: "Limited right now" }).getByTestId("limited-row").filter({ hasText: key.name });
+  const row = page
+    .getByRole("region", { name: "Limited right now" })
+    .getByTestId("limited-row")
+    .filter({ hasText: key.name });
   await expect(row.getByRole("link", { name: tenant.name })).toHaveAttribute("href", `/tenants/${tenant.id}`);
   const ruleLink = row.getByRole("link", { name: "per-key" });
   await expect(ruleLink).toHaveAttribute("href", `/tenants/${tenant.id}?rule=per-key#traffic`);
@@ -60,7 +71,18 @@ test("drill-down: the overview's tenant and rule links open the tenant and that 
   // The tenant's own hot-key and 429-rate tables link each rule to its traffic too (the overview's
   // show only the top keys and rules of every tenant, which other tests' tenants may fill).
   const hot = page.getByRole("region", { name: "Hot keys" }).getByRole("row").filter({ hasText: key.name });
-  await expect(hot.getByRole("link", { name: "per-key" })).toHaveAttribute("href", `/tenants/${tenant.id}?rule=per-key#traffic`, { timeout: 15_000 });
-  const perRule = page.getByRole("region", { name: "429 rate per rule" }).getByRole("row").filter({ hasText: "per-key" });
-  await expect(perRule.getByRole("link", { name: "per-key" })).toHaveAttribute("href", `/tenants/${tenant.id}?rule=per-key#traffic`, { timeout: 15_000 });
+  await expect(hot.getByRole("link", { name: "per-key" })).toHaveAttribute(
+    "href",
+    `/tenants/${tenant.id}?rule=per-key#traffic`,
+    { timeout: 15_000 },
+  );
+  const perRule = page
+    .getByRole("region", { name: "429 rate per rule" })
+    .getByRole("row")
+    .filter({ hasText: "per-key" });
+  await expect(perRule.getByRole("link", { name: "per-key" })).toHaveAttribute(
+    "href",
+    `/tenants/${tenant.id}?rule=per-key#traffic`,
+    { timeout: 15_000 },
+  );
 });

@@ -7,12 +7,17 @@ import { attachScreenshot, expect, test } from "./support/fixtures";
 import { uniqueName } from "./support/adminApi";
 import { deleteLoggedInOperator, logInAs, logInAsAdmin } from "./support/session";
 
-test("an admin sets, changes and removes a tenant's upstream; invalid values are refused inline", async ({ page, api }, testInfo) => {
+test("an admin sets, changes and removes a tenant's upstream; invalid values are refused inline", async ({
+  page,
+  api,
+}, testInfo) => {
   const tenant = await api.createTenant(uniqueName("upstream-tenant"));
   await logInAsAdmin(page);
   await page.goto(`/tenants/${tenant.id}`);
   const card = page.getByRole("region", { name: "Gateway upstream" });
-  await expect(card.getByText("No upstream: requests to paths other than echo, check and authorize get 404.")).toBeVisible();
+  await expect(
+    card.getByText("No upstream: requests to paths other than echo, check and authorize get 404."),
+  ).toBeVisible();
 
   // Refused on their fields by the API's own schema: nothing reaches the server.
   const url = card.getByLabel("Upstream URL");
@@ -37,7 +42,10 @@ test("an admin sets, changes and removes a tenant's upstream; invalid values are
   const current = card.getByRole("definition").first();
   await expect(current).toHaveText("https://orders.example.com/v2");
   await expect(card.getByText("2,500 ms")).toBeVisible();
-  expect((await api.call("GET", `/api/admin/tenants/${tenant.id}/upstream`)).body).toEqual({ url: "https://orders.example.com/v2", timeoutMs: 2500 });
+  expect((await api.call("GET", `/api/admin/tenants/${tenant.id}/upstream`)).body).toEqual({
+    url: "https://orders.example.com/v2",
+    timeoutMs: 2500,
+  });
   await attachScreenshot(page, testInfo, "upstream set");
 
   // Changed: an empty timeout means the default.
@@ -47,11 +55,15 @@ test("an admin sets, changes and removes a tenant's upstream; invalid values are
   await expect(current).toHaveText("http://127.0.0.1:9000");
   await expect(card.getByText("30,000 ms")).toBeVisible();
   await page.reload();
-  await expect(page.getByRole("region", { name: "Gateway upstream" }).getByLabel("Upstream URL")).toHaveValue("http://127.0.0.1:9000");
+  await expect(page.getByRole("region", { name: "Gateway upstream" }).getByLabel("Upstream URL")).toHaveValue(
+    "http://127.0.0.1:9000",
+  );
 
   await card.getByRole("button", { name: "Remove upstream" }).click();
   await card.getByRole("button", { name: "Remove", exact: true }).click();
-  await expect(card.getByText("No upstream: requests to paths other than echo, check and authorize get 404.")).toBeVisible();
+  await expect(
+    card.getByText("No upstream: requests to paths other than echo, check and authorize get 404."),
+  ).toBeVisible();
   await expect(card.getByLabel("Upstream URL")).toHaveValue("");
   expect((await api.call("GET", `/api/admin/tenants/${tenant.id}/upstream`)).status).toBe(404);
   const actions = (await api.audit({ tenantId: tenant.id })).map((e) => e.action);
@@ -60,7 +72,14 @@ test("an admin sets, changes and removes a tenant's upstream; invalid values are
 
 test("a viewer sees the upstream but cannot change or remove it", async ({ page, api }) => {
   const tenant = await api.createTenant(uniqueName("upstream-viewer"));
-  expect((await api.call("PUT", `/api/admin/tenants/${tenant.id}/upstream`, { url: "https://api.example.com", timeoutMs: 1000 })).status).toBe(200);
+  expect(
+    (
+      await api.call("PUT", `/api/admin/tenants/${tenant.id}/upstream`, {
+        url: "https://api.example.com",
+        timeoutMs: 1000,
+      })
+    ).status,
+  ).toBe(200);
   const password = "viewer-password-not-secret";
   const viewer = await api.createOperator({ email: `${uniqueName("viewer")}@sluice.test`, password, role: "viewer" });
   try {

@@ -54,7 +54,10 @@ async function main(): Promise<void> {
   await closeDb();
   step("build", "npm", ["run", "build"]);
   console.log(`\n▶ start the server on port ${port}`);
-  const server = spawn(process.execPath, ["scripts/server.mjs"], { stdio: "inherit", env: { ...env, NODE_ENV: "production", PORT: String(port), HOSTNAME: "127.0.0.1" } });
+  const server = spawn(process.execPath, ["scripts/server.mjs"], {
+    stdio: "inherit",
+    env: { ...env, NODE_ENV: "production", PORT: String(port), HOSTNAME: "127.0.0.1" },
+  });
   children.push(server);
   server.on("exit", (code) => shutdown(code ?? 1));
   process.on("SIGINT", () => shutdown(0));

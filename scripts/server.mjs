@@ -59,7 +59,9 @@ const server = http.createServer((req, res) => {
 server.on("clientError", dataPlane.answerClientError);
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
-  console.log(`sluice: listening on http://${hostname === "0.0.0.0" ? "127.0.0.1" : hostname}:${port}${dev ? " (development)" : ""}`);
+  console.log(
+    `sluice: listening on http://${hostname === "0.0.0.0" ? "127.0.0.1" : hostname}:${port}${dev ? " (development)" : ""}`,
+  );
 });
 
 for (const signal of ["SIGINT", "SIGTERM"]) {

@@ -13,7 +13,9 @@ describe("scripts/server.mjs", () => {
       timeout: 60_000,
     });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain("sluice: refusing to start: SLUICE_ADMIN_TOKEN must be at least 32 characters (it has 15)");
+    expect(run.stderr).toContain(
+      "sluice: refusing to start: SLUICE_ADMIN_TOKEN must be at least 32 characters (it has 15)",
+    );
     expect(run.stdout).not.toContain("listening");
   }, 90_000);
 });

@@ -4,7 +4,11 @@ import { safeNextPath } from "@/components/shell/safeNextPath";
 
 export const metadata: Metadata = { title: "Log in" };
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { next } = await searchParams;
   return (
     <main className="login">

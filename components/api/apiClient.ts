@@ -22,7 +22,14 @@ export class ApiError extends Error {
   /** What was saved despite the error (503 "saved but not yet in force", lib/policy/changes/announceChange.ts). */
   readonly resource: unknown;
 
-  constructor(init: { status: number; title: string; detail: string; fieldErrors?: Record<string, string>; retryAfterSeconds?: number | null; resource?: unknown }) {
+  constructor(init: {
+    status: number;
+    title: string;
+    detail: string;
+    fieldErrors?: Record<string, string>;
+    retryAfterSeconds?: number | null;
+    resource?: unknown;
+  }) {
     super(init.detail || init.title);
     this.name = "ApiError";
     this.status = init.status;
@@ -61,7 +68,14 @@ async function errorFrom(response: Response): Promise<ApiError> {
   }
   const title = typeof body.title === "string" ? body.title : response.statusText || `HTTP ${response.status}`;
   const detail = typeof body.detail === "string" ? body.detail : title;
-  return new ApiError({ status: response.status, title, detail, fieldErrors: toFieldErrors(body.errors), retryAfterSeconds: retryAfter(response), resource: body.resource });
+  return new ApiError({
+    status: response.status,
+    title,
+    detail,
+    fieldErrors: toFieldErrors(body.errors),
+    retryAfterSeconds: retryAfter(response),
+    resource: body.resource,
+  });
 }
 
 async function request<T>(method: "GET" | SendMethod, path: string, body?: unknown): Promise<T> {
@@ -71,11 +85,18 @@ async function request<T>(method: "GET" | SendMethod, path: string, body?: unkno
       method,
       credentials: "same-origin",
       cache: "no-store",
-      headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+      headers:
+        body === undefined
+          ? { accept: "application/json" }
+          : { accept: "application/json", "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError({ status: 0, title: "Network error", detail: "The server could not be reached. Check your connection and try again." });
+    throw new ApiError({
+      status: 0,
+      title: "Network error",
+      detail: "The server could not be reached. Check your connection and try again.",
+    });
   }
   if (!response.ok) throw await errorFrom(response);
   if (response.status === 204) return undefined as T;

@@ -25,7 +25,15 @@ function Target({ target }: { target: string }) {
   return <span className="name">{target}</span>;
 }
 
-export function AuditEntry({ event, tenantName, canRevert }: { event: AuditEvent; tenantName: string | null; canRevert: boolean }) {
+export function AuditEntry({
+  event,
+  tenantName,
+  canRevert,
+}: {
+  event: AuditEvent;
+  tenantName: string | null;
+  canRevert: boolean;
+}) {
   const queryClient = useQueryClient();
   const revert = useMutation<AuditEvent, ApiError>({
     mutationFn: () => apiSend<AuditEvent>("POST", `/api/admin/audit/${encodeURIComponent(event.id)}/revert`),
@@ -64,7 +72,11 @@ export function AuditEntry({ event, tenantName, canRevert }: { event: AuditEvent
         {event.revertOf ? <span className="badge">reverts #{event.revertOf}</span> : null}
         {canRevert && event.revertible ? (
           <span className="audit-revert">
-            <RevertButton event={event} names={{ tenant: tenantName }} onConfirm={() => revert.mutateAsync().catch(() => undefined)} />
+            <RevertButton
+              event={event}
+              names={{ tenant: tenantName }}
+              onConfirm={() => revert.mutateAsync().catch(() => undefined)}
+            />
           </span>
         ) : null}
       </div>

@@ -28,7 +28,9 @@ async function fetchAll(filters: AuditFilters): Promise<AuditEvent[]> {
   const out: AuditEvent[] = [];
   let before: string | undefined;
   while (out.length < MAX_EXPORT) {
-    const page = await apiGet<AuditEvent[]>(withQuery("/api/admin/audit", { ...apiFilters(filters), limit: AUDIT_PAGE_MAX, before }));
+    const page = await apiGet<AuditEvent[]>(
+      withQuery("/api/admin/audit", { ...apiFilters(filters), limit: AUDIT_PAGE_MAX, before }),
+    );
     out.push(...page);
     if (page.length < AUDIT_PAGE_MAX) break;
     before = page[page.length - 1]!.id;
@@ -50,11 +52,26 @@ export default function AuditLog() {
   const isAdmin = useIsAdmin();
   const filters = filtersFrom(useSearchParams());
   const [exporting, setExporting] = useState<string | null>(null);
-  const tenants = useQuery<TenantSummary[], ApiError>({ queryKey: ["tenants"], queryFn: () => apiGet<TenantSummary[]>("/api/admin/tenants") });
-  const operators = useQuery<{ email: string }[], ApiError>({ queryKey: ["operators"], queryFn: () => apiGet<{ email: string }[]>("/api/admin/operators") });
-  const audit = useInfiniteQuery<AuditEvent[], ApiError, { pages: AuditEvent[][] }, readonly unknown[], string | undefined>({
+  const tenants = useQuery<TenantSummary[], ApiError>({
+    queryKey: ["tenants"],
+    queryFn: () => apiGet<TenantSummary[]>("/api/admin/tenants"),
+  });
+  const operators = useQuery<{ email: string }[], ApiError>({
+    queryKey: ["operators"],
+    queryFn: () => apiGet<{ email: string }[]>("/api/admin/operators"),
+  });
+  const audit = useInfiniteQuery<
+    AuditEvent[],
+    ApiError,
+    { pages: AuditEvent[][] },
+    readonly unknown[],
+    string | undefined
+  >({
     queryKey: ["audit", filters],
-    queryFn: ({ pageParam }) => apiGet<AuditEvent[]>(withQuery("/api/admin/audit", { ...apiFilters(filters), limit: AUDIT_PAGE_SIZE, before: pageParam })),
+    queryFn: ({ pageParam }) =>
+      apiGet<AuditEvent[]>(
+        withQuery("/api/admin/audit", { ...apiFilters(filters), limit: AUDIT_PAGE_SIZE, before: pageParam }),
+      ),
     initialPageParam: undefined,
     getNextPageParam: (last) => (last.length === AUDIT_PAGE_SIZE ? last[last.length - 1]?.id : undefined),
     refetchInterval: LIVE_INTERVAL_MS,
@@ -70,7 +87,10 @@ export default function AuditLog() {
     setExporting("Exporting…");
     try {
       const all = await fetchAll(filters);
-      download(auditCsv(all, (id) => names.get(id) ?? null), `sluice-audit-${new Date().toISOString().slice(0, 10)}.csv`);
+      download(
+        auditCsv(all, (id) => names.get(id) ?? null),
+        `sluice-audit-${new Date().toISOString().slice(0, 10)}.csv`,
+      );
       setExporting(null);
     } catch (error) {
       setExporting(`Export failed: ${errorMessage(error)}`);
@@ -88,7 +108,11 @@ export default function AuditLog() {
       <form className="audit-filters" aria-label="Filter the audit log" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor="audit-tenant">Tenant</label>
-          <select id="audit-tenant" value={tenantId ?? ""} onChange={(e) => set({ tenantId: e.target.value || undefined })}>
+          <select
+            id="audit-tenant"
+            value={tenantId ?? ""}
+            onChange={(e) => set({ tenantId: e.target.value || undefined })}
+          >
             <option value="">All tenants</option>
             {!filterKnown && tenantId ? <option value={tenantId}>{tenantId}</option> : null}
             {(tenants.data ?? []).map((t) => (
@@ -100,10 +124,16 @@ export default function AuditLog() {
         </div>
         <div className="field">
           <label htmlFor="audit-actor">Operator</label>
-          <select id="audit-actor" value={filters.actor ?? ""} onChange={(e) => set({ actor: e.target.value || undefined })}>
+          <select
+            id="audit-actor"
+            value={filters.actor ?? ""}
+            onChange={(e) => set({ actor: e.target.value || undefined })}
+          >
             <option value="">Anyone</option>
             <option value="token">admin API token</option>
-            {filters.actor && filters.actor !== "token" && !(operators.data ?? []).some((o) => `operator:${o.email}` === filters.actor) ? (
+            {filters.actor &&
+            filters.actor !== "token" &&
+            !(operators.data ?? []).some((o) => `operator:${o.email}` === filters.actor) ? (
               <option value={filters.actor}>{filters.actor.replace(/^operator:/, "")}</option>
             ) : null}
             {(operators.data ?? []).map((o) => (
@@ -115,7 +145,11 @@ export default function AuditLog() {
         </div>
         <div className="field">
           <label htmlFor="audit-action">Action</label>
-          <select id="audit-action" value={filters.action ?? ""} onChange={(e) => set({ action: e.target.value || undefined })}>
+          <select
+            id="audit-action"
+            value={filters.action ?? ""}
+            onChange={(e) => set({ action: e.target.value || undefined })}
+          >
             <option value="">Any change</option>
             {ACTION_CHOICES.map((a) => (
               <option key={a.value} value={a.value}>
@@ -126,11 +160,21 @@ export default function AuditLog() {
         </div>
         <div className="field">
           <label htmlFor="audit-from">From</label>
-          <input id="audit-from" type="date" value={filters.from ?? ""} onChange={(e) => set({ from: e.target.value || undefined })} />
+          <input
+            id="audit-from"
+            type="date"
+            value={filters.from ?? ""}
+            onChange={(e) => set({ from: e.target.value || undefined })}
+          />
         </div>
         <div className="field">
           <label htmlFor="audit-to">To</label>
-          <input id="audit-to" type="date" value={filters.to ?? ""} onChange={(e) => set({ to: e.target.value || undefined })} />
+          <input
+            id="audit-to"
+            type="date"
+            value={filters.to ?? ""}
+            onChange={(e) => set({ to: e.target.value || undefined })}
+          />
         </div>
         {filtered ? (
           <button type="button" className="button-quiet" onClick={() => router.push("/audit")}>
@@ -145,10 +189,17 @@ export default function AuditLog() {
       ) : null}
       {audit.isPending ? <Loading label="Loading the audit log…" /> : null}
       {audit.isError && events.length === 0 ? <ErrorState error={audit.error} /> : null}
-      {audit.isSuccess && events.length === 0 ? <Empty>{filtered ? "No change matches these filters." : "No changes recorded yet."}</Empty> : null}
+      {audit.isSuccess && events.length === 0 ? (
+        <Empty>{filtered ? "No change matches these filters." : "No changes recorded yet."}</Empty>
+      ) : null}
       <div className="stack">
         {events.map((event) => (
-          <AuditEntry key={event.id} event={event} tenantName={event.tenantId ? (names.get(event.tenantId) ?? null) : null} canRevert={isAdmin} />
+          <AuditEntry
+            key={event.id}
+            event={event}
+            tenantName={event.tenantId ? (names.get(event.tenantId) ?? null) : null}
+            canRevert={isAdmin}
+          />
         ))}
       </div>
       {audit.isError && events.length > 0 ? <ErrorState error={audit.error} /> : null}

@@ -16,16 +16,32 @@ import type { AuditEvent } from "./auditTypes";
 
 function rulesPathOf(event: AuditEvent): string | null {
   if (baseAction(event.action) !== "rules.replace") return null;
-  const [kind, id] = [event.target.slice(0, event.target.indexOf(":")), event.target.slice(event.target.indexOf(":") + 1)];
+  const [kind, id] = [
+    event.target.slice(0, event.target.indexOf(":")),
+    event.target.slice(event.target.indexOf(":") + 1),
+  ];
   if (kind === "tenant") return `/api/admin/tenants/${encodeURIComponent(id)}/rules`;
   if (kind === "key") return `/api/admin/keys/${encodeURIComponent(id)}/rules`;
   return null;
 }
 
-export function RevertButton({ event, names, onConfirm }: { event: AuditEvent; names: Names; onConfirm: () => Promise<unknown> }) {
+export function RevertButton({
+  event,
+  names,
+  onConfirm,
+}: {
+  event: AuditEvent;
+  names: Names;
+  onConfirm: () => Promise<unknown>;
+}) {
   const [asking, setAsking] = useState(false);
   const path = rulesPathOf(event);
-  const current = useQuery<ComparableRule[], ApiError>({ queryKey: ["audit-revert", path], queryFn: () => apiGet<ComparableRule[]>(path!), enabled: asking && path !== null, staleTime: 0 });
+  const current = useQuery<ComparableRule[], ApiError>({
+    queryKey: ["audit-revert", path],
+    queryFn: () => apiGet<ComparableRule[]>(path!),
+    enabled: asking && path !== null,
+    staleTime: 0,
+  });
 
   const loading = path !== null && current.isPending;
   const effect = loading ? null : revertEffect(event, names, current.data);

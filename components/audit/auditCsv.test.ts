@@ -21,7 +21,9 @@ describe("auditCsv", () => {
     const csv = auditCsv([event({})], () => 'demo "prod"');
     const [header, line] = csv.split("\r\n");
     expect(header).toBe('"id","time","operator","action","target","tenant","change","before","after"');
-    expect(line).toContain('"ops@example.com","rules.replace","tenant:Tn000001","demo ""prod""","Rules of demo ""prod"": per-key: 120 → 1,200 per min"');
+    expect(line).toContain(
+      '"ops@example.com","rules.replace","tenant:Tn000001","demo ""prod""","Rules of demo ""prod"": per-key: 120 → 1,200 per min"',
+    );
     expect(csv.endsWith("\r\n")).toBe(true);
   });
 

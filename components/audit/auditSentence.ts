@@ -12,7 +12,8 @@ export interface Names {
   tenant: string | null;
 }
 
-const asRules = (value: unknown): ComparableRule[] | null => (Array.isArray(value) ? (value as ComparableRule[]) : null);
+const asRules = (value: unknown): ComparableRule[] | null =>
+  Array.isArray(value) ? (value as ComparableRule[]) : null;
 
 function field(value: unknown, name: string): string | null {
   if (value && typeof value === "object" && name in value) {
@@ -37,7 +38,9 @@ function tenantWords(event: AuditEvent, names: Names): string {
 }
 
 function rulesOwner(event: AuditEvent, names: Names): string {
-  return event.target.startsWith("key:") ? `Overrides of ${keyWords(event)} (${tenantWords(event, names)})` : `Rules of ${tenantWords(event, names)}`;
+  return event.target.startsWith("key:")
+    ? `Overrides of ${keyWords(event)} (${tenantWords(event, names)})`
+    : `Rules of ${tenantWords(event, names)}`;
 }
 
 function rulesSentence(event: AuditEvent, names: Names): string {
@@ -75,24 +78,42 @@ export function auditSentence(event: AuditEvent, names: Names): string {
     case "key.create":
       return `Created ${keyWords(event)} in ${tenantWords(event, names)}`;
     case "key.revoke":
-      return reverting + (event.revertOf ? `Restored ${keyWords(event)} of ${tenantWords(event, names)}` : `Revoked ${keyWords(event)} of ${tenantWords(event, names)}`);
+      return (
+        reverting +
+        (event.revertOf
+          ? `Restored ${keyWords(event)} of ${tenantWords(event, names)}`
+          : `Revoked ${keyWords(event)} of ${tenantWords(event, names)}`)
+      );
     case "key.unrevoke":
       return reverting + `Restored ${keyWords(event)} of ${tenantWords(event, names)}`;
     case "key.expiry": {
       const at = field(event.after, "expiresAt");
-      return reverting + (at ? `Key ${keyWords(event).slice(4)} of ${tenantWords(event, names)} now expires at ${at}` : `Key ${keyWords(event).slice(4)} of ${tenantWords(event, names)} no longer expires`);
+      return (
+        reverting +
+        (at
+          ? `Key ${keyWords(event).slice(4)} of ${tenantWords(event, names)} now expires at ${at}`
+          : `Key ${keyWords(event).slice(4)} of ${tenantWords(event, names)} no longer expires`)
+      );
     }
     case "tenant.create":
       return `Created tenant ${field(event.after, "name") ?? tenantWords(event, names)}`;
     case "upstream.replace":
     case "upstream.delete": {
       const url = field(event.after, "url");
-      return reverting + (url ? `Upstream of ${tenantWords(event, names)} set to ${url}` : `Upstream of ${tenantWords(event, names)} removed`);
+      return (
+        reverting +
+        (url
+          ? `Upstream of ${tenantWords(event, names)} set to ${url}`
+          : `Upstream of ${tenantWords(event, names)} removed`)
+      );
     }
     case "access.replace":
       return reverting + `Access lists of ${tenantWords(event, names)}: ${accessChanges(event.before, event.after)}`;
     case "overrides.replace":
-      return reverting + `Overrides of rule ${field(event.after, "rule") ?? "?"} of ${tenantWords(event, names)}: ${overrideCount(event.after)}`;
+      return (
+        reverting +
+        `Overrides of rule ${field(event.after, "rule") ?? "?"} of ${tenantWords(event, names)}: ${overrideCount(event.after)}`
+      );
     case "alerts.replace":
       return `Alerts of ${tenantWords(event, names)} sent to ${field(event.after, "webhookUrl") ?? "?"}${(event.after as { secretRotated?: unknown } | null)?.secretRotated === true ? " (new signing secret)" : ""}`;
     case "alerts.delete":
@@ -132,18 +153,37 @@ export function revertEffect(event: AuditEvent, names: Names, currentRules?: Com
   const action = baseAction(event.action);
   if (action === "rules.replace") {
     const restored = asRules(event.before) ?? [];
-    const owner = event.target.startsWith("key:") ? `the overrides of ${keyWords(event)}` : `the rules of ${tenantWords(event, names)}`;
+    const owner = event.target.startsWith("key:")
+      ? `the overrides of ${keyWords(event)}`
+      : `the rules of ${tenantWords(event, names)}`;
     const current = currentRules ?? asRules(event.after) ?? [];
     if (restored.length === 0 && current.length > 0) {
-      const who = event.target.startsWith("key:") ? `${keyWords(event)} will follow its tenant's rules` : `no request of ${tenantWords(event, names)} will be limited`;
-      return { text: `This removes ${current.length === 1 ? "the only rule" : `all ${plural(current.length, "rule", "rules")}`} of ${owner.replace(/^the (rules|overrides) of /, "")}: ${who}.`, removesEverything: true };
+      const who = event.target.startsWith("key:")
+        ? `${keyWords(event)} will follow its tenant's rules`
+        : `no request of ${tenantWords(event, names)} will be limited`;
+      return {
+        text: `This removes ${current.length === 1 ? "the only rule" : `all ${plural(current.length, "rule", "rules")}`} of ${owner.replace(/^the (rules|overrides) of /, "")}: ${who}.`,
+        removesEverything: true,
+      };
     }
     const changes = describeRuleChanges(current, restored);
-    if (changes.length === 0) return { text: `This changes nothing: ${owner} are already as they were before this change.`, removesEverything: false };
+    if (changes.length === 0)
+      return {
+        text: `This changes nothing: ${owner} are already as they were before this change.`,
+        removesEverything: false,
+      };
     const removed = current.filter((r) => !restored.some((b) => b.name === r.name)).length;
     const added = restored.filter((r) => !current.some((c) => c.name === r.name)).length;
-    const counts = [removed ? `removes ${plural(removed, "rule", "rules")}` : null, added ? `adds ${plural(added, "rule", "rules")}` : null].filter(Boolean).join(" and ");
-    return { text: `This ${counts ? `${counts} and ` : ""}sets ${owner} back: ${changes.join("; ")}.`, removesEverything: false };
+    const counts = [
+      removed ? `removes ${plural(removed, "rule", "rules")}` : null,
+      added ? `adds ${plural(added, "rule", "rules")}` : null,
+    ]
+      .filter(Boolean)
+      .join(" and ");
+    return {
+      text: `This ${counts ? `${counts} and ` : ""}sets ${owner} back: ${changes.join("; ")}.`,
+      removesEverything: false,
+    };
   }
   if (action === "key.revoke") {
     return event.revertOf
@@ -152,17 +192,33 @@ export function revertEffect(event: AuditEvent, names: Names, currentRules?: Com
   }
   if (action === "key.expiry") {
     const at = field(event.before, "expiresAt");
-    return { text: at ? `This sets the expiry of ${keyWords(event)} back to ${at}.` : `This removes the expiry of ${keyWords(event)}.`, removesEverything: false };
+    return {
+      text: at
+        ? `This sets the expiry of ${keyWords(event)} back to ${at}.`
+        : `This removes the expiry of ${keyWords(event)}.`,
+      removesEverything: false,
+    };
   }
   if (action === "upstream.replace" || action === "upstream.delete") {
     const url = field(event.before, "url");
-    return { text: url ? `This sets the upstream of ${tenantWords(event, names)} back to ${url}.` : `This removes the upstream of ${tenantWords(event, names)}.`, removesEverything: false };
+    return {
+      text: url
+        ? `This sets the upstream of ${tenantWords(event, names)} back to ${url}.`
+        : `This removes the upstream of ${tenantWords(event, names)}.`,
+      removesEverything: false,
+    };
   }
   if (action === "overrides.replace") {
-    return { text: `This sets the overrides of rule ${field(event.before, "rule") ?? "?"} of ${tenantWords(event, names)} back (${overrideCount(event.before)}).`, removesEverything: false };
+    return {
+      text: `This sets the overrides of rule ${field(event.before, "rule") ?? "?"} of ${tenantWords(event, names)} back (${overrideCount(event.before)}).`,
+      removesEverything: false,
+    };
   }
   if (action === "access.replace") {
-    return { text: `This sets the access lists of ${tenantWords(event, names)} back (${accessChanges(event.after, event.before)}).`, removesEverything: false };
+    return {
+      text: `This sets the access lists of ${tenantWords(event, names)} back (${accessChanges(event.after, event.before)}).`,
+      removesEverything: false,
+    };
   }
   return { text: `This undoes change #${event.id}.`, removesEverything: false };
 }

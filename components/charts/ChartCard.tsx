@@ -1,7 +1,19 @@
 /** The frame every chart and table of the monitoring views sits in: title, note, body. */
 import { useId, type ReactNode } from "react";
 
-export function ChartCard({ title, hint, actions, children, id }: { title: string; hint?: ReactNode; actions?: ReactNode; children: ReactNode; id?: string }) {
+export function ChartCard({
+  title,
+  hint,
+  actions,
+  children,
+  id,
+}: {
+  title: string;
+  hint?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  id?: string;
+}) {
   const labelId = useId();
   return (
     <section className="card" aria-labelledby={labelId} id={id}>

@@ -14,18 +14,33 @@ interface Entry {
   colour: string;
 }
 
-export function ChartTooltip({ active, payload, label, format, partial }: Pick<TooltipContentProps, "active" | "payload" | "label"> & { format: (value: number) => string; partial: PartialBucket | null }) {
+export function ChartTooltip({
+  active,
+  payload,
+  label,
+  format,
+  partial,
+}: Pick<TooltipContentProps, "active" | "payload" | "label"> & {
+  format: (value: number) => string;
+  partial: PartialBucket | null;
+}) {
   if (!active || label === undefined) return null;
   const t = Number(label);
   const entries: Entry[] = (payload ?? [])
     .filter((p) => typeof p.value === "number" && !p.hide)
-    .map((p) => ({ name: String(p.name), value: p.value as number, colour: String(p.color ?? p.stroke ?? "currentColor") }))
+    .map((p) => ({
+      name: String(p.name),
+      value: p.value as number,
+      colour: String(p.color ?? p.stroke ?? "currentColor"),
+    }))
     .sort((a, b) => b.value - a.value || a.name.localeCompare(b.name));
   return (
     <div className="chart-tooltip">
       <p className="chart-tooltip-time">
         {formatDateTime(t, undefined, true)}
-        {partial && partial.t === t ? <span className="muted"> · partial, {formatWait(partial.elapsedMs)} so far</span> : null}
+        {partial && partial.t === t ? (
+          <span className="muted"> · partial, {formatWait(partial.elapsedMs)} so far</span>
+        ) : null}
       </p>
       {entries.length === 0 ? <p className="muted">No requests.</p> : null}
       <ul>

@@ -25,7 +25,13 @@ export function HotKeysTable({ tenantId, view }: { tenantId?: string; view: Moni
         {(keys) => (
           <DataTable
             label="Hot keys"
-            columns={[{ label: "Key" }, { label: "Tenant", when: !tenantId }, { label: "Requests", num: true }, { label: "Refused", num: true }, { label: "Refused most by" }]}
+            columns={[
+              { label: "Key" },
+              { label: "Tenant", when: !tenantId },
+              { label: "Requests", num: true },
+              { label: "Refused", num: true },
+              { label: "Refused most by" },
+            ]}
           >
             {keys.map((key) => (
               <tr key={`${key.tenantId}/${key.keyId}`}>
@@ -33,7 +39,9 @@ export function HotKeysTable({ tenantId, view }: { tenantId?: string; view: Moni
                 <td className="num">{formatCount(key.requests)}</td>
                 <td className="num">
                   <RefusedCount refused={key.refused} />
-                  {key.requests > 0 && key.refused > 0 ? <span className="muted"> ({formatPct((100 * key.refused) / key.requests)})</span> : null}
+                  {key.requests > 0 && key.refused > 0 ? (
+                    <span className="muted"> ({formatPct((100 * key.refused) / key.requests)})</span>
+                  ) : null}
                 </td>
                 <td>
                   {key.topRule ? (

@@ -15,7 +15,9 @@ import type { MonitoringView } from "./useMonitoringView";
 function CustomRangeForm({ range, onApply }: { range: TimeRange; onApply: (range: TimeRange) => void }) {
   const [initial] = useState(() => {
     const now = Date.now();
-    return "preset" in range ? { fromMs: now - PRESETS.find((p) => p.value === range.preset)!.spanMs, toMs: now } : range;
+    return "preset" in range
+      ? { fromMs: now - PRESETS.find((p) => p.value === range.preset)!.spanMs, toMs: now }
+      : range;
   });
   const [from, setFrom] = useState(() => toLocalInput(initial.fromMs));
   const [to, setTo] = useState(() => toLocalInput(initial.toMs));
@@ -35,7 +37,13 @@ function CustomRangeForm({ range, onApply }: { range: TimeRange; onApply: (range
     <form className="custom-range" onSubmit={apply} noValidate aria-label="Custom range">
       <FormError message={problem} />
       <div className="form-row">
-        <TextField id="range-from" label="From (your local time)" type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} />
+        <TextField
+          id="range-from"
+          label="From (your local time)"
+          type="datetime-local"
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+        />
         <TextField id="range-to" label="To" type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} />
         <div className="form-actions">
           <SubmitButton pending={false} pendingLabel="">
@@ -47,7 +55,17 @@ function CustomRangeForm({ range, onApply }: { range: TimeRange; onApply: (range
   );
 }
 
-export function MonitoringControls({ view, setRange, pausedAt, setPaused }: { view: MonitoringView; setRange: (range: TimeRange) => void; pausedAt: number | null; setPaused: (paused: boolean) => void }) {
+export function MonitoringControls({
+  view,
+  setRange,
+  pausedAt,
+  setPaused,
+}: {
+  view: MonitoringView;
+  setRange: (range: TimeRange) => void;
+  pausedAt: number | null;
+  setPaused: (paused: boolean) => void;
+}) {
   const { range, paused } = view;
   const [customOpen, setCustomOpen] = useState(false);
   const isCustom = !("preset" in range);
@@ -63,7 +81,12 @@ export function MonitoringControls({ view, setRange, pausedAt, setPaused }: { vi
           }}
           options={PRESETS}
         />
-        <button type="button" aria-pressed={isCustom} aria-expanded={customOpen} onClick={() => setCustomOpen((open) => !open)}>
+        <button
+          type="button"
+          aria-pressed={isCustom}
+          aria-expanded={customOpen}
+          onClick={() => setCustomOpen((open) => !open)}
+        >
           Custom…
         </button>
         <button type="button" aria-pressed={paused} onClick={() => setPaused(!paused)}>

@@ -8,7 +8,15 @@ export function QuotaBar({ remaining, capacity, label }: { remaining: number; ca
   const share = capacity > 0 ? left / capacity : 0;
   return (
     <span className="quota">
-      <span className="quota-bar" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={capacity} aria-valuenow={left} aria-valuetext={`${left.toLocaleString("en")} of ${capacity.toLocaleString("en")} left`}>
+      <span
+        className="quota-bar"
+        role="meter"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={capacity}
+        aria-valuenow={left}
+        aria-valuetext={`${left.toLocaleString("en")} of ${capacity.toLocaleString("en")} left`}
+      >
         <span style={{ width: `${share * 100}%` }} />
       </span>
       <span>

@@ -22,7 +22,12 @@ export function RangePicker<R extends string>({
   return (
     <div className="segmented" role="group" aria-label="Time range">
       {options.map((range) => (
-        <button key={range.value} type="button" aria-pressed={value === range.value} onClick={() => onChange(range.value)}>
+        <button
+          key={range.value}
+          type="button"
+          aria-pressed={value === range.value}
+          onClick={() => onChange(range.value)}
+        >
           {range.label}
         </button>
       ))}

@@ -48,7 +48,15 @@ function LineName({ line, source, withTenant }: { line: ChartLine; source: RateL
   );
 }
 
-export function RefusalRateChart({ tenantId, view, by = tenantId ? "rule" : "tenant" }: { tenantId?: string; view: MonitoringView; by?: "tenant" | "rule" }) {
+export function RefusalRateChart({
+  tenantId,
+  view,
+  by = tenantId ? "rule" : "tenant",
+}: {
+  tenantId?: string;
+  view: MonitoringView;
+  by?: "tenant" | "rule";
+}) {
   const query = useRefusalRate({ tenantId, limit: TOP_N, view });
   const palette = useChartPalette();
   const { hidden, toggle } = useHiddenSeries();
@@ -61,10 +69,24 @@ export function RefusalRateChart({ tenantId, view, by = tenantId ? "rule" : "ten
   const words = rangeWords(view.range);
 
   return (
-    <ChartCard title={title} hint={`Share of requests refused, ${words}: the ${TOP_N} ${what} refusing most. Dashed: what a shadow rule would refuse.`}>
-      <LiveQueryBody query={query} data={chart} loadingLabel="Loading 429 rates…" isEmpty={(c) => !c.lines.some((l) => l.requests > 0)} empty={<>No requests in {words}.</>}>
+    <ChartCard
+      title={title}
+      hint={`Share of requests refused, ${words}: the ${TOP_N} ${what} refusing most. Dashed: what a shadow rule would refuse.`}
+    >
+      <LiveQueryBody
+        query={query}
+        data={chart}
+        loadingLabel="Loading 429 rates…"
+        isEmpty={(c) => !c.lines.some((l) => l.requests > 0)}
+        empty={<>No requests in {words}.</>}
+      >
         {(chart) => {
-          const series = chart.lines.map((line, i) => ({ key: line.key, label: line.label, colour: seriesColour(palette, i), dashed: line.shadow }));
+          const series = chart.lines.map((line, i) => ({
+            key: line.key,
+            label: line.label,
+            colour: seriesColour(palette, i),
+            dashed: line.shadow,
+          }));
           const partial = partialBucket(
             chart.rows.map((r) => r.t),
             data!.stepMs,
@@ -74,12 +96,31 @@ export function RefusalRateChart({ tenantId, view, by = tenantId ? "rule" : "ten
           return (
             <>
               <SeriesToggles chart={title} series={series} hidden={hidden} onToggle={toggle} />
-              <div className="chart-frame" role="img" aria-label={`${title}, ${words}: ${summary}.`} data-testid="rate-chart">
-                <LineChart responsive style={{ width: "100%", height: 240 }} data={chart.rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+              <div
+                className="chart-frame"
+                role="img"
+                aria-label={`${title}, ${words}: ${summary}.`}
+                data-testid="rate-chart"
+              >
+                <LineChart
+                  responsive
+                  style={{ width: "100%", height: 240 }}
+                  data={chart.rows}
+                  margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
+                >
                   <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.4} />
                   <XAxis {...timeAxis(data!.fromMs, data!.toMs)} />
                   <YAxis width={48} unit="%" domain={[0, yMax]} allowDecimals={false} />
-                  {partial ? <ReferenceArea x1={partial.t} x2={data!.toMs} fill={palette.partial} fillOpacity={0.12} ifOverflow="hidden" label={{ value: "partial", position: "insideTopRight", fill: palette.partial, fontSize: 11 }} /> : null}
+                  {partial ? (
+                    <ReferenceArea
+                      x1={partial.t}
+                      x2={data!.toMs}
+                      fill={palette.partial}
+                      fillOpacity={0.12}
+                      ifOverflow="hidden"
+                      label={{ value: "partial", position: "insideTopRight", fill: palette.partial, fontSize: 11 }}
+                    />
+                  ) : null}
                   <Tooltip
                     position={{ y: 0 }}
                     wrapperStyle={{ pointerEvents: "none", zIndex: 1 }}
@@ -103,7 +144,14 @@ export function RefusalRateChart({ tenantId, view, by = tenantId ? "rule" : "ten
                   ))}
                 </LineChart>
               </div>
-              <DataTable label={`${title}, ${words}`} columns={[{ label: by === "tenant" ? "Tenant" : "Rule" }, { label: "Requests", num: true }, { label: "429 rate", num: true }]}>
+              <DataTable
+                label={`${title}, ${words}`}
+                columns={[
+                  { label: by === "tenant" ? "Tenant" : "Rule" },
+                  { label: "Requests", num: true },
+                  { label: "429 rate", num: true },
+                ]}
+              >
                 {chart.lines.map((line, i) => (
                   <tr key={line.key}>
                     <td>

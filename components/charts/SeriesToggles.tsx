@@ -24,12 +24,32 @@ export function useHiddenSeries() {
   return { hidden, toggle };
 }
 
-export function SeriesToggles({ chart, series, hidden, onToggle }: { chart: string; series: readonly SeriesKey[]; hidden: ReadonlySet<string>; onToggle: (key: string) => void }) {
+export function SeriesToggles({
+  chart,
+  series,
+  hidden,
+  onToggle,
+}: {
+  chart: string;
+  series: readonly SeriesKey[];
+  hidden: ReadonlySet<string>;
+  onToggle: (key: string) => void;
+}) {
   return (
     <div className="series-toggles" role="group" aria-label={`Series of ${chart}`}>
       {series.map((s) => (
-        <button key={s.key} type="button" aria-pressed={!hidden.has(s.key)} onClick={() => onToggle(s.key)} title={hidden.has(s.key) ? "Show this series" : "Hide this series"}>
-          <span className={s.dashed ? "swatch swatch-dashed" : "swatch"} style={{ borderColor: s.colour, background: s.dashed ? "transparent" : s.colour }} aria-hidden="true" />
+        <button
+          key={s.key}
+          type="button"
+          aria-pressed={!hidden.has(s.key)}
+          onClick={() => onToggle(s.key)}
+          title={hidden.has(s.key) ? "Show this series" : "Hide this series"}
+        >
+          <span
+            className={s.dashed ? "swatch swatch-dashed" : "swatch"}
+            style={{ borderColor: s.colour, background: s.dashed ? "transparent" : s.colour }}
+            aria-hidden="true"
+          />
           <span className="name">{s.label}</span>
         </button>
       ))}

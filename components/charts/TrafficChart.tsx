@@ -20,7 +20,12 @@ import type { MonitoringView } from "./useMonitoringView";
 export function trafficRows(series: TrafficSeries) {
   return series.points.map((p) => {
     const seconds = bucketSeconds(p.t, series.stepMs, series.toMs);
-    return { t: p.t, allowed: p.allowed / seconds, refused: p.refused / seconds, shadowRefused: p.shadowRefused / seconds };
+    return {
+      t: p.t,
+      allowed: p.allowed / seconds,
+      refused: p.refused / seconds,
+      shadowRefused: p.shadowRefused / seconds,
+    };
   });
 }
 
@@ -34,7 +39,17 @@ export function trafficTotals(series: TrafficSeries) {
   return totals;
 }
 
-export function TrafficChart({ tenantId, rule, view, title = "Requests per second" }: { tenantId?: string; rule?: string; view: MonitoringView; title?: string }) {
+export function TrafficChart({
+  tenantId,
+  rule,
+  view,
+  title = "Requests per second",
+}: {
+  tenantId?: string;
+  rule?: string;
+  view: MonitoringView;
+  title?: string;
+}) {
   const query = useTraffic({ tenantId, rule, view });
   const palette = useChartPalette();
   const { hidden, toggle } = useHiddenSeries();
@@ -68,24 +83,71 @@ export function TrafficChart({ tenantId, rule, view, title = "Requests per secon
           return (
             <>
               <p className="traffic-totals" data-testid="traffic-totals">
-                <span>{formatCount(totals.allowed)} allowed</span> · <span>{formatCount(totals.refused)} refused</span> · <span>{formatCount(totals.shadowRefused)} would be refused by shadow rules</span>
+                <span>{formatCount(totals.allowed)} allowed</span> · <span>{formatCount(totals.refused)} refused</span>{" "}
+                · <span>{formatCount(totals.shadowRefused)} would be refused by shadow rules</span>
               </p>
               <SeriesToggles chart={title} series={keys} hidden={hidden} onToggle={toggle} />
               <div className="chart-frame" role="img" aria-label={`${title}, ${words}: ${summary}.`}>
-                <ComposedChart responsive style={{ width: "100%", height: 260 }} data={rows} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+                <ComposedChart
+                  responsive
+                  style={{ width: "100%", height: 260 }}
+                  data={rows}
+                  margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
+                >
                   <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.4} />
                   <XAxis {...timeAxis(series.fromMs, series.toMs)} />
                   <YAxis width={48} tickFormatter={(v: number) => formatRate(v)} allowDecimals />
-                  {partial ? <ReferenceArea x1={partial.t} x2={series.toMs} fill={palette.partial} fillOpacity={0.12} ifOverflow="hidden" label={{ value: "partial", position: "insideTopRight", fill: palette.partial, fontSize: 11 }} /> : null}
+                  {partial ? (
+                    <ReferenceArea
+                      x1={partial.t}
+                      x2={series.toMs}
+                      fill={palette.partial}
+                      fillOpacity={0.12}
+                      ifOverflow="hidden"
+                      label={{ value: "partial", position: "insideTopRight", fill: palette.partial, fontSize: 11 }}
+                    />
+                  ) : null}
                   <Tooltip
                     position={{ y: 0 }}
                     wrapperStyle={{ pointerEvents: "none", zIndex: 1 }}
                     isAnimationActive={false}
-                    content={(props) => <ChartTooltip {...props} partial={partial} format={(v) => `${formatRate(v)} /s`} />}
+                    content={(props) => (
+                      <ChartTooltip {...props} partial={partial} format={(v) => `${formatRate(v)} /s`} />
+                    )}
                   />
-                  <Area type="stepAfter" dataKey="allowed" name="Allowed" hide={hidden.has("allowed")} stackId="requests" stroke={palette.allowed} fill={palette.allowed} fillOpacity={0.3} isAnimationActive={false} />
-                  <Area type="stepAfter" dataKey="refused" name="Refused (429)" hide={hidden.has("refused")} stackId="requests" stroke={palette.refused} fill={palette.refused} fillOpacity={0.5} isAnimationActive={false} />
-                  <Line type="stepAfter" dataKey="shadowRefused" name="Shadow: would refuse" hide={hidden.has("shadowRefused")} stroke={palette.shadow} strokeDasharray="6 4" strokeWidth={2} dot={false} isAnimationActive={false} />
+                  <Area
+                    type="stepAfter"
+                    dataKey="allowed"
+                    name="Allowed"
+                    hide={hidden.has("allowed")}
+                    stackId="requests"
+                    stroke={palette.allowed}
+                    fill={palette.allowed}
+                    fillOpacity={0.3}
+                    isAnimationActive={false}
+                  />
+                  <Area
+                    type="stepAfter"
+                    dataKey="refused"
+                    name="Refused (429)"
+                    hide={hidden.has("refused")}
+                    stackId="requests"
+                    stroke={palette.refused}
+                    fill={palette.refused}
+                    fillOpacity={0.5}
+                    isAnimationActive={false}
+                  />
+                  <Line
+                    type="stepAfter"
+                    dataKey="shadowRefused"
+                    name="Shadow: would refuse"
+                    hide={hidden.has("shadowRefused")}
+                    stroke={palette.shadow}
+                    strokeDasharray="6 4"
+                    strokeWidth={2}
+                    dot={false}
+                    isAnimationActive={false}
+                  />
                 </ComposedChart>
               </div>
             </>

@@ -12,7 +12,13 @@ const hue = (hex: string) => {
 
 describe.each(["light", "dark"] as Scheme[])("the %s palette", (scheme) => {
   const palette = PALETTES[scheme];
-  const legend = { refused: palette.refused, allowed: palette.allowed, shadow: palette.shadow, partial: palette.partial, ...Object.fromEntries(palette.series.map((c, i) => [`series ${i + 1}`, c])) };
+  const legend = {
+    refused: palette.refused,
+    allowed: palette.allowed,
+    shadow: palette.shadow,
+    partial: palette.partial,
+    ...Object.fromEntries(palette.series.map((c, i) => [`series ${i + 1}`, c])),
+  };
 
   it.each(Object.entries(legend))("%s (%s) has at least 4.5:1 contrast on the card", (_name, colour) => {
     expect(contrastRatio(colour, palette.surface)).toBeGreaterThanOrEqual(4.5);

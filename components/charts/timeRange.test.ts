@@ -12,7 +12,10 @@ describe("the time range in the URL", () => {
   });
 
   it("reads a custom window as ISO instants or epoch ms; a reversed or over-long one falls back", () => {
-    expect(rangeFromSearch(search("from=2026-11-25T12:00:00.000Z&to=2026-11-25T13:30:00.000Z"))).toEqual({ fromMs: NOW - 2 * 3_600_000, toMs: NOW - 1_800_000 });
+    expect(rangeFromSearch(search("from=2026-11-25T12:00:00.000Z&to=2026-11-25T13:30:00.000Z"))).toEqual({
+      fromMs: NOW - 2 * 3_600_000,
+      toMs: NOW - 1_800_000,
+    });
     expect(rangeFromSearch(search(`from=${NOW - 60_000}&to=${NOW}`))).toEqual({ fromMs: NOW - 60_000, toMs: NOW });
     expect(rangeFromSearch(search(`from=${NOW}&to=${NOW - 60_000}`))).toEqual({ preset: "5m" });
     expect(rangeFromSearch(search(`from=${NOW - 25 * 3_600_000}&to=${NOW}`))).toEqual({ preset: "5m" });
@@ -20,7 +23,9 @@ describe("the time range in the URL", () => {
   });
 
   it("writes it back, keeping other parameters and leaving the default implied", () => {
-    expect(searchWithRange(search("rule=per-key&range=1h"), { preset: "15m" }).toString()).toBe("rule=per-key&range=15m");
+    expect(searchWithRange(search("rule=per-key&range=1h"), { preset: "15m" }).toString()).toBe(
+      "rule=per-key&range=15m",
+    );
     expect(searchWithRange(search("range=1h"), { preset: "5m" }).toString()).toBe("");
     const custom = searchWithRange(search("range=1h"), { fromMs: NOW - 3_600_000, toMs: NOW });
     expect(custom.toString()).toBe("from=2026-11-25T13%3A00%3A00.000Z&to=2026-11-25T14%3A00%3A00.000Z");

@@ -3,7 +3,11 @@ import { bucketSeconds, partialBucket } from "./timeSeries";
 
 describe("the partial last bucket", () => {
   it("is the last bucket while it is still filling", () => {
-    expect(partialBucket([0, 60_000, 120_000], 60_000, 150_000)).toEqual({ t: 120_000, elapsedMs: 30_000, stepMs: 60_000 });
+    expect(partialBucket([0, 60_000, 120_000], 60_000, 150_000)).toEqual({
+      t: 120_000,
+      elapsedMs: 30_000,
+      stepMs: 60_000,
+    });
   });
   it("is absent when the window ends on a bucket boundary, or holds no points", () => {
     expect(partialBucket([0, 60_000], 60_000, 120_000)).toBeNull();

@@ -6,7 +6,15 @@
  */
 import SchemaView from "./SchemaView";
 import styles from "./ApiReference.module.css";
-import { HTTP_METHODS, resolve, type Header, type OpenApiDoc, type Operation, type Parameter, type ResponseObject } from "./openApiTypes";
+import {
+  HTTP_METHODS,
+  resolve,
+  type Header,
+  type OpenApiDoc,
+  type Operation,
+  type Parameter,
+  type ResponseObject,
+} from "./openApiTypes";
 
 type Entry = { path: string; method: string; op: Operation };
 
@@ -51,7 +59,9 @@ function OperationView({ doc, entry }: { doc: OpenApiDoc; entry: Entry }) {
               <li key={`${p.in}:${p.name}`}>
                 <code>{p.name}</code> <span className={styles.muted}>in {p.in}</span>
                 {p.required ? <span className={styles.required}>required</span> : null}
-                {p.schema && <SchemaView doc={doc} schema={{ ...p.schema, description: p.description ?? p.schema.description }} />}
+                {p.schema && (
+                  <SchemaView doc={doc} schema={{ ...p.schema, description: p.description ?? p.schema.description }} />
+                )}
               </li>
             ))}
           </ul>
@@ -73,12 +83,17 @@ function OperationView({ doc, entry }: { doc: OpenApiDoc; entry: Entry }) {
         <ul className={styles.responses}>
           {Object.entries(op.responses ?? {}).map(([status, raw]) => {
             const response = resolve<ResponseObject>(doc, raw);
-            const headers = Object.entries(response.headers ?? {}).map(([name, h]) => [name, resolve<Header>(doc, h)] as const);
+            const headers = Object.entries(response.headers ?? {}).map(
+              ([name, h]) => [name, resolve<Header>(doc, h)] as const,
+            );
             return (
               <li key={status}>
                 <details>
                   <summary>
-                    <span className={`${styles.status} ${status.startsWith("2") ? styles.ok : styles.error}`}>{status}</span> {response.description}
+                    <span className={`${styles.status} ${status.startsWith("2") ? styles.ok : styles.error}`}>
+                      {status}
+                    </span>{" "}
+                    {response.description}
                   </summary>
                   {headers.length > 0 && (
                     <ul className={styles.fields}>

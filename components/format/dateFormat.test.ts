@@ -62,8 +62,19 @@ describe("timeTicks", () => {
   });
 
   it("5 minutes: every minute; under a minute per tick, seconds show", () => {
-    expect(timeTicks(at("2026-11-25T13:02:10Z"), at("2026-11-25T13:07:10Z"), 7, "UTC").map((t) => t.label)).toEqual(["13:03", "13:04", "13:05", "13:06", "13:07"]);
-    expect(timeTicks(at("2026-11-25T13:02:10Z"), at("2026-11-25T13:03:10Z"), 6, "UTC").map((t) => t.label)).toEqual(["13:02:15", "13:02:30", "13:02:45", "13:03:00"]);
+    expect(timeTicks(at("2026-11-25T13:02:10Z"), at("2026-11-25T13:07:10Z"), 7, "UTC").map((t) => t.label)).toEqual([
+      "13:03",
+      "13:04",
+      "13:05",
+      "13:06",
+      "13:07",
+    ]);
+    expect(timeTicks(at("2026-11-25T13:02:10Z"), at("2026-11-25T13:03:10Z"), 6, "UTC").map((t) => t.label)).toEqual([
+      "13:02:15",
+      "13:02:30",
+      "13:02:45",
+      "13:03:00",
+    ]);
   });
 
   it("a short range across midnight carries the date where the day starts", () => {

@@ -54,7 +54,14 @@ export function formatWait(ms: number): string {
 
 /** Milliseconds the zone's clock is ahead of UTC at `ms` (whole seconds). */
 export function zoneOffsetMs(ms: number, zone?: Zone): number {
-  const parts = format(zone, { year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" }).formatToParts(ms);
+  const parts = format(zone, {
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+  }).formatToParts(ms);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
   return wall - Math.floor(ms / 1000) * 1000;
@@ -63,7 +70,27 @@ export function zoneOffsetMs(ms: number, zone?: Zone): number {
 const S = 1000;
 const M = 60 * S;
 const H = 60 * M;
-const TICK_STEPS = [S, 2 * S, 5 * S, 10 * S, 15 * S, 30 * S, M, 2 * M, 5 * M, 10 * M, 15 * M, 30 * M, H, 2 * H, 3 * H, 4 * H, 6 * H, 12 * H, 24 * H];
+const TICK_STEPS = [
+  S,
+  2 * S,
+  5 * S,
+  10 * S,
+  15 * S,
+  30 * S,
+  M,
+  2 * M,
+  5 * M,
+  10 * M,
+  15 * M,
+  30 * M,
+  H,
+  2 * H,
+  3 * H,
+  4 * H,
+  6 * H,
+  12 * H,
+  24 * H,
+];
 
 export interface TimeTick {
   t: number;

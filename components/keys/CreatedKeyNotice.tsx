@@ -28,14 +28,22 @@ export function CreatedKeyNotice({ created, onDone }: { created: CreatedKey; onD
         New key <span className="name">{created.name}</span>
       </h3>
       <p role="alert">
-        <strong>Copy this key now. It is shown only once:</strong> Sluice keeps only a hash of it and cannot show it again. If it is lost, create a
-        new key and revoke this one.
+        <strong>Copy this key now. It is shown only once:</strong> Sluice keeps only a hash of it and cannot show it
+        again. If it is lost, create a new key and revoke this one.
       </p>
       <div className={styles.keyRow}>
         <label htmlFor="created-key-value" className={styles.visuallyHidden}>
           The new key
         </label>
-        <input id="created-key-value" ref={inputRef} readOnly value={created.key} className={styles.keyValue} onFocus={(e) => e.target.select()} spellCheck={false} />
+        <input
+          id="created-key-value"
+          ref={inputRef}
+          readOnly
+          value={created.key}
+          className={styles.keyValue}
+          onFocus={(e) => e.target.select()}
+          spellCheck={false}
+        />
         <button type="button" className="button-primary" onClick={copy}>
           {copyState === "copied" ? "Copied" : "Copy key"}
         </button>
@@ -44,7 +52,11 @@ export function CreatedKeyNotice({ created, onDone }: { created: CreatedKey; onD
         </button>
       </div>
       <p className={styles.copyStatus} role="status" aria-live="polite">
-        {copyState === "copied" ? "The key is on your clipboard." : copyState === "failed" ? "Copying failed: the key is selected, copy it by hand." : ""}
+        {copyState === "copied"
+          ? "The key is on your clipboard."
+          : copyState === "failed"
+            ? "Copying failed: the key is selected, copy it by hand."
+            : ""}
       </p>
     </section>
   );

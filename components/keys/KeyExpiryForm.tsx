@@ -15,7 +15,15 @@ import { keyExpirySchema } from "@/lib/policy/keys/keyExpiry";
 import { keyPath } from "./keyQueries";
 import type { KeyView } from "./keyTypes";
 
-export function KeyExpiryForm({ keyId, tenantId, expiresAt }: { keyId: string; tenantId: string; expiresAt: string | null }) {
+export function KeyExpiryForm({
+  keyId,
+  tenantId,
+  expiresAt,
+}: {
+  keyId: string;
+  tenantId: string;
+  expiresAt: string | null;
+}) {
   const queryClient = useQueryClient();
   const [value, setValue] = useState(() => toLocalInput(expiresAt));
   const [fieldError, setFieldError] = useState<string | null>(null);

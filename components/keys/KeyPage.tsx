@@ -54,12 +54,14 @@ export default function KeyPage({ keyId }: { keyId: string }) {
       {key.error ? <ErrorState error={key.error} /> : null}
       {revoked ? (
         <p className="notice notice-warn" role="status">
-          This key was revoked on {formatDateTime(k.revokedAt!)}. Every request with it is refused (401); its rules can no longer be changed.
+          This key was revoked on {formatDateTime(k.revokedAt!)}. Every request with it is refused (401); its rules can
+          no longer be changed.
         </p>
       ) : null}
       {expired ? (
         <p className="notice notice-warn" role="status">
-          This key expired on {formatDateTime(k.expiresAt!)}. Every request with it is refused (401) until its expiry is moved later or removed.
+          This key expired on {formatDateTime(k.expiresAt!)}. Every request with it is refused (401) until its expiry is
+          moved later or removed.
         </p>
       ) : null}
       <div className="stack">
@@ -83,12 +85,21 @@ export default function KeyPage({ keyId }: { keyId: string }) {
             <dt>Expires</dt>
             <dd data-testid="key-expires">{k.expiresAt ? formatDateTime(k.expiresAt) : "never"}</dd>
           </dl>
-          {isAdmin && !revoked ? <KeyExpiryForm key={k.expiresAt ?? "never"} keyId={k.id} tenantId={k.tenantId} expiresAt={k.expiresAt} /> : null}
+          {isAdmin && !revoked ? (
+            <KeyExpiryForm key={k.expiresAt ?? "never"} keyId={k.id} tenantId={k.tenantId} expiresAt={k.expiresAt} />
+          ) : null}
         </section>
         <section className="card" aria-labelledby="effective-rules-heading">
           <h2 id="effective-rules-heading">Effective rules</h2>
-          <p className="hint">What this key&apos;s requests are checked against: the tenant&apos;s rules, with a same-named key override in its place, and other overrides added.</p>
-          {k.rules.effective.length === 0 ? <Empty>No rules apply: this key is not limited.</Empty> : <RuleList rules={k.rules.effective} caption="Effective rules" />}
+          <p className="hint">
+            What this key&apos;s requests are checked against: the tenant&apos;s rules, with a same-named key override
+            in its place, and other overrides added.
+          </p>
+          {k.rules.effective.length === 0 ? (
+            <Empty>No rules apply: this key is not limited.</Empty>
+          ) : (
+            <RuleList rules={k.rules.effective} caption="Effective rules" />
+          )}
         </section>
         <RuleEditor
           owner={{ kind: "key", keyId: k.id }}

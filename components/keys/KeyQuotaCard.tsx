@@ -12,11 +12,20 @@ export function KeyQuotaCard({ keyId, reset }: { keyId: string; reset?: { keyNam
   const quota = useKeyQuota(keyId);
   const data = quota.data;
   return (
-    <ChartCard title="Remaining quota" hint={data ? `Read from the limiter (nothing charged) at ${formatClock(data.nowMs)}; refreshed every 2 s.` : undefined}>
+    <ChartCard
+      title="Remaining quota"
+      hint={
+        data ? `Read from the limiter (nothing charged) at ${formatClock(data.nowMs)}; refreshed every 2 s.` : undefined
+      }
+    >
       {quota.isPending ? <Loading label="Loading quota…" /> : null}
       {quota.error ? <ErrorState error={quota.error} /> : null}
-      {data && data.rules.length === 0 ? <Empty>No rule applies to this key: its requests are not limited.</Empty> : null}
-      {data && data.rules.length > 0 ? <QuotaTable rules={data.rules} caption="Remaining quota of this key" showSource /> : null}
+      {data && data.rules.length === 0 ? (
+        <Empty>No rule applies to this key: its requests are not limited.</Empty>
+      ) : null}
+      {data && data.rules.length > 0 ? (
+        <QuotaTable rules={data.rules} caption="Remaining quota of this key" showSource />
+      ) : null}
       {reset ? <ResetQuotaButton keyId={keyId} keyName={reset.keyName} /> : null}
     </ChartCard>
   );

@@ -25,7 +25,8 @@ export function ExpiredBadge({ at }: { at: string }) {
 }
 
 /** Whether a key's expiry has passed by this browser's clock (the list is re-read every 2 s). */
-export const hasExpired = (expiresAt: string | null): boolean => expiresAt !== null && Date.parse(expiresAt) <= Date.now();
+export const hasExpired = (expiresAt: string | null): boolean =>
+  expiresAt !== null && Date.parse(expiresAt) <= Date.now();
 
 function KeyStatus({ revokedAt, expiresAt }: { revokedAt: string | null; expiresAt: string | null }) {
   if (revokedAt) return <RevokedBadge at={revokedAt} />;
@@ -76,7 +77,11 @@ export function KeysCard({ tenantId, canEdit }: { tenantId: string; canEdit: boo
                   <td>
                     <KeyStatus revokedAt={key.revokedAt} expiresAt={key.expiresAt} />
                   </td>
-                  {canEdit ? <td>{key.revokedAt ? null : <RevokeKeyButton keyId={key.id} keyName={key.name} tenantId={tenantId} />}</td> : null}
+                  {canEdit ? (
+                    <td>
+                      {key.revokedAt ? null : <RevokeKeyButton keyId={key.id} keyName={key.name} tenantId={tenantId} />}
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>

@@ -18,7 +18,15 @@ function RemainingCell({ rule }: { rule: RuleQuota }) {
   return <QuotaBar remaining={rule.remaining} capacity={rule.capacity} label={`${rule.name} remaining`} />;
 }
 
-export function QuotaTable({ rules, caption, showSource = false }: { rules: RuleQuota[]; caption: string; showSource?: boolean }) {
+export function QuotaTable({
+  rules,
+  caption,
+  showSource = false,
+}: {
+  rules: RuleQuota[];
+  caption: string;
+  showSource?: boolean;
+}) {
   return (
     <div className="table-wrap">
       <table aria-label={caption}>
@@ -42,7 +50,13 @@ export function QuotaTable({ rules, caption, showSource = false }: { rules: Rule
               <td>
                 <RemainingCell rule={rule} />
               </td>
-              <td>{rule.retryAfterMs === null ? "" : rule.retryAfterMs === 0 ? "available now" : `in ${formatWait(rule.retryAfterMs)}`}</td>
+              <td>
+                {rule.retryAfterMs === null
+                  ? ""
+                  : rule.retryAfterMs === 0
+                    ? "available now"
+                    : `in ${formatWait(rule.retryAfterMs)}`}
+              </td>
               <td>{rule.resetMs === null ? "" : rule.resetMs === 0 ? "now" : `in ${formatWait(rule.resetMs)}`}</td>
             </tr>
           ))}

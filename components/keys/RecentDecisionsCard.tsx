@@ -14,7 +14,8 @@ function Outcome({ decision }: { decision: RecentDecision }) {
   if (decision.unavailable) return <span className={styles.outcomeRefused}>refused: limiter unavailable (503)</span>;
   return (
     <span className={styles.outcomeRefused}>
-      refused (429){decision.refusedBy ? (
+      refused (429)
+      {decision.refusedBy ? (
         <>
           {" "}
           by <code>{decision.refusedBy}</code>
@@ -55,13 +56,20 @@ export function RecentDecisionsCard({ keyId }: { keyId: string }) {
       hint="The latest requests with this key, newest first; refreshed every 2 s."
       actions={
         <label className="inline-check">
-          <input type="checkbox" checked={refusedOnly} onChange={(e) => setRefusedOnly(e.target.checked)} /> Refused only
+          <input type="checkbox" checked={refusedOnly} onChange={(e) => setRefusedOnly(e.target.checked)} /> Refused
+          only
         </label>
       }
     >
       {decisions.isPending ? <Loading label="Loading decisions…" /> : null}
       {decisions.error ? <ErrorState error={decisions.error} /> : null}
-      {list && list.length === 0 ? <Empty>{refusedOnly ? "No refused request among the latest decisions of this key." : "No recent requests with this key."}</Empty> : null}
+      {list && list.length === 0 ? (
+        <Empty>
+          {refusedOnly
+            ? "No refused request among the latest decisions of this key."
+            : "No recent requests with this key."}
+        </Empty>
+      ) : null}
       {list && list.length > 0 ? (
         <div className="table-wrap">
           <table aria-label="Recent decisions">
@@ -89,7 +97,9 @@ export function RecentDecisionsCard({ keyId }: { keyId: string }) {
                     <Outcome decision={d} />
                   </td>
                   <td className="num">{d.remaining ?? <span className="muted">n/a</span>}</td>
-                  <td>{d.shadowRefused.length > 0 ? d.shadowRefused.join(", ") : <span className="muted">none</span>}</td>
+                  <td>
+                    {d.shadowRefused.length > 0 ? d.shadowRefused.join(", ") : <span className="muted">none</span>}
+                  </td>
                 </tr>
               ))}
             </tbody>

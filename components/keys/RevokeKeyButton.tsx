@@ -25,7 +25,9 @@ export function RevokeKeyButton({ keyId, keyName, tenantId }: { keyId: string; k
       setOpen(false);
       // Mark the key revoked at once and drop its quota query: a revoked key has no quota (409),
       // and asking for it again before the key itself is re-read would only show an error.
-      queryClient.setQueryData<KeyDetails>(["key", keyId], (old) => (old ? { ...old, revokedAt: new Date().toISOString() } : old));
+      queryClient.setQueryData<KeyDetails>(["key", keyId], (old) =>
+        old ? { ...old, revokedAt: new Date().toISOString() } : old,
+      );
       queryClient.removeQueries({ queryKey: ["key", keyId, "quota"] });
       void queryClient.invalidateQueries({ queryKey: ["tenant", tenantId] });
       void queryClient.invalidateQueries({ queryKey: ["key", keyId], exact: true });
@@ -52,11 +54,20 @@ export function RevokeKeyButton({ keyId, keyName, tenantId }: { keyId: string; k
       >
         Revoke
       </button>
-      <dialog ref={dialogRef} className={styles.dialog} aria-labelledby={titleId} aria-describedby={bodyId} onClose={() => setOpen(false)}>
+      <dialog
+        ref={dialogRef}
+        className={styles.dialog}
+        aria-labelledby={titleId}
+        aria-describedby={bodyId}
+        onClose={() => setOpen(false)}
+      >
         <h2 id={titleId}>
           Revoke key <span className="name">{keyName}</span>?
         </h2>
-        <p id={bodyId}>Every request with this key will be refused (401) on every instance within a second. A revoked key cannot be restored.</p>
+        <p id={bodyId}>
+          Every request with this key will be refused (401) on every instance within a second. A revoked key cannot be
+          restored.
+        </p>
         <FormError message={revoke.error ? errorMessage(revoke.error) : null} />
         <div className={styles.dialogActions}>
           <button type="button" autoFocus onClick={() => setOpen(false)} disabled={revoke.isPending}>

@@ -17,11 +17,18 @@ export function TenantQuotaCard({ tenantId }: { tenantId: string }) {
   const keysWithRules = data?.keys.filter((k) => k.rules.length > 0) ?? [];
 
   return (
-    <ChartCard title="Remaining quota" hint={data ? `Read from the limiter (nothing charged) at ${formatClock(data.nowMs)}; refreshed every 2 s.` : undefined}>
+    <ChartCard
+      title="Remaining quota"
+      hint={
+        data ? `Read from the limiter (nothing charged) at ${formatClock(data.nowMs)}; refreshed every 2 s.` : undefined
+      }
+    >
       {quota.isPending ? <Loading label="Loading quota…" /> : null}
       {quota.error ? <ErrorState error={quota.error} /> : null}
       {data && data.tenantRules.length === 0 && keysWithRules.length === 0 ? (
-        <Empty>{data.keys.length === 0 ? "No live keys." : "No key-scope or tenant-scope rule applies to these keys."}</Empty>
+        <Empty>
+          {data.keys.length === 0 ? "No live keys." : "No key-scope or tenant-scope rule applies to these keys."}
+        </Empty>
       ) : null}
       {data && data.tenantRules.length > 0 ? (
         <div className={styles.quotaGroup}>

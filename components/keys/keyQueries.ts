@@ -33,7 +33,10 @@ export function useTenantKeys(tenantId: string) {
 }
 
 export function useTenantQuota(tenantId: string) {
-  return useLive<TenantQuota>(["tenant", tenantId, "quota"], `/api/admin/tenants/${encodeURIComponent(tenantId)}/quota`);
+  return useLive<TenantQuota>(
+    ["tenant", tenantId, "quota"],
+    `/api/admin/tenants/${encodeURIComponent(tenantId)}/quota`,
+  );
 }
 
 export function useKey(keyId: string) {
@@ -47,5 +50,8 @@ export function useKeyQuota(keyId: string, enabled = true) {
 
 /** Without `limit` the API answers every decision it keeps (the last 50). */
 export function useKeyDecisions(keyId: string, limit?: number) {
-  return useLive<RecentDecisions>(["key", keyId, "decisions", limit ?? null], withQuery(`${keyPath(keyId)}/decisions`, { limit }));
+  return useLive<RecentDecisions>(
+    ["key", keyId, "decisions", limit ?? null],
+    withQuery(`${keyPath(keyId)}/decisions`, { limit }),
+  );
 }

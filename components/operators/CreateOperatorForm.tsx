@@ -10,7 +10,12 @@ import { ApiError, apiSend } from "@/components/api/apiClient";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
-import { createOperatorSchema, MIN_PASSWORD_LENGTH, ROLES, type CreateOperatorInput } from "@/lib/control/auth/operatorSchemas";
+import {
+  createOperatorSchema,
+  MIN_PASSWORD_LENGTH,
+  ROLES,
+  type CreateOperatorInput,
+} from "@/lib/control/auth/operatorSchemas";
 import { zodFieldErrors } from "./zodFieldErrors";
 
 export function CreateOperatorForm() {
@@ -43,14 +48,23 @@ export function CreateOperatorForm() {
     create.mutate(parsed.data);
   }
 
-  const otherError = create.isError && Object.keys(create.error.fieldErrors).length === 0 ? errorMessage(create.error) : fieldErrors[""];
+  const otherError =
+    create.isError && Object.keys(create.error.fieldErrors).length === 0 ? errorMessage(create.error) : fieldErrors[""];
 
   return (
     <section className="card" aria-labelledby="create-operator-heading">
       <h2 id="create-operator-heading">Add an operator</h2>
       <form onSubmit={submit} noValidate>
         <div className="form-row">
-          <TextField id="operator-email" label="Email" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} error={fieldErrors.email} />
+          <TextField
+            id="operator-email"
+            label="Email"
+            type="email"
+            autoComplete="off"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={fieldErrors.email}
+          />
           <TextField
             id="operator-password"
             label="Password"

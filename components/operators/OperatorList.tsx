@@ -24,7 +24,11 @@ export default function OperatorList() {
         <h1>Operators</h1>
       </div>
       <div className="stack">
-        {isAdmin ? <CreateOperatorForm /> : <p className="hint">You are a viewer: you can see the operators but not change them.</p>}
+        {isAdmin ? (
+          <CreateOperatorForm />
+        ) : (
+          <p className="hint">You are a viewer: you can see the operators but not change them.</p>
+        )}
         <section className="card" aria-labelledby="operators-heading">
           <h2 id="operators-heading">Everyone who can log in</h2>
           {operators.isPending ? <Loading label="Loading operators…" /> : null}
@@ -47,7 +51,12 @@ export default function OperatorList() {
                 </thead>
                 <tbody>
                   {operators.data.map((operator) => (
-                    <OperatorRow key={operator.id} operator={operator} canChange={isAdmin} isSelf={operator.email === session.data?.email} />
+                    <OperatorRow
+                      key={operator.id}
+                      operator={operator}
+                      canChange={isAdmin}
+                      isSelf={operator.email === session.data?.email}
+                    />
                   ))}
                 </tbody>
               </table>

@@ -8,11 +8,22 @@ import { errorMessage } from "@/components/shell/PageState";
 import { ROLES, type Role } from "@/lib/control/auth/operatorSchemas";
 import type { OperatorView } from "@/lib/control/auth/operatorStore";
 
-export function OperatorRow({ operator, canChange, isSelf }: { operator: OperatorView; canChange: boolean; isSelf: boolean }) {
+export function OperatorRow({
+  operator,
+  canChange,
+  isSelf,
+}: {
+  operator: OperatorView;
+  canChange: boolean;
+  isSelf: boolean;
+}) {
   const queryClient = useQueryClient();
   const path = `/api/admin/operators/${encodeURIComponent(operator.id)}`;
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["operators"] });
-  const changeRole = useMutation<OperatorView, ApiError, Role>({ mutationFn: (role) => apiSend("PATCH", path, { role }), onSettled: refresh });
+  const changeRole = useMutation<OperatorView, ApiError, Role>({
+    mutationFn: (role) => apiSend("PATCH", path, { role }),
+    onSettled: refresh,
+  });
   const remove = useMutation<void, ApiError>({ mutationFn: () => apiSend("DELETE", path), onSettled: refresh });
   const failure = changeRole.error ?? remove.error;
 

@@ -76,7 +76,10 @@ export function LimitedNowTable({ tenantId }: { tenantId?: string }) {
   const query = useLimitedNow({ tenantId });
   const data = query.data;
   return (
-    <ChartCard title="Limited right now" hint={<>Who a rule refused in the last minute, with their quota now. Refreshed every 2 s.</>}>
+    <ChartCard
+      title="Limited right now"
+      hint={<>Who a rule refused in the last minute, with their quota now. Refreshed every 2 s.</>}
+    >
       <LiveQueryBody
         query={query}
         data={data?.clients}
@@ -98,7 +101,10 @@ export function LimitedNowTable({ tenantId }: { tenantId?: string }) {
             ]}
           >
             {clients.map((client) => (
-              <tr key={`${client.tenantId}/${client.rule.ref}/${client.scope}/${client.subject}`} data-testid="limited-row">
+              <tr
+                key={`${client.tenantId}/${client.rule.ref}/${client.scope}/${client.subject}`}
+                data-testid="limited-row"
+              >
                 <td>
                   <Who client={client} />
                 </td>
@@ -114,7 +120,17 @@ export function LimitedNowTable({ tenantId }: { tenantId?: string }) {
                   <RefusedCount refused={client.refused} />
                 </td>
                 <td>{formatClock(client.lastRefusedMs)}</td>
-                <td>{client.quota ? <QuotaBar remaining={client.quota.remaining} capacity={client.quota.capacity} label={`${client.rule.name ?? "rule"} quota left`} /> : <span className="muted">n/a</span>}</td>
+                <td>
+                  {client.quota ? (
+                    <QuotaBar
+                      remaining={client.quota.remaining}
+                      capacity={client.quota.capacity}
+                      label={`${client.rule.name ?? "rule"} quota left`}
+                    />
+                  ) : (
+                    <span className="muted">n/a</span>
+                  )}
+                </td>
                 <td>
                   <NextQuota client={client} />
                 </td>

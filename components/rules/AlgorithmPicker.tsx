@@ -7,7 +7,17 @@ import { RULE_ALGORITHMS, type Algorithm } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { RuleSelectField } from "./RuleField";
 
-export function AlgorithmPicker({ idPrefix, value, error, onChange }: { idPrefix: string; value: Algorithm; error?: string; onChange: (algorithm: Algorithm) => void }) {
+export function AlgorithmPicker({
+  idPrefix,
+  value,
+  error,
+  onChange,
+}: {
+  idPrefix: string;
+  value: Algorithm;
+  error?: string;
+  onChange: (algorithm: Algorithm) => void;
+}) {
   return (
     <RuleSelectField
       id={`${idPrefix}-algorithm`}

@@ -39,18 +39,25 @@ const toDraft = (o?: IdentifierOverride): OverrideDraft => ({
 
 /** "" → absent (the rule's window, the override's limit as burst); other text → Number (NaN is refused by the schema). */
 function toInput(draft: OverrideDraft): Record<string, unknown> {
-  const input: Record<string, unknown> = { identifier: draft.identifier.trim(), limit: draft.limit.trim() === "" ? undefined : Number(draft.limit) };
+  const input: Record<string, unknown> = {
+    identifier: draft.identifier.trim(),
+    limit: draft.limit.trim() === "" ? undefined : Number(draft.limit),
+  };
   if (draft.windowMs.trim() !== "") input.windowMs = Number(draft.windowMs);
   if (draft.burst.trim() !== "") input.burst = Number(draft.burst);
   return input;
 }
 
-const overridesPath = (tenantId: string, rule: string) => `/api/admin/tenants/${encodeURIComponent(tenantId)}/rules/${encodeURIComponent(rule)}/overrides`;
+const overridesPath = (tenantId: string, rule: string) =>
+  `/api/admin/tenants/${encodeURIComponent(tenantId)}/rules/${encodeURIComponent(rule)}/overrides`;
 
 function RuleOverrides({ tenantId, rule, canEdit }: { tenantId: string; rule: string; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const queryKey = ["tenant", tenantId, "overrides", rule];
-  const stored = useQuery<StoredOverrides, ApiError>({ queryKey, queryFn: () => apiGet<StoredOverrides>(overridesPath(tenantId, rule)) });
+  const stored = useQuery<StoredOverrides, ApiError>({
+    queryKey,
+    queryFn: () => apiGet<StoredOverrides>(overridesPath(tenantId, rule)),
+  });
   const [drafts, setDrafts] = useState<OverrideDraft[] | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -73,7 +80,8 @@ function RuleOverrides({ tenantId, rule, canEdit }: { tenantId: string; rule: st
   if (!stored.data) return <ErrorState error={stored.error} />;
 
   const editing = drafts !== null;
-  const change = (id: number, patch: Partial<OverrideDraft>) => setDrafts((old) => old?.map((d) => (d.id === id ? { ...d, ...patch } : d)) ?? old);
+  const change = (id: number, patch: Partial<OverrideDraft>) =>
+    setDrafts((old) => old?.map((d) => (d.id === id ? { ...d, ...patch } : d)) ?? old);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -96,7 +104,8 @@ function RuleOverrides({ tenantId, rule, canEdit }: { tenantId: string; rule: st
       </h3>
       {savedCount !== null ? (
         <p role="status" className="hint">
-          Saved {savedCount === 1 ? "1 override" : `${savedCount} overrides`}: in force on every instance within a second.
+          Saved {savedCount === 1 ? "1 override" : `${savedCount} overrides`}: in force on every instance within a
+          second.
         </p>
       ) : null}
       {!editing ? (
@@ -128,7 +137,10 @@ function RuleOverrides({ tenantId, rule, canEdit }: { tenantId: string; rule: st
             </table>
           )}
           {canEdit ? (
-            <button type="button" onClick={() => (setSavedCount(null), setErrors({}), setDrafts(stored.data.overrides.map(toDraft)))}>
+            <button
+              type="button"
+              onClick={() => (setSavedCount(null), setErrors({}), setDrafts(stored.data.overrides.map(toDraft)))}
+            >
               Edit overrides of {rule}
             </button>
           ) : null}
@@ -138,11 +150,48 @@ function RuleOverrides({ tenantId, rule, canEdit }: { tenantId: string; rule: st
           <FormError message={formError ?? errors[""] ?? null} />
           {drafts.map((d, i) => (
             <div className="form-row" key={d.id} role="group" aria-label={`Override ${i + 1}`}>
-              <TextField id={`ov-${rule}-${d.id}-identifier`} label="Identifier" value={d.identifier} placeholder="acme or enterprise:*" spellCheck={false} autoComplete="off" error={errors[`${i}.identifier`]} onChange={(e) => change(d.id, { identifier: e.target.value })} />
-              <TextField id={`ov-${rule}-${d.id}-limit`} label="Limit" inputMode="numeric" value={d.limit} error={errors[`${i}.limit`]} onChange={(e) => change(d.id, { limit: e.target.value })} />
-              <TextField id={`ov-${rule}-${d.id}-window`} label="Window (ms)" inputMode="numeric" value={d.windowMs} placeholder="the rule's" error={errors[`${i}.windowMs`]} onChange={(e) => change(d.id, { windowMs: e.target.value })} />
-              <TextField id={`ov-${rule}-${d.id}-burst`} label="Burst" inputMode="numeric" value={d.burst} placeholder="= limit" error={errors[`${i}.burst`]} onChange={(e) => change(d.id, { burst: e.target.value })} />
-              <button type="button" className="button-quiet" onClick={() => setDrafts(drafts.filter((x) => x.id !== d.id))} aria-label={`Remove override ${i + 1}`}>
+              <TextField
+                id={`ov-${rule}-${d.id}-identifier`}
+                label="Identifier"
+                value={d.identifier}
+                placeholder="acme or enterprise:*"
+                spellCheck={false}
+                autoComplete="off"
+                error={errors[`${i}.identifier`]}
+                onChange={(e) => change(d.id, { identifier: e.target.value })}
+              />
+              <TextField
+                id={`ov-${rule}-${d.id}-limit`}
+                label="Limit"
+                inputMode="numeric"
+                value={d.limit}
+                error={errors[`${i}.limit`]}
+                onChange={(e) => change(d.id, { limit: e.target.value })}
+              />
+              <TextField
+                id={`ov-${rule}-${d.id}-window`}
+                label="Window (ms)"
+                inputMode="numeric"
+                value={d.windowMs}
+                placeholder="the rule's"
+                error={errors[`${i}.windowMs`]}
+                onChange={(e) => change(d.id, { windowMs: e.target.value })}
+              />
+              <TextField
+                id={`ov-${rule}-${d.id}-burst`}
+                label="Burst"
+                inputMode="numeric"
+                value={d.burst}
+                placeholder="= limit"
+                error={errors[`${i}.burst`]}
+                onChange={(e) => change(d.id, { burst: e.target.value })}
+              />
+              <button
+                type="button"
+                className="button-quiet"
+                onClick={() => setDrafts(drafts.filter((x) => x.id !== d.id))}
+                aria-label={`Remove override ${i + 1}`}
+              >
                 Remove
               </button>
             </div>
@@ -154,7 +203,11 @@ function RuleOverrides({ tenantId, rule, canEdit }: { tenantId: string; rule: st
             <SubmitButton pending={save.isPending} pendingLabel="Saving…">
               Save overrides
             </SubmitButton>
-            <button type="button" className="button-quiet" onClick={() => (setDrafts(null), setErrors({}), setFormError(null))}>
+            <button
+              type="button"
+              className="button-quiet"
+              onClick={() => (setDrafts(null), setErrors({}), setFormError(null))}
+            >
               Cancel
             </button>
           </div>
@@ -174,7 +227,8 @@ export function IdentifierOverridesCard({ tenantId, canEdit }: { tenantId: strin
         <h2 id="overrides-heading">Identifier overrides</h2>
       </div>
       <p className="hint">
-        Per-identifier limits for <code>POST /api/v1/check</code>: an exact identifier beats the longest matching prefix (<code>enterprise:*</code>), which beats the rule.
+        Per-identifier limits for <code>POST /api/v1/check</code>: an exact identifier beats the longest matching prefix
+        (<code>enterprise:*</code>), which beats the rule.
       </p>
       {identifierRules.map((rule) => (
         <RuleOverrides key={rule} tenantId={tenantId} rule={rule} canEdit={canEdit} />

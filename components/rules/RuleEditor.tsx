@@ -59,7 +59,11 @@ export function RuleEditor({
       setSaved({ count: savedRules.length, at: new Date() });
     },
     onError: (error, request) => {
-      setFormError(editing.showServerErrors(error, request.drafts) ? `The server refused the rules: ${errorMessage(error)}` : errorMessage(error));
+      setFormError(
+        editing.showServerErrors(error, request.drafts)
+          ? `The server refused the rules: ${errorMessage(error)}`
+          : errorMessage(error),
+      );
     },
   });
 
@@ -106,8 +110,9 @@ export function RuleEditor({
 
       {saved ? (
         <p className="notice notice-ok" role="status">
-          Saved {saved.count === 1 ? "1 rule" : `${saved.count} rules`} at {saved.at.toLocaleTimeString("en-GB")}. The new rules are in force on every
-          instance: this one applied them before answering and announced the change to the others.
+          Saved {saved.count === 1 ? "1 rule" : `${saved.count} rules`} at {saved.at.toLocaleTimeString("en-GB")}. The
+          new rules are in force on every instance: this one applied them before answering and announced the change to
+          the others.
         </p>
       ) : null}
 

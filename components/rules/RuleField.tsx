@@ -80,7 +80,13 @@ export function RuleSelectField<T extends string>({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value as T)} aria-invalid={error ? true : undefined} aria-describedby={describedBy}>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value as T)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

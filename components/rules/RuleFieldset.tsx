@@ -56,7 +56,14 @@ export function RuleFieldset({
       {errors.rule ? <p className="form-error">{errors.rule}</p> : null}
       {errors.mode ? <p className="field-error">{errors.mode}</p> : null}
       <div className={styles.grid}>
-        <RuleTextField id={id("name")} label="Name" hint="a-z, 0-9, _ and -" error={errors.name} value={draft.name} onChange={(name) => onChange({ name })} />
+        <RuleTextField
+          id={id("name")}
+          label="Name"
+          hint="a-z, 0-9, _ and -"
+          error={errors.name}
+          value={draft.name}
+          onChange={(name) => onChange({ name })}
+        />
         <RuleSelectField
           id={id("scope")}
           label="Scope"
@@ -72,7 +79,9 @@ export function RuleFieldset({
               id={id("scopeKey")}
               label={draft.scope === "header" ? "Header" : "Query parameter"}
               placeholder={draft.scope === "header" ? "x-user-id" : "user"}
-              hint={draft.scope === "header" ? "counted per value of this header" : "counted per value of this parameter"}
+              hint={
+                draft.scope === "header" ? "counted per value of this header" : "counted per value of this parameter"
+              }
               error={errors.scopeKey}
               value={draft.scopeKey}
               onChange={(scopeKey) => onChange({ scopeKey })}
@@ -88,7 +97,12 @@ export function RuleFieldset({
             />
           </>
         ) : null}
-        <AlgorithmPicker idPrefix={draft.draftId} value={draft.algorithm} error={errors.algorithm} onChange={(algorithm) => onChange({ algorithm })} />
+        <AlgorithmPicker
+          idPrefix={draft.draftId}
+          value={draft.algorithm}
+          error={errors.algorithm}
+          onChange={(algorithm) => onChange({ algorithm })}
+        />
         <RuleSelectField
           id={id("failMode")}
           label="Fail mode"
@@ -98,12 +112,43 @@ export function RuleFieldset({
           options={FAIL_MODES.map((m) => ({ value: m, label: m }))}
           onChange={(failMode) => onChange({ failMode })}
         />
-        <RuleTextField id={id("limit")} label="Limit" numeric hint={guide.limitHint} error={errors.limit} value={draft.limit} onChange={(limit) => onChange({ limit })} />
-        <RuleTextField id={id("window")} label="Window" hint={DURATION_HELP} error={errors.windowMs} value={draft.window} onChange={(window) => onChange({ window })} />
+        <RuleTextField
+          id={id("limit")}
+          label="Limit"
+          numeric
+          hint={guide.limitHint}
+          error={errors.limit}
+          value={draft.limit}
+          onChange={(limit) => onChange({ limit })}
+        />
+        <RuleTextField
+          id={id("window")}
+          label="Window"
+          hint={DURATION_HELP}
+          error={errors.windowMs}
+          value={draft.window}
+          onChange={(window) => onChange({ window })}
+        />
         {guide.usesBurst ? (
-          <RuleTextField id={id("burst")} label="Burst" numeric hint={guide.burstHint} error={errors.burst} value={draft.burst} onChange={(burst) => onChange({ burst })} />
+          <RuleTextField
+            id={id("burst")}
+            label="Burst"
+            numeric
+            hint={guide.burstHint}
+            error={errors.burst}
+            value={draft.burst}
+            onChange={(burst) => onChange({ burst })}
+          />
         ) : null}
-        <RuleTextField id={id("cost")} label="Cost" numeric hint="units per request" error={errors.cost} value={draft.cost} onChange={(cost) => onChange({ cost })} />
+        <RuleTextField
+          id={id("cost")}
+          label="Cost"
+          numeric
+          hint="units per request"
+          error={errors.cost}
+          value={draft.cost}
+          onChange={(cost) => onChange({ cost })}
+        />
         <RuleTextField
           id={id("penalty")}
           label="Penalty"
@@ -113,12 +158,20 @@ export function RuleFieldset({
           value={draft.penalty}
           onChange={(penalty) => onChange({ penalty })}
         />
-        <fieldset className={styles.methods} aria-describedby={errors["match.methods"] ? id("methods-error") : undefined}>
+        <fieldset
+          className={styles.methods}
+          aria-describedby={errors["match.methods"] ? id("methods-error") : undefined}
+        >
           <legend>Methods</legend>
           <div className={styles.methodList}>
             {HTTP_METHODS.map((method) => (
               <label key={method}>
-                <input type="checkbox" checked={draft.methods.includes(method)} onChange={(e) => toggleMethod(method, e.target.checked)} /> {method}
+                <input
+                  type="checkbox"
+                  checked={draft.methods.includes(method)}
+                  onChange={(e) => toggleMethod(method, e.target.checked)}
+                />{" "}
+                {method}
               </label>
             ))}
           </div>
@@ -129,17 +182,27 @@ export function RuleFieldset({
             </p>
           ) : null}
         </fieldset>
-        <fieldset className={styles.methods} aria-describedby={`${id("chargeOn-hint")}${errors.chargeOn ? ` ${id("chargeOn-error")}` : ""}`} aria-invalid={errors.chargeOn ? true : undefined}>
+        <fieldset
+          className={styles.methods}
+          aria-describedby={`${id("chargeOn-hint")}${errors.chargeOn ? ` ${id("chargeOn-error")}` : ""}`}
+          aria-invalid={errors.chargeOn ? true : undefined}
+        >
           <legend>Charge only responses</legend>
           <div className={styles.methodList}>
             {STATUS_CLASSES.map((cls) => (
               <label key={cls}>
-                <input type="checkbox" checked={draft.chargeOn.includes(cls)} onChange={(e) => toggleClass(cls, e.target.checked)} /> {cls}
+                <input
+                  type="checkbox"
+                  checked={draft.chargeOn.includes(cls)}
+                  onChange={(e) => toggleClass(cls, e.target.checked)}
+                />{" "}
+                {cls}
               </label>
             ))}
           </div>
           <span id={id("chargeOn-hint")} className={styles.fieldHint}>
-            checked: charged once the answer&apos;s status is known, e.g. only 4xx against credential stuffing; none: charged when admitted
+            checked: charged once the answer&apos;s status is known, e.g. only 4xx against credential stuffing; none:
+            charged when admitted
           </span>
           {errors.chargeOn ? (
             <p id={id("chargeOn-error")} className="field-error">
@@ -158,7 +221,11 @@ export function RuleFieldset({
           onChange={(path) => onChange({ path })}
         />
         <label className={styles.toggle}>
-          <input type="checkbox" checked={draft.mode === "shadow"} onChange={(e) => onChange({ mode: e.target.checked ? "shadow" : "enforce" })} />
+          <input
+            type="checkbox"
+            checked={draft.mode === "shadow"}
+            onChange={(e) => onChange({ mode: e.target.checked ? "shadow" : "enforce" })}
+          />
           Shadow mode <span className="muted">(count, never refuse)</span>
         </label>
       </div>

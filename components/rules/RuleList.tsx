@@ -80,12 +80,20 @@ export function RuleList({ rules, caption }: { rules: ListedRule[]; caption: str
               <td className="num">
                 {rule.limit.toLocaleString("en")} / {describeDuration(rule.windowMs)}
               </td>
-              <td className="num">{ALGORITHM_GUIDE[rule.algorithm].usesBurst ? rule.burst.toLocaleString("en") : <span className="muted">n/a</span>}</td>
+              <td className="num">
+                {ALGORITHM_GUIDE[rule.algorithm].usesBurst ? (
+                  rule.burst.toLocaleString("en")
+                ) : (
+                  <span className="muted">n/a</span>
+                )}
+              </td>
               <td className="num">
                 {rule.cost}
                 {rule.chargeOn ? <span className="muted"> on {rule.chargeOn.join(", ")}</span> : null}
               </td>
-              <td className="num">{rule.blockMs > 0 ? describeDuration(rule.blockMs) : <span className="muted">none</span>}</td>
+              <td className="num">
+                {rule.blockMs > 0 ? describeDuration(rule.blockMs) : <span className="muted">none</span>}
+              </td>
               <td>
                 <code>{describeMatch(rule)}</code>
               </td>

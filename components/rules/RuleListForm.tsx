@@ -122,7 +122,9 @@ export function RuleListForm({
                   scopes={scopes}
                   open={open.has(draft.draftId)}
                   onToggle={() => toggle(draft.draftId)}
-                  onChange={(patch) => onChange(drafts.map((d) => (d.draftId === draft.draftId ? { ...d, ...patch } : d)))}
+                  onChange={(patch) =>
+                    onChange(drafts.map((d) => (d.draftId === draft.draftId ? { ...d, ...patch } : d)))
+                  }
                   onRemove={() => onChange(drafts.filter((d) => d.draftId !== draft.draftId))}
                 />
               ))}
@@ -135,7 +137,9 @@ export function RuleListForm({
           Add rule
         </button>
         <p className={styles.changes} aria-live="polite" data-testid="rule-changes">
-          {changes.length === 0 ? "No changes yet." : `${changes.length === 1 ? "1 change" : `${changes.length} changes`}: ${changes.join("; ")}`}
+          {changes.length === 0
+            ? "No changes yet."
+            : `${changes.length === 1 ? "1 change" : `${changes.length} changes`}: ${changes.join("; ")}`}
         </p>
         {children}
       </div>

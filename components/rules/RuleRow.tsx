@@ -55,7 +55,8 @@ export function RuleRow({
     <>
       <tr className={`${styles.ruleRow} ${problems > 0 ? styles.invalidRow : ""}`} data-rule={name}>
         <th scope="row">
-          <code className="name">{name || "new rule"}</code> {draft.mode === "shadow" ? <span className="badge">shadow</span> : null}
+          <code className="name">{name || "new rule"}</code>{" "}
+          {draft.mode === "shadow" ? <span className="badge">shadow</span> : null}
           {problems > 0 ? (
             <span className={styles.problemBadge}>
               {problems === 1 ? "1 field to fix" : `${problems} fields to fix`}
@@ -67,7 +68,14 @@ export function RuleRow({
         <td>{draft.scope}</td>
         <td>{appliesTo(draft)}</td>
         <td className={styles.rowActions}>
-          <button type="button" className="button-quiet" aria-expanded={open} aria-controls={drawerId} onClick={onToggle} aria-label={`${open ? "Close" : "Edit"} ${title}`}>
+          <button
+            type="button"
+            className="button-quiet"
+            aria-expanded={open}
+            aria-controls={drawerId}
+            onClick={onToggle}
+            aria-label={`${open ? "Close" : "Edit"} ${title}`}
+          >
             {open ? "Close" : "Edit"}
           </button>
           <button type="button" className="button-quiet" onClick={onRemove} aria-label={`Remove ${title}`}>

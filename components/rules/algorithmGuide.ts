@@ -39,8 +39,7 @@ const GUIDE_TEXT: Record<Algorithm, Omit<AlgorithmGuide, "usesBurst">> = {
   sliding_log: {
     summary: "exact; for limits up to a few thousand",
     title: "Sliding log",
-    tradeOff:
-      `Remembers every admitted request in the window: exact, never more than the limit in any window. Memory and CPU grow with the requests per window, so its limit is capped at ${MAX_SLIDING_LOG_LIMIT.toLocaleString("en")} (use sliding_window above that).`,
+    tradeOff: `Remembers every admitted request in the window: exact, never more than the limit in any window. Memory and CPU grow with the requests per window, so its limit is capped at ${MAX_SLIDING_LOG_LIMIT.toLocaleString("en")} (use sliding_window above that).`,
     limitHint: "requests per window",
     windowHint: "window length in milliseconds",
   },
@@ -73,7 +72,10 @@ const GUIDE_TEXT: Record<Algorithm, Omit<AlgorithmGuide, "usesBurst">> = {
 };
 
 export const ALGORITHM_GUIDE = Object.fromEntries(
-  RULE_ALGORITHMS.map((algorithm) => [algorithm, { ...GUIDE_TEXT[algorithm], usesBurst: BURST_ALGORITHMS.includes(algorithm) }]),
+  RULE_ALGORITHMS.map((algorithm) => [
+    algorithm,
+    { ...GUIDE_TEXT[algorithm], usesBurst: BURST_ALGORITHMS.includes(algorithm) },
+  ]),
 ) as Record<Algorithm, AlgorithmGuide>;
 
 /** A window length as people read it: 60000 → "1 min", 1500 → "1.5 s". */

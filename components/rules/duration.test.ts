@@ -13,10 +13,13 @@ describe("durations as typed", () => {
     [".5 s", 500],
   ])("%s is %d ms", (text, ms) => expect(parseDuration(text)).toBe(ms));
 
-  it.each(["", "60000", "1 fortnight", "min", "1,5 h", "-1 s", "1 min 30 s"])("%j is not a duration", (text) => expect(parseDuration(text)).toBeNull());
+  it.each(["", "60000", "1 fortnight", "min", "1,5 h", "-1 s", "1 min 30 s"])("%j is not a duration", (text) =>
+    expect(parseDuration(text)).toBeNull(),
+  );
 
   it("shows a value back in the largest exact unit, and reads it back the same", () => {
-    for (const ms of [1_000, 60_000, 90_000, 3_600_000, 86_400_000, 1_500, 31_622_400_000]) expect(parseDuration(formatDuration(ms))).toBe(ms);
+    for (const ms of [1_000, 60_000, 90_000, 3_600_000, 86_400_000, 1_500, 31_622_400_000])
+      expect(parseDuration(formatDuration(ms))).toBe(ms);
     expect(formatDuration(60_000)).toBe("1 min");
     expect(formatDuration(90_000)).toBe("90 s");
     expect(formatDuration(1_500)).toBe("1500 ms");

@@ -18,16 +18,31 @@ const REWRITES: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^blockMs must be at least 0/, () => "Penalty cannot be negative; leave it empty for none"],
   [/^blockMs must be at most /, () => `Penalty must be at most ${MAX_WINDOW_DAYS} days`],
   [/^name is required/, () => "Give the rule a name"],
-  [/^scopeKey is required for scope (header|query)/, (m) => (m[1] === "header" ? "Name the header to count by, such as x-user-id" : "Name the query parameter to count by")],
-  [/^name must be 1-\d+ characters/, () => `Name: use 1 to ${RULE_NAME_MAX} lower-case letters, digits, _ or -, starting with a letter or digit`],
+  [
+    /^scopeKey is required for scope (header|query)/,
+    (m) =>
+      m[1] === "header" ? "Name the header to count by, such as x-user-id" : "Name the query parameter to count by",
+  ],
+  [
+    /^name must be 1-\d+ characters/,
+    () => `Name: use 1 to ${RULE_NAME_MAX} lower-case letters, digits, _ or -, starting with a letter or digit`,
+  ],
   [/^duplicate rule name "(.*)"$/, (m) => `Another rule is already named ${m[1]}`],
-  [/^(limit|burst|cost) must be a number$/, (m) => `${FIELD_LABELS[m[1] as "limit"]} must be a whole number, such as 100`],
+  [
+    /^(limit|burst|cost) must be a number$/,
+    (m) => `${FIELD_LABELS[m[1] as "limit"]} must be a whole number, such as 100`,
+  ],
   [/^path must start with \//, () => "Path must start with / and contain no spaces, ? or #"],
   [/^path wildcards must be a whole segment/, () => "Path: a wildcard must be a whole segment, /* or /**"],
-  [/^chargeOn cannot be set on an identifier rule/, () => "Charge only responses: an identifier rule is charged by POST /api/v1/check; uncheck every class, or pick another scope"],
+  [
+    /^chargeOn cannot be set on an identifier rule/,
+    () =>
+      "Charge only responses: an identifier rule is charged by POST /api/v1/check; uncheck every class, or pick another scope",
+  ],
 ];
 
-const API_NAME = /^(name|scopeKey|onMissing|scope|algorithm|limit|windowMs|burst|cost|blockMs|methods|path|chargeOn|failMode|mode)\b/;
+const API_NAME =
+  /^(name|scopeKey|onMissing|scope|algorithm|limit|windowMs|burst|cost|blockMs|methods|path|chargeOn|failMode|mode)\b/;
 const API_LABEL: Record<string, string> = { ...FIELD_LABELS, methods: "Methods", path: "Path" };
 
 export function plainMessage(message: string): string {

@@ -9,7 +9,21 @@ import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { formatDuration, perDuration } from "./duration";
 
 /** A rule as far as a change summary needs it: stored rules and parsed drafts both fit. */
-export type ComparableRule = Pick<RuleInput, "name" | "limit" | "windowMs" | "algorithm" | "burst" | "cost" | "blockMs" | "chargeOn" | "scope" | "mode" | "failMode" | "match">;
+export type ComparableRule = Pick<
+  RuleInput,
+  | "name"
+  | "limit"
+  | "windowMs"
+  | "algorithm"
+  | "burst"
+  | "cost"
+  | "blockMs"
+  | "chargeOn"
+  | "scope"
+  | "mode"
+  | "failMode"
+  | "match"
+>;
 
 const count = (n: number) => n.toLocaleString("en");
 
@@ -27,19 +41,29 @@ function matchText(rule: ComparableRule): string {
 
 const penaltyText = (rule: ComparableRule) => (rule.blockMs ? formatDuration(rule.blockMs) : "none");
 
-const chargedText = (rule: ComparableRule) => (rule.chargeOn?.length ? rule.chargeOn.join(", ") + " responses" : "at admission");
+const chargedText = (rule: ComparableRule) =>
+  rule.chargeOn?.length ? rule.chargeOn.join(", ") + " responses" : "at admission";
 
-const algorithmName = (rule: ComparableRule) => (rule.algorithm ? ALGORITHM_GUIDE[rule.algorithm].title.toLowerCase() : "sliding window");
+const algorithmName = (rule: ComparableRule) =>
+  rule.algorithm ? ALGORITHM_GUIDE[rule.algorithm].title.toLowerCase() : "sliding window";
 
 /** The differences of one rule kept under the same name, in words; empty when nothing changed. */
 function ruleDifferences(before: ComparableRule, after: ComparableRule): string[] {
   const parts: string[] = [];
   if (before.limit !== after.limit || before.windowMs !== after.windowMs) {
-    parts.push(before.windowMs === after.windowMs && Number.isFinite(after.limit) ? `${count(before.limit)} → ${count(after.limit)} ${perDuration(after.windowMs)}` : `${rate(before)} → ${rate(after)}`);
+    parts.push(
+      before.windowMs === after.windowMs && Number.isFinite(after.limit)
+        ? `${count(before.limit)} → ${count(after.limit)} ${perDuration(after.windowMs)}`
+        : `${rate(before)} → ${rate(after)}`,
+    );
   }
   const pairs: [string, string | undefined, string | undefined][] = [
     ["algorithm", algorithmName(before), algorithmName(after)],
-    ["burst", before.burst === undefined ? undefined : count(before.burst), after.burst === undefined ? undefined : count(after.burst)],
+    [
+      "burst",
+      before.burst === undefined ? undefined : count(before.burst),
+      after.burst === undefined ? undefined : count(after.burst),
+    ],
     ["cost", String(before.cost ?? 1), String(after.cost ?? 1)],
     ["penalty", penaltyText(before), penaltyText(after)],
     ["charged", chargedText(before), chargedText(after)],
@@ -50,7 +74,11 @@ function ruleDifferences(before: ComparableRule, after: ComparableRule): string[
   ];
   for (const [label, was, now] of pairs) {
     // The window algorithms store burst = limit: a burst means something only where it is used.
-    if (label === "burst" && (was === undefined || now === undefined || !ALGORITHM_GUIDE[after.algorithm ?? "sliding_window"].usesBurst)) continue;
+    if (
+      label === "burst" &&
+      (was === undefined || now === undefined || !ALGORITHM_GUIDE[after.algorithm ?? "sliding_window"].usesBurst)
+    )
+      continue;
     if (was !== now) parts.push(`${label} ${was} → ${now}`);
   }
   return parts;

@@ -5,7 +5,15 @@
  * becomes a value the schema refuses with its own message naming the field.
  */
 import { matchSchema, type Rule, type RuleInput } from "@/lib/policy/rules/ruleSchema";
-import { STATUS_CLASSES, type Algorithm, type FailMode, type OnMissing, type RuleMode, type Scope, type StatusClass } from "@/lib/limiter/types";
+import {
+  STATUS_CLASSES,
+  type Algorithm,
+  type FailMode,
+  type OnMissing,
+  type RuleMode,
+  type Scope,
+  type StatusClass,
+} from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { formatDuration, parseDuration } from "./duration";
 

@@ -29,7 +29,15 @@ describe("a stored rule survives the form unchanged", () => {
 
 describe("a concurrency rule survives the form, and its refusals are in the form's words", () => {
   it("round trip", () => {
-    const rule: Rule = ruleSchema.parse({ name: "inflight", scope: "ip", algorithm: "concurrency", limit: 3, windowMs: 30_000, failMode: "closed", mode: "shadow" });
+    const rule: Rule = ruleSchema.parse({
+      name: "inflight",
+      scope: "ip",
+      algorithm: "concurrency",
+      limit: 3,
+      windowMs: 30_000,
+      failMode: "closed",
+      mode: "shadow",
+    });
     expect(ruleSchema.parse(draftToInput(draftFromRule(rule)))).toEqual(rule);
   });
 
@@ -37,7 +45,9 @@ describe("a concurrency rule survives the form, and its refusals are in the form
     const result = validateDrafts(tenant, [draft({ algorithm: "concurrency", failMode: "local" })]);
     expect(result.ok).toBe(false);
     const errors = result.ok ? NO_ERRORS : result.errors;
-    expect(Object.values(errors.rules)[0]).toEqual({ failMode: expect.stringMatching(/^Fail mode local is not available for concurrency/) });
+    expect(Object.values(errors.rules)[0]).toEqual({
+      failMode: expect.stringMatching(/^Fail mode local is not available for concurrency/),
+    });
   });
 });
 
@@ -95,13 +105,18 @@ describe("durations in the form", () => {
   it("text that is no duration gets a plain message on the window, not an API field name", () => {
     const d = draft({ window: "60000" });
     const result = validateDrafts(tenant, [d]);
-    expect(result.ok ? null : result.errors.rules[d.draftId]?.windowMs).toBe("Window: write a number and a unit: 500 ms, 30 s, 1 min, 2 h, 1 d");
+    expect(result.ok ? null : result.errors.rules[d.draftId]?.windowMs).toBe(
+      "Window: write a number and a unit: 500 ms, 30 s, 1 min, 2 h, 1 d",
+    );
   });
 });
 
 describe("the penalty in the form", () => {
   it("a penalty typed as a duration reaches the schema as blockMs; empty means none", () => {
-    expect(validateDrafts(tenant, [draft({ penalty: "10 min" })])).toMatchObject({ ok: true, rules: [{ blockMs: 600_000 }] });
+    expect(validateDrafts(tenant, [draft({ penalty: "10 min" })])).toMatchObject({
+      ok: true,
+      rules: [{ blockMs: 600_000 }],
+    });
     const none = validateDrafts(tenant, [draft({ penalty: " " })]);
     expect(none.ok && none.rules[0]!.blockMs).toBeUndefined();
   });
@@ -117,7 +132,9 @@ describe("the penalty in the form", () => {
   });
 
   it("a stored penalty is shown back as a duration", () => {
-    expect(draftFromRule(ruleSchema.parse({ name: "p", limit: 1, windowMs: 1000, blockMs: 90_000 })).penalty).toBe("90 s");
+    expect(draftFromRule(ruleSchema.parse({ name: "p", limit: 1, windowMs: 1000, blockMs: 90_000 })).penalty).toBe(
+      "90 s",
+    );
     expect(draftFromRule(ruleSchema.parse({ name: "p", limit: 1, windowMs: 1000 })).penalty).toBe("");
   });
 });
@@ -126,7 +143,10 @@ describe("placeFieldErrors (the server's 422 paths)", () => {
   const drafts = [draft({ name: "a" }), draft({ name: "b" })];
 
   it("reads array and object body paths alike", () => {
-    const errors = placeFieldErrors(drafts, { "1.limit": ["limit must be at least 1"], "rules.0.match.methods.2": "methods must be among GET" });
+    const errors = placeFieldErrors(drafts, {
+      "1.limit": ["limit must be at least 1"],
+      "rules.0.match.methods.2": "methods must be among GET",
+    });
     expect(errors.rules[drafts[1]!.draftId]).toEqual({ limit: "Limit must be at least 1" });
     expect(errors.rules[drafts[0]!.draftId]).toEqual({ "match.methods": "Methods must be among GET" });
   });
@@ -145,7 +165,10 @@ describe("placeFieldErrors (the server's 422 paths)", () => {
 
 describe("count by response in the form", () => {
   it("checked status classes reach the schema as chargeOn, in order; none checked leaves it out", () => {
-    expect(validateDrafts(tenant, [draft({ chargeOn: ["5xx", "4xx"] })])).toMatchObject({ ok: true, rules: [{ chargeOn: ["4xx", "5xx"] }] });
+    expect(validateDrafts(tenant, [draft({ chargeOn: ["5xx", "4xx"] })])).toMatchObject({
+      ok: true,
+      rules: [{ chargeOn: ["4xx", "5xx"] }],
+    });
     const none = validateDrafts(tenant, [draft({ chargeOn: [] })]);
     expect(none.ok && "chargeOn" in none.rules[0]! && none.rules[0]!.chargeOn !== undefined).toBe(false);
   });
@@ -155,6 +178,8 @@ describe("count by response in the form", () => {
     expect(ruleSchema.parse(draftToInput(draftFromRule(rule)))).toEqual(rule);
     const d = draft({ scope: "identifier", chargeOn: ["4xx"] });
     const result = validateDrafts(tenant, [d]);
-    expect(result.ok ? null : result.errors.rules[d.draftId]).toEqual({ chargeOn: expect.stringMatching(/^Charge only responses: an identifier rule is charged by POST \/api\/v1\/check/) });
+    expect(result.ok ? null : result.errors.rules[d.draftId]).toEqual({
+      chargeOn: expect.stringMatching(/^Charge only responses: an identifier rule is charged by POST \/api\/v1\/check/),
+    });
   });
 });

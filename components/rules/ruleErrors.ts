@@ -44,7 +44,11 @@ export function placeFieldErrors(drafts: RuleDraft[], messages: Record<string, s
     }
     // match.methods.2 → match.methods: a bad entry is shown on the method group.
     const twoLevel = parts.slice(0, 2).join(".");
-    const field: RuleField = FIELDS.has(twoLevel) ? (twoLevel as RuleField) : FIELDS.has(parts[0] ?? "") ? (parts[0] as RuleField) : "rule";
+    const field: RuleField = FIELDS.has(twoLevel)
+      ? (twoLevel as RuleField)
+      : FIELDS.has(parts[0] ?? "")
+        ? (parts[0] as RuleField)
+        : "rule";
     const fields = (out.rules[draft.draftId] ??= {});
     fields[field] ??= message;
   }
@@ -58,7 +62,11 @@ export type BodyValidation<B> = { ok: true; body: B } | { ok: false; errors: Edi
  * holding it under `rules`, like the simulator's). The body is answered as built: the server
  * parses it again.
  */
-export function validateBody<B>(schema: ZodType, drafts: RuleDraft[], toBody: (rules: RuleInput[]) => B): BodyValidation<B> {
+export function validateBody<B>(
+  schema: ZodType,
+  drafts: RuleDraft[],
+  toBody: (rules: RuleInput[]) => B,
+): BodyValidation<B> {
   const body = toBody(drafts.map(draftToInput));
   const result = schema.safeParse(body);
   if (result.success) return { ok: true, body };

@@ -64,7 +64,8 @@ export function useRuleDrafts(owner: RuleOwner, initial: Rule[] | null = null): 
     check: () => checkBody(ruleListSchemaFor(owner), (rules) => rules),
     checkBody,
     showServerErrors(error, sent) {
-      if (!(error instanceof ApiError) || error.status !== 422 || Object.keys(error.fieldErrors).length === 0) return false;
+      if (!(error instanceof ApiError) || error.status !== 422 || Object.keys(error.fieldErrors).length === 0)
+        return false;
       setErrors(placeFieldErrors(sent, error.fieldErrors));
       return true;
     },

@@ -66,7 +66,12 @@ export function ConfirmButton({
   return (
     <span className={warning ? "confirm confirm-warning" : "confirm"} role="group" aria-label={question}>
       <span data-testid={questionTestId}>{question}</span>
-      <button type="button" className={danger ? "button-danger" : "button-primary"} onClick={confirm} disabled={running || pending}>
+      <button
+        type="button"
+        className={danger ? "button-danger" : "button-primary"}
+        onClick={confirm}
+        disabled={running || pending}
+      >
         {running ? "Working…" : confirmLabel}
       </button>
       <button type="button" ref={cancelRef} onClick={() => setAsking(false)} disabled={running}>

@@ -37,7 +37,13 @@ function RedirectToLogin() {
 }
 
 /** `initialSession`: null when the server saw no session, undefined when it could not tell. */
-export default function DashboardShell({ initialSession, children }: { initialSession: Session | null | undefined; children: ReactNode }) {
+export default function DashboardShell({
+  initialSession,
+  children,
+}: {
+  initialSession: Session | null | undefined;
+  children: ReactNode;
+}) {
   if (initialSession === null) return <RedirectToLogin />;
   return <Shell initialSession={initialSession}>{children}</Shell>;
 }
@@ -88,7 +94,11 @@ function Shell({ initialSession, children }: { initialSession: Session | undefin
   if (session.data === undefined) {
     return (
       <main className="centered">
-        {session.error && !loggedOut ? <ErrorState error={session.error} /> : <Loading label={loggedOut ? "Redirecting to the login…" : "Loading…"} />}
+        {session.error && !loggedOut ? (
+          <ErrorState error={session.error} />
+        ) : (
+          <Loading label={loggedOut ? "Redirecting to the login…" : "Loading…"} />
+        )}
       </main>
     );
   }

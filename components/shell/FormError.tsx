@@ -13,7 +13,15 @@ export function FormError({ message }: { message: string | null | undefined }) {
   );
 }
 
-export function SubmitButton({ pending, pendingLabel, children }: { pending: boolean; pendingLabel: string; children: ReactNode }) {
+export function SubmitButton({
+  pending,
+  pendingLabel,
+  children,
+}: {
+  pending: boolean;
+  pendingLabel: string;
+  children: ReactNode;
+}) {
   return (
     <button type="submit" className="button-primary" disabled={pending}>
       {pending ? pendingLabel : children}

@@ -48,8 +48,26 @@ export default function LoginForm({ next }: { next: string }) {
   return (
     <form className="card login-card" onSubmit={submit} aria-labelledby="login-heading">
       <h1 id="login-heading">Log in to Sluice</h1>
-      <TextField id="login-email" label="Email" name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-      <TextField id="login-password" label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+      <TextField
+        id="login-email"
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
+      <TextField
+        id="login-password"
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
       <FormError message={problem} />
       <SubmitButton pending={submitting} pendingLabel="Logging in…">
         Log in

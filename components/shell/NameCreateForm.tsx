@@ -34,7 +34,19 @@ interface NameCreateFormProps<T> {
   children?: ReactNode;
 }
 
-export function NameCreateForm<T>({ formLabel, inputId, label, submitLabel, schema, send, onCreated, onSubmit, onSend, conflictOnName = false, children }: NameCreateFormProps<T>) {
+export function NameCreateForm<T>({
+  formLabel,
+  inputId,
+  label,
+  submitLabel,
+  schema,
+  send,
+  onCreated,
+  onSubmit,
+  onSend,
+  conflictOnName = false,
+  children,
+}: NameCreateFormProps<T>) {
   const [name, setName] = useState("");
   const [nameError, setNameError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
@@ -46,7 +58,8 @@ export function NameCreateForm<T>({ formLabel, inputId, label, submitLabel, sche
       onCreated(created);
     },
     onError: (error) => {
-      if (error instanceof ApiError && ((conflictOnName && error.status === 409) || error.fieldErrors.name)) setNameError(error.fieldErrors.name ?? error.detail);
+      if (error instanceof ApiError && ((conflictOnName && error.status === 409) || error.fieldErrors.name))
+        setNameError(error.fieldErrors.name ?? error.detail);
       else setFormError(errorMessage(error));
     },
   });

@@ -22,7 +22,12 @@ export function TextField({ id, label, error, hint, fieldClassName, ...input }: 
   return (
     <div className={fieldClassName ? `field ${fieldClassName}` : "field"}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} {...input} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : hint ? hintId : undefined} />
+      <input
+        id={id}
+        {...input}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : hint ? hintId : undefined}
+      />
       {error ? (
         <p id={errorId} className="field-error">
           {error}

@@ -72,11 +72,19 @@ export function CandidateActions({
     onMutate: () => setOutcome(null),
     onSuccess: (rules) => {
       saved(rules);
-      setOutcome({ kind: "ok", text: `Enforced: the tenant's ${rules.length === 1 ? "rule is" : `${rules.length} rules are`} now the candidate, in force on every instance.` });
+      setOutcome({
+        kind: "ok",
+        text: `Enforced: the tenant's ${rules.length === 1 ? "rule is" : `${rules.length} rules are`} now the candidate, in force on every instance.`,
+      });
     },
     onError: (error) => {
       const placed = onEnforceRefused(error);
-      setOutcome({ kind: "error", text: placed ? `The server refused the candidate: ${errorMessage(error)}` : `Nothing was changed: ${errorMessage(error)}` });
+      setOutcome({
+        kind: "error",
+        text: placed
+          ? `The server refused the candidate: ${errorMessage(error)}`
+          : `Nothing was changed: ${errorMessage(error)}`,
+      });
     },
   });
 
@@ -85,13 +93,15 @@ export function CandidateActions({
     <div>
       <h3>Apply the candidate</h3>
       <p className="hint">
-        Shadow mode trials what the candidate would refuse more than the current rules: a rule it removes or loosens stays in force until you enforce. The
-        shadow series appears in the <Link href="/">overview</Link> and on the <Link href={`/tenants/${tenantId}`}>tenant page</Link>. Both changes are
-        recorded in the <Link href={`/audit?tenantId=${encodeURIComponent(tenantId)}`}>audit log</Link>.
+        Shadow mode trials what the candidate would refuse more than the current rules: a rule it removes or loosens
+        stays in force until you enforce. The shadow series appears in the <Link href="/">overview</Link> and on the{" "}
+        <Link href={`/tenants/${tenantId}`}>tenant page</Link>. Both changes are recorded in the{" "}
+        <Link href={`/audit?tenantId=${encodeURIComponent(tenantId)}`}>audit log</Link>.
       </p>
       {stale ? (
         <p className="notice notice-warn" role="status">
-          The candidate was edited after this run. Run the simulation again before starting it in shadow mode or enforcing it.
+          The candidate was edited after this run. Run the simulation again before starting it in shadow mode or
+          enforcing it.
         </p>
       ) : null}
       <div>
@@ -107,7 +117,10 @@ export function CandidateActions({
         />
       </div>
       {outcome ? (
-        <p className={outcome.kind === "ok" ? "notice notice-ok" : "form-error"} role={outcome.kind === "ok" ? "status" : "alert"}>
+        <p
+          className={outcome.kind === "ok" ? "notice notice-ok" : "form-error"}
+          role={outcome.kind === "ok" ? "status" : "alert"}
+        >
           {outcome.text}
         </p>
       ) : null}

@@ -20,7 +20,11 @@ export interface SimulationRun {
 }
 
 function RecordedSince({ recordedFromMs }: { recordedFromMs: number | null }) {
-  return recordedFromMs === null ? <>Nothing is recorded for this tenant yet.</> : <>The oldest request still recorded is from {formatDateTime(recordedFromMs)}.</>;
+  return recordedFromMs === null ? (
+    <>Nothing is recorded for this tenant yet.</>
+  ) : (
+    <>The oldest request still recorded is from {formatDateTime(recordedFromMs)}.</>
+  );
 }
 
 export function SimulationReport({ run }: { run: SimulationRun }) {
@@ -28,7 +32,8 @@ export function SimulationReport({ run }: { run: SimulationRun }) {
   if (result.requests === 0) {
     return (
       <Empty>
-        Nothing recorded in this range: no request of this tenant to replay. <RecordedSince recordedFromMs={result.recordedFromMs} />
+        Nothing recorded in this range: no request of this tenant to replay.{" "}
+        <RecordedSince recordedFromMs={result.recordedFromMs} />
       </Empty>
     );
   }
@@ -37,7 +42,8 @@ export function SimulationReport({ run }: { run: SimulationRun }) {
   return (
     <>
       <p className="hint" data-testid="simulation-summary">
-        Replayed {formatCount(result.requests)} recorded requests from {formatDateTime(result.fromMs)} to {formatDateTime(result.toMs)}.
+        Replayed {formatCount(result.requests)} recorded requests from {formatDateTime(result.fromMs)} to{" "}
+        {formatDateTime(result.toMs)}.
       </p>
       {clipped ? (
         <p className="notice notice-warn">
@@ -46,7 +52,8 @@ export function SimulationReport({ run }: { run: SimulationRun }) {
       ) : null}
       {result.truncated ? (
         <p className="notice notice-warn">
-          The range held more requests than one simulation replays: only the first {formatCount(result.requests)} were replayed, up to {formatDateTime(result.toMs)}.
+          The range held more requests than one simulation replays: only the first {formatCount(result.requests)} were
+          replayed, up to {formatDateTime(result.toMs)}.
         </p>
       ) : null}
       {result.notSimulated?.length ? (
@@ -59,7 +66,9 @@ export function SimulationReport({ run }: { run: SimulationRun }) {
       <h3>Totals</h3>
       <SimulationTotals result={result} />
       <h3>Newly refused clients</h3>
-      <p className="hint">Clients the candidate would refuse more often than the current rules, most affected first (at most 100).</p>
+      <p className="hint">
+        Clients the candidate would refuse more often than the current rules, most affected first (at most 100).
+      </p>
       <NewlyRefusedTable clients={result.newlyRefused} />
     </>
   );

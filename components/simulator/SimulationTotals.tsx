@@ -36,7 +36,11 @@ export function SimulationTotals({ result }: { result: SimulationResult }) {
             <th scope="col" className="num">
               Refused %
             </th>
-            <th scope="col" className="num" title="Clients (API keys, or IPs without a key) with at least one refused request">
+            <th
+              scope="col"
+              className="num"
+              title="Clients (API keys, or IPs without a key) with at least one refused request"
+            >
               Clients affected
             </th>
           </tr>

@@ -19,7 +19,9 @@ export default function SimulatorPage({ tenantId }: { tenantId: string }) {
 
   const back = (
     <p className="hint">
-      <Link href={`/tenants/${tenantId}`}>← {tenant.data ? <span className="name">{tenant.data.name}</span> : "Tenant"}</Link>
+      <Link href={`/tenants/${tenantId}`}>
+        ← {tenant.data ? <span className="name">{tenant.data.name}</span> : "Tenant"}
+      </Link>
     </p>
   );
   if (tenant.isPending || rules.isPending) return <Loading label="Loading the tenant's rules…" />;
@@ -41,8 +43,9 @@ export default function SimulatorPage({ tenantId }: { tenantId: string }) {
             Rule simulator: <span className="name">{tenant.data.name}</span>
           </h1>
           <p className="hint">
-            Edit a candidate rule list, then replay this tenant&apos;s recorded requests through the current rules and the candidate side by side: who
-            would be refused, and how often. Nothing changes until {isAdmin ? "you start the candidate in shadow mode or enforce it" : "an admin applies it"}.
+            Edit a candidate rule list, then replay this tenant&apos;s recorded requests through the current rules and
+            the candidate side by side: who would be refused, and how often. Nothing changes until{" "}
+            {isAdmin ? "you start the candidate in shadow mode or enforce it" : "an admin applies it"}.
           </p>
         </div>
       </div>

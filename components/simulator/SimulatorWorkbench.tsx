@@ -49,7 +49,17 @@ function simulatePath(tenantId: string): string {
   return `/api/admin/tenants/${encodeURIComponent(tenantId)}/simulate`;
 }
 
-export function SimulatorWorkbench({ tenantId, initialRules, currentRules, canApply }: { tenantId: string; initialRules: Rule[]; currentRules: Rule[]; canApply: boolean }) {
+export function SimulatorWorkbench({
+  tenantId,
+  initialRules,
+  currentRules,
+  canApply,
+}: {
+  tenantId: string;
+  initialRules: Rule[];
+  currentRules: Rule[];
+  canApply: boolean;
+}) {
   const owner: RuleOwner = { kind: "tenant", tenantId };
   const editing = useRuleDrafts(owner, initialRules);
   const [baseline, setBaseline] = useState(() => JSON.stringify(initialRules));
@@ -57,16 +67,21 @@ export function SimulatorWorkbench({ tenantId, initialRules, currentRules, canAp
   const [formError, setFormError] = useState<string | null>(null);
 
   const run = useMutation({
-    mutationFn: ({ rules, fromMs, toMs }: RunRequest) => apiSend<SimulationResult>("POST", simulatePath(tenantId), { rules, fromMs, toMs }),
+    mutationFn: ({ rules, fromMs, toMs }: RunRequest) =>
+      apiSend<SimulationResult>("POST", simulatePath(tenantId), { rules, fromMs, toMs }),
     onError: (error, request) => {
-      if (editing.showServerErrors(error, request.drafts)) setFormError(`The server refused the candidate: ${errorMessage(error)}`);
+      if (editing.showServerErrors(error, request.drafts))
+        setFormError(`The server refused the candidate: ${errorMessage(error)}`);
     },
   });
 
   function submit() {
     setFormError(null);
     const drafts = editing.drafts;
-    const body = editing.checkBody(simulateSchema, (rules): SimulateBody => ({ rules, ...requestRange(range, Date.now()) }));
+    const body = editing.checkBody(simulateSchema, (rules): SimulateBody => ({
+      rules,
+      ...requestRange(range, Date.now()),
+    }));
     if (!drafts || !body) {
       setFormError("Nothing was simulated: fix the fields marked below.");
       return;
@@ -87,7 +102,10 @@ export function SimulatorWorkbench({ tenantId, initialRules, currentRules, canAp
 
   return (
     <div className="workbench">
-      <ChartCard title="Candidate rules" hint="Starts as the tenant's current rules. Change, add or remove rules; nothing is saved by running a simulation.">
+      <ChartCard
+        title="Candidate rules"
+        hint="Starts as the tenant's current rules. Change, add or remove rules; nothing is saved by running a simulation."
+      >
         <RuleListForm
           label="Candidate rules"
           drafts={drafts}
@@ -97,7 +115,8 @@ export function SimulatorWorkbench({ tenantId, initialRules, currentRules, canAp
           notices={
             changedElsewhere ? (
               <p className="notice notice-warn" role="status">
-                The tenant&apos;s rules were changed elsewhere since this candidate was loaded: the simulation compares against the rules as they are now.{" "}
+                The tenant&apos;s rules were changed elsewhere since this candidate was loaded: the simulation compares
+                against the rules as they are now.{" "}
                 <button type="button" className="button-quiet" onClick={resetToCurrent}>
                   Load the current rules
                 </button>
@@ -119,11 +138,22 @@ export function SimulatorWorkbench({ tenantId, initialRules, currentRules, canAp
         </RuleListForm>
       </ChartCard>
 
-      <ChartCard title="Simulation" hint={request ? `The current rules against the candidate over ${SIMULATION_RANGE_WORDS[request.range]}.` : undefined}>
-        {run.isIdle ? <Empty>Run the simulation to replay {SIMULATION_RANGE_WORDS[range]} of recorded requests through both rule sets.</Empty> : null}
+      <ChartCard
+        title="Simulation"
+        hint={
+          request ? `The current rules against the candidate over ${SIMULATION_RANGE_WORDS[request.range]}.` : undefined
+        }
+      >
+        {run.isIdle ? (
+          <Empty>
+            Run the simulation to replay {SIMULATION_RANGE_WORDS[range]} of recorded requests through both rule sets.
+          </Empty>
+        ) : null}
         {run.isPending ? <Loading label="Replaying the recorded requests…" /> : null}
         {run.isError && !fieldError ? <ErrorState error={run.error} /> : null}
-        {run.isError && fieldError ? <p className="hint">The candidate was refused: see the marked fields above.</p> : null}
+        {run.isError && fieldError ? (
+          <p className="hint">The candidate was refused: see the marked fields above.</p>
+        ) : null}
         {run.isSuccess && request ? (
           <>
             <CandidateChanges changes={describeRuleChanges(currentRules, request.rules)} />

@@ -23,7 +23,9 @@ export function simulationRows(result: Pick<SimulationResult, "current" | "candi
     }
     return found;
   };
-  for (const m of result.current.perMinute) Object.assign(row(m.minuteMs), { currentAllowed: m.allowed, currentRefused: m.refused });
-  for (const m of result.candidate.perMinute) Object.assign(row(m.minuteMs), { candidateAllowed: m.allowed, candidateRefused: m.refused });
+  for (const m of result.current.perMinute)
+    Object.assign(row(m.minuteMs), { currentAllowed: m.allowed, currentRefused: m.refused });
+  for (const m of result.candidate.perMinute)
+    Object.assign(row(m.minuteMs), { candidateAllowed: m.allowed, candidateRefused: m.refused });
   return [...rows.values()].sort((a, b) => a.minuteMs - b.minuteMs);
 }

@@ -48,15 +48,20 @@ export function AccessListsCard({ tenantId, canEdit }: { tenantId: string; canEd
         <h2 id="access-heading">Access lists</h2>
       </div>
       <p className="hint">
-        One entry per line: an IPv4 or IPv6 address, a CIDR block such as <code>10.0.0.0/8</code>, or <code>key:&lt;keyId&gt;</code>. Matched against the client
-        address that <code>ip</code> rules limit by.
+        One entry per line: an IPv4 or IPv6 address, a CIDR block such as <code>10.0.0.0/8</code>, or{" "}
+        <code>key:&lt;keyId&gt;</code>. Matched against the client address that <code>ip</code> rules limit by.
       </p>
       {lists.isPending ? <Loading label="Loading access lists…" /> : null}
       {lists.error ? <ErrorState error={lists.error} /> : null}
       {lists.data ? (
         canEdit ? (
           // Keyed by the stored lists, so another operator's change resets the form.
-          <AccessListsForm key={JSON.stringify(lists.data)} tenantId={tenantId} current={lists.data} onSaved={setSaved} />
+          <AccessListsForm
+            key={JSON.stringify(lists.data)}
+            tenantId={tenantId}
+            current={lists.data}
+            onSaved={setSaved}
+          />
         ) : (
           <div className="grid-2">
             <ReadOnlyList label="Allow" entries={lists.data.allow} />

@@ -22,7 +22,15 @@ const LISTS = [
 ] as const;
 
 /** `onSaved`: told after a save; the card shows it, since the stored lists change and the form is rebuilt from them. */
-export function AccessListsForm({ tenantId, current, onSaved }: { tenantId: string; current: AccessLists; onSaved: (saved: boolean) => void }) {
+export function AccessListsForm({
+  tenantId,
+  current,
+  onSaved,
+}: {
+  tenantId: string;
+  current: AccessLists;
+  onSaved: (saved: boolean) => void;
+}) {
   const queryClient = useQueryClient();
   const [text, setText] = useState({ allow: listToText(current.allow), deny: listToText(current.deny) });
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -30,13 +38,18 @@ export function AccessListsForm({ tenantId, current, onSaved }: { tenantId: stri
   const parsed = { allow: parseListText(text.allow), deny: parseListText(text.deny) };
 
   const save = useMutation({
-    mutationFn: (input: { allow: string[]; deny: string[] }) => apiSend<AccessLists>("PUT", `${tenantPath(tenantId)}/access`, input),
+    mutationFn: (input: { allow: string[]; deny: string[] }) =>
+      apiSend<AccessLists>("PUT", `${tenantPath(tenantId)}/access`, input),
     onSuccess: (lists) => {
       onSaved(true);
       queryClient.setQueryData(["tenant", tenantId, "access"], lists);
     },
     onError: (error) => {
-      if (error instanceof ApiError && Object.keys(error.fieldErrors).some((f) => f.startsWith("allow") || f.startsWith("deny"))) setErrors(error.fieldErrors);
+      if (
+        error instanceof ApiError &&
+        Object.keys(error.fieldErrors).some((f) => f.startsWith("allow") || f.startsWith("deny"))
+      )
+        setErrors(error.fieldErrors);
       else setFormError(errorMessage(error));
     },
   });
@@ -77,7 +90,11 @@ export function AccessListsForm({ tenantId, current, onSaved }: { tenantId: stri
                 onChange={(e) => {
                   setText((old) => ({ ...old, [list]: e.target.value }));
                   onSaved(false);
-                  setErrors((old) => Object.fromEntries(Object.entries(old).filter(([field]) => field !== list && !field.startsWith(`${list}.`))));
+                  setErrors((old) =>
+                    Object.fromEntries(
+                      Object.entries(old).filter(([field]) => field !== list && !field.startsWith(`${list}.`)),
+                    ),
+                  );
                 }}
               />
               {messages.length > 0 ? (
@@ -88,7 +105,8 @@ export function AccessListsForm({ tenantId, current, onSaved }: { tenantId: stri
                 </ul>
               ) : (
                 <p id={`${id}-hint`} className="hint">
-                  {hint} {parsed[list].entries.length.toLocaleString("en-US")} of {MAX_ACCESS_ENTRIES.toLocaleString("en-US")} entries.
+                  {hint} {parsed[list].entries.length.toLocaleString("en-US")} of{" "}
+                  {MAX_ACCESS_ENTRIES.toLocaleString("en-US")} entries.
                 </p>
               )}
             </div>

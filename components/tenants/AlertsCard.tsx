@@ -20,11 +20,21 @@ interface AlertsView {
   deliveries: AlertDelivery[] | null;
 }
 
-const DELIVERY_COLUMNS = [{ label: "Fired" }, { label: "Condition" }, { label: "Outcome" }, { label: "Attempts", num: true }, { label: "Last answer" }];
-const TYPE_LABEL: Record<AlertDelivery["type"], string> = { refusal_rate: "Refusal rate", client_limit: "Client limit" };
+const DELIVERY_COLUMNS = [
+  { label: "Fired" },
+  { label: "Condition" },
+  { label: "Outcome" },
+  { label: "Attempts", num: true },
+  { label: "Last answer" },
+];
+const TYPE_LABEL: Record<AlertDelivery["type"], string> = {
+  refusal_rate: "Refusal rate",
+  client_limit: "Client limit",
+};
 
 function Deliveries({ deliveries }: { deliveries: AlertDelivery[] | null }) {
-  if (deliveries === null) return <p className="hint">The last deliveries cannot be read right now (Redis unavailable).</p>;
+  if (deliveries === null)
+    return <p className="hint">The last deliveries cannot be read right now (Redis unavailable).</p>;
   if (deliveries.length === 0) return <Empty>No alert delivered yet.</Empty>;
   return (
     <DataTable label="Last deliveries" columns={DELIVERY_COLUMNS}>
@@ -64,10 +74,18 @@ export function AlertsCard({ tenantId, canEdit }: { tenantId: string; canEdit: b
     <section className="card" aria-labelledby="alerts-heading">
       <div className="card-header">
         <h2 id="alerts-heading">Alerts</h2>
-        {canEdit && settings ? <ConfirmButton label="Remove alerts" question="Remove the alerts? No condition will be evaluated any more." confirmLabel="Remove" onConfirm={() => remove.mutateAsync().catch(() => undefined)} /> : null}
+        {canEdit && settings ? (
+          <ConfirmButton
+            label="Remove alerts"
+            question="Remove the alerts? No condition will be evaluated any more."
+            confirmLabel="Remove"
+            onConfirm={() => remove.mutateAsync().catch(() => undefined)}
+          />
+        ) : null}
       </div>
       <p className="hint">
-        A webhook for refusal spikes and clients hitting their limits, evaluated in the background, delivered at most once per condition window, signed (<code>Sluice-Signature</code>) and retried.
+        A webhook for refusal spikes and clients hitting their limits, evaluated in the background, delivered at most
+        once per condition window, signed (<code>Sluice-Signature</code>) and retried.
       </p>
       <FormError message={remove.error ? errorMessage(remove.error) : null} />
       {alerts.isPending ? <Loading label="Loading alerts…" /> : null}
@@ -81,21 +99,37 @@ export function AlertsCard({ tenantId, canEdit }: { tenantId: string; canEdit: b
                 <code>{settings.webhookUrl}</code> <span className="muted">(secret {settings.secretHint})</span>
               </dd>
               <dt>Refusal rate</dt>
-              <dd>{settings.refusalRate ? `above ${settings.refusalRate.thresholdPct} % for ${settings.refusalRate.minutes} min (at least ${settings.refusalRate.minRequests} requests)` : "off"}</dd>
+              <dd>
+                {settings.refusalRate
+                  ? `above ${settings.refusalRate.thresholdPct} % for ${settings.refusalRate.minutes} min (at least ${settings.refusalRate.minRequests} requests)`
+                  : "off"}
+              </dd>
               <dt>Client limit</dt>
-              <dd>{settings.clientLimit ? `${settings.clientLimit.hits} refusals within ${settings.clientLimit.windowMinutes} min` : "off"}</dd>
+              <dd>
+                {settings.clientLimit
+                  ? `${settings.clientLimit.hits} refusals within ${settings.clientLimit.windowMinutes} min`
+                  : "off"}
+              </dd>
             </dl>
           ) : (
             <Empty>No alerts: nobody is told about refusal spikes.</Empty>
           )}
           {/* Keyed by the stored settings, so a removal (or another operator's change) resets the form. */}
-          {canEdit ? <AlertsForm key={settings?.updatedAt ?? "none"} tenantId={tenantId} current={settings} onSaved={(secret) => setSaved({ secret })} /> : null}
+          {canEdit ? (
+            <AlertsForm
+              key={settings?.updatedAt ?? "none"}
+              tenantId={tenantId}
+              current={settings}
+              onSaved={(secret) => setSaved({ secret })}
+            />
+          ) : null}
           {saved ? (
             <div role="status" className="hint">
               <p>Saved: the conditions are evaluated every few seconds on every instance.</p>
               {saved.secret ? (
                 <p>
-                  Signing secret, shown only now (store it to verify deliveries): <code data-testid="alerts-secret">{saved.secret}</code>
+                  Signing secret, shown only now (store it to verify deliveries):{" "}
+                  <code data-testid="alerts-secret">{saved.secret}</code>
                 </p>
               ) : null}
             </div>

@@ -13,7 +13,12 @@ import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
-import { alertSettingsSchema, DEFAULT_MIN_REQUESTS, type AlertSettingsInput, type StoredAlertSettings } from "@/lib/control/alerts/alertSchema";
+import {
+  alertSettingsSchema,
+  DEFAULT_MIN_REQUESTS,
+  type AlertSettingsInput,
+  type StoredAlertSettings,
+} from "@/lib/control/alerts/alertSchema";
 import styles from "./AlertsForm.module.css";
 import { tenantPath } from "./tenantQueries";
 
@@ -22,7 +27,17 @@ const text = (n: number | undefined) => (n === undefined ? "" : String(n));
 const num = (s: string): number | undefined => (s.trim() === "" ? undefined : Number(s));
 
 /** A condition: its on/off checkbox as the legend, its fields only while on. */
-function ConditionFieldset({ label, on, setOn, children }: { label: string; on: boolean; setOn: (on: boolean) => void; children: ReactNode }) {
+function ConditionFieldset({
+  label,
+  on,
+  setOn,
+  children,
+}: {
+  label: string;
+  on: boolean;
+  setOn: (on: boolean) => void;
+  children: ReactNode;
+}) {
   return (
     <fieldset className={styles.condition}>
       <legend>
@@ -35,7 +50,15 @@ function ConditionFieldset({ label, on, setOn, children }: { label: string; on: 
   );
 }
 
-export function AlertsForm({ tenantId, current, onSaved }: { tenantId: string; current: StoredAlertSettings | null; onSaved: (secret: string | null) => void }) {
+export function AlertsForm({
+  tenantId,
+  current,
+  onSaved,
+}: {
+  tenantId: string;
+  current: StoredAlertSettings | null;
+  onSaved: (secret: string | null) => void;
+}) {
   const queryClient = useQueryClient();
   const [webhookUrl, setWebhookUrl] = useState(current?.webhookUrl ?? "");
   const [rateOn, setRateOn] = useState(current ? current.refusalRate !== null : true);
@@ -50,7 +73,8 @@ export function AlertsForm({ tenantId, current, onSaved }: { tenantId: string; c
   const [formError, setFormError] = useState<string | null>(null);
 
   const save = useMutation({
-    mutationFn: (input: AlertSettingsInput) => apiSend<{ settings: StoredAlertSettings; secret?: string }>("PUT", `${tenantPath(tenantId)}/alerts`, input),
+    mutationFn: (input: AlertSettingsInput) =>
+      apiSend<{ settings: StoredAlertSettings; secret?: string }>("PUT", `${tenantPath(tenantId)}/alerts`, input),
     onSuccess: (saved) => {
       onSaved(saved.secret ?? null);
       setRotateSecret(false);
@@ -67,7 +91,9 @@ export function AlertsForm({ tenantId, current, onSaved }: { tenantId: string; c
     setFormError(null);
     const input = {
       webhookUrl,
-      refusalRate: rateOn ? { thresholdPct: num(thresholdPct), minutes: num(minutes), minRequests: num(minRequests) } : null,
+      refusalRate: rateOn
+        ? { thresholdPct: num(thresholdPct), minutes: num(minutes), minRequests: num(minRequests) }
+        : null,
       clientLimit: limitOn ? { hits: num(hits), windowMinutes: num(windowMinutes) } : null,
       rotateSecret,
     };
@@ -81,7 +107,15 @@ export function AlertsForm({ tenantId, current, onSaved }: { tenantId: string; c
   }
 
   const field = (id: string, label: string, path: string, value: string, set: (v: string) => void, hint: string) => (
-    <TextField id={id} label={label} value={value} inputMode="decimal" onChange={(e) => set(e.target.value)} error={errors[path]} hint={hint} />
+    <TextField
+      id={id}
+      label={label}
+      value={value}
+      inputMode="decimal"
+      onChange={(e) => set(e.target.value)}
+      error={errors[path]}
+      hint={hint}
+    />
   );
 
   return (
@@ -102,18 +136,47 @@ export function AlertsForm({ tenantId, current, onSaved }: { tenantId: string; c
         />
       </div>
       <ConditionFieldset label="Refusal rate" on={rateOn} setOn={setRateOn}>
-        {field("alerts-threshold", "Refusals above (%)", "refusalRate.thresholdPct", thresholdPct, setThresholdPct, "Share of this tenant's requests refused.")}
-        {field("alerts-minutes", "For (minutes)", "refusalRate.minutes", minutes, setMinutes, "1 to 60: the trailing window.")}
-        {field("alerts-min-requests", "At least (requests)", "refusalRate.minRequests", minRequests, setMinRequests, "Fewer requests in the window never alert.")}
+        {field(
+          "alerts-threshold",
+          "Refusals above (%)",
+          "refusalRate.thresholdPct",
+          thresholdPct,
+          setThresholdPct,
+          "Share of this tenant's requests refused.",
+        )}
+        {field(
+          "alerts-minutes",
+          "For (minutes)",
+          "refusalRate.minutes",
+          minutes,
+          setMinutes,
+          "1 to 60: the trailing window.",
+        )}
+        {field(
+          "alerts-min-requests",
+          "At least (requests)",
+          "refusalRate.minRequests",
+          minRequests,
+          setMinRequests,
+          "Fewer requests in the window never alert.",
+        )}
       </ConditionFieldset>
       <ConditionFieldset label="A client hit its limit" on={limitOn} setOn={setLimitOn}>
         {field("alerts-hits", "Times (N)", "clientLimit.hits", hits, setHits, "Refusals of one client by one rule.")}
-        {field("alerts-window", "Within (minutes)", "clientLimit.windowMinutes", windowMinutes, setWindowMinutes, "1 to 60.")}
+        {field(
+          "alerts-window",
+          "Within (minutes)",
+          "clientLimit.windowMinutes",
+          windowMinutes,
+          setWindowMinutes,
+          "1 to 60.",
+        )}
       </ConditionFieldset>
       <div className={styles.actions}>
         {current ? (
           <label className="inline-check">
-            <input type="checkbox" checked={rotateSecret} onChange={(e) => setRotateSecret(e.target.checked)} /> Generate a new signing secret
+            <input type="checkbox" checked={rotateSecret} onChange={(e) => setRotateSecret(e.target.checked)} />{" "}
+            Generate a new signing secret
           </label>
         ) : null}
         <SubmitButton pending={save.isPending} pendingLabel="Saving…">

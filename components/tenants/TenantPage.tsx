@@ -77,10 +77,17 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
         </div>
         {rule ? (
           <p className="hint">
-            Traffic of the rule <code className="name">{rule}</code> alone · <Link href={`/tenants/${encodeURIComponent(tenantId)}#traffic`}>all rules</Link>
+            Traffic of the rule <code className="name">{rule}</code> alone ·{" "}
+            <Link href={`/tenants/${encodeURIComponent(tenantId)}#traffic`}>all rules</Link>
           </p>
         ) : null}
-        <TrafficChart key={rule ?? ""} tenantId={tenantId} rule={rule} view={view} title={rule ? "Requests per second, this rule" : "Requests per second, this tenant"} />
+        <TrafficChart
+          key={rule ?? ""}
+          tenantId={tenantId}
+          rule={rule}
+          view={view}
+          title={rule ? "Requests per second, this rule" : "Requests per second, this tenant"}
+        />
         <div className="grid-2">
           <RefusalRateChart tenantId={tenantId} view={view} />
           <HotKeysTable tenantId={tenantId} view={view} />

@@ -36,7 +36,12 @@ function useActivityByTenant(): { byTenant: Map<string, Activity>; missingMeansN
   const byTenant = new Map(
     activity.data.byTenant.map((line) => [
       line.tenantId,
-      { requests: line.points.map((p) => p.allowed + p.refused), refused: line.points.map((p) => p.refused), totalRequests: line.total.allowed + line.total.refused, totalRefused: line.total.refused },
+      {
+        requests: line.points.map((p) => p.allowed + p.refused),
+        refused: line.points.map((p) => p.refused),
+        totalRequests: line.total.allowed + line.total.refused,
+        totalRefused: line.total.refused,
+      },
     ]),
   );
   return { byTenant, missingMeansNone: activity.data.byTenant.length < TENANT_ACTIVITY_LIMIT };
@@ -60,7 +65,9 @@ export default function TenantsPage() {
   const palette = useChartPalette();
   const [search, setSearch] = useState("");
   const needle = search.trim().toLowerCase();
-  const shown = (tenants.data ?? []).filter((t) => needle === "" || t.name.toLowerCase().includes(needle) || t.id.toLowerCase().includes(needle));
+  const shown = (tenants.data ?? []).filter(
+    (t) => needle === "" || t.name.toLowerCase().includes(needle) || t.id.toLowerCase().includes(needle),
+  );
 
   return (
     <>
@@ -77,17 +84,35 @@ export default function TenantsPage() {
         <section className="card" aria-labelledby="tenant-list-heading">
           <div className="card-header">
             <h2 id="tenant-list-heading">All tenants</h2>
-            <input type="search" className="table-search" aria-label="Search tenants by name or id" placeholder="Search by name or id" value={search} onChange={(e) => setSearch(e.target.value)} />
+            <input
+              type="search"
+              className="table-search"
+              aria-label="Search tenants by name or id"
+              placeholder="Search by name or id"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
           </div>
           <p className="hint">Requests and refusals (429) of the last 24 hours, per hour.</p>
           {tenants.isPending ? <Loading label="Loading tenants…" /> : null}
           {tenants.error ? <ErrorState error={tenants.error} /> : null}
-          {tenants.data && tenants.data.length === 0 ? <Empty>No tenants yet.{isAdmin ? " Create the first one above." : ""}</Empty> : null}
-          {tenants.data && tenants.data.length > 0 && shown.length === 0 ? <Empty>No tenant matches “{search}”.</Empty> : null}
+          {tenants.data && tenants.data.length === 0 ? (
+            <Empty>No tenants yet.{isAdmin ? " Create the first one above." : ""}</Empty>
+          ) : null}
+          {tenants.data && tenants.data.length > 0 && shown.length === 0 ? (
+            <Empty>No tenant matches “{search}”.</Empty>
+          ) : null}
           {shown.length > 0 ? (
             <DataTable
               label="All tenants"
-              columns={[{ label: "Name" }, { label: "Keys", num: true }, { label: "Requests, 24 h", num: true }, { label: "429s, 24 h", num: true }, { label: "Created" }, { label: "Id" }]}
+              columns={[
+                { label: "Name" },
+                { label: "Keys", num: true },
+                { label: "Requests, 24 h", num: true },
+                { label: "429s, 24 h", num: true },
+                { label: "Created" },
+                { label: "Id" },
+              ]}
             >
               {shown.map((tenant) => {
                 const a = activity?.byTenant.get(tenant.id);
@@ -102,7 +127,11 @@ export default function TenantsPage() {
                     <td className="num">
                       {a ? (
                         <span className="spark-cell">
-                          <Sparkline values={a.requests} colour={palette.allowed} label={`Requests of ${tenant.name} per hour, last 24 hours: ${formatCount(a.totalRequests)} in all`} />
+                          <Sparkline
+                            values={a.requests}
+                            colour={palette.allowed}
+                            label={`Requests of ${tenant.name} per hour, last 24 hours: ${formatCount(a.totalRequests)} in all`}
+                          />
                           {formatCount(a.totalRequests)}
                         </span>
                       ) : (
@@ -112,7 +141,11 @@ export default function TenantsPage() {
                     <td className="num">
                       {a ? (
                         <span className="spark-cell">
-                          <Sparkline values={a.refused} colour={palette.refused} label={`Refused requests of ${tenant.name} per hour, last 24 hours: ${formatCount(a.totalRefused)} in all`} />
+                          <Sparkline
+                            values={a.refused}
+                            colour={palette.refused}
+                            label={`Refused requests of ${tenant.name} per hour, last 24 hours: ${formatCount(a.totalRefused)} in all`}
+                          />
                           <RefusedCount refused={a.totalRefused} />
                         </span>
                       ) : (

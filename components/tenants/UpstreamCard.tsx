@@ -31,11 +31,17 @@ export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdi
       <div className="card-header">
         <h2 id="upstream-heading">Gateway upstream</h2>
         {canEdit && upstream ? (
-          <ConfirmButton label="Remove upstream" question="Remove the upstream? Requests to other paths under /api/v1 will get 404." confirmLabel="Remove" onConfirm={() => remove.mutateAsync().catch(() => undefined)} />
+          <ConfirmButton
+            label="Remove upstream"
+            question="Remove the upstream? Requests to other paths under /api/v1 will get 404."
+            confirmLabel="Remove"
+            onConfirm={() => remove.mutateAsync().catch(() => undefined)}
+          />
         ) : null}
       </div>
       <p className="hint">
-        Requests under <code>/api/v1</code> other than echo, check and authorize are forwarded here once admitted, without <code>/api/v1</code>.
+        Requests under <code>/api/v1</code> other than echo, check and authorize are forwarded here once admitted,
+        without <code>/api/v1</code>.
       </p>
       <FormError message={remove.error ? errorMessage(remove.error) : null} />
       {upstream ? (
@@ -51,7 +57,14 @@ export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdi
         <Empty>No upstream: requests to paths other than echo, check and authorize get 404.</Empty>
       )}
       {/* Keyed by the stored upstream, so a removal (or another operator's change) resets the form. */}
-      {canEdit ? <UpstreamForm key={upstream ? `${upstream.url} ${upstream.timeoutMs}` : "none"} tenantId={tenant.id} current={upstream} onSaved={setSaved} /> : null}
+      {canEdit ? (
+        <UpstreamForm
+          key={upstream ? `${upstream.url} ${upstream.timeoutMs}` : "none"}
+          tenantId={tenant.id}
+          current={upstream}
+          onSaved={setSaved}
+        />
+      ) : null}
       {/* Here, not in the form: the refetch after a save re-keys the form, which would drop it. */}
       {saved ? (
         <p role="status" className="hint">

@@ -12,7 +12,12 @@ import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
-import { UPSTREAM_TIMEOUT_DEFAULT_MS, upstreamSchema, type Upstream, type UpstreamInput } from "@/lib/policy/upstreams/upstreamSchema";
+import {
+  UPSTREAM_TIMEOUT_DEFAULT_MS,
+  upstreamSchema,
+  type Upstream,
+  type UpstreamInput,
+} from "@/lib/policy/upstreams/upstreamSchema";
 import { tenantPath } from "./tenantQueries";
 
 function withoutField(errors: Record<string, string>, field: string): Record<string, string> {
@@ -22,7 +27,15 @@ function withoutField(errors: Record<string, string>, field: string): Record<str
 }
 
 /** `onSaved` is told each saved upstream (null when a new save starts): the card shows it, since a save re-keys this form. */
-export function UpstreamForm({ tenantId, current, onSaved }: { tenantId: string; current: Upstream | null; onSaved: (saved: Upstream | null) => void }) {
+export function UpstreamForm({
+  tenantId,
+  current,
+  onSaved,
+}: {
+  tenantId: string;
+  current: Upstream | null;
+  onSaved: (saved: Upstream | null) => void;
+}) {
   const queryClient = useQueryClient();
   const [url, setUrl] = useState(current?.url ?? "");
   const [timeout, setTimeoutText] = useState(current ? String(current.timeoutMs) : "");
@@ -38,7 +51,8 @@ export function UpstreamForm({ tenantId, current, onSaved }: { tenantId: string;
       void queryClient.invalidateQueries({ queryKey: ["tenant", tenantId] });
     },
     onError: (error) => {
-      if (error instanceof ApiError && (error.fieldErrors.url || error.fieldErrors.timeoutMs)) setErrors(error.fieldErrors);
+      if (error instanceof ApiError && (error.fieldErrors.url || error.fieldErrors.timeoutMs))
+        setErrors(error.fieldErrors);
       else setFormError(errorMessage(error));
     },
   });

@@ -49,13 +49,26 @@ export class AdminApi {
   constructor(private readonly request: APIRequestContext) {}
 
   /** Any admin call: status and parsed body (null for 204). */
-  async call<T = unknown>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, data?: unknown): Promise<{ status: number; body: T }> {
-    const response = await this.request.fetch(path, { method, data, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  async call<T = unknown>(
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+    path: string,
+    data?: unknown,
+  ): Promise<{ status: number; body: T }> {
+    const response = await this.request.fetch(path, {
+      method,
+      data,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const text = await response.text();
     return { status: response.status(), body: (text ? JSON.parse(text) : null) as T };
   }
 
-  private async expectStatus<T>(status: number, method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, data?: unknown): Promise<T> {
+  private async expectStatus<T>(
+    status: number,
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+    path: string,
+    data?: unknown,
+  ): Promise<T> {
     const answer = await this.call<T>(method, path, data);
     expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(status);
     return answer.body;
@@ -105,7 +118,9 @@ export class AdminApi {
   }
 
   audit(query: { tenantId?: string; limit?: number } = {}): Promise<AuditEvent[]> {
-    const params = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+    const params = new URLSearchParams(
+      Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+    );
     return this.expectStatus(200, "GET", `/api/admin/audit${params.size ? `?${params}` : ""}`);
   }
 }
@@ -117,7 +132,11 @@ export async function echo(request: APIRequestContext, key: string, path = "/api
 }
 
 /** A tenant with one key and the given rules: the usual start of a traffic test. */
-export async function tenantWithKey(api: AdminApi, tenantName: string, rules: RuleInput[]): Promise<{ tenant: Tenant; key: CreatedKey }> {
+export async function tenantWithKey(
+  api: AdminApi,
+  tenantName: string,
+  rules: RuleInput[],
+): Promise<{ tenant: Tenant; key: CreatedKey }> {
   const tenant = await api.ensureTenant(tenantName);
   await api.putTenantRules(tenant.id, rules);
   const key = await api.createKey(tenant.id, uniqueName("key"));

@@ -30,7 +30,11 @@ export function sameOrigin(page: Page): Record<string, string> {
  * Deletes the operator `page` is logged in as, after leaving the dashboard: a page still polling
  * would meet its ended session (401s in the console, which the fixture counts as errors).
  */
-export async function deleteLoggedInOperator(page: Page, api: { deleteOperator(id: string): Promise<void> }, operatorId: string): Promise<void> {
+export async function deleteLoggedInOperator(
+  page: Page,
+  api: { deleteOperator(id: string): Promise<void> },
+  operatorId: string,
+): Promise<void> {
   await page.goto("about:blank");
   await api.deleteOperator(operatorId);
 }

@@ -19,6 +19,8 @@ export const KEY_PREFIX = "sluice_";
 export const KEY_SECRET_LENGTH = 22;
 export const KEY_SECRET_BITS = Math.round(KEY_SECRET_LENGTH * Math.log2(62));
 /** A whole key; group 1 is its key id, group 2 its secret. */
-export const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}([${BASE62_CLASS}]{${ID_LENGTH}})_([${BASE62_CLASS}]{${KEY_SECRET_LENGTH}})$`);
+export const KEY_PATTERN = new RegExp(
+  `^${KEY_PREFIX}([${BASE62_CLASS}]{${ID_LENGTH}})_([${BASE62_CLASS}]{${KEY_SECRET_LENGTH}})$`,
+);
 /** A key's public part and the separator before its secret, as found in free text (for redaction). */
 export const KEY_PUBLIC_PART_SOURCE = `${KEY_PREFIX}[${BASE62_CLASS}]{${ID_LENGTH}}_`;

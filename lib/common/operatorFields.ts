@@ -13,9 +13,14 @@ import { plainText } from "./textInput";
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 1024;
 
-export const emailSchema = plainText(z.string({ error: "email is required and must be text" }).trim().toLowerCase().max(254, "email must be at most 254 characters"), "email").pipe(
-  z.email("email must be an email address"),
-);
+export const emailSchema = plainText(
+  z
+    .string({ error: "email is required and must be text" })
+    .trim()
+    .toLowerCase()
+    .max(254, "email must be at most 254 characters"),
+  "email",
+).pipe(z.email("email must be an email address"));
 
 export const newPasswordSchema = z
   .string({ error: "password is required and must be text" })

@@ -16,7 +16,15 @@ describe("plainTextProblem", () => {
     expect(plainTextProblem(text)).toContain(problem);
   });
 
-  it.each(["Acme <b>GmbH</b> & Co", "Zürich 🚀", "\u202eright-to-left", "日本語", "a\u00a0b", "\u{1f600}\u{10ffff}", ""])("accepts %j (markup, non-ASCII, astral characters)", (text) => {
+  it.each([
+    "Acme <b>GmbH</b> & Co",
+    "Zürich 🚀",
+    "\u202eright-to-left",
+    "日本語",
+    "a\u00a0b",
+    "\u{1f600}\u{10ffff}",
+    "",
+  ])("accepts %j (markup, non-ASCII, astral characters)", (text) => {
     expect(plainTextProblem(text)).toBeNull();
   });
 });
@@ -27,7 +35,9 @@ describe("plainText", () => {
   it("adds the check to the schema, naming the field", () => {
     const result = name.safeParse("x\u0000");
     expect(result.success).toBe(false);
-    expect(result.error!.issues.map((i) => i.message)).toEqual(["name must not contain control characters (U+0000 at position 1)"]);
+    expect(result.error!.issues.map((i) => i.message)).toEqual([
+      "name must not contain control characters (U+0000 at position 1)",
+    ]);
   });
 
   it("runs after the schema's own transforms: surrounding whitespace is trimmed, not refused", () => {

@@ -30,8 +30,10 @@ export interface PlainTextOptions {
 export function plainTextProblem(text: string, options: PlainTextOptions = {}): string | null {
   const control = options.allowControls ? null : CONTROL.exec(text);
   const lone = LONE_SURROGATE.exec(text);
-  if (control && (!lone || control.index < lone.index)) return `must not contain control characters (${codePoint(control[0])} at position ${control.index})`;
-  if (lone) return `must not contain an unpaired surrogate (${codePoint(lone[0])} at position ${lone.index}); send well-formed Unicode`;
+  if (control && (!lone || control.index < lone.index))
+    return `must not contain control characters (${codePoint(control[0])} at position ${control.index})`;
+  if (lone)
+    return `must not contain an unpaired surrogate (${codePoint(lone[0])} at position ${lone.index}); send well-formed Unicode`;
   return null;
 }
 

@@ -29,7 +29,12 @@ describe("config: the first admin (SLUICE_ADMIN_EMAIL, SLUICE_ADMIN_PASSWORD)", 
     ["only the email", "admin@example.com", undefined, /SLUICE_ADMIN_PASSWORD must be set/],
     ["only the password", undefined, "a long password", /SLUICE_ADMIN_EMAIL must be set/],
     ["a malformed email", "admin", "a long password", /SLUICE_ADMIN_EMAIL: email must be an email address/],
-    ["a short password", "admin@example.com", "short", /SLUICE_ADMIN_PASSWORD: password must be at least 12 characters/],
+    [
+      "a short password",
+      "admin@example.com",
+      "short",
+      /SLUICE_ADMIN_PASSWORD: password must be at least 12 characters/,
+    ],
   ])("%s: refused with the variable's name", (_, email, password, message) => {
     withAdmin(email, password);
     expect(() => readConfig()).toThrow(message);
@@ -42,7 +47,13 @@ describe("config: the first admin (SLUICE_ADMIN_EMAIL, SLUICE_ADMIN_PASSWORD)", 
 });
 
 describe("config: Redis Sentinel (SLUICE_REDIS_SENTINELS, SLUICE_REDIS_SENTINEL_NAME, SLUICE_REDIS_SENTINEL_PASSWORD)", () => {
-  const names = ["SLUICE_REDIS_SENTINELS", "SLUICE_REDIS_SENTINEL_NAME", "SLUICE_REDIS_SENTINEL_PASSWORD", "SLUICE_REDIS_CLUSTER", "REDIS_URL"] as const;
+  const names = [
+    "SLUICE_REDIS_SENTINELS",
+    "SLUICE_REDIS_SENTINEL_NAME",
+    "SLUICE_REDIS_SENTINEL_PASSWORD",
+    "SLUICE_REDIS_CLUSTER",
+    "REDIS_URL",
+  ] as const;
   const before = Object.fromEntries(names.map((n) => [n, process.env[n]]));
   const withEnv = (env: Partial<Record<(typeof names)[number], string>>) => {
     for (const n of names) {
@@ -61,19 +72,41 @@ describe("config: Redis Sentinel (SLUICE_REDIS_SENTINELS, SLUICE_REDIS_SENTINEL_
 
   it("a list: the sentinels (port 26379 by default) and the master name mymaster", () => {
     withEnv({ SLUICE_REDIS_SENTINELS: "10.0.0.1:26380, sentinel-b" });
-    expect(readConfig().redisSentinel).toEqual({ sentinels: [{ host: "10.0.0.1", port: 26380 }, { host: "sentinel-b", port: 26379 }], name: "mymaster" });
+    expect(readConfig().redisSentinel).toEqual({
+      sentinels: [
+        { host: "10.0.0.1", port: 26380 },
+        { host: "sentinel-b", port: 26379 },
+      ],
+      name: "mymaster",
+    });
   });
 
   it("a master name and a sentinel password", () => {
-    withEnv({ SLUICE_REDIS_SENTINELS: "s:1", SLUICE_REDIS_SENTINEL_NAME: "limits", SLUICE_REDIS_SENTINEL_PASSWORD: "pw" });
+    withEnv({
+      SLUICE_REDIS_SENTINELS: "s:1",
+      SLUICE_REDIS_SENTINEL_NAME: "limits",
+      SLUICE_REDIS_SENTINEL_PASSWORD: "pw",
+    });
     expect(readConfig().redisSentinel).toEqual({ sentinels: [{ host: "s", port: 1 }], name: "limits", password: "pw" });
   });
 
   it.each([
     ["a malformed entry", { SLUICE_REDIS_SENTINELS: "s:99999" }, /SLUICE_REDIS_SENTINELS must list host:port entries/],
-    ["a bad master name", { SLUICE_REDIS_SENTINELS: "s:1", SLUICE_REDIS_SENTINEL_NAME: "my master" }, /SLUICE_REDIS_SENTINEL_NAME must be a master name/],
-    ["with SLUICE_REDIS_CLUSTER", { SLUICE_REDIS_SENTINELS: "s:1", SLUICE_REDIS_CLUSTER: "1" }, /cannot be used with a Redis Cluster/],
-    ["with several nodes in REDIS_URL", { SLUICE_REDIS_SENTINELS: "s:1", REDIS_URL: "redis://a:1,redis://b:2" }, /cannot be used with a Redis Cluster/],
+    [
+      "a bad master name",
+      { SLUICE_REDIS_SENTINELS: "s:1", SLUICE_REDIS_SENTINEL_NAME: "my master" },
+      /SLUICE_REDIS_SENTINEL_NAME must be a master name/,
+    ],
+    [
+      "with SLUICE_REDIS_CLUSTER",
+      { SLUICE_REDIS_SENTINELS: "s:1", SLUICE_REDIS_CLUSTER: "1" },
+      /cannot be used with a Redis Cluster/,
+    ],
+    [
+      "with several nodes in REDIS_URL",
+      { SLUICE_REDIS_SENTINELS: "s:1", REDIS_URL: "redis://a:1,redis://b:2" },
+      /cannot be used with a Redis Cluster/,
+    ],
   ])("%s: refused with the variable's name", (_, env, message) => {
     withEnv(env);
     expect(() => readConfig()).toThrow(message);
@@ -82,7 +115,8 @@ describe("config: Redis Sentinel (SLUICE_REDIS_SENTINELS, SLUICE_REDIS_SENTINEL_
 
 describe("config: SLUICE_ADMIN_TOKEN and SLUICE_METRICS_TOKEN", () => {
   const savedToken = { admin: process.env.SLUICE_ADMIN_TOKEN, metrics: process.env.SLUICE_METRICS_TOKEN };
-  const set = (name: string, value: string | undefined) => (value === undefined ? delete process.env[name] : (process.env[name] = value));
+  const set = (name: string, value: string | undefined) =>
+    value === undefined ? delete process.env[name] : (process.env[name] = value);
   afterEach(() => {
     set("SLUICE_ADMIN_TOKEN", savedToken.admin);
     set("SLUICE_METRICS_TOKEN", savedToken.metrics);

@@ -100,15 +100,21 @@ function flagFrom(name: string): boolean {
 function sentinelFrom(cluster: boolean): SluiceConfig["redisSentinel"] {
   const list = process.env.SLUICE_REDIS_SENTINELS ?? "";
   if (list.trim() === "") return undefined;
-  if (cluster) throw new Error("SLUICE_REDIS_SENTINELS cannot be used with a Redis Cluster (SLUICE_REDIS_CLUSTER or several nodes in REDIS_URL)");
+  if (cluster)
+    throw new Error(
+      "SLUICE_REDIS_SENTINELS cannot be used with a Redis Cluster (SLUICE_REDIS_CLUSTER or several nodes in REDIS_URL)",
+    );
   let sentinels: NodeAddress[];
   try {
     sentinels = parseNodeList(list, 26379);
   } catch (error) {
-    throw new Error(`SLUICE_REDIS_SENTINELS must list host:port entries separated by commas: ${(error as Error).message}`);
+    throw new Error(
+      `SLUICE_REDIS_SENTINELS must list host:port entries separated by commas: ${(error as Error).message}`,
+    );
   }
   const name = process.env.SLUICE_REDIS_SENTINEL_NAME || "mymaster";
-  if (!/^[\w.-]{1,64}$/.test(name)) throw new Error(`SLUICE_REDIS_SENTINEL_NAME must be a master name (letters, digits, _ . -), got "${name}"`);
+  if (!/^[\w.-]{1,64}$/.test(name))
+    throw new Error(`SLUICE_REDIS_SENTINEL_NAME must be a master name (letters, digits, _ . -), got "${name}"`);
   const password = process.env.SLUICE_REDIS_SENTINEL_PASSWORD || undefined;
   return password === undefined ? { sentinels, name } : { sentinels, name, password };
 }
@@ -147,7 +153,8 @@ export function readConfig(): SluiceConfig {
   const tokenProblem = adminTokenProblem(adminToken);
   if (tokenProblem) throw new Error(tokenProblem);
   const metricsToken = process.env.SLUICE_METRICS_TOKEN || undefined;
-  if (metricsToken !== undefined && metricsToken.length < 16) throw new Error(`SLUICE_METRICS_TOKEN must be at least 16 characters (it has ${metricsToken.length})`);
+  if (metricsToken !== undefined && metricsToken.length < 16)
+    throw new Error(`SLUICE_METRICS_TOKEN must be at least 16 characters (it has ${metricsToken.length})`);
   return {
     databaseUrl: process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/sluice",
     redisUrl,

@@ -60,7 +60,10 @@ function routeOf(rest: string): Route {
   return "gateway";
 }
 
-const withHeaders = (reply: Reply, headers: Record<string, string>): Reply => ({ ...reply, headers: { ...reply.headers, ...headers } });
+const withHeaders = (reply: Reply, headers: Record<string, string>): Reply => ({
+  ...reply,
+  headers: { ...reply.headers, ...headers },
+});
 
 /** /api/v1/check's answer, or its error as a problem. */
 function checked(reply: Promise<Reply>): Promise<Reply> {
@@ -76,7 +79,10 @@ function forwardedRequest(req: IncomingMessage): { method: string; path: string;
   const method = (headerOf(req, "x-forwarded-method") ?? headerOf(req, "x-original-method"))?.trim().toUpperCase();
   const uri = (headerOf(req, "x-forwarded-uri") ?? headerOf(req, "x-original-uri"))?.trim();
   if (!method || !/^[A-Z]{1,32}$/.test(method) || !uri) {
-    return problemReplyFor("bad_request", "Forward auth needs the original method and URI: X-Forwarded-Method and X-Forwarded-Uri (or X-Original-Method and X-Original-URI).");
+    return problemReplyFor(
+      "bad_request",
+      "Forward auth needs the original method and URI: X-Forwarded-Method and X-Forwarded-Uri (or X-Original-Method and X-Original-URI).",
+    );
   }
   const target = splitTarget(uri);
   const decoded = decodePathOnce(target.rawPath);
@@ -85,7 +91,10 @@ function forwardedRequest(req: IncomingMessage): { method: string; path: string;
 }
 
 export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
-  const chargeDeps: ChargeDeps = { limiter: deps.admit.limiter, ...(deps.admit.metrics ? { metrics: deps.admit.metrics } : {}) };
+  const chargeDeps: ChargeDeps = {
+    limiter: deps.admit.limiter,
+    ...(deps.admit.metrics ? { metrics: deps.admit.metrics } : {}),
+  };
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? "GET";
     const { rawPath, query } = splitTarget(req.url ?? "/");
@@ -100,16 +109,31 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     if (route === "authorize") {
       const forwarded = forwardedRequest(req);
       if ("status" in forwarded) return writeReply(req, res, forwarded);
-      request = { ...request, method: forwarded.method, path: forwarded.path, query: forwarded.query, forwardAuth: true };
+      request = {
+        ...request,
+        method: forwarded.method,
+        path: forwarded.path,
+        query: forwarded.query,
+        forwardAuth: true,
+      };
     }
     // /api/v1/check: the identifier's decision is made in the admission's limiter call (routes.ts checkPlan).
     const plan = route === "check" && method === "POST" ? checkPlan(req, deps.check) : undefined;
     if (plan) request.then = plan.then;
     const admission = await admit(request, deps.admit);
-    if (!admission.admitted) return writeReply(req, res, plan?.bodyUnread() ? withHeaders(admission.reply, { connection: "close" }) : admission.reply);
-    const charge = admission.charge ? (status: number) => void chargeByResponse(admission.charge, status, chargeDeps) : undefined;
+    if (!admission.admitted)
+      return writeReply(
+        req,
+        res,
+        plan?.bodyUnread() ? withHeaders(admission.reply, { connection: "close" }) : admission.reply,
+      );
+    const charge = admission.charge
+      ? (status: number) => void chargeByResponse(admission.charge, status, chargeDeps)
+      : undefined;
     try {
-      const reply = plan ? await checked(plan.reply(admission.client, admission.then)) : await answer(route, req, res, admission.client, admission.headers, rawPath, query, charge);
+      const reply = plan
+        ? await checked(plan.reply(admission.client, admission.then))
+        : await answer(route, req, res, admission.client, admission.headers, rawPath, query, charge);
       if (reply) {
         writeReply(req, res, reply, admission.headers);
         charge?.(reply.status);
@@ -120,7 +144,16 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
   }
 
   /** The admitted request's answer; undefined when it was written already (the gateway). */
-  async function answer(route: Route, req: IncomingMessage, res: ServerResponse, client: Client, headers: Record<string, string>, rawPath: string, query: string, onStatus?: (status: number) => void): Promise<Reply | undefined> {
+  async function answer(
+    route: Route,
+    req: IncomingMessage,
+    res: ServerResponse,
+    client: Client,
+    headers: Record<string, string>,
+    rawPath: string,
+    query: string,
+    onStatus?: (status: number) => void,
+  ): Promise<Reply | undefined> {
     const method = req.method ?? "GET";
     switch (route) {
       case "echo":
@@ -131,8 +164,19 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
         return authorizedReply(client);
       case "gateway": {
         const upstream = deps.gateway?.upstreamFor(client.tenantId);
-        if (!deps.gateway || !upstream) return problemReplyFor("not_found", `No API route at ${rawPath}, and this tenant has no gateway upstream.`);
-        await deps.gateway.forward({ req, res, upstream, path: rawPathAfter(rawPath, 2) + query, clientIp: client.ip, tenantId: client.tenantId, keyId: client.key.id, rateLimitHeaders: headers, ...(onStatus ? { onStatus } : {}) });
+        if (!deps.gateway || !upstream)
+          return problemReplyFor("not_found", `No API route at ${rawPath}, and this tenant has no gateway upstream.`);
+        await deps.gateway.forward({
+          req,
+          res,
+          upstream,
+          path: rawPathAfter(rawPath, 2) + query,
+          clientIp: client.ip,
+          tenantId: client.tenantId,
+          keyId: client.key.id,
+          rateLimitHeaders: headers,
+          ...(onStatus ? { onStatus } : {}),
+        });
         return undefined;
       }
     }

@@ -7,10 +7,20 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HeaderSource } from "./admission/credentials";
 import { bodyTooLarge } from "../http/readJsonBody";
 import type { Reply } from "../http/reply";
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "../http/securityHeaders.js";
+import {
+  API_CONTENT_SECURITY_POLICY,
+  COMMON_SECURITY_HEADERS,
+  STRICT_TRANSPORT_SECURITY,
+} from "../http/securityHeaders.js";
 
-const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...COMMON_SECURITY_HEADERS, "Content-Security-Policy": API_CONTENT_SECURITY_POLICY });
-const SECURE_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...SECURITY_HEADERS, "Strict-Transport-Security": STRICT_TRANSPORT_SECURITY });
+const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  ...COMMON_SECURITY_HEADERS,
+  "Content-Security-Policy": API_CONTENT_SECURITY_POLICY,
+});
+const SECURE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  ...SECURITY_HEADERS,
+  "Strict-Transport-Security": STRICT_TRANSPORT_SECURITY,
+});
 /** As next.config.js: the first X-Forwarded-Proto value is what the outermost proxy saw. */
 const HTTPS_FORWARDED = /^https(,.*)?$/;
 
@@ -52,7 +62,8 @@ export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<st
         settle(bodyTooLarge());
       }
     };
-    const onEnd = () => settle(null, size === 0 ? "" : UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+    const onEnd = () =>
+      settle(null, size === 0 ? "" : UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
     const onError = (error: Error) => settle(error);
     const onClose = () => settle(new Error("The client closed the connection before the end of its body."));
     req.on("data", onData);
@@ -63,21 +74,40 @@ export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<st
 }
 
 /** `extra`: headers set over the reply's own (the admission's rate-limit headers), merged in the one copy made here. */
-export function writeReply(req: IncomingMessage, res: ServerResponse, reply: Reply, extra?: Record<string, string>): void {
+export function writeReply(
+  req: IncomingMessage,
+  res: ServerResponse,
+  reply: Reply,
+  extra?: Record<string, string>,
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const secure = HTTPS_FORWARDED.test(headerOf(req, "x-forwarded-proto") ?? "");
-  const headers: Record<string, string | number> = { ...(secure ? SECURE_HEADERS : SECURITY_HEADERS), ...reply.headers, ...extra };
+  const headers: Record<string, string | number> = {
+    ...(secure ? SECURE_HEADERS : SECURITY_HEADERS),
+    ...reply.headers,
+    ...extra,
+  };
   const body = reply.body ?? "";
   if (reply.status !== 204 && reply.status !== 304) headers["content-length"] = Buffer.byteLength(body);
   res.writeHead(reply.status, headers);
   res.end(reply.status === 204 || reply.status === 304 ? undefined : body);
 }
 
-const MALFORMED_REQUEST = JSON.stringify({ type: "about:blank", title: "Bad Request", status: 400, detail: "The request is not valid HTTP/1.1 (request line or headers)." });
-const HEADERS_TOO_LARGE = JSON.stringify({ type: "about:blank", title: "Request Header Fields Too Large", status: 431, detail: "The request line and headers must be at most 16 KiB." });
+const MALFORMED_REQUEST = JSON.stringify({
+  type: "about:blank",
+  title: "Bad Request",
+  status: 400,
+  detail: "The request is not valid HTTP/1.1 (request line or headers).",
+});
+const HEADERS_TOO_LARGE = JSON.stringify({
+  type: "about:blank",
+  title: "Request Header Fields Too Large",
+  status: 431,
+  detail: "The request line and headers must be at most 16 KiB.",
+});
 
 /**
  * The server's `clientError` handler: a request Node's parser refuses (a control character in a
@@ -92,10 +122,18 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: import("
   }
   const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
   const body = tooLarge ? HEADERS_TOO_LARGE : MALFORMED_REQUEST;
-  const headers = Object.entries({ ...SECURITY_HEADERS, "content-type": "application/problem+json", "cache-control": "no-store", "content-length": String(Buffer.byteLength(body)), connection: "close" })
+  const headers = Object.entries({
+    ...SECURITY_HEADERS,
+    "content-type": "application/problem+json",
+    "cache-control": "no-store",
+    "content-length": String(Buffer.byteLength(body)),
+    connection: "close",
+  })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
   // An answer to HEAD has no body (a client would read one as garbage after the answer).
   const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString("latin1") === "HEAD ";
-  socket.end(`HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n${headers}\r\n${head ? "" : body}`);
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? "431 Request Header Fields Too Large" : "400 Bad Request"}\r\n${headers}\r\n${head ? "" : body}`,
+  );
 }

@@ -27,7 +27,8 @@ export function decodePathOnce(rawPath: string): DecodedPath {
     if (CONTROL.test(rawPath)) return { ok: false, reason: "The request path must not contain control characters." };
     return hasDotSegment(rawPath) ? DOT_SEGMENT : { ok: true, path: rawPath };
   }
-  if (ENCODED_SEPARATOR.test(rawPath)) return { ok: false, reason: "The request path must not contain an encoded / or \\ (%2F, %5C)." };
+  if (ENCODED_SEPARATOR.test(rawPath))
+    return { ok: false, reason: "The request path must not contain an encoded / or \\ (%2F, %5C)." };
   let path: string;
   try {
     path = decodeURIComponent(rawPath);

@@ -4,7 +4,13 @@
  * admission's rate-limit headers are added by the caller (lib/dataplane/dataPlane.ts).
  */
 import type { IncomingMessage } from "node:http";
-import { checkAnswer, checkIdentifier, checkRequestSchema, identifierDecision, type CheckRequest } from "./admission/checkIdentifier";
+import {
+  checkAnswer,
+  checkIdentifier,
+  checkRequestSchema,
+  identifierDecision,
+  type CheckRequest,
+} from "./admission/checkIdentifier";
 import type { AccessCache } from "../policy/compiled/accessCache";
 import type { Client } from "./admission/admit";
 import { readJsonWith } from "../http/readJsonBody";
@@ -40,7 +46,8 @@ export const optionsReply = (allow: string): Reply => ({ status: 204, headers: {
 /** GET|HEAD|POST|PUT|PATCH|DELETE /api/v1/echo[/...]: who the caller is. `rawPath` as sent. */
 export function echoReply(method: string, rawPath: string, client: Client): Reply {
   if (method === "OPTIONS") return optionsReply(ECHO_METHODS);
-  if (!ECHOED.has(method)) return problemReplyFor("method_not_allowed", `This route serves ${ECHO_METHODS}.`, {}, { allow: ECHO_METHODS });
+  if (!ECHOED.has(method))
+    return problemReplyFor("method_not_allowed", `This route serves ${ECHO_METHODS}.`, {}, { allow: ECHO_METHODS });
   return jsonReply({ ok: true, tenantId: client.tenantId, keyId: client.key.id, method, path: rawPath });
 }
 
@@ -54,8 +61,12 @@ export interface CheckDeps {
 export async function checkReply(req: IncomingMessage, client: Client, deps: CheckDeps): Promise<Reply> {
   const method = req.method ?? "GET";
   if (method === "OPTIONS") return optionsReply(CHECK_METHODS);
-  if (method !== "POST") return problemReplyFor("method_not_allowed", `This route serves ${CHECK_METHODS}.`, {}, { allow: CHECK_METHODS });
-  const input = parseInput(checkRequestSchema, await readJsonWith(headerOf(req, "content-length"), (maxBytes) => readBodyText(req, maxBytes)));
+  if (method !== "POST")
+    return problemReplyFor("method_not_allowed", `This route serves ${CHECK_METHODS}.`, {}, { allow: CHECK_METHODS });
+  const input = parseInput(
+    checkRequestSchema,
+    await readJsonWith(headerOf(req, "content-length"), (maxBytes) => readBodyText(req, maxBytes)),
+  );
   return jsonReply(await checkIdentifier(deps.limiter, deps.access.tenant(client.tenantId), input, deps.recorder));
 }
 
@@ -68,11 +79,15 @@ export async function checkReply(req: IncomingMessage, client: Client, deps: Che
  * tenant lacks, adds no decision: the key's own stands, then the error is the answer (as before).
  */
 export function checkPlan(req: IncomingMessage, deps: CheckDeps) {
-  let prepared: { input: CheckRequest; next: { rules: LimiterRule[]; subject: Subject } } | { error: unknown } | undefined;
+  let prepared:
+    { input: CheckRequest; next: { rules: LimiterRule[]; subject: Subject } } | { error: unknown } | undefined;
   return {
     async then(client: Client) {
       try {
-        const input = parseInput(checkRequestSchema, await readJsonWith(headerOf(req, "content-length"), (maxBytes) => readBodyText(req, maxBytes)));
+        const input = parseInput(
+          checkRequestSchema,
+          await readJsonWith(headerOf(req, "content-length"), (maxBytes) => readBodyText(req, maxBytes)),
+        );
         const next = identifierDecision(deps.access.tenant(client.tenantId), input);
         prepared = { input, next };
         return next;
@@ -82,12 +97,23 @@ export function checkPlan(req: IncomingMessage, deps: CheckDeps) {
       }
     },
     /** Whether the body was left unread (over the limit): the connection must not be reused. */
-    bodyUnread: () => prepared !== undefined && "error" in prepared && prepared.error instanceof AppError && prepared.error.status === 413,
+    bodyUnread: () =>
+      prepared !== undefined &&
+      "error" in prepared &&
+      prepared.error instanceof AppError &&
+      prepared.error.status === 413,
     async reply(client: Client, decision: Decision | undefined): Promise<Reply> {
       if (!prepared) return checkReply(req, client, deps);
       if ("error" in prepared) throw prepared.error;
       const { input, next } = prepared;
-      return jsonReply(checkAnswer(next.subject.tenantId, input, decision ?? (await deps.limiter.decide(next.rules, next.subject)), deps.recorder));
+      return jsonReply(
+        checkAnswer(
+          next.subject.tenantId,
+          input,
+          decision ?? (await deps.limiter.decide(next.rules, next.subject)),
+          deps.recorder,
+        ),
+      );
     },
   };
 }

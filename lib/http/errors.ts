@@ -105,8 +105,18 @@ export function isDbUnavailable(error: unknown): boolean {
   while (current && typeof current === "object" && !seen.has(current)) {
     seen.add(current);
     const e = current as { code?: unknown; message?: unknown; cause?: unknown; name?: unknown };
-    if (typeof e.code === "string" && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P0[123]|08\w{3}|P1001|P1002|P1017)$/.test(e.code)) return true;
-    if (typeof e.message === "string" && /ECONNREFUSED|Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database|terminating connection/i.test(e.message)) return true;
+    if (
+      typeof e.code === "string" &&
+      /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P0[123]|08\w{3}|P1001|P1002|P1017)$/.test(e.code)
+    )
+      return true;
+    if (
+      typeof e.message === "string" &&
+      /ECONNREFUSED|Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database|terminating connection/i.test(
+        e.message,
+      )
+    )
+      return true;
     if (e.name === "DriverAdapterError" && typeof e.cause === "object" && e.cause && "kind" in e.cause) {
       const kind = String((e.cause as { kind: unknown }).kind);
       if (/DatabaseNotReachable|ConnectionClosed|SocketTimeout|TooManyConnections/.test(kind)) return true;

@@ -10,6 +10,7 @@ type Handler = () => Promise<Response>;
 
 export function notAllowed(allowed: Method[]): Record<Method, Handler> {
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : [])].join(", ");
-  const handler: Handler = async () => problemFor("method_not_allowed", `This route serves ${allow}.`, {}, { Allow: allow });
+  const handler: Handler = async () =>
+    problemFor("method_not_allowed", `This route serves ${allow}.`, {}, { Allow: allow });
   return { GET: handler, POST: handler, PUT: handler, PATCH: handler, DELETE: handler };
 }

@@ -16,7 +16,12 @@ describe("problemFromError", () => {
 
     expect(response.status).toBe(500);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect(await response.json()).toEqual({ type: "about:blank", title: "Internal Server Error", status: 500, detail: "An internal error occurred." });
+    expect(await response.json()).toEqual({
+      type: "about:blank",
+      title: "Internal Server Error",
+      status: 500,
+      detail: "An internal error occurred.",
+    });
 
     const logged = log.mock.calls.flat().join(" ");
     expect(logged).toContain("TypeError: cannot read");
@@ -26,15 +31,25 @@ describe("problemFromError", () => {
 
   it("shows an AppError's own message and field errors, and logs nothing", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const response = problemFromError(new AppError("invalid", "The input is invalid (name: too long).", { errors: { name: ["too long"] } }));
+    const response = problemFromError(
+      new AppError("invalid", "The input is invalid (name: too long).", { errors: { name: ["too long"] } }),
+    );
     expect(response.status).toBe(422);
-    expect(await response.json()).toEqual({ type: "about:blank", title: "Unprocessable Content", status: 422, detail: "The input is invalid (name: too long).", errors: { name: ["too long"] } });
+    expect(await response.json()).toEqual({
+      type: "about:blank",
+      title: "Unprocessable Content",
+      status: 422,
+      detail: "The input is invalid (name: too long).",
+      errors: { name: ["too long"] },
+    });
     expect(log).not.toHaveBeenCalled();
   });
 
   it("answers a Redis timeout that reached a route as 503 limiter_unavailable with Retry-After, and logs nothing", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const response = problemFromError(new LimiterUnavailableError("redis did not answer within 100 ms", { kind: "timeout" }));
+    const response = problemFromError(
+      new LimiterUnavailableError("redis did not answer within 100 ms", { kind: "timeout" }),
+    );
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("1");
     expect(await response.json()).toMatchObject({ status: 503, title: "Service Unavailable" });

@@ -17,18 +17,32 @@ export interface ProblemFields {
 
 export function problemReply(status: number, fields: ProblemFields, headers: Record<string, string> = {}): Reply {
   const body = { type: fields.type ?? "about:blank", title: fields.title, status, ...fields };
-  return { status, headers: { "content-type": PROBLEM_TYPE, "cache-control": "no-store", ...headers }, body: JSON.stringify(body) };
+  return {
+    status,
+    headers: { "content-type": PROBLEM_TYPE, "cache-control": "no-store", ...headers },
+    body: JSON.stringify(body),
+  };
 }
 
 export function problemResponse(status: number, fields: ProblemFields, headers: Record<string, string> = {}): Response {
   return toResponse(problemReply(status, fields, headers));
 }
 
-export function problemReplyFor(code: ErrorCode, detail: string, extra: Omit<ProblemFields, "detail"> = {}, headers: Record<string, string> = {}): Reply {
+export function problemReplyFor(
+  code: ErrorCode,
+  detail: string,
+  extra: Omit<ProblemFields, "detail"> = {},
+  headers: Record<string, string> = {},
+): Reply {
   return problemReply(ERROR_STATUS[code], { title: ERROR_TITLE[code], detail, ...extra }, headers);
 }
 
-export function problemFor(code: ErrorCode, detail: string, extra: Omit<ProblemFields, "detail"> = {}, headers: Record<string, string> = {}): Response {
+export function problemFor(
+  code: ErrorCode,
+  detail: string,
+  extra: Omit<ProblemFields, "detail"> = {},
+  headers: Record<string, string> = {},
+): Response {
   return toResponse(problemReplyFor(code, detail, extra, headers));
 }
 
@@ -38,13 +52,28 @@ export function problemFor(code: ErrorCode, detail: string, extra: Omit<ProblemF
  */
 export function problemReplyFromError(error: unknown): Reply {
   if (error instanceof AppError) {
-    return problemReplyFor(error.code, error.message, { ...error.extra.members, ...(error.extra.errors ? { errors: error.extra.errors } : {}) }, error.extra.headers);
+    return problemReplyFor(
+      error.code,
+      error.message,
+      { ...error.extra.members, ...(error.extra.errors ? { errors: error.extra.errors } : {}) },
+      error.extra.headers,
+    );
   }
   if (isDbUnavailable(error)) {
-    return problemReplyFor("db_unavailable", "The rule store (Postgres) is unavailable. Try again shortly.", {}, { "retry-after": "5" });
+    return problemReplyFor(
+      "db_unavailable",
+      "The rule store (Postgres) is unavailable. Try again shortly.",
+      {},
+      { "retry-after": "5" },
+    );
   }
   if (isLimiterUnavailable(error)) {
-    return problemReplyFor("limiter_unavailable", "Redis did not answer in time. Try again shortly.", {}, { "retry-after": "1" });
+    return problemReplyFor(
+      "limiter_unavailable",
+      "Redis did not answer in time. Try again shortly.",
+      {},
+      { "retry-after": "1" },
+    );
   }
   console.error("sluice: unexpected error", errorSummary(error));
   return problemReplyFor("internal", "An internal error occurred.");

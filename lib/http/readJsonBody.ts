@@ -10,23 +10,33 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export async function readJsonBody(request: Request): Promise<unknown> {
   // Node's web streams are async iterable; TypeScript's DOM types do not say so.
-  return readJsonStream(request.headers.get("content-length"), request.body as unknown as AsyncIterable<Uint8Array> | null);
+  return readJsonStream(
+    request.headers.get("content-length"),
+    request.body as unknown as AsyncIterable<Uint8Array> | null,
+  );
 }
 
 /** `declaredLength`: the Content-Length header, if any; `body`: the chunks (null: no body). */
-export async function readJsonStream(declaredLength: string | null | undefined, body: AsyncIterable<Uint8Array> | null): Promise<unknown> {
+export async function readJsonStream(
+  declaredLength: string | null | undefined,
+  body: AsyncIterable<Uint8Array> | null,
+): Promise<unknown> {
   return readJsonWith(declaredLength, () => readLimited(body));
 }
 
 /** The payload_too_large error a body over MAX_BODY_BYTES is answered with. */
-export const bodyTooLarge = (): AppError => new AppError("payload_too_large", `The body must be at most ${MAX_BODY_BYTES} bytes.`);
+export const bodyTooLarge = (): AppError =>
+  new AppError("payload_too_large", `The body must be at most ${MAX_BODY_BYTES} bytes.`);
 
 /**
  * As readJsonStream, with the body read by `readText`: its text, at most MAX_BODY_BYTES (throwing
  * `bodyTooLarge()` beyond), whatever content-length claimed (the data plane reads Node's request
  * with events: lib/dataplane/nodeIo.ts readBodyText).
  */
-export async function readJsonWith(declaredLength: string | null | undefined, readText: (maxBytes: number) => Promise<string>): Promise<unknown> {
+export async function readJsonWith(
+  declaredLength: string | null | undefined,
+  readText: (maxBytes: number) => Promise<string>,
+): Promise<unknown> {
   const declared = Number(declaredLength ?? "0");
   if (declared > MAX_BODY_BYTES) throw bodyTooLarge();
   const text = await readText(MAX_BODY_BYTES);

@@ -9,10 +9,18 @@ const NONE: string[] = [];
 describe("redactSecrets", () => {
   it.each([
     ["an API key keeps its public prefix only", `key ${KEY} is bad`, "key sluice_Ab3dEf7h_[redacted] is bad"],
-    ["a bearer credential", "authorization header Bearer abc.def-ghi was refused", "authorization header Bearer [redacted] was refused"],
+    [
+      "a bearer credential",
+      "authorization header Bearer abc.def-ghi was refused",
+      "authorization header Bearer [redacted] was refused",
+    ],
     ["the session cookie", "cookie sluice_session=tok123_-x; other=1", "cookie sluice_session=[redacted]; other=1"],
     ["a JSON password", `{"email":"a@b.c","password":"hunter2 \\" x"}`, `{"email":"a@b.c","password":"[redacted]"}`],
-    ["a Prisma-rendered hash field", `data: {\n  operatorId: "op1",\n  tokenHash: "${HASH}",\n}`, `data: {\n  operatorId: "op1",\n  tokenHash: "[redacted]",\n}`],
+    [
+      "a Prisma-rendered hash field",
+      `data: {\n  operatorId: "op1",\n  tokenHash: "${HASH}",\n}`,
+      `data: {\n  operatorId: "op1",\n  tokenHash: "[redacted]",\n}`,
+    ],
     ["an argon2 hash on its own", `stored ${ARGON} here`, "stored [redacted] here"],
     ["a SHA-256 digest on its own", `digest ${HASH}`, "digest [redacted]"],
     ["name=value style", "secretHash=abc token=xyz", `secretHash="[redacted]" token="[redacted]"`],
@@ -21,7 +29,9 @@ describe("redactSecrets", () => {
   });
 
   it("masks configured secrets wherever they appear, but not short values", () => {
-    expect(redactSecrets("the token is admin-token-123 (admin-token-123)", ["admin-token-123"])).toBe("the token is [redacted] ([redacted])");
+    expect(redactSecrets("the token is admin-token-123 (admin-token-123)", ["admin-token-123"])).toBe(
+      "the token is [redacted] ([redacted])",
+    );
     expect(redactSecrets("a b c", ["a"])).toBe("a b c");
   });
 
@@ -33,7 +43,9 @@ describe("redactSecrets", () => {
 
 describe("errorSummary", () => {
   it("names the error and masks what its message renders", () => {
-    const error = new Error(`Invalid \`prisma.operator.create()\` invocation:\n{ data: { email: "a@b.c", passwordHash: "${ARGON}" } }`);
+    const error = new Error(
+      `Invalid \`prisma.operator.create()\` invocation:\n{ data: { email: "a@b.c", passwordHash: "${ARGON}" } }`,
+    );
     error.name = "PrismaClientValidationError";
     const summary = errorSummary(error, NONE);
     expect(summary).toMatch(/^PrismaClientValidationError: Invalid `prisma.operator.create\(\)` invocation/);

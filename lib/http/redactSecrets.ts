@@ -22,7 +22,10 @@ const PATTERNS: [RegExp, string][] = [
   [new RegExp(`(${KEY_PUBLIC_PART_SOURCE})[0-9A-Za-z]+`, "g"), `$1${MASK}`],
   [/(\bBearer\s+)[^\s"',;]+/gi, `$1${MASK}`],
   [/(\bsluice_session=)[^\s"',;]+/g, `$1${MASK}`],
-  [/(["']?\b\w*(?:password|secret|token|hash|cookie|authorization)\w*["']?\s*[:=]\s*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s,;}]+)/gi, `$1"${MASK}"`],
+  [
+    /(["']?\b\w*(?:password|secret|token|hash|cookie|authorization)\w*["']?\s*[:=]\s*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s,;}]+)/gi,
+    `$1"${MASK}"`,
+  ],
   [/\$argon2(?:id|i|d)\$[^\s"';]+/g, MASK],
   [/\b[0-9a-f]{64}\b/gi, MASK],
 ];
@@ -40,7 +43,9 @@ export function redactSecrets(text: string, known: readonly (string | undefined)
 export function errorSummary(error: unknown, known: readonly (string | undefined)[] = configuredSecrets()): string {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : `non-error value (${typeof error})`;
   const redacted = redactSecrets(text, known);
-  return redacted.length > MAX_SUMMARY_CHARS ? `${redacted.slice(0, MAX_SUMMARY_CHARS)}… (${redacted.length} chars)` : redacted;
+  return redacted.length > MAX_SUMMARY_CHARS
+    ? `${redacted.slice(0, MAX_SUMMARY_CHARS)}… (${redacted.length} chars)`
+    : redacted;
 }
 
 /** The secrets this process was configured with; none when the configuration itself is broken. */

@@ -55,7 +55,8 @@ export const NONCE_HEADER = "x-nonce";
  * @returns {string}
  */
 export function pageContentSecurityPolicy(nonce, options = {}) {
-  if (!/^[A-Za-z0-9+/]{16,}={0,2}$/.test(nonce)) throw new Error("pageContentSecurityPolicy: the nonce must be base64 of at least 12 bytes");
+  if (!/^[A-Za-z0-9+/]{16,}={0,2}$/.test(nonce))
+    throw new Error("pageContentSecurityPolicy: the nonce must be base64 of at least 12 bytes");
   const dev = options.development === true;
   const scripts = ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...(dev ? ["'unsafe-eval'"] : [])];
   // `next dev` injects <style> elements without the nonce (CSS hot reload), as Next's guide notes.

@@ -10,7 +10,12 @@ import {
 
 /** directive name → its source list. */
 function directives(policy: string): Map<string, string[]> {
-  return new Map(policy.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  return new Map(
+    policy
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
 }
 
 const NONCE = "AAECAwQFBgcICQoLDA0ODw==";
@@ -44,9 +49,12 @@ describe("pageContentSecurityPolicy", () => {
     expect(pageContentSecurityPolicy(NONCE)).not.toMatch(/unsafe-eval|style-src-elem[^;]*unsafe-inline/);
   });
 
-  it.each(["", "short", "abc'; script-src *", `${NONCE} 'unsafe-inline'`])("refuses a nonce that is not base64 of 12+ bytes: %j", (bad) => {
-    expect(() => pageContentSecurityPolicy(bad)).toThrow(/nonce/);
-  });
+  it.each(["", "short", "abc'; script-src *", `${NONCE} 'unsafe-inline'`])(
+    "refuses a nonce that is not base64 of 12+ bytes: %j",
+    (bad) => {
+      expect(() => pageContentSecurityPolicy(bad)).toThrow(/nonce/);
+    },
+  );
 });
 
 describe("createNonce", () => {
@@ -61,16 +69,29 @@ describe("createNonce", () => {
 describe("staticHeaderRules", () => {
   const rules = staticHeaderRules();
   const headersFor = (source: string, withHas: boolean) =>
-    Object.fromEntries(rules.filter((r) => r.source === source && !!r.has === withHas).flatMap((r) => r.headers.map((h) => [h.key, h.value])));
+    Object.fromEntries(
+      rules
+        .filter((r) => r.source === source && !!r.has === withHas)
+        .flatMap((r) => r.headers.map((h) => [h.key, h.value])),
+    );
 
   it("sends nosniff, a referrer policy and X-Frame-Options on every response", () => {
     expect(headersFor("/:path*", false)).toEqual(COMMON_SECURITY_HEADERS);
-    expect(COMMON_SECURITY_HEADERS).toMatchObject({ "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY" });
+    expect(COMMON_SECURITY_HEADERS).toMatchObject({
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "same-origin",
+      "X-Frame-Options": "DENY",
+    });
   });
 
   it("gives API answers a policy that allows nothing", () => {
     expect(headersFor("/api/:path*", false)).toEqual({ "Content-Security-Policy": API_CONTENT_SECURITY_POLICY });
-    expect(directives(API_CONTENT_SECURITY_POLICY)).toEqual(new Map([["default-src", ["'none'"]], ["frame-ancestors", ["'none'"]]]));
+    expect(directives(API_CONTENT_SECURITY_POLICY)).toEqual(
+      new Map([
+        ["default-src", ["'none'"]],
+        ["frame-ancestors", ["'none'"]],
+      ]),
+    );
   });
 
   it("sends HSTS only when the request came over HTTPS", () => {

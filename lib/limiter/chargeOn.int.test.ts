@@ -21,15 +21,20 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-const remaining = (d: { results: { rule: { name: string }; remaining: number }[] }) => Object.fromEntries(d.results.map((r) => [r.rule.name, r.remaining]));
+const remaining = (d: { results: { rule: { name: string }; remaining: number }[] }) =>
+  Object.fromEntries(d.results.map((r) => [r.rule.name, r.remaining]));
 
 describe("a rule counted by response", () => {
   it("is checked without consuming at admission, the other rules consume; charge consumes it", async () => {
     const plain = limiterRule({ name: "plain", limit: 10 });
     const stuffing = limiterRule({ name: "stuffing", limit: 2, chargeOn: ["4xx"] });
     const subject = { tenantId: "co1", keyId: "k" };
-    for (let i = 0; i < 3; i++) expect((await limiter.decide([plain, stuffing], subject, { nowMs: T0 + i, hold: true })).allowed).toBe(true);
-    expect(remaining(await limiter.peek([plain, stuffing], subject, { nowMs: T0 + 3 }))).toEqual({ plain: 7, stuffing: 2 });
+    for (let i = 0; i < 3; i++)
+      expect((await limiter.decide([plain, stuffing], subject, { nowMs: T0 + i, hold: true })).allowed).toBe(true);
+    expect(remaining(await limiter.peek([plain, stuffing], subject, { nowMs: T0 + 3 }))).toEqual({
+      plain: 7,
+      stuffing: 2,
+    });
 
     expect((await limiter.charge([stuffing], subject, { nowMs: T0 + 4 })).allowed).toBe(true);
     expect((await limiter.charge([stuffing], subject, { nowMs: T0 + 5 })).allowed).toBe(true);
@@ -39,14 +44,20 @@ describe("a rule counted by response", () => {
     expect(refused.results.map((r) => r.allowed)).toEqual([true, false]);
     // A charge that finds no quota left (requests in flight) consumes nothing and never throws.
     expect((await limiter.charge([stuffing], subject, { nowMs: T0 + 7 })).allowed).toBe(false);
-    expect(remaining(await limiter.peek([plain, stuffing], subject, { nowMs: T0 + 8 }))).toEqual({ plain: 7, stuffing: 0 });
+    expect(remaining(await limiter.peek([plain, stuffing], subject, { nowMs: T0 + 8 }))).toEqual({
+      plain: 7,
+      stuffing: 0,
+    });
   });
 
   it("starts its penalty when it refuses at admission, as any refusal would", async () => {
     const stuffing = limiterRule({ name: "pen", limit: 1, windowMs: 1000, blockMs: 60_000, chargeOn: ["4xx"] });
     const subject = { tenantId: "co2", keyId: "k" };
     await limiter.charge([stuffing], subject, { nowMs: T0 });
-    expect(await limiter.decide([stuffing], subject, { nowMs: T0 + 1, hold: true })).toMatchObject({ allowed: false, retryAfterMs: 60_000 });
+    expect(await limiter.decide([stuffing], subject, { nowMs: T0 + 1, hold: true })).toMatchObject({
+      allowed: false,
+      retryAfterMs: 60_000,
+    });
     // The window is long over; the penalty holds.
     const later = await limiter.decide([stuffing], subject, { nowMs: T0 + 30_000, hold: true });
     expect(later.results[0]).toMatchObject({ allowed: false, penalized: true, retryAfterMs: 30_001 });

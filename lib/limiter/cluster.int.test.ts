@@ -28,7 +28,9 @@ afterAll(async () => {
 
 describe("Redis Cluster", () => {
   it("decides every algorithm exactly, several rules in one call, with no CROSSSLOT error", async () => {
-    const rules = ALGORITHMS.map((algorithm) => limiterRule({ name: algorithm.replace("_", "-"), algorithm, limit: 3, windowMs: 60_000 }));
+    const rules = ALGORITHMS.map((algorithm) =>
+      limiterRule({ name: algorithm.replace("_", "-"), algorithm, limit: 3, windowMs: 60_000 }),
+    );
     const outcomes = [];
     for (let i = 0; i < 5; i++) {
       const d = await limiter.decide(rules, { tenantId: "tenant-a", keyId: "k" }, { nowMs: T0 + i });
@@ -57,7 +59,9 @@ describe("Redis Cluster", () => {
 
   it("admits exactly `limit` of 300 concurrent decisions", async () => {
     const rule = limiterRule({ algorithm: "sliding_window", limit: 77 });
-    const decisions = await Promise.all(Array.from({ length: 300 }, () => limiter.decide([rule], { tenantId: "tenant-b", keyId: "k" }, { nowMs: T0 })));
+    const decisions = await Promise.all(
+      Array.from({ length: 300 }, () => limiter.decide([rule], { tenantId: "tenant-b", keyId: "k" }, { nowMs: T0 })),
+    );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(77);
   });
 
@@ -108,7 +112,10 @@ describe("Redis Cluster lost entirely, then back", () => {
     ];
     const subject = { tenantId: "tenant-pen", keyId: "k" };
     expect((await limiter.decide(rules, subject, { nowMs: T0 })).allowed).toBe(true);
-    expect(await limiter.decide(rules, subject, { nowMs: T0 + 1 })).toMatchObject({ allowed: false, retryAfterMs: 30_000 });
+    expect(await limiter.decide(rules, subject, { nowMs: T0 + 1 })).toMatchObject({
+      allowed: false,
+      retryAfterMs: 30_000,
+    });
     const later = await limiter.decide(rules, subject, { nowMs: T0 + 10_001 });
     expect(later).toMatchObject({ allowed: false, retryAfterMs: 20_000 });
     expect(later.results.map((r) => r.penalized ?? false)).toEqual([true, false]);

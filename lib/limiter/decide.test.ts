@@ -15,7 +15,13 @@ describe("decide", () => {
   it("answers from the refusal cache without calling Redis until the retry time", async () => {
     const { client, calls } = fakeRedis(async () => [1000, 0, 0, 0, 500, 700, 500]);
     let now = 0;
-    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 50, refusals: new RefusalCache(), clock: () => now });
+    const limiter = createLimiter({
+      redis: client,
+      prefix: "p:",
+      timeoutMs: 50,
+      refusals: new RefusalCache(),
+      clock: () => now,
+    });
     const first = await limiter.decide([rule({})], subject);
     expect(first).toMatchObject({ allowed: false, retryAfterMs: 700 });
     now = 600;
@@ -30,7 +36,8 @@ describe("decide", () => {
 
   it("a crafted identifier cannot spell another request's refusal fingerprint", () => {
     const [a, b] = [rule({ name: "a", scope: "identifier" }), rule({ name: "b", scope: "identifier" })];
-    const keysOf = (rules: LimiterRule[], identifier: string) => rules.map((r) => counterKey("p:", r, { tenantId: "t1", identifier }));
+    const keysOf = (rules: LimiterRule[], identifier: string) =>
+      rules.map((r) => counterKey("p:", r, { tenantId: "t1", identifier }));
     const victim = refusalFingerprint([a, b], keysOf([a, b], "v"));
     // The separators of an unprefixed fingerprint ("<key>#<spec>|"), spelled inside one identifier.
     const crafted = "v#" + "fw,2,1000,2,1,1|" + keysOf([b], "v")[0] + "#fw,2,1000,2,1,1|";
@@ -40,7 +47,13 @@ describe("decide", () => {
 
   it("does not reuse a cached refusal once the rule changed", async () => {
     const { client, calls } = fakeRedis(async () => [1000, 0, 0, 0, 500, 700, 500]);
-    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 50, refusals: new RefusalCache(), clock: () => 0 });
+    const limiter = createLimiter({
+      redis: client,
+      prefix: "p:",
+      timeoutMs: 50,
+      refusals: new RefusalCache(),
+      clock: () => 0,
+    });
     await limiter.decide([rule({})], subject);
     await limiter.decide([rule({ limit: 3 })], subject);
     expect(calls).toHaveLength(2);
@@ -55,12 +68,21 @@ describe("decide", () => {
       const { client } = fakeRedis(reply);
       // A fixed clock: with the real one the two local decisions below could fall on both sides of
       // a 1 s window's edge (each waits out the 30 ms timeout), and the second would be admitted.
-      const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, local: new LocalLimiter(), clock: () => 1_500 });
+      const limiter = createLimiter({
+        redis: client,
+        prefix: "p:",
+        timeoutMs: 30,
+        local: new LocalLimiter(),
+        clock: () => 1_500,
+      });
       const open = await limiter.decide([rule({ failMode: "open" })], subject);
       expect(open).toMatchObject({ allowed: true, unavailable: false });
       expect(open.results[0]!.source).toBe("fail_open");
 
-      const closed = await limiter.decide([rule({ failMode: "open", name: "a" }), rule({ failMode: "closed", name: "b" })], subject);
+      const closed = await limiter.decide(
+        [rule({ failMode: "open", name: "a" }), rule({ failMode: "closed", name: "b" })],
+        subject,
+      );
       expect(closed).toMatchObject({ allowed: false, unavailable: true });
       expect(closed.retryAfterMs).toBeGreaterThanOrEqual(1000);
 
@@ -75,7 +97,13 @@ describe("decide", () => {
   it("a request refused by a closed rule while Redis is away consumes nothing of its local rules", async () => {
     const { client } = fakeRedis(boom);
     // A fixed clock, so both decisions fall in one window (see above).
-    const limiter = createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, local: new LocalLimiter(), clock: () => 1_500 });
+    const limiter = createLimiter({
+      redis: client,
+      prefix: "p:",
+      timeoutMs: 30,
+      local: new LocalLimiter(),
+      clock: () => 1_500,
+    });
     const local = rule({ failMode: "local", name: "local", limit: 1 });
     const closed = rule({ failMode: "closed", name: "closed" });
     const refused = await limiter.decide([local, closed], subject);
@@ -109,7 +137,9 @@ describe("decide", () => {
 
   it("peek throws when Redis cannot answer (there is no quota to show)", async () => {
     const { client } = fakeRedis(boom);
-    await expect(createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).peek([rule({})], subject)).rejects.toThrow(/redis error/);
+    await expect(
+      createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).peek([rule({})], subject),
+    ).rejects.toThrow(/redis error/);
   });
 });
 
@@ -120,7 +150,9 @@ describe("createLimiter", () => {
     vi.resetModules();
     try {
       const fresh = await import("./decide");
-      expect(() => fresh.createLimiter({ redis: fakeRedis(never).client, prefix: "p:", timeoutMs: 30 })).toThrow(/ENOENT/);
+      expect(() => fresh.createLimiter({ redis: fakeRedis(never).client, prefix: "p:", timeoutMs: 30 })).toThrow(
+        /ENOENT/,
+      );
     } finally {
       if (previous === undefined) delete process.env.SLUICE_LUA_DIR;
       else process.env.SLUICE_LUA_DIR = previous;

@@ -36,7 +36,14 @@ import { ruleSpec } from "./ruleSpec";
 import type { RedisClient } from "../redis/connect";
 import type { LocalLimiter } from "./localLimiter";
 import type { RefusalCache } from "./refusalCache";
-import { LimiterUnavailableError, type Decision, type Lease, type LimiterRule, type RuleResult, type Subject } from "./types";
+import {
+  LimiterUnavailableError,
+  type Decision,
+  type Lease,
+  type LimiterRule,
+  type RuleResult,
+  type Subject,
+} from "./types";
 
 export interface LimiterDeps {
   redis: RedisClient;
@@ -80,7 +87,12 @@ export interface Limiter {
    * undefined when the first refused (then nothing of it is charged). As `decide(rules, subject,
    * options)` then `decide(then.rules, then.subject, { nowMs })`, in ONE script call when both go to Redis.
    */
-  decideThen(rules: LimiterRule[], subject: Subject, options: DecideOptions, then: { rules: LimiterRule[]; subject: Subject }): Promise<[Decision, Decision | undefined]>;
+  decideThen(
+    rules: LimiterRule[],
+    subject: Subject,
+    options: DecideOptions,
+    then: { rules: LimiterRule[]; subject: Subject },
+  ): Promise<[Decision, Decision | undefined]>;
 }
 
 /** A sliding_log rule with a penalty keeps the penalty in a second key (see decide.lua). */
@@ -96,7 +108,8 @@ function slidingLogWithPenalty(rule: LimiterRule): boolean {
  */
 export function refusalFingerprint(rules: LimiterRule[], keys: string[], hold = false): string {
   let fingerprint = "";
-  for (let i = 0; i < rules.length; i++) fingerprint += keys[i]!.length + ":" + keys[i] + ruleSpec(rules[i]!, true, hold).id + "|";
+  for (let i = 0; i < rules.length; i++)
+    fingerprint += keys[i]!.length + ":" + keys[i] + ruleSpec(rules[i]!, true, hold).id + "|";
   return fingerprint;
 }
 
@@ -111,7 +124,13 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   const clustered = deps.redis.isCluster;
 
   /** One request's part of a script call. */
-  function batched(rules: LimiterRule[], keys: string[], subject: Subject, options: DecideOptions, commit: boolean): BatchedRequest {
+  function batched(
+    rules: LimiterRule[],
+    keys: string[],
+    subject: Subject,
+    options: DecideOptions,
+    commit: boolean,
+  ): BatchedRequest {
     const ttlFloorMs = options.nowMs === undefined ? 0 : EXPLICIT_TIME_TTL_FLOOR_MS;
     const specs = rules.map((rule) => ruleSpec(rule, commit, options.hold === true));
     const secondKeys = secondKeysOf(rules, subject);
@@ -119,7 +138,13 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     return { keys, now: timeArg(options), commit, lease, ttlFloorMs, specs, ...(secondKeys ? { secondKeys } : {}) };
   }
 
-  async function callScript(rules: LimiterRule[], keys: string[], subject: Subject, options: DecideOptions, commit: boolean): Promise<Decision> {
+  async function callScript(
+    rules: LimiterRule[],
+    keys: string[],
+    subject: Subject,
+    options: DecideOptions,
+    commit: boolean,
+  ): Promise<Decision> {
     // On a Cluster a call must stay within one slot: batch per tenant. On one node, batch all.
     const group = clustered ? subject.tenantId : "";
     const request = batched(rules, keys, subject, options, commit);
@@ -142,8 +167,11 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     const decision = summarize(results, parsed.nowMs);
     if (lease !== "" && parsed.committed) {
       // Every concurrency rule that allowed took its slot (shadow ones too: they count as if enforced).
-      const held = rules.flatMap((rule, i) => (rule.algorithm === "concurrency" && rule.cost > 0 && results[i]!.allowed ? [i] : []));
-      if (held.length > 0) decision.lease = { id: lease, keys: held.map((i) => keys[i]!), rules: held.map((i) => rules[i]!) };
+      const held = rules.flatMap((rule, i) =>
+        rule.algorithm === "concurrency" && rule.cost > 0 && results[i]!.allowed ? [i] : [],
+      );
+      if (held.length > 0)
+        decision.lease = { id: lease, keys: held.map((i) => keys[i]!), rules: held.map((i) => rules[i]!) };
     }
     return decision;
   }
@@ -168,15 +196,27 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   }
 
   /** A refusal of this request the refusal cache holds, if any (the fingerprint is built only when one of the tenant's is held: most decisions are admitted). */
-  function cachedRefusal(rules: LimiterRule[], keys: string[], subject: Subject, options: DecideOptions): Decision | undefined {
+  function cachedRefusal(
+    rules: LimiterRule[],
+    keys: string[],
+    subject: Subject,
+    options: DecideOptions,
+  ): Decision | undefined {
     const refusals = options.nowMs === undefined ? deps.refusals : undefined;
     if (!refusals?.holdsTenant(subject.tenantId)) return undefined;
     return refusals.get(refusalFingerprint(rules, keys, options.hold), clock());
   }
 
-  function remember(rules: LimiterRule[], keys: string[], subject: Subject, options: DecideOptions, decision: Decision): void {
+  function remember(
+    rules: LimiterRule[],
+    keys: string[],
+    subject: Subject,
+    options: DecideOptions,
+    decision: Decision,
+  ): void {
     const refusals = options.nowMs === undefined ? deps.refusals : undefined;
-    if (refusals && !decision.allowed) refusals.remember(subject.tenantId, refusalFingerprint(rules, keys, options.hold), decision, clock());
+    if (refusals && !decision.allowed)
+      refusals.remember(subject.tenantId, refusalFingerprint(rules, keys, options.hold), decision, clock());
   }
 
   const limiter: Limiter = {
@@ -184,9 +224,14 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
       const thenKeys = then.rules.map((rule) => counterKey(deps.prefix, rule, then.subject));
       // One call only pays when both need Redis and share a Cluster slot; otherwise one after the other.
-      const oneCall = rules.length > 0 && then.rules.length > 0 && (!clustered || subject.tenantId === then.subject.tenantId);
+      const oneCall =
+        rules.length > 0 && then.rules.length > 0 && (!clustered || subject.tenantId === then.subject.tenantId);
       const thenOptions: DecideOptions = options.nowMs === undefined ? {} : { nowMs: options.nowMs };
-      if (!oneCall || cachedRefusal(rules, keys, subject, options) || cachedRefusal(then.rules, thenKeys, then.subject, thenOptions)) {
+      if (
+        !oneCall ||
+        cachedRefusal(rules, keys, subject, options) ||
+        cachedRefusal(then.rules, thenKeys, then.subject, thenOptions)
+      ) {
         const first = await limiter.decide(rules, subject, options);
         return [first, first.allowed ? await limiter.decide(then.rules, then.subject, thenOptions) : undefined];
       }
@@ -195,7 +240,11 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       let first: Decision;
       let second: Decision | undefined;
       try {
-        const [parsed, thenParsed] = await batcher.submitChained(clustered ? subject.tenantId : "", request, thenRequest);
+        const [parsed, thenParsed] = await batcher.submitChained(
+          clustered ? subject.tenantId : "",
+          request,
+          thenRequest,
+        );
         first = decisionOf(rules, keys, request.lease ?? "", parsed);
         remember(rules, keys, subject, options, first);
         // The second committed only if the first did; a first refusal leaves it unevaluated.
@@ -238,9 +287,19 @@ export function createLimiter(deps: LimiterDeps): Limiter {
 
     async release(lease, options = {}) {
       try {
-        return await runReleaseScript(deps.redis, lease, deps.timeoutMs, options.nowMs ?? (deps.timeSource === "app" ? clock() : undefined));
+        return await runReleaseScript(
+          deps.redis,
+          lease,
+          deps.timeoutMs,
+          options.nowMs ?? (deps.timeSource === "app" ? clock() : undefined),
+        );
       } catch (error) {
-        deps.onUnavailable?.(error instanceof LimiterUnavailableError ? error : new LimiterUnavailableError((error as Error).message, { cause: error }), lease.rules);
+        deps.onUnavailable?.(
+          error instanceof LimiterUnavailableError
+            ? error
+            : new LimiterUnavailableError((error as Error).message, { cause: error }),
+          lease.rules,
+        );
         return null;
       }
     },

@@ -139,7 +139,14 @@ export class DecideBatcher {
       return keyNumber;
     };
     for (const { request } of batch) {
-      let packed = request.now + (request.commit ? (request.afterPrevious ? ",2," : ",1,") : ",0,") + (request.lease ?? "") + "," + request.ttlFloorMs + "," + request.keys.length;
+      let packed =
+        request.now +
+        (request.commit ? (request.afterPrevious ? ",2," : ",1,") : ",0,") +
+        (request.lease ?? "") +
+        "," +
+        request.ttlFloorMs +
+        "," +
+        request.keys.length;
       for (let i = 0; i < request.keys.length; i++) {
         const keyNumber = numberOf(request.keys[i]!);
         const second = request.secondKeys?.[i];
@@ -174,7 +181,9 @@ export class DecideBatcher {
     for (const pending of batch) {
       const size = 2 + 5 * pending.request.keys.length;
       try {
-        pending.resolve(parseDecideReply(lone ? reply : reply.slice(offset, offset + size), pending.request.keys.length));
+        pending.resolve(
+          parseDecideReply(lone ? reply : reply.slice(offset, offset + size), pending.request.keys.length),
+        );
       } catch (error) {
         pending.reject(new LimiterUnavailableError((error as Error).message, { cause: error }));
       }

@@ -12,7 +12,10 @@ describe("decide", () => {
   it("passes explicit time, or this process's clock in app-time mode, or nothing for Redis TIME", async () => {
     const { client, calls } = fakeRedis(async () => [5, 1, 1, 1, 0, 0, 0]);
     await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).decide([rule({})], subject, { nowMs: 1234 });
-    await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, timeSource: "app", clock: () => 99 }).decide([rule({})], subject);
+    await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30, timeSource: "app", clock: () => 99 }).decide(
+      [rule({})],
+      subject,
+    );
     await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).decide([rule({})], subject);
     // ARGV: spec count m, one packed spec each, the request count, then the first request's fields.
     const nowOfFirstRequest = (args: (string | number)[]) => String(args[2 + Number(args[0])]).split(",")[0];
@@ -74,7 +77,10 @@ describe("decide", () => {
 
   it("reads a reply's 2 as a refusal under a penalty in force", async () => {
     const { client } = fakeRedis(async () => [5, 0, 2, 0, 4000, 4000, 4000]);
-    const decision = await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).decide([rule({ blockMs: 5000 })], subject);
+    const decision = await createLimiter({ redis: client, prefix: "p:", timeoutMs: 30 }).decide(
+      [rule({ blockMs: 5000 })],
+      subject,
+    );
     expect(decision).toMatchObject({ allowed: false, retryAfterMs: 4000, results: [{ penalized: true }] });
   });
 });

@@ -38,7 +38,12 @@ describe("decideThen", () => {
     const { key, id, left } = pair("dt1");
     const [first, second] = await limiter.decideThen([keyRule], key, { nowMs: T0 }, { rules: [idRule], subject: id });
     expect([first.allowed, second?.allowed]).toEqual([true, true]);
-    const [again, refused] = await limiter.decideThen([keyRule], key, { nowMs: T0 + 1 }, { rules: [idRule], subject: id });
+    const [again, refused] = await limiter.decideThen(
+      [keyRule],
+      key,
+      { nowMs: T0 + 1 },
+      { rules: [idRule], subject: id },
+    );
     expect([again.allowed, refused?.allowed]).toEqual([true, false]);
     expect(await left(T0 + 2)).toEqual([0, 0]);
   });
@@ -47,7 +52,12 @@ describe("decideThen", () => {
     const { key, id, left } = pair("dt2");
     await limiter.decide([keyRule], key, { nowMs: T0 });
     await limiter.decide([keyRule], key, { nowMs: T0 + 1 });
-    const [first, second] = await limiter.decideThen([keyRule], key, { nowMs: T0 + 2 }, { rules: [idRule], subject: id });
+    const [first, second] = await limiter.decideThen(
+      [keyRule],
+      key,
+      { nowMs: T0 + 2 },
+      { rules: [idRule], subject: id },
+    );
     expect(first.allowed).toBe(false);
     expect(second).toBeUndefined();
     expect(await left(T0 + 3)).toEqual([0, 1]);
@@ -56,7 +66,9 @@ describe("decideThen", () => {
   it("keeps each pair together when concurrent pairs share one script call", async () => {
     const { key, left } = pair("dt3");
     const ids = ["a", "b", "c"].map((identifier) => ({ tenantId: "dt3", identifier }));
-    const answers = await Promise.all(ids.map((id, i) => limiter.decideThen([keyRule], key, { nowMs: T0 + i }, { rules: [idRule], subject: id })));
+    const answers = await Promise.all(
+      ids.map((id, i) => limiter.decideThen([keyRule], key, { nowMs: T0 + i }, { rules: [idRule], subject: id })),
+    );
     expect(answers.map(([first, second]) => [first.allowed, second?.allowed])).toEqual([
       [true, true],
       [true, true],

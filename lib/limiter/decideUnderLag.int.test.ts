@@ -21,7 +21,13 @@ const BLOCK_MS = 5 * TIMEOUT_MS;
 const prefix = uniquePrefix("lag");
 const cleanup = plainRedis();
 // As the limiter's connection is made (lib/redis/client.ts): the deadline decides, ioredis's timer is a backstop.
-const redis = createRedisClient({ url: REDIS_URL, cluster: false, timeoutMs: TIMEOUT_MS, commandTimeoutMs: 3 * TIMEOUT_MS + 250, autoPipelining: false });
+const redis = createRedisClient({
+  url: REDIS_URL,
+  cluster: false,
+  timeoutMs: TIMEOUT_MS,
+  commandTimeoutMs: 3 * TIMEOUT_MS + 250,
+  autoPipelining: false,
+});
 
 afterAll(async () => {
   await deleteByPrefix(cleanup, prefix);
@@ -50,7 +56,12 @@ it("withDeadline: a reply that arrived while the event loop was blocked wins ove
 
 it("decide: a loop blocked past the timeout does not turn Redis's answer into a fail-mode one", async () => {
   const unavailable: LimiterUnavailableError[] = [];
-  const limiter = createLimiter({ redis, prefix, timeoutMs: TIMEOUT_MS, onUnavailable: (error) => unavailable.push(error) });
+  const limiter = createLimiter({
+    redis,
+    prefix,
+    timeoutMs: TIMEOUT_MS,
+    onUnavailable: (error) => unavailable.push(error),
+  });
   const rule = limiterRule({ algorithm: "sliding_log", limit: 3, windowMs: 60_000 });
   const subject = { tenantId: "lag", keyId: "k" };
   // Script loaded, connection warm (retried: on a loaded machine a cold first call may miss 100 ms).

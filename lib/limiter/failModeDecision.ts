@@ -14,7 +14,13 @@ import type { LocalLimiter } from "./localLimiter";
 import type { Decision, LimiterRule, RuleResult, Subject } from "./types";
 
 /** The decision over no rules: allowed, nothing counted. */
-export const EMPTY = (nowMs: number): Decision => ({ allowed: true, unavailable: false, retryAfterMs: 0, nowMs, results: [] });
+export const EMPTY = (nowMs: number): Decision => ({
+  allowed: true,
+  unavailable: false,
+  retryAfterMs: 0,
+  nowMs,
+  results: [],
+});
 
 /** A request can pass only once every refusing enforce rule lets it. */
 export function summarize(results: RuleResult[], nowMs: number, unavailable = false): Decision {
@@ -40,7 +46,12 @@ export function failModeDecisionOf(
   // A `closed` enforce rule refuses the request (503), so the local rules must not consume.
   const unavailable = rules.some((rule) => rule.failMode === "closed" && rule.mode === "enforce");
   const localRules = rules
-    .map((rule, i) => ({ rule, key: stateId(keys[i]!, counterField(rule)), penaltyKey: stateId(penaltyKey(deps.prefix, rule, subject), penaltyField(rule)), ...(hold && rule.chargeOn ? { held: true } : {}) }))
+    .map((rule, i) => ({
+      rule,
+      key: stateId(keys[i]!, counterField(rule)),
+      penaltyKey: stateId(penaltyKey(deps.prefix, rule, subject), penaltyField(rule)),
+      ...(hold && rule.chargeOn ? { held: true } : {}),
+    }))
     .filter(({ rule }) => rule.failMode === "local" && deps.local);
   const localResults = new Map(
     (deps.local?.decide(localRules, now, !unavailable) ?? []).map((result) => [result.rule, result] as const),

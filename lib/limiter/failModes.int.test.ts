@@ -82,7 +82,12 @@ describe.each([
 });
 
 it("a Redis that was never reachable fails fast too", async () => {
-  const unreachable = createRedisClient({ url: "redis://127.0.0.1:1", cluster: false, timeoutMs: TIMEOUT_MS, autoPipelining: false });
+  const unreachable = createRedisClient({
+    url: "redis://127.0.0.1:1",
+    cluster: false,
+    timeoutMs: TIMEOUT_MS,
+    autoPipelining: false,
+  });
   const limiterNoRedis = createLimiter({ redis: unreachable, prefix: "fm:", timeoutMs: TIMEOUT_MS });
   const [decision, ms] = await timed(() => limiterNoRedis.decide([limiterRule({ failMode: "closed" })], subject));
   expect(decision.unavailable).toBe(true);

@@ -57,7 +57,11 @@ describe("rateLimitHeaders", () => {
   });
 
   it("lists shadow rules in the policy only, never in RateLimit or X-RateLimit-*", () => {
-    const shadow = result({ name: "trial", rule: limiterRule({ name: "trial", mode: "shadow", limit: 100 }), allowed: false });
+    const shadow = result({
+      name: "trial",
+      rule: limiterRule({ name: "trial", mode: "shadow", limit: 100 }),
+      allowed: false,
+    });
     const headers = rateLimitHeaders(decision([shadow]));
     expect(headers).toEqual({ "RateLimit-Policy": '"trial";q=100;w=60' });
   });

@@ -28,9 +28,7 @@ function untilMoreQuotaMs(result: RuleResult): number {
 /** Most restrictive first: refusing before admitting, fewer units left, longer wait. */
 export function byRestrictiveness(a: RuleResult, b: RuleResult): number {
   return (
-    Number(a.allowed) - Number(b.allowed) ||
-    a.remaining - b.remaining ||
-    untilMoreQuotaMs(b) - untilMoreQuotaMs(a)
+    Number(a.allowed) - Number(b.allowed) || a.remaining - b.remaining || untilMoreQuotaMs(b) - untilMoreQuotaMs(a)
   );
 }
 
@@ -43,7 +41,15 @@ const policyMembers = new WeakMap<object, { limit: number; member: string }>();
 function policyMember(r: RuleResult): string {
   const cached = policyMembers.get(r.rule);
   if (cached && cached.limit === r.limit) return cached.member;
-  const member = serializeList([[r.rule.name, new Map([["q", r.limit], ["w", Math.max(1, toSeconds(r.rule.windowMs))]])]]);
+  const member = serializeList([
+    [
+      r.rule.name,
+      new Map([
+        ["q", r.limit],
+        ["w", Math.max(1, toSeconds(r.rule.windowMs))],
+      ]),
+    ],
+  ]);
   policyMembers.set(r.rule, { limit: r.limit, member });
   return member;
 }
@@ -51,12 +57,19 @@ function policyMember(r: RuleResult): string {
 export function rateLimitHeaders(decision: Decision): Record<string, string> {
   if (decision.results.length === 0) return {};
   const headers: Record<string, string> = {};
-  headers["RateLimit-Policy"] = decision.results.length === 1 ? policyMember(decision.results[0]!) : decision.results.map(policyMember).join(", ");
+  headers["RateLimit-Policy"] =
+    decision.results.length === 1 ? policyMember(decision.results[0]!) : decision.results.map(policyMember).join(", ");
 
   const enforced = decision.results.filter((r) => r.rule.mode === "enforce").sort(byRestrictiveness);
   if (enforced.length > 0) {
     headers["RateLimit"] = serializeList(
-      enforced.map((r): Item => [r.rule.name, new Map([["r", r.remaining], ["t", toSeconds(untilMoreQuotaMs(r))]])]),
+      enforced.map((r): Item => [
+        r.rule.name,
+        new Map([
+          ["r", r.remaining],
+          ["t", toSeconds(untilMoreQuotaMs(r))],
+        ]),
+      ]),
     );
     const top = enforced[0]!;
     headers["X-RateLimit-Limit"] = String(top.limit);

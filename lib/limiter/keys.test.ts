@@ -12,7 +12,9 @@ describe("counterKey", () => {
     ["ip", "sluice:{aB3dE5fG}2I203.0.113.7"],
     ["identifier", "sluice:{aB3dE5fG}2Duser:42"],
   ] as const)("scope %s charges its own subject: %s", (scope, expected) => {
-    expect(counterKey("sluice:", limiterRule({ name: "per", ref: "1", scope, algorithm: "sliding_window" }), subject)).toBe(expected);
+    expect(
+      counterKey("sluice:", limiterRule({ name: "per", ref: "1", scope, algorithm: "sliding_window" }), subject),
+    ).toBe(expected);
   });
 
   it("ip scope counts IPv6 per /64 and IPv4-mapped IPv6 as IPv4 (a host cannot escape by rotating addresses)", () => {
@@ -25,11 +27,15 @@ describe("counterKey", () => {
   });
 
   it("a production key of the key scope fits the 32-byte allocation class (at most 30 characters)", () => {
-    expect(counterKey("sluice:", limiterRule({ ref: "2s", algorithm: "token_bucket" }), subject).length).toBeLessThanOrEqual(30);
+    expect(
+      counterKey("sluice:", limiterRule({ ref: "2s", algorithm: "token_bucket" }), subject).length,
+    ).toBeLessThanOrEqual(30);
   });
 
   it("one subject key holds every rule of the subject, each under a field with one character per algorithm", () => {
-    const rules = (["fixed_window", "sliding_window", "token_bucket", "gcra"] as const).map((algorithm) => limiterRule({ ref: "1", algorithm }));
+    const rules = (["fixed_window", "sliding_window", "token_bucket", "gcra"] as const).map((algorithm) =>
+      limiterRule({ ref: "1", algorithm }),
+    );
     expect(new Set(rules.map((rule) => counterKey("p:", rule, subject)))).toEqual(new Set(["p:{aB3dE5fG}2KQw3Er5Ty"]));
     expect(rules.map(counterField)).toEqual(["f1", "w1", "t1", "g1"]);
   });
@@ -46,7 +52,10 @@ describe("counterKey", () => {
   });
 
   it("hashes long identifiers so keys stay small", () => {
-    const key = counterKey("p:", limiterRule({ scope: "identifier", ref: "r" }), { tenantId: "t1", identifier: "x".repeat(256) });
+    const key = counterKey("p:", limiterRule({ scope: "identifier", ref: "r" }), {
+      tenantId: "t1",
+      identifier: "x".repeat(256),
+    });
     expect(key).toMatch(/^p:\{t1\}2D#[A-Za-z0-9_-]{22}$/);
   });
 
@@ -57,8 +66,12 @@ describe("counterKey", () => {
     const hashedKey = counterKey("p:", rule, { tenantId: "t1", identifier: long });
     expect(counterKey("p:", rule, { tenantId: "t1", identifier: forged })).not.toBe(hashedKey);
     // Escaping keeps raw identifiers apart from each other too.
-    expect(counterKey("p:", rule, { tenantId: "t1", identifier: "#a" })).not.toBe(counterKey("p:", rule, { tenantId: "t1", identifier: "a" }));
-    expect(counterKey("p:", rule, { tenantId: "t1", identifier: "#a" })).not.toBe(counterKey("p:", rule, { tenantId: "t1", identifier: "##a" }));
+    expect(counterKey("p:", rule, { tenantId: "t1", identifier: "#a" })).not.toBe(
+      counterKey("p:", rule, { tenantId: "t1", identifier: "a" }),
+    );
+    expect(counterKey("p:", rule, { tenantId: "t1", identifier: "#a" })).not.toBe(
+      counterKey("p:", rule, { tenantId: "t1", identifier: "##a" }),
+    );
   });
 
   it("throws on a subject lacking what the scope needs, and on a ref that could make keys ambiguous", () => {

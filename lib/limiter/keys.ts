@@ -90,7 +90,8 @@ export function subjectPart(rule: Pick<LimiterRule, "scope" | "name" | "attribut
 /** The hash-tagged key prefix of one tenant; every key of the tenant starts with it. */
 export function tenantKeyPrefix(prefix: string, tenantId: string): string {
   const known = tenantPrefixes.get(tenantId);
-  if (known !== undefined && known.startsWith(prefix) && known.length === prefix.length + tenantId.length + 2) return known;
+  if (known !== undefined && known.startsWith(prefix) && known.length === prefix.length + tenantId.length + 2)
+    return known;
   if (!TENANT_ID.test(tenantId)) throw new Error(`invalid tenant id for a Redis key: ${JSON.stringify(tenantId)}`);
   const built = `${prefix}{${tenantId}}`;
   // Checked once per tenant, not per decision (bounded: cleared past MAX_TENANT_PREFIXES).

@@ -30,17 +30,22 @@ describe("exactness under concurrency", () => {
   it.each(ALGORITHMS)("500 concurrent decisions on one subject admit exactly `limit` (%s)", async (algorithm) => {
     const rule = limiterRule({ algorithm, limit: 137, windowMs: 60_000 });
     const subject = freshTenant();
-    const decisions = await Promise.all(Array.from({ length: 500 }, () => limiter.decide([rule], subject, { nowMs: T0 + 5 })));
+    const decisions = await Promise.all(
+      Array.from({ length: 500 }, () => limiter.decide([rule], subject, { nowMs: T0 + 5 })),
+    );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(137);
   });
 
-  it.each(ALGORITHMS)("with Redis TIME as the clock, concurrent decisions never exceed `limit` (%s)", async (algorithm) => {
-    const rule = limiterRule({ algorithm, limit: 50, windowMs: 3_600_000 });
-    const subject = freshTenant();
-    const decisions = await Promise.all(Array.from({ length: 300 }, () => limiter.decide([rule], subject)));
-    // Token bucket and GCRA may refill a unit during the run (72 s per unit here: practically never).
-    expect(decisions.filter((d) => d.allowed).length).toBe(50);
-  });
+  it.each(ALGORITHMS)(
+    "with Redis TIME as the clock, concurrent decisions never exceed `limit` (%s)",
+    async (algorithm) => {
+      const rule = limiterRule({ algorithm, limit: 50, windowMs: 3_600_000 });
+      const subject = freshTenant();
+      const decisions = await Promise.all(Array.from({ length: 300 }, () => limiter.decide([rule], subject)));
+      // Token bucket and GCRA may refill a unit during the run (72 s per unit here: practically never).
+      expect(decisions.filter((d) => d.allowed).length).toBe(50);
+    },
+  );
 });
 
 describe("documented bounds", () => {
@@ -101,7 +106,12 @@ describe("one decision over several rules", () => {
     await limiter.decide([tight, ...others], subject, { nowMs: T0 });
     const snapshot = async () => {
       const keys = (await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`)).sort();
-      return Promise.all(keys.map(async (k) => [k, (await redis.type(k)) === "zset" ? await redis.zrange(k, 0, -1) : await redis.get(k)]));
+      return Promise.all(
+        keys.map(async (k) => [
+          k,
+          (await redis.type(k)) === "zset" ? await redis.zrange(k, 0, -1) : await redis.get(k),
+        ]),
+      );
     };
     const before = await snapshot();
     const refused = await limiter.decide([tight, ...others], subject, { nowMs: T0 + 10 });
@@ -125,38 +135,48 @@ describe("one decision over several rules", () => {
     const subject = freshTenant();
     const rule = limiterRule({ algorithm: "sliding_log", limit: 5 });
     await limiter.decide([rule], subject, { nowMs: T0 });
-    const peeks = [await limiter.peek([rule], subject, { nowMs: T0 + 1 }), await limiter.peek([rule], subject, { nowMs: T0 + 2 })];
+    const peeks = [
+      await limiter.peek([rule], subject, { nowMs: T0 + 1 }),
+      await limiter.peek([rule], subject, { nowMs: T0 + 2 }),
+    ];
     expect(peeks.map((d) => d.results[0]!.remaining)).toEqual([4, 4]);
   });
 
-  it.each(ALGORITHMS)("peek tells whether and when a request of the rule's cost passes, as decide would, without consuming (%s)", async (algorithm) => {
-    const subject = freshTenant();
-    const rule = limiterRule({ algorithm, limit: 4, windowMs: 10_000, cost: 2 });
-    await limiter.decide([rule], subject, { nowMs: T0 });
-    const open = await limiter.peek([rule], subject, { nowMs: T0 + 1 });
-    expect([open.allowed, open.results[0]!.retryAfterMs]).toEqual([true, 0]);
-    await limiter.decide([rule], subject, { nowMs: T0 + 1 });
-    const full = await limiter.peek([rule], subject, { nowMs: T0 + 2 });
-    const refused = await limiter.decide([rule], subject, { nowMs: T0 + 2 });
-    expect(full.allowed).toBe(false);
-    expect(full.results[0]!.remaining).toBe(0);
-    expect(full.results[0]!.retryAfterMs).toBeGreaterThan(0);
-    expect(full.results[0]!.retryAfterMs).toBe(refused.results[0]!.retryAfterMs);
-    const passes = await limiter.decide([rule], subject, { nowMs: T0 + 2 + full.results[0]!.retryAfterMs });
-    expect(passes.allowed).toBe(true);
-  });
+  it.each(ALGORITHMS)(
+    "peek tells whether and when a request of the rule's cost passes, as decide would, without consuming (%s)",
+    async (algorithm) => {
+      const subject = freshTenant();
+      const rule = limiterRule({ algorithm, limit: 4, windowMs: 10_000, cost: 2 });
+      await limiter.decide([rule], subject, { nowMs: T0 });
+      const open = await limiter.peek([rule], subject, { nowMs: T0 + 1 });
+      expect([open.allowed, open.results[0]!.retryAfterMs]).toEqual([true, 0]);
+      await limiter.decide([rule], subject, { nowMs: T0 + 1 });
+      const full = await limiter.peek([rule], subject, { nowMs: T0 + 2 });
+      const refused = await limiter.decide([rule], subject, { nowMs: T0 + 2 });
+      expect(full.allowed).toBe(false);
+      expect(full.results[0]!.remaining).toBe(0);
+      expect(full.results[0]!.retryAfterMs).toBeGreaterThan(0);
+      expect(full.results[0]!.retryAfterMs).toBe(refused.results[0]!.retryAfterMs);
+      const passes = await limiter.decide([rule], subject, { nowMs: T0 + 2 + full.results[0]!.retryAfterMs });
+      expect(passes.allowed).toBe(true);
+    },
+  );
 });
 
 describe("keys", () => {
   it("one subject key holds the compact states of fixed_window, sliding_window, token_bucket and gcra rules", async () => {
     const subject = freshTenant();
     const usual = ["fixed_window", "sliding_window", "token_bucket", "gcra"] as const;
-    const rules = usual.map((algorithm) => limiterRule({ name: algorithm.replace("_", "-"), algorithm, limit: 100, windowMs: 60_000 }));
+    const rules = usual.map((algorithm) =>
+      limiterRule({ name: algorithm.replace("_", "-"), algorithm, limit: 100, windowMs: 60_000 }),
+    );
     await limiter.decide(rules, subject);
     const keys = await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`);
     expect(keys).toHaveLength(1);
     // Four fields, each a compact integer in base 64 (at most 9 characters below 2^53).
-    expect(await redis.get(keys[0]!)).toMatch(/^f[a-z-]+=[0-9A-Za-z_-]{1,9},w[a-z-]+=[0-9A-Za-z_-]{1,9},t[a-z-]+=[0-9A-Za-z_-]{1,9},g[a-z-]+=[0-9A-Za-z_-]{1,9}$/);
+    expect(await redis.get(keys[0]!)).toMatch(
+      /^f[a-z-]+=[0-9A-Za-z_-]{1,9},w[a-z-]+=[0-9A-Za-z_-]{1,9},t[a-z-]+=[0-9A-Za-z_-]{1,9},g[a-z-]+=[0-9A-Za-z_-]{1,9}$/,
+    );
     // An interval whose denominator exceeds 2^11 (1000 / 3001 ms) is kept as text, exactly, in the same key.
     const odd = limiterRule({ name: "odd", algorithm: "gcra", limit: 3001, windowMs: 1000 });
     // Explicit time: its keys keep a real-time TTL floor; in Redis time this one would live ~1 ms.
@@ -186,7 +206,9 @@ describe("keys", () => {
   it("every key written has a TTL no longer than its rule needs", async () => {
     const windowMs = 600_000;
     const subject = freshTenant();
-    const rules = ALGORITHMS.map((algorithm) => limiterRule({ name: algorithm.replace("_", "-"), algorithm, limit: 5, windowMs }));
+    const rules = ALGORITHMS.map((algorithm) =>
+      limiterRule({ name: algorithm.replace("_", "-"), algorithm, limit: 5, windowMs }),
+    );
     await limiter.decide(rules, subject);
     const keys = await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`);
     expect(keys).toHaveLength(2); // the subject key and sliding_log's sorted set
@@ -199,7 +221,9 @@ describe("keys", () => {
 
   it("nothing remains once every rule's state has expired", async () => {
     const subject = freshTenant();
-    const rules = ALGORITHMS.map((algorithm) => limiterRule({ name: algorithm.replace("_", "-"), algorithm, limit: 5, windowMs: 1000 }));
+    const rules = ALGORITHMS.map((algorithm) =>
+      limiterRule({ name: algorithm.replace("_", "-"), algorithm, limit: 5, windowMs: 1000 }),
+    );
     await limiter.decide(rules, subject);
     await new Promise((resolve) => setTimeout(resolve, 2100));
     expect(await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`)).toEqual([]);

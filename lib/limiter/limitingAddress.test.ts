@@ -17,7 +17,11 @@ describe("limitingAddress", () => {
   });
 
   it("one host rotating through its /64 stays one subject; the neighbouring /64 is another", () => {
-    const rotated = new Set(Array.from({ length: 50 }, (_, i) => limitingAddress(`2001:db8:5:6:${i.toString(16)}:${((i * 7919) % 0x10000).toString(16)}::${i + 1}`)));
+    const rotated = new Set(
+      Array.from({ length: 50 }, (_, i) =>
+        limitingAddress(`2001:db8:5:6:${i.toString(16)}:${((i * 7919) % 0x10000).toString(16)}::${i + 1}`),
+      ),
+    );
     expect([...rotated]).toEqual(["2001:db8:5:6::/64"]);
     expect(limitingAddress("2001:db8:5:7::1")).not.toBe(limitingAddress("2001:db8:5:6::1"));
   });

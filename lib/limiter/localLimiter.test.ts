@@ -17,7 +17,13 @@ describe("LocalLimiter (the `local` fail mode)", () => {
     const small = limiterRule({ name: "small", limit: 1, failMode: "local" });
     const big = limiterRule({ name: "big", limit: 100, failMode: "local" });
     local.decide([{ rule: small, key: "s", penaltyKey: "ps" }], 0);
-    const refused = local.decide([{ rule: small, key: "s", penaltyKey: "ps" }, { rule: big, key: "b", penaltyKey: "pb" }], 1);
+    const refused = local.decide(
+      [
+        { rule: small, key: "s", penaltyKey: "ps" },
+        { rule: big, key: "b", penaltyKey: "pb" },
+      ],
+      1,
+    );
     expect(refused.map((r) => r.allowed)).toEqual([false, true]);
     expect(local.decide([{ rule: big, key: "b", penaltyKey: "pb" }], 2)[0]!.remaining).toBe(99);
   });
@@ -25,7 +31,10 @@ describe("LocalLimiter (the `local` fail mode)", () => {
   it("consumes nothing when the request is refused by something else (commit false)", () => {
     const local = new LocalLimiter();
     const rule = limiterRule({ limit: 3, failMode: "local" });
-    expect(local.decide([{ rule, key: "k", penaltyKey: "pk" }], 0, false)[0]).toMatchObject({ allowed: true, remaining: 3 });
+    expect(local.decide([{ rule, key: "k", penaltyKey: "pk" }], 0, false)[0]).toMatchObject({
+      allowed: true,
+      remaining: 3,
+    });
     expect(local.decide([{ rule, key: "k", penaltyKey: "pk" }], 1)[0]!.remaining).toBe(2);
   });
 

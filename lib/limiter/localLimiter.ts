@@ -37,11 +37,15 @@ export class LocalLimiter {
     const evaluations = rules.map(({ rule, key, penaltyKey, held }) => {
       const own = ALGORITHM_DEFS[rule.algorithm].model.evaluate(this.states.get(key, now), rule, now, rule.cost);
       const penaltyId = penaltyKey ?? key + "\npenalty";
-      const outcome = rule.blockMs > 0 ? applyPenalty(own, this.states.get(penaltyId, now) as number | undefined, rule.blockMs, now, commit) : undefined;
+      const outcome =
+        rule.blockMs > 0
+          ? applyPenalty(own, this.states.get(penaltyId, now) as number | undefined, rule.blockMs, now, commit)
+          : undefined;
       if (outcome?.startsUntil != null) this.states.set(penaltyId, outcome.startsUntil, outcome.startsUntil);
       return { rule, key, held, evaluation: outcome?.evaluation ?? own, penalized: outcome?.penalized ?? false };
     });
-    const admitted = commit && evaluations.every(({ rule, evaluation }) => rule.mode === "shadow" || evaluation.allowed);
+    const admitted =
+      commit && evaluations.every(({ rule, evaluation }) => rule.mode === "shadow" || evaluation.allowed);
     return evaluations.map(({ rule, key, held, evaluation, penalized }) => {
       const consumed = admitted && !held && evaluation.allowed && evaluation.next !== null;
       if (consumed) this.states.set(key, evaluation.next!.state, now + evaluation.next!.ttlMs);

@@ -36,8 +36,21 @@ const stepsArb = fc.array(fc.integer({ min: 0, max: 2500 }), { minLength: 1, max
 
 type RuleSpec = (typeof ruleArb extends fc.Arbitrary<infer T> ? T : never) & { blockMs?: number };
 const penaltyArb = fc.record({ blockMs: fc.integer({ min: 1, max: 8000 }) });
-const fields = ({ allowed, penalized, remaining, resetMs, retryAfterMs, nextMs }: { allowed: boolean; penalized?: boolean; remaining: number; resetMs: number; retryAfterMs: number; nextMs: number }) =>
-  ({ allowed, penalized: penalized ?? false, remaining, resetMs, retryAfterMs, nextMs });
+const fields = ({
+  allowed,
+  penalized,
+  remaining,
+  resetMs,
+  retryAfterMs,
+  nextMs,
+}: {
+  allowed: boolean;
+  penalized?: boolean;
+  remaining: number;
+  resetMs: number;
+  retryAfterMs: number;
+  nextMs: number;
+}) => ({ allowed, penalized: penalized ?? false, remaining, resetMs, retryAfterMs, nextMs });
 
 /** `peekEvery`: every so many steps, a peek (never charges, never starts a penalty) is compared first. */
 async function agree(ruleSpecs: RuleSpec[], gaps: number[], peekEvery = 0) {
@@ -77,7 +90,14 @@ describe("Lua agrees with the reference model", () => {
   });
 
   it("with counts beyond the packed integer state (text form) and back, across windows", async () => {
-    const big = (algorithm: (typeof ALGORITHMS)[number], cost: number) => ({ algorithm, limit: 3_000_000, windowMs: 2000, burstExtra: 0, cost, shadow: false });
+    const big = (algorithm: (typeof ALGORITHMS)[number], cost: number) => ({
+      algorithm,
+      limit: 3_000_000,
+      windowMs: 2000,
+      burstExtra: 0,
+      cost,
+      shadow: false,
+    });
     const gaps = [0, 10, 700, 900, 1500, 300, 2100, 50, 4000, 10];
     for (const algorithm of ["fixed_window", "sliding_window"] as const) {
       await agree([big(algorithm, 700_000)], gaps); // above 2^21 / 2^10: stored as text
@@ -89,7 +109,14 @@ describe("Lua agrees with the reference model", () => {
   it("token_bucket and gcra: packed state (interval denominator up to 2^11), text beyond it, and both across an edit", async () => {
     const gaps = [0, 0, 1, 0, 333, 1, 2, 1000, 0, 0, 0, 7, 5000, 0, 1];
     for (const algorithm of ["token_bucket", "gcra"] as const) {
-      const spec = (limit: number, windowMs: number) => ({ algorithm, limit, windowMs, burstExtra: 2, cost: 1, shadow: false });
+      const spec = (limit: number, windowMs: number) => ({
+        algorithm,
+        limit,
+        windowMs,
+        burstExtra: 2,
+        cost: 1,
+        shadow: false,
+      });
       await agree([spec(3, 1000)], gaps); // T = 1000/3 ms: packed, fraction in thirds
       await agree([spec(2047, 1000)], gaps); // q = 2047: packed
       await agree([spec(3001, 1000)], gaps); // q = 3001 > 2^11: text
@@ -104,33 +131,51 @@ describe("Lua agrees with the reference model", () => {
       const before = limiterRule({ name: "r0", algorithm, limit: 7, windowMs: 1000, burst: 9 });
       const after = limiterRule({ name: "r0", algorithm, limit: 3, windowMs: 1000, burst: 4 });
       let now = T0;
-      for (const [rule, gap] of [[before, 0], [before, 1], [before, 0], [after, 2], [after, 0], [after, 300], [after, 0]] as const) {
+      for (const [rule, gap] of [
+        [before, 0],
+        [before, 1],
+        [before, 0],
+        [after, 2],
+        [after, 0],
+        [after, 300],
+        [after, 0],
+      ] as const) {
         now += gap;
         const actual = await limiter.decide([rule], subject, { nowMs: now });
         const { allowed, remaining, resetMs, retryAfterMs, nextMs } = actual.results[0]!;
-        expect({ allowed, penalized: false, remaining, resetMs, retryAfterMs, nextMs }).toEqual(modelDecide(states, [rule], now)[0]);
+        expect({ allowed, penalized: false, remaining, resetMs, retryAfterMs, nextMs }).toEqual(
+          modelDecide(states, [rule], now)[0],
+        );
       }
     }
   });
 
   it("with one to four rules of mixed algorithms and modes in one decision", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(ruleArb, { minLength: 1, maxLength: 4 }), stepsArb, (specs, gaps) => agree(specs, gaps)),
+      fc.asyncProperty(fc.array(ruleArb, { minLength: 1, maxLength: 4 }), stepsArb, (specs, gaps) =>
+        agree(specs, gaps),
+      ),
       { seed: 99, numRuns: 60 },
     );
   });
 
   it.each(ALGORITHMS)("%s with a penalty, on seeded random sequences (peeks between)", async (algorithm) => {
     await fc.assert(
-      fc.asyncProperty(ruleArb, penaltyArb, stepsArb, async (spec, { blockMs }, gaps) => agree([{ ...spec, algorithm, shadow: false, blockMs }], gaps, 3)),
+      fc.asyncProperty(ruleArb, penaltyArb, stepsArb, async (spec, { blockMs }, gaps) =>
+        agree([{ ...spec, algorithm, shadow: false, blockMs }], gaps, 3),
+      ),
       { seed: 4321, numRuns: 30 },
     );
   });
 
   it("with penalties on some of one to four rules of mixed algorithms and modes in one decision", async () => {
-    const withMaybePenalty = fc.tuple(ruleArb, fc.option(penaltyArb)).map(([spec, penalty]) => ({ ...spec, blockMs: penalty?.blockMs ?? 0 }));
+    const withMaybePenalty = fc
+      .tuple(ruleArb, fc.option(penaltyArb))
+      .map(([spec, penalty]) => ({ ...spec, blockMs: penalty?.blockMs ?? 0 }));
     await fc.assert(
-      fc.asyncProperty(fc.array(withMaybePenalty, { minLength: 1, maxLength: 4 }), stepsArb, (specs, gaps) => agree(specs, gaps, 4)),
+      fc.asyncProperty(fc.array(withMaybePenalty, { minLength: 1, maxLength: 4 }), stepsArb, (specs, gaps) =>
+        agree(specs, gaps, 4),
+      ),
       { seed: 77, numRuns: 60 },
     );
   });
@@ -169,13 +214,17 @@ async function agreeWithLeases(rules: LimiterRule[], steps: ({ gap: number } | {
   }
 }
 
-const concurrencyRule = (name: string, limit: number, windowMs: number, mode: "enforce" | "shadow" = "enforce") => limiterRule({ name, algorithm: "concurrency", limit, windowMs, mode });
+const concurrencyRule = (name: string, limit: number, windowMs: number, mode: "enforce" | "shadow" = "enforce") =>
+  limiterRule({ name, algorithm: "concurrency", limit, windowMs, mode });
 
 describe("concurrency: Lua agrees with the model", () => {
   it("alone: takes, releases and expiries on seeded random sequences", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1000, max: 8000 }), fc.array(stepArb, { minLength: 1, maxLength: 40 }), (limit, windowMs, steps) =>
-        agreeWithLeases([concurrencyRule("cc", limit, windowMs)], steps),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1000, max: 8000 }),
+        fc.array(stepArb, { minLength: 1, maxLength: 40 }),
+        (limit, windowMs, steps) => agreeWithLeases([concurrencyRule("cc", limit, windowMs)], steps),
       ),
       { seed: 1717, numRuns: 40 },
     );
@@ -183,8 +232,19 @@ describe("concurrency: Lua agrees with the model", () => {
 
   it("beside a rate rule and a shadow concurrency rule: a refused request takes no slot", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 6 }), fc.array(stepArb, { minLength: 1, maxLength: 40 }), (limit, rate, steps) =>
-        agreeWithLeases([concurrencyRule("cc", limit, 4000), limiterRule({ name: "fw", algorithm: "fixed_window", limit: rate, windowMs: 5000 }), concurrencyRule("sh", 1, 2000, "shadow")], steps),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(stepArb, { minLength: 1, maxLength: 40 }),
+        (limit, rate, steps) =>
+          agreeWithLeases(
+            [
+              concurrencyRule("cc", limit, 4000),
+              limiterRule({ name: "fw", algorithm: "fixed_window", limit: rate, windowMs: 5000 }),
+              concurrencyRule("sh", 1, 2000, "shadow"),
+            ],
+            steps,
+          ),
       ),
       { seed: 2929, numRuns: 40 },
     );

@@ -11,7 +11,11 @@ describe("parseDecideReply", () => {
   });
 
   it("reads 2 as a refusal under a penalty in force", () => {
-    expect(parseDecideReply([1700, 0, 2, 0, 9000, 9000, 9000], 1).rules[0]).toMatchObject({ allowed: false, penalized: true, retryAfterMs: 9000 });
+    expect(parseDecideReply([1700, 0, 2, 0, 9000, 9000, 9000], 1).rules[0]).toMatchObject({
+      allowed: false,
+      penalized: true,
+      retryAfterMs: 9000,
+    });
   });
 
   it.each([

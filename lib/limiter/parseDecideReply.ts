@@ -26,13 +26,16 @@ const PER_RULE = 5;
 
 function int(value: unknown, what: string): number {
   const n = typeof value === "string" ? Number(value) : value;
-  if (typeof n !== "number" || !Number.isInteger(n)) throw new Error(`decide reply: ${what} is not an integer: ${String(value)}`);
+  if (typeof n !== "number" || !Number.isInteger(n))
+    throw new Error(`decide reply: ${what} is not an integer: ${String(value)}`);
   return n;
 }
 
 export function parseDecideReply(reply: unknown, ruleCount: number): ParsedReply {
   if (!Array.isArray(reply) || reply.length !== 2 + PER_RULE * ruleCount) {
-    throw new Error(`decide reply: expected ${2 + PER_RULE * ruleCount} items, got ${Array.isArray(reply) ? reply.length : typeof reply}`);
+    throw new Error(
+      `decide reply: expected ${2 + PER_RULE * ruleCount} items, got ${Array.isArray(reply) ? reply.length : typeof reply}`,
+    );
   }
   const rules: ParsedRule[] = [];
   for (let i = 0; i < ruleCount; i++) {

@@ -31,7 +31,10 @@ describe("a penalty in Redis", () => {
     expect(refused).toMatchObject({ allowed: false, retryAfterMs: 30_000 });
     // Later, the log has room again and the window never refused: only the log's penalty holds.
     const later = await limiter.decide([log, window], subject, { nowMs: T0 + 20_000 });
-    expect(later.results.map((r) => [r.allowed, r.penalized ?? false, r.retryAfterMs])).toEqual([[false, true, 10_001], [true, false, 0]]);
+    expect(later.results.map((r) => [r.allowed, r.penalized ?? false, r.retryAfterMs])).toEqual([
+      [false, true, 10_001],
+      [true, false, 0],
+    ]);
     const keys = new Set(await keysByPrefix(redis, `${prefix}{pen1}`));
     expect(keys).toEqual(new Set([counterKey(prefix, log, subject), penaltyKey(prefix, log, subject)]));
     expect(penaltyKey(prefix, log, subject)).toBe(counterKey(prefix, window, subject));

@@ -8,7 +8,18 @@ const refused: Decision = {
   unavailable: false,
   retryAfterMs: 5000,
   nowMs: 1000,
-  results: [{ rule: limiterRule(), allowed: false, limit: 10, remaining: 0, resetMs: 8000, retryAfterMs: 5000, nextMs: 5000, source: "redis" }],
+  results: [
+    {
+      rule: limiterRule(),
+      allowed: false,
+      limit: 10,
+      remaining: 0,
+      resetMs: 8000,
+      retryAfterMs: 5000,
+      nextMs: 5000,
+      source: "redis",
+    },
+  ],
 };
 
 describe("RefusalCache", () => {
@@ -80,7 +91,19 @@ describe("RefusalCache", () => {
       unavailable: false,
       retryAfterMs: 60_000,
       nowMs: 1000,
-      results: [{ rule, allowed: false, penalized: true, limit: 10, remaining: 0, resetMs: 60_000, retryAfterMs: 60_000, nextMs: 60_000, source: "redis" }],
+      results: [
+        {
+          rule,
+          allowed: false,
+          penalized: true,
+          limit: 10,
+          remaining: 0,
+          resetMs: 60_000,
+          retryAfterMs: 60_000,
+          nextMs: 60_000,
+          source: "redis",
+        },
+      ],
     };
     cache.remember("t", "f", penalised, 0);
     expect(cache.get("f", 59_000)).toMatchObject({ allowed: false, retryAfterMs: 1000 });

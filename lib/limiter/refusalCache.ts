@@ -61,7 +61,13 @@ export class RefusalCache {
       };
       if (r.penalized) results[i]!.penalized = true;
     }
-    return { allowed: false, unavailable: false, retryAfterMs: Math.max(1, d.retryAfterMs - elapsed), nowMs: d.nowMs + elapsed, results };
+    return {
+      allowed: false,
+      unavailable: false,
+      retryAfterMs: Math.max(1, d.retryAfterMs - elapsed),
+      nowMs: d.nowMs + elapsed,
+      results,
+    };
   }
 
   /** Remembers a refused decision of `tenantId` until it could pass; ignores anything else. */

@@ -34,12 +34,27 @@ export function releaseScriptSource(): string {
  * How many of the lease's keys held it unexpired (given back now). `nowMs`: explicit time (tests),
  * else Redis TIME. Throws when Redis cannot answer in time.
  */
-export async function runReleaseScript(redis: RedisClient, lease: Lease, timeoutMs: number, nowMs?: number): Promise<number> {
+export async function runReleaseScript(
+  redis: RedisClient,
+  lease: Lease,
+  timeoutMs: number,
+  nowMs?: number,
+): Promise<number> {
   if (!defined.has(redis)) {
     redis.defineCommand(COMMAND, { lua: releaseScriptSource() });
     defined.add(redis);
   }
-  const reply = await withDeadline(redis, () => (redis as unknown as WithRelease)[COMMAND](lease.keys.length, lease.keys, lease.id, nowMs === undefined ? "" : String(nowMs)), timeoutMs);
+  const reply = await withDeadline(
+    redis,
+    () =>
+      (redis as unknown as WithRelease)[COMMAND](
+        lease.keys.length,
+        lease.keys,
+        lease.id,
+        nowMs === undefined ? "" : String(nowMs),
+      ),
+    timeoutMs,
+  );
   if (typeof reply !== "number") throw new Error(`release reply: expected a number, got ${typeof reply}`);
   return reply;
 }

@@ -31,13 +31,22 @@ describe("rolling upgrade", () => {
     // An instance of the earlier version admitted 2: its per-rule key holds window * 2^21 + 2.
     await redis.set(legacy, String(window * FW_COUNT + 2), "PX", 600_000);
     // A dual instance counts them and writes its admission where the old instance reads it.
-    expect((await dual.decide([rule], subject, { nowMs: now })).results[0]).toMatchObject({ allowed: true, remaining: 3 });
+    expect((await dual.decide([rule], subject, { nowMs: now })).results[0]).toMatchObject({
+      allowed: true,
+      remaining: 3,
+    });
     expect(Number(await redis.get(legacy))).toBe(window * FW_COUNT + 3);
     // The old instance admits one more on its own key.
     await redis.set(legacy, String(window * FW_COUNT + 4), "PX", 600_000);
-    expect((await dual.decide([rule], subject, { nowMs: now + 1 })).results[0]).toMatchObject({ allowed: true, remaining: 1 });
+    expect((await dual.decide([rule], subject, { nowMs: now + 1 })).results[0]).toMatchObject({
+      allowed: true,
+      remaining: 1,
+    });
     // Old instances gone: a subject-only instance sees all five in the subject key.
-    expect((await subjectOnly.decide([rule], subject, { nowMs: now + 2 })).results[0]).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await subjectOnly.decide([rule], subject, { nowMs: now + 2 })).results[0]).toMatchObject({
+      allowed: true,
+      remaining: 0,
+    });
     // A dual instance sees the subject-only admission (its field is ahead of the stale legacy key).
     expect((await dual.decide([rule], subject, { nowMs: now + 3 })).allowed).toBe(false);
     expect((await subjectOnly.decide([rule], subject, { nowMs: now + 4 })).allowed).toBe(false);
@@ -49,7 +58,10 @@ describe("rolling upgrade", () => {
     const now = 1_800_000_000_000;
     for (let i = 0; i < 2; i++) await subjectOnly.decide([rule], subject, { nowMs: now });
     // One token left by the subject key; the legacy key (an old instance) is empty: the field wins.
-    expect((await dual.decide([rule], subject, { nowMs: now })).results[0]).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await dual.decide([rule], subject, { nowMs: now })).results[0]).toMatchObject({
+      allowed: true,
+      remaining: 0,
+    });
     expect((await dual.decide([rule], subject, { nowMs: now })).allowed).toBe(false);
   });
 });

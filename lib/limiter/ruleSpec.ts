@@ -20,7 +20,17 @@ export interface RuleSpec {
 const specs = new WeakMap<LimiterRule, { decide: RuleSpec; peek: RuleSpec; held: RuleSpec }>();
 
 function build(rule: LimiterRule, cost: number): RuleSpec {
-  const fields = [ALGORITHM_DEFS[rule.algorithm].code, String(rule.limit), String(rule.windowMs), String(rule.burst), String(cost), rule.mode === "enforce" ? "1" : "0", counterField(rule), String(rule.blockMs), penaltyField(rule)];
+  const fields = [
+    ALGORITHM_DEFS[rule.algorithm].code,
+    String(rule.limit),
+    String(rule.windowMs),
+    String(rule.burst),
+    String(cost),
+    rule.mode === "enforce" ? "1" : "0",
+    counterField(rule),
+    String(rule.blockMs),
+    penaltyField(rule),
+  ];
   return { id: fields.join(","), fields };
 }
 

@@ -50,7 +50,11 @@ it("a user whose ACL refuses functions decides through EVALSHA", async () => {
     const rule = limiterRule({ limit: 3 });
     await redis.call("FUNCTION", "FLUSH");
     const sources: string[] = [];
-    for (let i = 0; i < 3; i++) sources.push((await limiter.decide([rule], { tenantId: "t", keyId: "k" }, { nowMs: 1_700_000_000_000 + i })).results[0]!.source);
+    for (let i = 0; i < 3; i++)
+      sources.push(
+        (await limiter.decide([rule], { tenantId: "t", keyId: "k" }, { nowMs: 1_700_000_000_000 + i })).results[0]!
+          .source,
+      );
     expect(sources).toEqual(["redis", "redis", "redis"]);
     expect(await redis.call("FUNCTION", "LIST", "LIBRARYNAME", "sluice_*")).toHaveLength(0);
   } finally {
@@ -58,39 +62,49 @@ it("a user whose ACL refuses functions decides through EVALSHA", async () => {
   }
 });
 
-it.each(FLUSHES)("decisions racing repeated %s FLUSHes never fail (none answered by the fail mode)", async (...flush) => {
-  const errors: string[] = [];
-  // A generous deadline: what may fail here is a lost script, not a slow machine.
-  const limiter = createLimiter({ redis, prefix: "reload:", timeoutMs: 5000, onUnavailable: (error) => errors.push(error.message) });
-  const rule = limiterRule({ name: "race", failMode: "closed", limit: 1_000_000 });
-  const flusher = createRedisClient({ url: server.url, cluster: false, timeoutMs: 2000, autoPipelining: false });
-  let running = true;
-  let flushes = 0;
-  const flushing = (async () => {
-    while (running) {
-      await flusher.call(...flush);
-      flushes++;
-    }
-  })();
-  const sources: string[] = [];
-  const until = Date.now() + 2_000;
-  await Promise.all(
-    Array.from({ length: 32 }, async (_, loop) => {
-      while (Date.now() < until) {
-        const decision = await limiter.decide([rule], { tenantId: "t", keyId: `race${loop}` });
-        sources.push(decision.results[0]!.source);
-        if (loop % 2 === 0) await new Promise((resolve) => setImmediate(resolve));
+it.each(FLUSHES)(
+  "decisions racing repeated %s FLUSHes never fail (none answered by the fail mode)",
+  async (...flush) => {
+    const errors: string[] = [];
+    // A generous deadline: what may fail here is a lost script, not a slow machine.
+    const limiter = createLimiter({
+      redis,
+      prefix: "reload:",
+      timeoutMs: 5000,
+      onUnavailable: (error) => errors.push(error.message),
+    });
+    const rule = limiterRule({ name: "race", failMode: "closed", limit: 1_000_000 });
+    const flusher = createRedisClient({ url: server.url, cluster: false, timeoutMs: 2000, autoPipelining: false });
+    let running = true;
+    let flushes = 0;
+    const flushing = (async () => {
+      while (running) {
+        await flusher.call(...flush);
+        flushes++;
       }
-    }),
-  );
-  running = false;
-  await flushing;
-  flusher.disconnect();
-  expect(flushes).toBeGreaterThan(50);
-  expect(sources.length).toBeGreaterThan(100);
-  console.info(`${flush[0]} race: ${flushes} flushes, ${sources.length} decisions, errors: ${JSON.stringify(errors)}`);
-  expect(sources.filter((s) => s !== "redis")).toEqual([]);
-});
+    })();
+    const sources: string[] = [];
+    const until = Date.now() + 2_000;
+    await Promise.all(
+      Array.from({ length: 32 }, async (_, loop) => {
+        while (Date.now() < until) {
+          const decision = await limiter.decide([rule], { tenantId: "t", keyId: `race${loop}` });
+          sources.push(decision.results[0]!.source);
+          if (loop % 2 === 0) await new Promise((resolve) => setImmediate(resolve));
+        }
+      }),
+    );
+    running = false;
+    await flushing;
+    flusher.disconnect();
+    expect(flushes).toBeGreaterThan(50);
+    expect(sources.length).toBeGreaterThan(100);
+    console.info(
+      `${flush[0]} race: ${flushes} flushes, ${sources.length} decisions, errors: ${JSON.stringify(errors)}`,
+    );
+    expect(sources.filter((s) => s !== "redis")).toEqual([]);
+  },
+);
 
 it("over maxmemory a refusal is still Redis's (FCALL refused as OOM goes as a script), an admission falls into the fail mode", async () => {
   const limiter = createLimiter({ redis, prefix: "oom:", timeoutMs: 2000 });

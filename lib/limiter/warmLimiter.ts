@@ -37,7 +37,12 @@ export async function warmLimiter(redis: RedisClient, limiter: Limiter): Promise
   try {
     if (redis.status === "wait") await redis.connect();
     const nodes: Redis[] = redis.isCluster ? (redis as Cluster).nodes("master") : [redis as Redis];
-    await Promise.all(nodes.flatMap((node) => [node.script("LOAD", decideScriptSource()), node.call("FUNCTION", "LOAD", "REPLACE", decideLibrary().code)]));
+    await Promise.all(
+      nodes.flatMap((node) => [
+        node.script("LOAD", decideScriptSource()),
+        node.call("FUNCTION", "LOAD", "REPLACE", decideLibrary().code),
+      ]),
+    );
   } catch {
     // Down or refusing (an ACL without functions): the peeks below fail fast, and a missing
     // function or script is loaded by the first decision that needs it (decideScript.ts).
@@ -45,7 +50,10 @@ export async function warmLimiter(redis: RedisClient, limiter: Limiter): Promise
   let answered = 0;
   while (answered < WARM_ROUNDS && Date.now() - started < WARM_BUDGET_MS) {
     try {
-      await Promise.all([limiter.peek(warmRules, { tenantId: WARM_TENANT }), limiter.peek(warmRules.slice(0, 1), { tenantId: WARM_TENANT })]);
+      await Promise.all([
+        limiter.peek(warmRules, { tenantId: WARM_TENANT }),
+        limiter.peek(warmRules.slice(0, 1), { tenantId: WARM_TENANT }),
+      ]);
       answered++;
     } catch {
       // Timed out while cold, or Redis down: wait a little and try again within the budget.

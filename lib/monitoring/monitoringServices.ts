@@ -61,10 +61,23 @@ export function createMonitoring(access: AccessCache): Monitoring {
     },
   });
   recorder.start();
-  const peekLimiter = createLimiter({ redis, prefix: c.redisPrefix, timeoutMs: MONITORING_TIMEOUT_MS, timeSource: c.timeSource });
+  const peekLimiter = createLimiter({
+    redis,
+    prefix: c.redisPrefix,
+    timeoutMs: MONITORING_TIMEOUT_MS,
+    timeSource: c.timeSource,
+  });
   const queries = monitoringQueries(
-    { redis, prefix: c.redisPrefix, timeoutMs: MONITORING_TIMEOUT_MS, directory: accessDirectory(access, listRuleRefs, storedKeyTenant) },
-    { rule: liveRuleOf(access, c.anonLimitPerMinute), peek: (rules, subject, options) => peekLimiter.peek(rules, subject, options) },
+    {
+      redis,
+      prefix: c.redisPrefix,
+      timeoutMs: MONITORING_TIMEOUT_MS,
+      directory: accessDirectory(access, listRuleRefs, storedKeyTenant),
+    },
+    {
+      rule: liveRuleOf(access, c.anonLimitPerMinute),
+      peek: (rules, subject, options) => peekLimiter.peek(rules, subject, options),
+    },
   );
   return { recorder, queries, redis, peekLimiter };
 }

@@ -12,16 +12,34 @@ import { withDeadline } from "./deadline";
 const globalForRedis = globalThis as unknown as { sluiceRedis?: RedisClient };
 
 /** A connection to the configured Redis, named `sluice-<name>`; auto-pipelining off unless asked. */
-export function configuredRedisClient(name: string, timeoutMs: number, autoPipelining = false, commandTimeoutMs?: number): RedisClient {
+export function configuredRedisClient(
+  name: string,
+  timeoutMs: number,
+  autoPipelining = false,
+  commandTimeoutMs?: number,
+): RedisClient {
   const c = config();
-  return createRedisClient({ url: c.redisUrl, cluster: c.redisCluster, sentinel: c.redisSentinel, timeoutMs, commandTimeoutMs, autoPipelining, name });
+  return createRedisClient({
+    url: c.redisUrl,
+    cluster: c.redisCluster,
+    sentinel: c.redisSentinel,
+    timeoutMs,
+    commandTimeoutMs,
+    autoPipelining,
+    name,
+  });
 }
 
 export function getRedis(): RedisClient {
   if (!globalForRedis.sluiceRedis) {
     const c = config();
     // Every command of this connection runs under withDeadline, which allows for event-loop lag.
-    globalForRedis.sluiceRedis = configuredRedisClient("limiter", c.redisTimeoutMs, c.redisAutoPipelining, backstopCommandTimeoutMs(c.redisTimeoutMs));
+    globalForRedis.sluiceRedis = configuredRedisClient(
+      "limiter",
+      c.redisTimeoutMs,
+      c.redisAutoPipelining,
+      backstopCommandTimeoutMs(c.redisTimeoutMs),
+    );
   }
   return globalForRedis.sluiceRedis;
 }

@@ -130,7 +130,9 @@ function logNodeOutagesOnce(cluster: Cluster): Cluster {
       down.delete(key);
       if (loggedEnd.has(key)) continue;
       loggedEnd.add(key);
-      console.warn(`[sluice] redis cluster node ${key} ${serving ? "is back" : "no longer serves slots: the cluster failed over"}`);
+      console.warn(
+        `[sluice] redis cluster node ${key} ${serving ? "is back" : "no longer serves slots: the cluster failed over"}`,
+      );
     }
   });
   return cluster;

@@ -7,7 +7,12 @@ const TIMEOUT_MS = 100;
 
 /** Just what withDeadline touches of an ioredis client. */
 function fakeRedis(status = "ready") {
-  const client = { status, options: { host: "127.0.0.1", port: 6379, connectionName: "sluice-limiter" }, disconnect: vi.fn(), once: vi.fn() };
+  const client = {
+    status,
+    options: { host: "127.0.0.1", port: 6379, connectionName: "sluice-limiter" },
+    disconnect: vi.fn(),
+    once: vi.fn(),
+  };
   return client as typeof client & RedisClient;
 }
 
@@ -67,7 +72,9 @@ describe("withDeadline", () => {
     const started = Date.now();
     while (Date.now() - started < 2 * SILENT_RECONNECT_MS) {
       await silentOp(redis);
-      await expect(withDeadline(redis, () => Promise.reject(new Error("NOSCRIPT")), TIMEOUT_MS)).rejects.toThrow(/NOSCRIPT/);
+      await expect(withDeadline(redis, () => Promise.reject(new Error("NOSCRIPT")), TIMEOUT_MS)).rejects.toThrow(
+        /NOSCRIPT/,
+      );
     }
     expect(redis.disconnect).not.toHaveBeenCalled();
   });

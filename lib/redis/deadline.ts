@@ -37,7 +37,12 @@ function answered(redis: RedisClient): void {
 
 /** As lib/redis/connect.ts labels its outage lines: `host:port (part)`. */
 function label(redis: RedisClient): string {
-  const options = redis.options as { host?: string; port?: number; connectionName?: string; redisOptions?: { connectionName?: string } };
+  const options = redis.options as {
+    host?: string;
+    port?: number;
+    connectionName?: string;
+    redisOptions?: { connectionName?: string };
+  };
   const part = (options.connectionName ?? options.redisOptions?.connectionName ?? "").replace(/^sluice-/, "");
   const where = options.host ? `${options.host}:${options.port}` : "cluster";
   return part ? `${where} (${part})` : where;
@@ -52,7 +57,9 @@ function timedOut(redis: RedisClient, startedAt: number): void {
   if (Date.now() - since < SILENT_RECONNECT_MS || isKnownDown(redis)) return;
   silentSince.delete(redis);
   const name = label(redis);
-  console.warn(`[sluice] redis ${name} answered nothing for ${Math.round((Date.now() - since) / 1000)} s; reconnecting`);
+  console.warn(
+    `[sluice] redis ${name} answered nothing for ${Math.round((Date.now() - since) / 1000)} s; reconnecting`,
+  );
   redis.once("ready", () => console.warn(`[sluice] redis ${name} is back`));
   // Flushes the commands waiting on the dead socket (they reject) and reconnects by the retry strategy.
   redis.disconnect(true);
@@ -85,9 +92,12 @@ export async function withDeadline<T>(redis: RedisClient, op: () => Promise<T>, 
           }
           expired = true;
           reject(
-            new LimiterUnavailableError(`redis did not answer within ${timeoutMs} ms${extended ? " (after allowing for event-loop lag)" : ""}`, {
-              kind: extended ? "timeout_after_lag" : "timeout",
-            }),
+            new LimiterUnavailableError(
+              `redis did not answer within ${timeoutMs} ms${extended ? " (after allowing for event-loop lag)" : ""}`,
+              {
+                kind: extended ? "timeout_after_lag" : "timeout",
+              },
+            ),
           );
         });
       }, ms);
@@ -104,7 +114,10 @@ export async function withDeadline<T>(redis: RedisClient, op: () => Promise<T>, 
     else answered(redis);
     if (error instanceof LimiterUnavailableError) throw error;
     const timedOutHere = /timed out/i.test((error as Error).message);
-    throw new LimiterUnavailableError(`redis error: ${(error as Error).message}`, { cause: error, kind: timedOutHere ? "timeout" : "error" });
+    throw new LimiterUnavailableError(`redis error: ${(error as Error).message}`, {
+      cause: error,
+      kind: timedOutHere ? "timeout" : "error",
+    });
   } finally {
     settled = true;
     clearTimeout(timer);

@@ -12,7 +12,9 @@ import { readEvictionPolicy } from "./evictionPolicy";
 
 // A user of the test that is denied CONFIG (and, for the second, INFO too), as on managed Redis;
 // the default user stays whole for the helper's own readiness check.
-const ACL_USERS = ["user noconfig on >pw ~* &* +@all -config", "user noinfo on >pw ~* &* +@all -config -info"].join("\n");
+const ACL_USERS = ["user noconfig on >pw ~* &* +@all -config", "user noinfo on >pw ~* &* +@all -config -info"].join(
+  "\n",
+);
 
 let lru: RedisServerHandle;
 let managed: RedisServerHandle;
@@ -63,12 +65,18 @@ describe("the start-up check", () => {
 
   it("refuses to start with SLUICE_REQUIRE_NOEVICTION for allkeys-lru and volatile-lru", async () => {
     await expect(checkEvictionAtStart(client(lru.url), true, () => undefined)).rejects.toThrow(StartRefusedError);
-    await expect(checkEvictionAtStart(client(`redis://noconfig:pw@127.0.0.1:${managed.port}`), true, () => undefined)).rejects.toThrow(/volatile-lru.*Refusing to start/);
+    await expect(
+      checkEvictionAtStart(client(`redis://noconfig:pw@127.0.0.1:${managed.port}`), true, () => undefined),
+    ).rejects.toThrow(/volatile-lru.*Refusing to start/);
   });
 
   it("a policy that cannot be read is logged but never refuses (it may well be noeviction)", async () => {
     const lines: string[] = [];
-    expect(await checkEvictionAtStart(client(`redis://noinfo:pw@127.0.0.1:${managed.port}`), true, (line) => lines.push(line))).toBe("unknown");
+    expect(
+      await checkEvictionAtStart(client(`redis://noinfo:pw@127.0.0.1:${managed.port}`), true, (line) =>
+        lines.push(line),
+      ),
+    ).toBe("unknown");
     expect(lines.join("\n")).toMatch(/could not be read/);
   });
 });

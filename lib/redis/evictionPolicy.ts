@@ -41,7 +41,11 @@ export function evictionWarning(policy: EvictionPolicy): string | null {
 
 async function policyOfNode(node: Redis, timeoutMs: number): Promise<EvictionPolicy> {
   try {
-    const reply = (await withDeadline(node, () => node.call("CONFIG", "GET", "maxmemory-policy"), timeoutMs)) as unknown;
+    const reply = (await withDeadline(
+      node,
+      () => node.call("CONFIG", "GET", "maxmemory-policy"),
+      timeoutMs,
+    )) as unknown;
     // RESP2: ["maxmemory-policy", "noeviction"]; RESP3: { "maxmemory-policy": "noeviction" }.
     const value = Array.isArray(reply) ? reply[1] : (reply as Record<string, unknown> | null)?.["maxmemory-policy"];
     if (typeof value === "string" && value) return value;

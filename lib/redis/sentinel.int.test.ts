@@ -25,9 +25,18 @@ const received: string[] = [];
 beforeAll(async () => {
   set = await startRedisSentinel({ name: "sluice-test" });
   // REDIS_URL's host is not used with Sentinel (port 1 would refuse): only the sentinels are asked.
-  redis = createRedisClient({ url: "redis://127.0.0.1:1", cluster: false, timeoutMs: 1000, autoPipelining: false, sentinel: { sentinels: set.sentinels, name: set.name } });
+  redis = createRedisClient({
+    url: "redis://127.0.0.1:1",
+    cluster: false,
+    timeoutMs: 1000,
+    autoPipelining: false,
+    sentinel: { sentinels: set.sentinels, name: set.name },
+  });
   limiter = createLimiter({ redis, prefix: "st:", timeoutMs: 1000 });
-  subscription = subscribeChanges(redis, "st:", { onChange: (tenantId) => received.push(tenantId), onSubscribed: () => undefined });
+  subscription = subscribeChanges(redis, "st:", {
+    onChange: (tenantId) => received.push(tenantId),
+    onSubscribed: () => undefined,
+  });
 });
 
 afterAll(async () => {
@@ -36,14 +45,26 @@ afterAll(async () => {
   await set?.stop();
 });
 
-const rule = limiterRule({ name: "probe", algorithm: "sliding_log", limit: LIMIT, windowMs: 3_600_000, failMode: "closed" });
+const rule = limiterRule({
+  name: "probe",
+  algorithm: "sliding_log",
+  limit: LIMIT,
+  windowMs: 3_600_000,
+  failMode: "closed",
+});
 let probes = 0;
 
 /** 2 × limit concurrent decisions on a fresh key: how many were allowed, and whether any was unavailable. */
 async function probe(): Promise<{ allowed: number; unavailable: boolean; keyId: string }> {
   const keyId = `k${probes++}`;
-  const decisions = await Promise.all(Array.from({ length: 2 * LIMIT }, () => limiter.decide([rule], { tenantId: "tenant", keyId })));
-  return { allowed: decisions.filter((d) => d.allowed).length, unavailable: decisions.some((d) => d.unavailable), keyId };
+  const decisions = await Promise.all(
+    Array.from({ length: 2 * LIMIT }, () => limiter.decide([rule], { tenantId: "tenant", keyId })),
+  );
+  return {
+    allowed: decisions.filter((d) => d.allowed).length,
+    unavailable: decisions.some((d) => d.unavailable),
+    keyId,
+  };
 }
 
 async function waitForMessage(tenantId: string, timeoutMs: number): Promise<boolean> {

@@ -69,7 +69,9 @@ describe("a connection gone silent", () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    console.info(`silent connection: ${during.length} decisions by fail mode, slowest ${Math.round(Math.max(...during.map((d) => d.ms)))} ms; back in Redis after ${back === null ? "never" : `${Math.round(back)} ms`}`);
+    console.info(
+      `silent connection: ${during.length} decisions by fail mode, slowest ${Math.round(Math.max(...during.map((d) => d.ms)))} ms; back in Redis after ${back === null ? "never" : `${Math.round(back)} ms`}`,
+    );
     expect(during.filter((d) => d.ms > BOUND_MS)).toEqual([]);
     expect(back).not.toBeNull();
     // And not just once: Redis decides from then on.
@@ -82,7 +84,10 @@ describe("a change subscription gone silent", () => {
     proxy.heal();
     const received: string[] = [];
     let subscriptions = 0;
-    const subscription = subscribeChanges(redis, "silent:", { onChange: (id) => received.push(id), onSubscribed: () => subscriptions++ });
+    const subscription = subscribeChanges(redis, "silent:", {
+      onChange: (id) => received.push(id),
+      onSubscribed: () => subscriptions++,
+    });
     try {
       const publish = (id: string) => withRedis(server.port, (direct) => direct.publish(changesChannel("silent:"), id));
       const deadline = Date.now() + 10_000;

@@ -22,7 +22,15 @@ export function dataPlaneDeps(gateway?: GatewayHooks): DataPlaneDeps {
   const s = services();
   const c = config();
   return {
-    admit: { access: s.access, limiter: s.limiter, keyUsage: s.keyUsage, recorder: s.recorder, metrics: metrics(), anonLimitPerMinute: c.anonLimitPerMinute, enforce: c.enforcement === "on" },
+    admit: {
+      access: s.access,
+      limiter: s.limiter,
+      keyUsage: s.keyUsage,
+      recorder: s.recorder,
+      metrics: metrics(),
+      anonLimitPerMinute: c.anonLimitPerMinute,
+      enforce: c.enforcement === "on",
+    },
     check: { access: s.access, limiter: s.limiter, recorder: s.recorder },
     trustProxyHops: c.trustProxyHops,
     ...(gateway ? { gateway } : {}),
@@ -45,5 +53,7 @@ export function dataPlaneHandler(): NodeHandler {
  * they answer 503 meanwhile, as the access cache's contract says).
  */
 export async function warmDataPlane(): Promise<void> {
-  await services().access.ready().catch(() => undefined);
+  await services()
+    .access.ready()
+    .catch(() => undefined);
 }

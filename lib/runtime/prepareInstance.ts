@@ -26,7 +26,11 @@ export class StartRefusedError extends Error {
 }
 
 /** Reads the policy, logs it when unsafe, throws StartRefusedError when required and evicting. */
-export async function checkEvictionAtStart(redis = getRedis(), requireNoEviction = config().requireNoEviction, log: (line: string) => void = console.error): Promise<string> {
+export async function checkEvictionAtStart(
+  redis = getRedis(),
+  requireNoEviction = config().requireNoEviction,
+  log: (line: string) => void = console.error,
+): Promise<string> {
   const policy = await readEvictionPolicy(redis, 2_000);
   const warning = evictionWarning(policy);
   if (!warning) return policy;

@@ -126,7 +126,11 @@ function create(): Services {
       try {
         await publishReset(monitoring.redis, c.redisPrefix, tenantId);
       } catch (error) {
-        throw new AppError("limiter_unavailable", `The counters were reset, but other instances could not be told to forget their cached refusals (${(error as Error).message}); they may refuse until those expire. Retry the reset.`, { headers: { "Retry-After": "5" } });
+        throw new AppError(
+          "limiter_unavailable",
+          `The counters were reset, but other instances could not be told to forget their cached refusals (${(error as Error).message}); they may refuse until those expire. Retry the reset.`,
+          { headers: { "Retry-After": "5" } },
+        );
       }
     },
     announce(tenantId, saved) {

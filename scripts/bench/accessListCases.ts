@@ -32,9 +32,16 @@ function clients(list: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < CLIENTS; i++) {
     const r = i % 10;
-    if (r < 7) out.push(`${220 + (i % 30)}.${i % 256}.${(i >> 8) % 256}.${i % 250}`); // not listed
-    else if (r < 9) out.push(list[i % 500]!.replace(/0\/24$/, String(1 + (i % 250)))); // inside a listed /24
-    else out.push(Math.floor(i / 10) % 2 ? `2001:db8:${((i % 400) * 131).toString(16)}::${(i % 65535).toString(16)}` : `2001:db9::${(i % 65535).toString(16)}`);
+    if (r < 7)
+      out.push(`${220 + (i % 30)}.${i % 256}.${(i >> 8) % 256}.${i % 250}`); // not listed
+    else if (r < 9)
+      out.push(list[i % 500]!.replace(/0\/24$/, String(1 + (i % 250)))); // inside a listed /24
+    else
+      out.push(
+        Math.floor(i / 10) % 2
+          ? `2001:db8:${((i % 400) * 131).toString(16)}::${(i % 65535).toString(16)}`
+          : `2001:db9::${(i % 65535).toString(16)}`,
+      );
   }
   return out;
 }
@@ -62,7 +69,13 @@ function sortedRanges(list: string[]): Lookup {
   return (ip, keyId) => matcher.verdict(ip, keyId) === "deny";
 }
 
-function measure(ctx: BenchContext, name: string, lookup: Lookup, ips: string[], note: string): { row: RunRow; matched: number } {
+function measure(
+  ctx: BenchContext,
+  name: string,
+  lookup: Lookup,
+  ips: string[],
+  note: string,
+): { row: RunRow; matched: number } {
   const keyId = "Other001";
   let matched = 0;
   const warmUntil = performance.now() + ctx.settings.warmupMs;
@@ -107,13 +120,23 @@ export async function accessListCases(ctx: BenchContext): Promise<void> {
   const ips = clients(list);
   // Both must agree on every client before their speed means anything.
   const [scan, ranges] = [linearScan(list), sortedRanges(list)];
-  for (const ip of ips) if (scan(ip, "Other001") !== ranges(ip, "Other001")) throw new Error(`access bench: the matchers disagree on ${ip}`);
+  for (const ip of ips)
+    if (scan(ip, "Other001") !== ranges(ip, "Other001"))
+      throw new Error(`access bench: the matchers disagree on ${ip}`);
   const results = [
-    measure(ctx, "sluice-access-list", ranges, ips, "sorted ranges + binary search (lib/policy/access/accessMatcher.ts), as admission uses them"),
+    measure(
+      ctx,
+      "sluice-access-list",
+      ranges,
+      ips,
+      "sorted ranges + binary search (lib/policy/access/accessMatcher.ts), as admission uses them",
+    ),
     measure(ctx, "linear-scan-baseline", scan, ips, "the same 1,000 pre-parsed entries tried in turn"),
   ];
   for (const { row } of results) {
     ctx.rows.push(row);
-    console.log(`  ${row.subject.padEnd(22)} ${row.case}: ${row.opsPerSec} lookups/s, p50 ${round(row.p50Ms * 1000, 3)} µs per lookup`);
+    console.log(
+      `  ${row.subject.padEnd(22)} ${row.case}: ${row.opsPerSec} lookups/s, p50 ${round(row.p50Ms * 1000, 3)} µs per lookup`,
+    );
   }
 }

@@ -19,7 +19,14 @@ import { createRedisClient } from "../../lib/redis/connect";
 import { boundaryBurstFactor } from "./accuracy/boundaryProbe";
 import { checkAgainstModels } from "./accuracy/modelCheck";
 import { replay } from "./accuracy/replay";
-import { CLIENT_CLASSES, DEFAULT_TRACE_SPEC, generateTrace, REALISTIC_TRACE_SPEC, type ClientClass, type Trace } from "./accuracy/trace";
+import {
+  CLIENT_CLASSES,
+  DEFAULT_TRACE_SPEC,
+  generateTrace,
+  REALISTIC_TRACE_SPEC,
+  type ClientClass,
+  type Trace,
+} from "./accuracy/trace";
 import { admittedByClass, differences, worstSpan } from "./accuracy/traceAnalysis";
 import { deleteByPrefix, type BenchContext } from "./context";
 import { round } from "./measure";
@@ -31,7 +38,19 @@ const TENANT = "accuracy";
 
 function rule(algorithm: Algorithm, ref: string, mode: LimiterRule["mode"]): LimiterRule {
   const { limit, windowMs } = DEFAULT_TRACE_SPEC;
-  return { name: ref, ref, scope: "key", algorithm, limit, windowMs, burst: limit, cost: 1, blockMs: 0, failMode: "open", mode };
+  return {
+    name: ref,
+    ref,
+    scope: "key",
+    algorithm,
+    limit,
+    windowMs,
+    burst: limit,
+    cost: 1,
+    blockMs: 0,
+    failMode: "open",
+    mode,
+  };
 }
 
 const pct = (part: number, whole: number): number => (whole > 0 ? round((100 * part) / whole, 5) : 0);
@@ -40,7 +59,12 @@ const mapClasses = <T, U>(record: Record<ClientClass, T>, f: (value: T) => U): B
   Object.fromEntries(CLIENT_CLASSES.map((c) => [c, f(record[c])])) as ByClientClass<U>;
 
 /** Replays `trace` with `bundle` (shadow rules) through decide; one bit per rule per request, set when it admitted. */
-async function replayBits(limiter: Limiter, trace: Trace, bundle: LimiterRule[], tenantId: string): Promise<Uint8Array> {
+async function replayBits(
+  limiter: Limiter,
+  trace: Trace,
+  bundle: LimiterRule[],
+  tenantId: string,
+): Promise<Uint8Array> {
   const requests = trace.atMs.length;
   const decisions = new Uint8Array(requests);
   const replayStart = performance.now();
@@ -50,23 +74,38 @@ async function replayBits(limiter: Limiter, trace: Trace, bundle: LimiterRule[],
     reported = done;
     console.log(`  accuracy: ${done} requests replayed (${seconds(replayStart)} s)`);
   };
-  await replay({ limiter, tenantId, trace, progress }, () => bundle, (i, decision) => {
-    let bits = 0;
-    decision.results.forEach((r, k) => {
-      if (r.allowed) bits |= 1 << k;
-    });
-    decisions[i] = bits;
-  });
+  await replay(
+    { limiter, tenantId, trace, progress },
+    () => bundle,
+    (i, decision) => {
+      let bits = 0;
+      decision.results.forEach((r, k) => {
+        if (r.allowed) bits |= 1 << k;
+      });
+      decisions[i] = bits;
+    },
+  );
   return decisions;
 }
 
 function summary(trace: Trace, requestsByClass: ByClientClass<number>): TraceSummary {
   const spec = trace.spec;
   const clients = mapClasses(
-    Object.fromEntries(CLIENT_CLASSES.map((c, i) => [c, trace.clientClass.filter((x) => x === i).length])) as Record<ClientClass, number>,
+    Object.fromEntries(CLIENT_CLASSES.map((c, i) => [c, trace.clientClass.filter((x) => x === i).length])) as Record<
+      ClientClass,
+      number
+    >,
     (n) => n,
   );
-  return { seed: spec.seed, requests: trace.atMs.length, durationMs: spec.durationMs, limit: spec.limit, windowMs: spec.windowMs, clients, requestsByClass };
+  return {
+    seed: spec.seed,
+    requests: trace.atMs.length,
+    durationMs: spec.durationMs,
+    limit: spec.limit,
+    windowMs: spec.windowMs,
+    clients,
+    requestsByClass,
+  };
 }
 
 function comparison(trace: Trace, decisions: Uint8Array, sw: number, sl: number): SlidingWindowVsLog {
@@ -77,7 +116,12 @@ function comparison(trace: Trace, decisions: Uint8Array, sw: number, sl: number)
     requests,
     differing: diff.differing,
     differingPct: pct(diff.differing, requests),
-    byClass: mapClasses(diff.byClass, (c) => ({ requests: c.requests, differing: c.differing, differingPct: pct(c.differing, c.requests), slidingWindowOnly: c.onlyA })),
+    byClass: mapClasses(diff.byClass, (c) => ({
+      requests: c.requests,
+      differing: c.differing,
+      differingPct: pct(c.differing, c.requests),
+      slidingWindowOnly: c.onlyA,
+    })),
     withoutAbusivePct: pct(diff.byClass.steady.differing + diff.byClass.bursty.differing, calm),
   };
 }
@@ -86,13 +130,20 @@ function comparison(trace: Trace, decisions: Uint8Array, sw: number, sl: number)
 async function realisticMix(limiter: Limiter): Promise<NonNullable<AccuracyReport["realistic"]>> {
   const started = performance.now();
   const trace = generateTrace(REALISTIC_TRACE_SPEC);
-  console.log(`  accuracy, realistic mix: ${trace.atMs.length} requests from ${trace.clientClass.length} clients (${REALISTIC_TRACE_SPEC.abusive.clients} over their limit)`);
-  const bundle = (["sliding_window", "sliding_log"] as const).map((a) => rule(a, `real-${ALGORITHM_DEFS[a].code}`, "shadow"));
+  console.log(
+    `  accuracy, realistic mix: ${trace.atMs.length} requests from ${trace.clientClass.length} clients (${REALISTIC_TRACE_SPEC.abusive.clients} over their limit)`,
+  );
+  const bundle = (["sliding_window", "sliding_log"] as const).map((a) =>
+    rule(a, `real-${ALGORITHM_DEFS[a].code}`, "shadow"),
+  );
   const decisions = await replayBits(limiter, trace, bundle, `${TENANT}-real`);
   const compared = comparison(trace, decisions, 0, 1);
   const span = worstSpan(trace, decisions, 0, trace.spec.windowMs, 3 * trace.spec.limit);
   return {
-    trace: summary(trace, mapClasses(compared.byClass, (c) => c.requests)),
+    trace: summary(
+      trace,
+      mapClasses(compared.byClass, (c) => c.requests),
+    ),
     slidingWindowVsLog: compared,
     worstSpanRatio: round(span.admitted / trace.spec.limit, 3),
     seconds: seconds(started),
@@ -104,10 +155,13 @@ export async function accuracyCases(ctx: BenchContext): Promise<void> {
   const slice = Number(process.env.BENCH_ACCURACY_SLICE || 100_000);
   const trace = generateTrace(DEFAULT_TRACE_SPEC);
   const requests = trace.atMs.length;
-  if (requests < MIN_REQUESTS) throw new Error(`accuracy: the trace has ${requests} requests, fewer than ${MIN_REQUESTS}`);
+  if (requests < MIN_REQUESTS)
+    throw new Error(`accuracy: the trace has ${requests} requests, fewer than ${MIN_REQUESTS}`);
   const generated = seconds(started);
   const spec = trace.spec;
-  console.log(`  accuracy: ${requests} requests from ${trace.clientClass.length} clients over ${spec.durationMs / 60_000} min, limit ${spec.limit} per ${spec.windowMs / 1000} s (generated in ${generated} s)`);
+  console.log(
+    `  accuracy: ${requests} requests from ${trace.clientClass.length} clients over ${spec.durationMs / 60_000} min, limit ${spec.limit} per ${spec.windowMs / 1000} s (generated in ${generated} s)`,
+  );
 
   const prefix = `${ctx.prefix}acc:`;
   // A generous command timeout: thousands of decisions are queued on the connection at once.
@@ -123,16 +177,26 @@ export async function accuracyCases(ctx: BenchContext): Promise<void> {
 
     const checkStart = performance.now();
     const solo = ALGORITHMS.map((a) => rule(a, `solo-${ALGORITHM_DEFS[a].code}`, "enforce"));
-    const modelCheck = await checkAgainstModels(limiter, TENANT, trace, Math.min(slice, requests), solo, { rules: bundle, decisions });
+    const modelCheck = await checkAgainstModels(limiter, TENANT, trace, Math.min(slice, requests), solo, {
+      rules: bundle,
+      decisions,
+    });
     const checked = seconds(checkStart);
-    console.log(`  accuracy: Lua vs models on the first ${modelCheck.requests} requests: ${modelCheck.mismatches} mismatches in ${modelCheck.compared} results (${checked} s)`);
+    console.log(
+      `  accuracy: Lua vs models on the first ${modelCheck.requests} requests: ${modelCheck.mismatches} mismatches in ${modelCheck.compared} results (${checked} s)`,
+    );
 
     const sw = ALGORITHMS.indexOf("sliding_window");
     const sl = ALGORITHMS.indexOf("sliding_log");
     const algorithms: AccuracyReport["algorithms"] = [];
     for (const [k, algorithm] of ALGORITHMS.entries()) {
       const span = worstSpan(trace, decisions, k, spec.windowMs, 3 * spec.limit);
-      const factor = await boundaryBurstFactor(limiter, TENANT, rule(algorithm, `edge-${ALGORITHM_DEFS[algorithm].code}`, "enforce"), spec.startMs + spec.durationMs);
+      const factor = await boundaryBurstFactor(
+        limiter,
+        TENANT,
+        rule(algorithm, `edge-${ALGORITHM_DEFS[algorithm].code}`, "enforce"),
+        spec.startMs + spec.durationMs,
+      );
       algorithms.push({
         algorithm,
         worstSpanRatio: round(span.admitted / spec.limit, 3),
@@ -145,7 +209,10 @@ export async function accuracyCases(ctx: BenchContext): Promise<void> {
     const realistic = await realisticMix(limiter);
     const stress = comparison(trace, decisions, sw, sl);
     ctx.accuracy = {
-      trace: summary(trace, mapClasses(stress.byClass, (c) => c.requests)),
+      trace: summary(
+        trace,
+        mapClasses(stress.byClass, (c) => c.requests),
+      ),
       slidingWindowVsLog: stress,
       realistic,
       algorithms,
@@ -161,17 +228,25 @@ export async function accuracyCases(ctx: BenchContext): Promise<void> {
 
 function printAccuracy(a: AccuracyReport): void {
   const d = a.slidingWindowVsLog;
-  console.log(`  sliding_window vs sliding_log: ${d.differing} of ${d.requests} decisions differ (${d.differingPct} %); without abusive clients ${d.withoutAbusivePct} %`);
+  console.log(
+    `  sliding_window vs sliding_log: ${d.differing} of ${d.requests} decisions differ (${d.differingPct} %); without abusive clients ${d.withoutAbusivePct} %`,
+  );
   for (const c of CLIENT_CLASSES) {
     const x = d.byClass[c];
-    console.log(`    ${c.padEnd(8)} ${x.differing} of ${x.requests} (${x.differingPct} %): ${x.slidingWindowOnly} admitted by sliding_window only, ${x.differing - x.slidingWindowOnly} by sliding_log only`);
+    console.log(
+      `    ${c.padEnd(8)} ${x.differing} of ${x.requests} (${x.differingPct} %): ${x.slidingWindowOnly} admitted by sliding_window only, ${x.differing - x.slidingWindowOnly} by sliding_log only`,
+    );
   }
   for (const r of a.algorithms) {
-    console.log(`  ${r.algorithm.padEnd(15)} worst span ${r.worstSpanRatio} x limit (${r.worstSpanClass}), boundary burst ${r.boundaryBurstFactor} x, admitted ${CLIENT_CLASSES.map((c) => `${c} ${r.admittedByClass[c]}`).join(", ")}`);
+    console.log(
+      `  ${r.algorithm.padEnd(15)} worst span ${r.worstSpanRatio} x limit (${r.worstSpanClass}), boundary burst ${r.boundaryBurstFactor} x, admitted ${CLIENT_CLASSES.map((c) => `${c} ${r.admittedByClass[c]}`).join(", ")}`,
+    );
   }
   if (a.realistic) {
     const r = a.realistic.slidingWindowVsLog;
-    console.log(`  realistic mix: sliding_window vs sliding_log: ${r.differing} of ${r.requests} decisions differ (${r.differingPct} %); worst sliding_window span ${a.realistic.worstSpanRatio} x limit`);
+    console.log(
+      `  realistic mix: sliding_window vs sliding_log: ${r.differing} of ${r.requests} decisions differ (${r.differingPct} %); worst sliding_window span ${a.realistic.worstSpanRatio} x limit`,
+    );
   }
   for (const example of a.modelCheck.examples) console.log(`  MISMATCH ${example}`);
   console.log(`  accuracy part: ${a.seconds.total} s`);

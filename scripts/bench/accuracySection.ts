@@ -8,7 +8,8 @@ import type { BenchReport, ByClientClass } from "./types";
 
 const CLASSES = ["steady", "bursty", "abusive"] as const;
 
-const byClass = <T>(record: ByClientClass<T>, f: (value: T) => unknown): string => CLASSES.map((c) => `${c} ${cell(f(record[c]))}`).join(", ");
+const byClass = <T>(record: ByClientClass<T>, f: (value: T) => unknown): string =>
+  CLASSES.map((c) => `${c} ${cell(f(record[c]))}`).join(", ");
 
 export function accuracySection(r: BenchReport): string {
   const a = r.accuracy;
@@ -22,11 +23,39 @@ export function accuracySection(r: BenchReport): string {
     `Seeded trace (seed ${t.seed}): ${cell(t.requests)} requests over ${t.durationMs / 60_000} min from ${byClass(t.clients, (n) => n)} clients (requests: ${byClass(t.requestsByClass, (n) => n)}), replayed with explicit time through decide.lua, every algorithm at ${t.limit} per ${t.windowMs / 1000} s. Took ${a.seconds.total} s (replay ${a.seconds.replay} s, model check ${a.seconds.modelCheck} s).`,
     "",
     markdownTable(
-      ["sliding_window vs sliding_log", "requests", "decisions that differ", "%", "admitted by sliding_window only", "admitted by sliding_log only"],
       [
-        ["all clients", d.requests, d.differing, d.differingPct, sum((c) => d.byClass[c].slidingWindowOnly), sum((c) => d.byClass[c].differing - d.byClass[c].slidingWindowOnly)],
-        ...CLASSES.map((c) => [c, d.byClass[c].requests, d.byClass[c].differing, d.byClass[c].differingPct, d.byClass[c].slidingWindowOnly, d.byClass[c].differing - d.byClass[c].slidingWindowOnly]),
-        ["steady and bursty (no abusive client)", d.byClass.steady.requests + d.byClass.bursty.requests, d.byClass.steady.differing + d.byClass.bursty.differing, d.withoutAbusivePct, "", ""],
+        "sliding_window vs sliding_log",
+        "requests",
+        "decisions that differ",
+        "%",
+        "admitted by sliding_window only",
+        "admitted by sliding_log only",
+      ],
+      [
+        [
+          "all clients",
+          d.requests,
+          d.differing,
+          d.differingPct,
+          sum((c) => d.byClass[c].slidingWindowOnly),
+          sum((c) => d.byClass[c].differing - d.byClass[c].slidingWindowOnly),
+        ],
+        ...CLASSES.map((c) => [
+          c,
+          d.byClass[c].requests,
+          d.byClass[c].differing,
+          d.byClass[c].differingPct,
+          d.byClass[c].slidingWindowOnly,
+          d.byClass[c].differing - d.byClass[c].slidingWindowOnly,
+        ]),
+        [
+          "steady and bursty (no abusive client)",
+          d.byClass.steady.requests + d.byClass.bursty.requests,
+          d.byClass.steady.differing + d.byClass.bursty.differing,
+          d.withoutAbusivePct,
+          "",
+          "",
+        ],
       ],
     ),
     "",
@@ -37,8 +66,20 @@ export function accuracySection(r: BenchReport): string {
         ]
       : []),
     markdownTable(
-      ["algorithm", "worst window-length span / limit", "worst span by class", "boundary burst factor", "admitted by class"],
-      a.algorithms.map((x) => [x.algorithm, `${cell(x.worstSpanRatio)} (${x.worstSpanClass})`, byClass(x.worstSpanByClass, (v) => v), x.boundaryBurstFactor, byClass(x.admittedByClass, (v) => v)]),
+      [
+        "algorithm",
+        "worst window-length span / limit",
+        "worst span by class",
+        "boundary burst factor",
+        "admitted by class",
+      ],
+      a.algorithms.map((x) => [
+        x.algorithm,
+        `${cell(x.worstSpanRatio)} (${x.worstSpanClass})`,
+        byClass(x.worstSpanByClass, (v) => v),
+        x.boundaryBurstFactor,
+        byClass(x.admittedByClass, (v) => v),
+      ]),
     ),
     "",
     `Lua vs reference models on the first ${cell(a.modelCheck.requests)} requests: ${cell(a.modelCheck.mismatches)} mismatches in ${cell(a.modelCheck.compared)} rule results.`,

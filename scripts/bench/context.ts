@@ -37,7 +37,8 @@ function secondsFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number of seconds, got "${raw}"`);
   return value;
 }
 
@@ -64,17 +65,28 @@ export async function infoField(admin: Redis, section: string, field: string): P
 }
 
 export async function redisCpuSeconds(admin: Redis): Promise<number> {
-  const [sys, user] = await Promise.all([infoField(admin, "cpu", "used_cpu_sys"), infoField(admin, "cpu", "used_cpu_user")]);
+  const [sys, user] = await Promise.all([
+    infoField(admin, "cpu", "used_cpu_sys"),
+    infoField(admin, "cpu", "used_cpu_user"),
+  ]);
   return Number(sys) + Number(user);
 }
 
 function formatRow(r: RunRow): string {
-  const extra = [r.refusedPct > 0 ? `refused ${r.refusedPct}%` : "", r.errors > 0 ? `ERRORS ${r.errors}` : "", r.otherCpuPct > 20 ? `other CPU ${r.otherCpuPct}%` : ""].filter(Boolean);
+  const extra = [
+    r.refusedPct > 0 ? `refused ${r.refusedPct}%` : "",
+    r.errors > 0 ? `ERRORS ${r.errors}` : "",
+    r.otherCpuPct > 20 ? `other CPU ${r.otherCpuPct}%` : "",
+  ].filter(Boolean);
   return `  ${r.subject.padEnd(22)} ${r.case.padEnd(44)} c=${String(r.concurrency).padEnd(4)} ${String(r.opsPerSec).padStart(8)} ops/s  p50 ${r.p50Ms.toFixed(2).padStart(7)} ms  p99 ${r.p99Ms.toFixed(2).padStart(7)} ms ${extra.join(" ")}`;
 }
 
 /** Measures one case, records its row in `ctx.rows` and prints it as it goes. */
-export async function runCase(ctx: BenchContext, spec: CaseSpec, op: (seq: number) => Promise<Outcome>): Promise<RunRow> {
+export async function runCase(
+  ctx: BenchContext,
+  spec: CaseSpec,
+  op: (seq: number) => Promise<Outcome>,
+): Promise<RunRow> {
   const m = await measure(op, spec.concurrency, ctx.settings, () => redisCpuSeconds(ctx.admin));
   const row: RunRow = {
     subject: spec.subject,

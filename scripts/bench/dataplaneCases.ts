@@ -35,10 +35,14 @@ interface Baseline {
 
 async function startBaseline(kind: "ceiling" | "upstream" | "proxy", env: Record<string, string>): Promise<Baseline> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/bench/dataplane/baselineServers.ts", kind], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", "scripts/bench/dataplane/baselineServers.ts", kind],
+    {
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`bench: ${kind} server did not start`)), 30_000);
     child.stdout!.on("data", (chunk: Buffer) => {
@@ -75,7 +79,15 @@ interface Load {
 }
 
 async function load(l: Load, seconds: number): Promise<autocannon.Result> {
-  return autocannon({ url: l.url, method: l.method ?? "GET", headers: l.headers, body: l.body, connections: CONNECTIONS, duration: seconds, ...(l.overallRate ? { overallRate: l.overallRate } : {}) });
+  return autocannon({
+    url: l.url,
+    method: l.method ?? "GET",
+    headers: l.headers,
+    body: l.body,
+    connections: CONNECTIONS,
+    duration: seconds,
+    ...(l.overallRate ? { overallRate: l.overallRate } : {}),
+  });
 }
 
 /** Warm-up, then the measured window; `rssOf` samples that process every 500 ms. */
@@ -86,10 +98,18 @@ async function measure(ctx: BenchContext, name: string, l: Load, note: string, r
   const result = await load(l, ctx.settings.durationMs / 1000);
   if (sampler) clearInterval(sampler);
   const row: RunRow = {
-    ...httpLoadRow(SUBJECT, name, CONNECTIONS, result, rssOf === undefined ? note : `${note}; Sluice RSS peak ${peak} MB`),
+    ...httpLoadRow(
+      SUBJECT,
+      name,
+      CONNECTIONS,
+      result,
+      rssOf === undefined ? note : `${note}; Sluice RSS peak ${peak} MB`,
+    ),
   };
   ctx.rows.push(row);
-  console.log(`  ${row.subject.padEnd(10)} ${row.case.padEnd(28)} c=${CONNECTIONS}  ${String(row.opsPerSec).padStart(7)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms${rssOf === undefined ? "" : `  RSS ${peak} MB`}${row.errors ? `  ERRORS/non-2xx ${row.errors}` : ""}`);
+  console.log(
+    `  ${row.subject.padEnd(10)} ${row.case.padEnd(28)} c=${CONNECTIONS}  ${String(row.opsPerSec).padStart(7)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms${rssOf === undefined ? "" : `  RSS ${peak} MB`}${row.errors ? `  ERRORS/non-2xx ${row.errors}` : ""}`,
+  );
   return row;
 }
 
@@ -101,7 +121,12 @@ export async function dataplaneCases(ctx: BenchContext): Promise<void> {
   try {
     const ceiling = await startBaseline("ceiling", { REDIS_URL: ctx.url, BENCH_PREFIX: `${ctx.prefix}ceiling:` });
     try {
-      await measure(ctx, "ceiling-node-redis", { url: ceiling.url }, "bare node:http + the same Redis call (decide.lua, 1 token_bucket rule) per request");
+      await measure(
+        ctx,
+        "ceiling-node-redis",
+        { url: ceiling.url },
+        "bare node:http + the same Redis call (decide.lua, 1 token_bucket rule) per request",
+      );
     } finally {
       await ceiling.stop();
     }
@@ -117,17 +142,65 @@ export async function dataplaneCases(ctx: BenchContext): Promise<void> {
     if (put.status !== 200) throw new Error(`bench: PUT upstream answered ${put.status}`);
     const auth = { authorization: `Bearer ${benchKey.key}` };
     const pid = sluice.pid;
-    await measure(ctx, "sluice-echo", { url: `${sluice.url}/api/v1/echo`, headers: auth }, "GET /api/v1/echo, 1 token_bucket rule", pid);
-    await measure(ctx, "sluice-check", { url: `${sluice.url}/api/v1/check`, method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ identifier: "user-1", rule: "per-user" }) }, "POST /api/v1/check (identifier rule), key rule too", pid);
-    await measure(ctx, "sluice-authorize", { url: `${sluice.url}/api/v1/authorize`, headers: { ...auth, "x-forwarded-method": "GET", "x-forwarded-uri": "/orders/1?x=1" } }, "GET /api/v1/authorize (forward auth), 1 token_bucket rule", pid);
+    await measure(
+      ctx,
+      "sluice-echo",
+      { url: `${sluice.url}/api/v1/echo`, headers: auth },
+      "GET /api/v1/echo, 1 token_bucket rule",
+      pid,
+    );
+    await measure(
+      ctx,
+      "sluice-check",
+      {
+        url: `${sluice.url}/api/v1/check`,
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ identifier: "user-1", rule: "per-user" }),
+      },
+      "POST /api/v1/check (identifier rule), key rule too",
+      pid,
+    );
+    await measure(
+      ctx,
+      "sluice-authorize",
+      {
+        url: `${sluice.url}/api/v1/authorize`,
+        headers: { ...auth, "x-forwarded-method": "GET", "x-forwarded-uri": "/orders/1?x=1" },
+      },
+      "GET /api/v1/authorize (forward auth), 1 token_bucket rule",
+      pid,
+    );
 
     const proxy = await startBaseline("proxy", { UPSTREAM_URL: upstream.url });
     try {
-      await measure(ctx, "bare-proxy", { url: `${proxy.url}/orders/1` }, "bare node:http reverse proxy (keep-alive agent) to a local upstream");
-      const gateway = await measure(ctx, "sluice-gateway", { url: `${sluice.url}/api/v1/orders/1`, headers: auth }, "GET /api/v1/orders/1 through Sluice's gateway to the same upstream, 1 rule", pid);
+      await measure(
+        ctx,
+        "bare-proxy",
+        { url: `${proxy.url}/orders/1` },
+        "bare node:http reverse proxy (keep-alive agent) to a local upstream",
+      );
+      const gateway = await measure(
+        ctx,
+        "sluice-gateway",
+        { url: `${sluice.url}/api/v1/orders/1`, headers: auth },
+        "GET /api/v1/orders/1 through Sluice's gateway to the same upstream, 1 rule",
+        pid,
+      );
       const rate = Math.max(100, Math.round(gateway.opsPerSec / 2));
-      await measure(ctx, "bare-proxy-half-load", { url: `${proxy.url}/orders/1`, overallRate: rate }, `fixed ${rate} req/s (half the gateway's maximum)`);
-      await measure(ctx, "sluice-gateway-half-load", { url: `${sluice.url}/api/v1/orders/1`, headers: auth, overallRate: rate }, `fixed ${rate} req/s (half the gateway's maximum)`, pid);
+      await measure(
+        ctx,
+        "bare-proxy-half-load",
+        { url: `${proxy.url}/orders/1`, overallRate: rate },
+        `fixed ${rate} req/s (half the gateway's maximum)`,
+      );
+      await measure(
+        ctx,
+        "sluice-gateway-half-load",
+        { url: `${sluice.url}/api/v1/orders/1`, headers: auth, overallRate: rate },
+        `fixed ${rate} req/s (half the gateway's maximum)`,
+        pid,
+      );
     } finally {
       await proxy.stop();
     }

@@ -19,6 +19,12 @@ describe("parseFailModeCounts", () => {
     const after = { open: 5, closed: 1, local: 0, total: 6, redisErrors: { timeout: 2, down: 1 } };
     const before = { open: 4, closed: 0, local: 0, total: 4, redisErrors: { timeout: 2 } };
     expect(difference(after, before)).toEqual({ open: 1, closed: 1, local: 0, total: 2, redisErrors: { down: 1 } });
-    expect(sum([before, after])).toEqual({ open: 9, closed: 1, local: 0, total: 10, redisErrors: { timeout: 4, down: 1 } });
+    expect(sum([before, after])).toEqual({
+      open: 9,
+      closed: 1,
+      local: 0,
+      total: 10,
+      redisErrors: { timeout: 4, down: 1 },
+    });
   });
 });

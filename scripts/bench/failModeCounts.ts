@@ -31,7 +31,9 @@ export function parseFailModeCounts(text: string): FailModeCounts {
 }
 
 export async function failModeCounts(server: SluiceServer): Promise<FailModeCounts> {
-  const response = await fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });
+  const response = await fetch(`${server.url}/api/metrics`, {
+    headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` },
+  });
   if (!response.ok) throw new Error(`bench: GET /api/metrics answered ${response.status}`);
   return parseFailModeCounts(await response.text());
 }
@@ -42,7 +44,13 @@ export function difference(after: FailModeCounts, before: FailModeCounts): FailM
     const d = n - (before.redisErrors[kind] ?? 0);
     if (d) redisErrors[kind] = d;
   }
-  return { open: after.open - before.open, closed: after.closed - before.closed, local: after.local - before.local, total: after.total - before.total, redisErrors };
+  return {
+    open: after.open - before.open,
+    closed: after.closed - before.closed,
+    local: after.local - before.local,
+    total: after.total - before.total,
+    redisErrors,
+  };
 }
 
 export function sum(counts: FailModeCounts[]): FailModeCounts {

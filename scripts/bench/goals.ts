@@ -46,23 +46,56 @@ function decideGoals(rows: RunRow[], label: "1rule" | "3rule", target: number, r
     [`worst (${sorted[sorted.length - 1]!.a})`, sorted[sorted.length - 1]],
   ];
   const rules = label === "1rule" ? "1-rule" : "3-rule";
-  return picks.flatMap(([what, x]) => ratioGoal(`${rules} decide ${what} @${C} / rate-limiter-flexible consume @${C}`, x?.v, rlf, target));
+  return picks.flatMap(([what, x]) =>
+    ratioGoal(`${rules} decide ${what} @${C} / rate-limiter-flexible consume @${C}`, x?.v, rlf, target),
+  );
 }
 
-const atMost = (goal: string, value: number, target: number): Goal => ({ goal, value, target, direction: "at most", met: value <= target });
+const atMost = (goal: string, value: number, target: number): Goal => ({
+  goal,
+  value,
+  target,
+  direction: "at most",
+  met: value <= target,
+});
 
 function accuracyGoals(a: AccuracyReport | undefined): Goal[] {
   if (!a) return [];
   const algorithm = (name: string) => a.algorithms.find((r) => r.algorithm === name);
-  const goals = [atMost("accuracy: sliding_window vs sliding_log, decisions that differ, % (stress mix)", a.slidingWindowVsLog.differingPct, 0.01)];
+  const goals = [
+    atMost(
+      "accuracy: sliding_window vs sliding_log, decisions that differ, % (stress mix)",
+      a.slidingWindowVsLog.differingPct,
+      0.01,
+    ),
+  ];
   if (a.realistic) {
-    goals.push(atMost("accuracy: sliding_window vs sliding_log, decisions that differ, % (realistic mix, ~1 % of clients over their limit)", a.realistic.slidingWindowVsLog.differingPct, 0.01));
+    goals.push(
+      atMost(
+        "accuracy: sliding_window vs sliding_log, decisions that differ, % (realistic mix, ~1 % of clients over their limit)",
+        a.realistic.slidingWindowVsLog.differingPct,
+        0.01,
+      ),
+    );
   }
   const log = algorithm("sliding_log");
   if (log) goals.push(atMost("accuracy: sliding_log worst window-length span / limit", log.worstSpanRatio, 1));
   const fixed = algorithm("fixed_window");
-  if (fixed) goals.push({ goal: "accuracy: fixed_window boundary burst factor", value: fixed.boundaryBurstFactor, target: 2, direction: "exactly", met: fixed.boundaryBurstFactor === 2 });
-  goals.push(atMost(`accuracy: Lua vs reference models, mismatches (first ${a.modelCheck.requests} requests)`, a.modelCheck.mismatches, 0));
+  if (fixed)
+    goals.push({
+      goal: "accuracy: fixed_window boundary burst factor",
+      value: fixed.boundaryBurstFactor,
+      target: 2,
+      direction: "exactly",
+      met: fixed.boundaryBurstFactor === 2,
+    });
+  goals.push(
+    atMost(
+      `accuracy: Lua vs reference models, mismatches (first ${a.modelCheck.requests} requests)`,
+      a.modelCheck.mismatches,
+      0,
+    ),
+  );
   return goals;
 }
 
@@ -70,8 +103,20 @@ function sustainedGoals(s: SustainedReport | undefined): Goal[] {
   if (!s) return [];
   return s.instances.flatMap((i) => [
     atMost(`sustained ${s.seconds} s, ${i.name}: errors + timeouts + non-2xx`, i.errors + i.timeouts + i.non2xx, 0),
-    atMost(`sustained ${s.seconds} s, ${i.name}: RSS growth, last vs first 10 s, %`, i.rssGrowthPct, s.rssGrowthBoundPct),
-    ...(i.failModeActivations === undefined ? [] : [atMost(`sustained ${s.seconds} s, ${i.name}: fail-mode activations (Redis is local and healthy)`, i.failModeActivations, 0)]),
+    atMost(
+      `sustained ${s.seconds} s, ${i.name}: RSS growth, last vs first 10 s, %`,
+      i.rssGrowthPct,
+      s.rssGrowthBoundPct,
+    ),
+    ...(i.failModeActivations === undefined
+      ? []
+      : [
+          atMost(
+            `sustained ${s.seconds} s, ${i.name}: fail-mode activations (Redis is local and healthy)`,
+            i.failModeActivations,
+            0,
+          ),
+        ]),
   ]);
 }
 
@@ -82,26 +127,59 @@ function dataplaneGoals(rows: RunRow[]): Goal[] {
   const goals: Goal[] = [];
   for (const name of ["sluice-echo", "sluice-check", "sluice-authorize"]) {
     const r = row(name);
-    goals.push(...ratioGoal(`data plane ${name.replace("sluice-", "")} req/s / bare node+Redis ceiling`, r?.opsPerSec, ceiling?.opsPerSec, 0.5));
-    if (r && ceiling && ceiling.p50Ms > 0) goals.push(atMost(`data plane ${name.replace("sluice-", "")} p50 / ceiling p50 @100`, round(r.p50Ms / ceiling.p50Ms, 2), 2));
+    goals.push(
+      ...ratioGoal(
+        `data plane ${name.replace("sluice-", "")} req/s / bare node+Redis ceiling`,
+        r?.opsPerSec,
+        ceiling?.opsPerSec,
+        0.5,
+      ),
+    );
+    if (r && ceiling && ceiling.p50Ms > 0)
+      goals.push(
+        atMost(
+          `data plane ${name.replace("sluice-", "")} p50 / ceiling p50 @100`,
+          round(r.p50Ms / ceiling.p50Ms, 2),
+          2,
+        ),
+      );
   }
-  goals.push(...ratioGoal("gateway req/s / bare Node proxy", row("sluice-gateway")?.opsPerSec, row("bare-proxy")?.opsPerSec, 0.6));
+  goals.push(
+    ...ratioGoal(
+      "gateway req/s / bare Node proxy",
+      row("sluice-gateway")?.opsPerSec,
+      row("bare-proxy")?.opsPerSec,
+      0.6,
+    ),
+  );
   const [gwHalf, proxyHalf] = [row("sluice-gateway-half-load"), row("bare-proxy-half-load")];
-  if (gwHalf && proxyHalf) goals.push(atMost("gateway p99 added at half load vs bare proxy, ms", round(gwHalf.p99Ms - proxyHalf.p99Ms, 2), 2));
+  if (gwHalf && proxyHalf)
+    goals.push(atMost("gateway p99 added at half load vs bare proxy, ms", round(gwHalf.p99Ms - proxyHalf.p99Ms, 2), 2));
   return goals;
 }
-
 
 function burstGoals(b: BurstReport | undefined): Goal[] {
   if (!b) return [];
   const worst = Math.max(...b.rounds.map((r) => r.admitted));
   return [
-    { goal: `burst: ${b.requests} concurrent requests on two instances, limit ${b.limit}, most admitted in a round`, value: worst, target: b.limit, direction: "at most", met: worst <= b.limit },
-    atMost("burst: fail-mode activations, all rounds", b.rounds.reduce((sum, r) => sum + r.failModeActivations, 0), 0),
+    {
+      goal: `burst: ${b.requests} concurrent requests on two instances, limit ${b.limit}, most admitted in a round`,
+      value: worst,
+      target: b.limit,
+      direction: "at most",
+      met: worst <= b.limit,
+    },
+    atMost(
+      "burst: fail-mode activations, all rounds",
+      b.rounds.reduce((sum, r) => sum + r.failModeActivations, 0),
+      0,
+    ),
   ];
 }
 
-export function computeGoals(report: Pick<BenchReport, "runs" | "memory" | "accuracy" | "sustained" | "burst">): Goal[] {
+export function computeGoals(
+  report: Pick<BenchReport, "runs" | "memory" | "accuracy" | "sustained" | "burst">,
+): Goal[] {
   const { runs: rows, memory } = report;
   const rlf = ops(rows, "rate-limiter-flexible", "consume");
   const goals = [
@@ -113,7 +191,12 @@ export function computeGoals(report: Pick<BenchReport, "runs" | "memory" | "accu
       1.0,
     ),
     ...decideGoals(rows, "3rule", 1.5, rlf),
-    ...ratioGoal(`hot subject @${C}: sluice (refusal cache) / rate-limiter-flexible`, ops(rows, "sluice", "hot-subject"), ops(rows, "rate-limiter-flexible", "hot-subject"), 5),
+    ...ratioGoal(
+      `hot subject @${C}: sluice (refusal cache) / rate-limiter-flexible`,
+      ops(rows, "sluice", "hot-subject"),
+      ops(rows, "rate-limiter-flexible", "hot-subject"),
+      5,
+    ),
     ...ratioGoal(
       `hot subject @${C}: sluice (refusal cache) / rate-limiter-flexible in-memory block`,
       ops(rows, "sluice", "hot-subject"),
@@ -123,7 +206,9 @@ export function computeGoals(report: Pick<BenchReport, "runs" | "memory" | "accu
   ];
   const http = (name: string) => rows.find((r) => r.subject === "sluice-http" && r.case === name);
   const [on, off] = [http("echo-protected"), http("echo-unprotected")];
-  goals.push(...ratioGoal("HTTP echo req/s: protected (1 rule) / enforcement off", on?.opsPerSec, off?.opsPerSec, 0.85));
+  goals.push(
+    ...ratioGoal("HTTP echo req/s: protected (1 rule) / enforcement off", on?.opsPerSec, off?.opsPerSec, 0.85),
+  );
   if (on && off) {
     const added = round(on.p99Ms - off.p99Ms, 2);
     goals.push(atMost("HTTP echo p99 added by enforcement, ms", added, 2));
@@ -132,7 +217,9 @@ export function computeGoals(report: Pick<BenchReport, "runs" | "memory" | "accu
   const simulation = rows.find((r) => r.subject === "sluice-simulator");
   if (simulation) {
     const seconds = round(simulation.p50Ms / 1000, 2);
-    goals.push(atMost(`simulator: seconds to replay ${simulation.case.replace("replay-", "")} recorded requests`, seconds, 5));
+    goals.push(
+      atMost(`simulator: seconds to replay ${simulation.case.replace("replay-", "")} recorded requests`, seconds, 5),
+    );
   }
   for (const algorithm of ["fixed_window", "sliding_window", "token_bucket", "gcra"]) {
     const row = memory.find((m) => m.algorithm === algorithm);
@@ -140,5 +227,10 @@ export function computeGoals(report: Pick<BenchReport, "runs" | "memory" | "accu
   }
   const three = memory.find((m) => m.algorithm === THREE_RULES_ROW);
   if (three) goals.push(atMost(`bytes per client, ${THREE_RULES_ROW} (used_memory delta)`, three.bytesPerClient, 220));
-  return [...goals, ...accuracyGoals(report.accuracy), ...sustainedGoals(report.sustained), ...burstGoals(report.burst)];
+  return [
+    ...goals,
+    ...accuracyGoals(report.accuracy),
+    ...sustainedGoals(report.sustained),
+    ...burstGoals(report.burst),
+  ];
 }

@@ -22,23 +22,49 @@ export async function hotSubjectCases(ctx: BenchContext): Promise<void> {
   const rlfRedis = sluiceClient(ctx, false);
   try {
     await Promise.all([sluiceRedis.ping(), rlfRedis.ping()]);
-    const limiter = createLimiter({ redis: sluiceRedis, prefix: `${ctx.prefix}hot:`, timeoutMs: 1000, refusals: new RefusalCache() });
+    const limiter = createLimiter({
+      redis: sluiceRedis,
+      prefix: `${ctx.prefix}hot:`,
+      timeoutMs: 1000,
+      refusals: new RefusalCache(),
+    });
     const rules = [makeRule("token_bucket", "per-key", "key", 10, 60_000)];
     await runCase(
       ctx,
-      { subject: "sluice", case: "hot-subject", concurrency: CONCURRENCY, note: "token_bucket 10 per 60 s, refusal cache on" },
+      {
+        subject: "sluice",
+        case: "hot-subject",
+        concurrency: CONCURRENCY,
+        note: "token_bucket 10 per 60 s, refusal cache on",
+      },
       decideOp(limiter, rules, () => HOT),
     );
     const rlf = rlfLimiter(rlfRedis, `${ctx.prefix}hot:rlf`, 10, 60);
     await runCase(
       ctx,
-      { subject: "rate-limiter-flexible", case: "hot-subject", concurrency: CONCURRENCY, note: "points 10 per 60 s, no inMemoryBlockOnConsumed" },
+      {
+        subject: "rate-limiter-flexible",
+        case: "hot-subject",
+        concurrency: CONCURRENCY,
+        note: "points 10 per 60 s, no inMemoryBlockOnConsumed",
+      },
       consumeOp(rlf, () => HOT.keyId!),
     );
-    const blocking = new RateLimiterRedis({ storeClient: rlfRedis, keyPrefix: `${ctx.prefix}hot:rlfblock`, points: 10, duration: 60, inMemoryBlockOnConsumed: 10 });
+    const blocking = new RateLimiterRedis({
+      storeClient: rlfRedis,
+      keyPrefix: `${ctx.prefix}hot:rlfblock`,
+      points: 10,
+      duration: 60,
+      inMemoryBlockOnConsumed: 10,
+    });
     await runCase(
       ctx,
-      { subject: "rate-limiter-flexible", case: "hot-subject-inmemory-block", concurrency: CONCURRENCY, note: "points 10 per 60 s, inMemoryBlockOnConsumed 10" },
+      {
+        subject: "rate-limiter-flexible",
+        case: "hot-subject-inmemory-block",
+        concurrency: CONCURRENCY,
+        note: "points 10 per 60 s, inMemoryBlockOnConsumed 10",
+      },
       consumeOp(blocking, () => HOT.keyId!),
     );
   } finally {

@@ -23,7 +23,13 @@ async function load(url: string, key: string, seconds: number): Promise<autocann
   return autocannon({ url, connections: CONNECTIONS, duration: seconds, headers: { authorization: `Bearer ${key}` } });
 }
 
-async function measureServer(ctx: BenchContext, server: SluiceServer, key: string, name: string, note: string): Promise<RunRow> {
+async function measureServer(
+  ctx: BenchContext,
+  server: SluiceServer,
+  key: string,
+  name: string,
+  note: string,
+): Promise<RunRow> {
   const url = `${server.url}/api/v1/echo`;
   await load(url, key, Math.max(2, ctx.settings.warmupMs / 1000)); // JIT, connections, caches
   const before = await failModeCounts(server);
@@ -34,7 +40,9 @@ async function measureServer(ctx: BenchContext, server: SluiceServer, key: strin
     failModeActivations: failModes.total,
   };
   ctx.rows.push(row);
-  console.log(`  ${row.subject.padEnd(22)} ${row.case.padEnd(44)} c=${CONNECTIONS}  ${String(row.opsPerSec).padStart(8)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms  fail-mode activations ${describeCounts(failModes)}${row.errors ? `  ERRORS/non-2xx ${row.errors}` : ""}`);
+  console.log(
+    `  ${row.subject.padEnd(22)} ${row.case.padEnd(44)} c=${CONNECTIONS}  ${String(row.opsPerSec).padStart(8)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms  fail-mode activations ${describeCounts(failModes)}${row.errors ? `  ERRORS/non-2xx ${row.errors}` : ""}`,
+  );
   return row;
 }
 
@@ -45,10 +53,22 @@ export async function httpCases(ctx: BenchContext): Promise<void> {
   let server = await startSluice({ env });
   try {
     benchKey = await createBenchKey(server, "http");
-    await measureServer(ctx, server, benchKey.key, "echo-protected", "one token_bucket rule (1e9 per 60 s), enforcement on");
+    await measureServer(
+      ctx,
+      server,
+      benchKey.key,
+      "echo-protected",
+      "one token_bucket rule (1e9 per 60 s), enforcement on",
+    );
     await server.stop();
     server = await startSluice({ env: { ...env, SLUICE_ENFORCEMENT: "off" } });
-    await measureServer(ctx, server, benchKey.key, "echo-unprotected", "same key and route, SLUICE_ENFORCEMENT=off (authenticated, no rule checked)");
+    await measureServer(
+      ctx,
+      server,
+      benchKey.key,
+      "echo-unprotected",
+      "same key and route, SLUICE_ENFORCEMENT=off (authenticated, no rule checked)",
+    );
   } finally {
     await server.stop();
     await deleteBenchTenant(benchKey);

@@ -7,7 +7,13 @@ import type autocannon from "autocannon";
 import { round } from "./measure";
 import type { RunRow } from "./types";
 
-export function httpLoadRow(subject: string, name: string, concurrency: number, result: autocannon.Result, note: string): RunRow {
+export function httpLoadRow(
+  subject: string,
+  name: string,
+  concurrency: number,
+  result: autocannon.Result,
+  note: string,
+): RunRow {
   return {
     subject,
     case: name,
@@ -15,7 +21,10 @@ export function httpLoadRow(subject: string, name: string, concurrency: number, 
     opsPerSec: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    refusedPct: result.requests.total > 0 ? round((100 * (result.statusCodeStats?.["429"]?.count ?? 0)) / result.requests.total, 2) : 0,
+    refusedPct:
+      result.requests.total > 0
+        ? round((100 * (result.statusCodeStats?.["429"]?.count ?? 0)) / result.requests.total, 2)
+        : 0,
     errors: result.errors + result.timeouts + result.non2xx,
     nodeCpuUsPerOp: Number.NaN,
     redisCpuUsPerOp: Number.NaN,

@@ -14,7 +14,10 @@ import { BENCH_METRICS_TOKEN } from "./failModeCounts";
 export const ADMIN_TOKEN = "bench-admin-token-not-a-secret-0001";
 
 function run(label: string, command: string, args: string[], env: Record<string, string> = {}): void {
-  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
+  const result = spawnSync(command, args, {
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
+  });
   if (result.status !== 0) throw new Error(`bench: ${label} failed (exit ${result.status})`);
 }
 
@@ -25,8 +28,19 @@ export function prepareServers(): void {
 }
 
 /** The environment of a bench server; `label` keeps each part's Redis keys apart. */
-export function serverEnv(ctx: BenchContext, label: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { DATABASE_URL: BENCH_DATABASE_URL, SLUICE_ADMIN_TOKEN: ADMIN_TOKEN, SLUICE_METRICS_TOKEN: BENCH_METRICS_TOKEN, SLUICE_REDIS_PREFIX: `${ctx.prefix}${label}:`, REDIS_URL: ctx.url, ...extra };
+export function serverEnv(
+  ctx: BenchContext,
+  label: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    DATABASE_URL: BENCH_DATABASE_URL,
+    SLUICE_ADMIN_TOKEN: ADMIN_TOKEN,
+    SLUICE_METRICS_TOKEN: BENCH_METRICS_TOKEN,
+    SLUICE_REDIS_PREFIX: `${ctx.prefix}${label}:`,
+    REDIS_URL: ctx.url,
+    ...extra,
+  };
 }
 
 export interface BenchKey {
@@ -39,7 +53,9 @@ export async function createBenchKey(server: SluiceServer, label: string): Promi
   const admin = adminClient(server.url, ADMIN_TOKEN);
   const tenant = await admin.createTenant(`bench-${label}-${process.pid}`);
   const { key } = await admin.createKey(tenant.id, "bench");
-  await admin.putTenantRules(tenant.id, [{ name: "per-key", algorithm: "token_bucket", limit: 1_000_000_000, windowMs: 60_000 }]);
+  await admin.putTenantRules(tenant.id, [
+    { name: "per-key", algorithm: "token_bucket", limit: 1_000_000_000, windowMs: 60_000 },
+  ]);
   return { tenantId: tenant.id, key };
 }
 

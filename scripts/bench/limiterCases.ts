@@ -16,7 +16,11 @@ export function sluiceClient(ctx: BenchContext, autoPipelining: boolean): RedisC
   return createRedisClient({ url: ctx.url, cluster: false, timeoutMs: 1000, autoPipelining });
 }
 
-export function decideOp(limiter: Limiter, rules: LimiterRule[], subjectFor: (seq: number) => Subject = subjectAt): (seq: number) => Promise<Outcome> {
+export function decideOp(
+  limiter: Limiter,
+  rules: LimiterRule[],
+  subjectFor: (seq: number) => Subject = subjectAt,
+): (seq: number) => Promise<Outcome> {
   return async (seq) => outcomeOf(await limiter.decide(rules, subjectFor(seq)));
 }
 
@@ -32,8 +36,14 @@ export async function sluiceCases(ctx: BenchContext): Promise<void> {
       ];
       for (const [label, rules] of sets) {
         for (const concurrency of CONCURRENCIES) {
-          const note = [windowNote(algorithm), label === "3rule" ? "scopes key, ip, key" : undefined].filter(Boolean).join("; ");
-          await runCase(ctx, { subject: "sluice", case: `decide-${label}-${algorithm}`, concurrency, ...(note ? { note } : {}) }, decideOp(limiter, rules));
+          const note = [windowNote(algorithm), label === "3rule" ? "scopes key, ip, key" : undefined]
+            .filter(Boolean)
+            .join("; ");
+          await runCase(
+            ctx,
+            { subject: "sluice", case: `decide-${label}-${algorithm}`, concurrency, ...(note ? { note } : {}) },
+            decideOp(limiter, rules),
+          );
         }
       }
     }

@@ -4,8 +4,11 @@
  * `markdownTable` a header and its rows. Pure.
  */
 export const cell = (value: unknown): string => {
-  if (typeof value === "number") return Number.isNaN(value) ? "n/a" : value.toLocaleString("en-US", { maximumFractionDigits: 5 });
-  return String(value ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ");
+  if (typeof value === "number")
+    return Number.isNaN(value) ? "n/a" : value.toLocaleString("en-US", { maximumFractionDigits: 5 });
+  return String(value ?? "")
+    .replace(/\|/g, "\\|")
+    .replace(/\n/g, " ");
 };
 
 export function markdownTable(header: string[], rows: unknown[][]): string {

@@ -31,7 +31,12 @@ export interface Measured {
  */
 function machineBusyUs(): number {
   try {
-    const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+      .split("\n", 1)[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 10_000; // USER_HZ = 100
   } catch {
     return os.cpus().reduce((sum, c) => sum + (c.times.user + c.times.nice + c.times.sys + c.times.irq) * 1000, 0);

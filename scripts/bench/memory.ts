@@ -69,7 +69,9 @@ async function measureRow(
     ...(note ? { note } : {}),
   };
   await deleteByPrefix(ctx.admin, prefix);
-  console.log(`  ${algorithm.padEnd(22)} ${String(row.bytesPerClient).padStart(7)} B/client (used_memory)  ${String(row.memoryUsagePerKey).padStart(6)} B/key (MEMORY USAGE)  ${row.keysCreated} keys  e.g. ${row.exampleKey}`);
+  console.log(
+    `  ${algorithm.padEnd(22)} ${String(row.bytesPerClient).padStart(7)} B/client (used_memory)  ${String(row.memoryUsagePerKey).padStart(6)} B/key (MEMORY USAGE)  ${row.keysCreated} keys  e.g. ${row.exampleKey}`,
+  );
   return row;
 }
 
@@ -87,19 +89,36 @@ export async function memoryRows(ctx: BenchContext): Promise<MemoryRow[]> {
       const rule = { ...makeRule(algorithm, "per-key", "key", 100, 60_000), ref: "1" };
       const request = async (keyId: string) => {
         const decision = await limiter.decide([rule], { tenantId: MEMORY_TENANT, keyId });
-        if (decision.results[0]?.source !== "redis") throw new Error(`memory fill: ${counterKey(prefix, rule, { tenantId: MEMORY_TENANT, keyId })} not answered by Redis`);
+        if (decision.results[0]?.source !== "redis")
+          throw new Error(
+            `memory fill: ${counterKey(prefix, rule, { tenantId: MEMORY_TENANT, keyId })} not answered by Redis`,
+          );
       };
       rows.push(await measureRow(ctx, prefix, algorithm, request, "rule: 100 per 60 s, scope key"));
     }
     // Three rules of one subject (one subject key holds all three).
-    const three = (["fixed_window", "sliding_window", "token_bucket"] as const).map((algorithm, i) => ({ ...makeRule(algorithm, `r${i}`, "key", 100, 60_000), ref: String(i + 1) }));
+    const three = (["fixed_window", "sliding_window", "token_bucket"] as const).map((algorithm, i) => ({
+      ...makeRule(algorithm, `r${i}`, "key", 100, 60_000),
+      ref: String(i + 1),
+    }));
     const threeRequest = async (keyId: string) => {
       const decision = await limiter.decide(three, { tenantId: MEMORY_TENANT, keyId });
-      if (decision.results.some((r) => r.source !== "redis")) throw new Error("memory fill: three rules not answered by Redis");
+      if (decision.results.some((r) => r.source !== "redis"))
+        throw new Error("memory fill: three rules not answered by Redis");
     };
-    rows.push(await measureRow(ctx, prefix, THREE_RULES_ROW, threeRequest, "fixed_window, sliding_window and token_bucket, 100 per 60 s each, scope key"));
+    rows.push(
+      await measureRow(
+        ctx,
+        prefix,
+        THREE_RULES_ROW,
+        threeRequest,
+        "fixed_window, sliding_window and token_bucket, 100 per 60 s each, scope key",
+      ),
+    );
     const rlf = rlfLimiter(redis, `${prefix}rlf`, 100, 60);
-    rows.push(await measureRow(ctx, prefix, "rate-limiter-flexible", (keyId) => rlf.consume(keyId), "points 100 per 60 s"));
+    rows.push(
+      await measureRow(ctx, prefix, "rate-limiter-flexible", (keyId) => rlf.consume(keyId), "points 100 per 60 s"),
+    );
   } finally {
     await redis.quit();
   }

@@ -16,7 +16,10 @@ export function rlfLimiter(redis: RedisClient, keyPrefix: string, points: number
 }
 
 /** `consume` resolves when admitted and rejects with a RateLimiterRes when limited (a refusal, not an error). */
-export function consumeOp(limiter: RateLimiterRedis, keyAt: (seq: number) => string): (seq: number) => Promise<Outcome> {
+export function consumeOp(
+  limiter: RateLimiterRedis,
+  keyAt: (seq: number) => string,
+): (seq: number) => Promise<Outcome> {
   return async (seq) => {
     try {
       await limiter.consume(keyAt(seq));
@@ -38,7 +41,11 @@ export async function rlfCases(ctx: BenchContext): Promise<void> {
       const concurrencies = autoPipelining ? [256] : CONCURRENCIES;
       for (const concurrency of concurrencies) {
         const name = autoPipelining ? "consume-autopipelining-on" : "consume";
-        await runCase(ctx, { subject: "rate-limiter-flexible", case: name, concurrency, note: "points 1e9 per 60 s" }, consumeOp(limiter, roundRobinKey));
+        await runCase(
+          ctx,
+          { subject: "rate-limiter-flexible", case: name, concurrency, note: "points 1e9 per 60 s" },
+          consumeOp(limiter, roundRobinKey),
+        );
       }
     } finally {
       await redis.quit();

@@ -39,14 +39,39 @@ export async function machineInfo(admin: Redis): Promise<MachineInfo> {
 function table(header: string[], lines: (string | number)[][]): string {
   const cells = [header, ...lines.map((l) => l.map(String))];
   const widths = header.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  const fmt = (row: string[]) => row.map((c, i) => (i === 0 || i === 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  const fmt = (row: string[]) =>
+    row.map((c, i) => (i === 0 || i === 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   return [fmt(header), widths.map((w) => "-".repeat(w)).join("  "), ...cells.slice(1).map(fmt)].join("\n");
 }
 
 export function runsTable(runs: RunRow[]): string {
   return table(
-    ["subject", "case", "conc", "ops/s", "p50 ms", "p99 ms", "refused%", "errors", "node µs/op", "redis µs/op", "other CPU%"],
-    runs.map((r) => [r.subject, r.case, r.concurrency, r.opsPerSec, r.p50Ms.toFixed(3), r.p99Ms.toFixed(3), r.refusedPct, r.errors, r.nodeCpuUsPerOp, r.redisCpuUsPerOp, r.otherCpuPct]),
+    [
+      "subject",
+      "case",
+      "conc",
+      "ops/s",
+      "p50 ms",
+      "p99 ms",
+      "refused%",
+      "errors",
+      "node µs/op",
+      "redis µs/op",
+      "other CPU%",
+    ],
+    runs.map((r) => [
+      r.subject,
+      r.case,
+      r.concurrency,
+      r.opsPerSec,
+      r.p50Ms.toFixed(3),
+      r.p99Ms.toFixed(3),
+      r.refusedPct,
+      r.errors,
+      r.nodeCpuUsPerOp,
+      r.redisCpuUsPerOp,
+      r.otherCpuPct,
+    ]),
   );
 }
 
@@ -66,7 +91,9 @@ export function goalsTable(goals: Goal[]): string {
 
 export function printReport(report: BenchReport): void {
   const m = report.machine;
-  console.log(`\nMachine: ${m.cpus} × ${m.cpuModel}, ${m.totalMemGiB} GiB, Node ${m.node}, Redis ${m.redisVersion}, Postgres ${m.postgresVersion}`);
+  console.log(
+    `\nMachine: ${m.cpus} × ${m.cpuModel}, ${m.totalMemGiB} GiB, Node ${m.node}, Redis ${m.redisVersion}, Postgres ${m.postgresVersion}`,
+  );
   console.log(`Window: ${report.settings.benchSeconds} s after ${report.settings.warmupSeconds} s warm-up per case\n`);
   console.log(runsTable(report.runs) + "\n");
   console.log(memoryTable(report.memory) + "\n");

@@ -10,12 +10,17 @@ describe("mergeReports", () => {
     const previous = benchReport();
     const fresh = benchReport({
       generatedAt: "2026-11-24T08:00:00.000Z",
-      runs: [runRow({ subject: "sluice-http", case: "echo-protected", concurrency: 100, opsPerSec: 999, part: "http" })],
+      runs: [
+        runRow({ subject: "sluice-http", case: "echo-protected", concurrency: 100, opsPerSec: 999, part: "http" }),
+      ],
       memory: [],
       partsRunAt: { http: "2026-11-24T08:00:00.000Z" },
     });
     const merged = mergeReports(previous, fresh, ["http"]);
-    expect(merged.runs.map((r) => [r.subject, r.opsPerSec])).toEqual([["sluice", 60_000], ["sluice-http", 999]]);
+    expect(merged.runs.map((r) => [r.subject, r.opsPerSec])).toEqual([
+      ["sluice", 60_000],
+      ["sluice-http", 999],
+    ]);
     expect(merged.memory).toEqual(previous.memory);
     expect(merged.partsRunAt).toEqual({ ...previous.partsRunAt, http: "2026-11-24T08:00:00.000Z" });
     expect(merged.generatedAt).toBe("2026-11-24T08:00:00.000Z");

@@ -14,20 +14,31 @@ export const DEFAULT_TABLE_FILE = path.join(process.cwd(), "docs", "benchmarks.m
 
 function machineSection(r: BenchReport): string {
   const m = r.machine;
-  const parts = Object.entries(r.partsRunAt ?? {}).map(([name, at]) => `${name} ${at.slice(0, 16).replace("T", " ")} UTC`);
+  const parts = Object.entries(r.partsRunAt ?? {}).map(
+    ([name, at]) => `${name} ${at.slice(0, 16).replace("T", " ")} UTC`,
+  );
   return [
     "## Machine",
     "",
-    markdownTable(["", ""], [
-      ["CPU", `${m.cpuModel}, ${m.cpus} cores`],
-      ["Memory", `${m.totalMemGiB} GiB`],
-      ["Node", m.node],
-      ["Redis", m.redisVersion],
-      ["Postgres", m.postgresVersion ?? "not recorded"],
-      ["Load average at the start (1, 5, 15 min)", m.loadAverage ? `${m.loadAverage.join(", ")} (other processes share the ${m.cpus} cores)` : "not recorded"],
-      ["Report", `${r.generatedAt.slice(0, 16).replace("T", " ")} UTC; ${r.settings.benchSeconds} s per throughput case after ${r.settings.warmupSeconds} s warm-up`],
-      ["Parts last run", parts.join("; ") || "not recorded"],
-    ]),
+    markdownTable(
+      ["", ""],
+      [
+        ["CPU", `${m.cpuModel}, ${m.cpus} cores`],
+        ["Memory", `${m.totalMemGiB} GiB`],
+        ["Node", m.node],
+        ["Redis", m.redisVersion],
+        ["Postgres", m.postgresVersion ?? "not recorded"],
+        [
+          "Load average at the start (1, 5, 15 min)",
+          m.loadAverage ? `${m.loadAverage.join(", ")} (other processes share the ${m.cpus} cores)` : "not recorded",
+        ],
+        [
+          "Report",
+          `${r.generatedAt.slice(0, 16).replace("T", " ")} UTC; ${r.settings.benchSeconds} s per throughput case after ${r.settings.warmupSeconds} s warm-up`,
+        ],
+        ["Parts last run", parts.join("; ") || "not recorded"],
+      ],
+    ),
   ].join("\n");
 }
 
@@ -35,7 +46,10 @@ function goalsSection(r: BenchReport): string {
   return [
     "## Goals",
     "",
-    markdownTable(["goal", "value", "target", "met"], r.goals.map((g) => [g.goal, g.value, `${g.direction ?? "at least"} ${g.target}`, g.met ? "met" : "**missed**"])),
+    markdownTable(
+      ["goal", "value", "target", "met"],
+      r.goals.map((g) => [g.goal, g.value, `${g.direction ?? "at least"} ${g.target}`, g.met ? "met" : "**missed**"]),
+    ),
   ].join("\n");
 }
 
@@ -47,8 +61,32 @@ function runsSection(r: BenchReport): string {
     "`sluice-http` rows are requests per second through a production server; the others are limiter calls per second in one process. `other CPU %` flags rows measured while other processes used the machine.",
     "",
     markdownTable(
-      ["part", "subject", "case", "concurrency", "ops/s", "p50 ms", "p99 ms", "refused %", "errors", "other CPU %", "note"],
-      r.runs.map((x) => [partOf(x), x.subject, x.case, x.concurrency, x.opsPerSec, x.p50Ms, x.p99Ms, x.refusedPct, x.errors, x.otherCpuPct, x.note ?? ""]),
+      [
+        "part",
+        "subject",
+        "case",
+        "concurrency",
+        "ops/s",
+        "p50 ms",
+        "p99 ms",
+        "refused %",
+        "errors",
+        "other CPU %",
+        "note",
+      ],
+      r.runs.map((x) => [
+        partOf(x),
+        x.subject,
+        x.case,
+        x.concurrency,
+        x.opsPerSec,
+        x.p50Ms,
+        x.p99Ms,
+        x.refusedPct,
+        x.errors,
+        x.otherCpuPct,
+        x.note ?? "",
+      ]),
     ),
   ].join("\n");
 }
@@ -58,7 +96,24 @@ function memorySection(r: BenchReport): string {
   return [
     "## Redis memory per client",
     "",
-    markdownTable(["algorithm", "bytes per client (used_memory delta)", "bytes per key (MEMORY USAGE)", "clients", "keys", "example key"], r.memory.map((m) => [m.algorithm, m.bytesPerClient, m.memoryUsagePerKey, m.clients, m.keysCreated, `\`${m.exampleKey}\``])),
+    markdownTable(
+      [
+        "algorithm",
+        "bytes per client (used_memory delta)",
+        "bytes per key (MEMORY USAGE)",
+        "clients",
+        "keys",
+        "example key",
+      ],
+      r.memory.map((m) => [
+        m.algorithm,
+        m.bytesPerClient,
+        m.memoryUsagePerKey,
+        m.clients,
+        m.keysCreated,
+        `\`${m.exampleKey}\``,
+      ]),
+    ),
   ].join("\n");
 }
 
@@ -71,9 +126,38 @@ function sustainedSection(r: BenchReport): string {
     `Two production servers on one Redis and one Postgres, \`GET /api/v1/echo\` with one generous rule, ${s.connectionsPerInstance} connections each; maximum measured with both loaded together, then ${s.seconds} s at 80 % of it. RSS sampled every second; it is a sawtooth (the heap grows until a major GC), so the floors say more about a leak than the 10 s means.`,
     "",
     markdownTable(
-      ["instance", "max req/s", "target req/s", "achieved req/s", "requests", "p50 ms", "p99 ms", "non-2xx", "errors", "timeouts", "fail-mode activations", "RSS first 10 s MiB", "RSS last 10 s MiB", "RSS growth %", "RSS floor, first → last third, MiB"],
+      [
+        "instance",
+        "max req/s",
+        "target req/s",
+        "achieved req/s",
+        "requests",
+        "p50 ms",
+        "p99 ms",
+        "non-2xx",
+        "errors",
+        "timeouts",
+        "fail-mode activations",
+        "RSS first 10 s MiB",
+        "RSS last 10 s MiB",
+        "RSS growth %",
+        "RSS floor, first → last third, MiB",
+      ],
       s.instances.map((i) => [
-        i.name, i.maxReqPerSec, i.targetReqPerSec, i.achievedReqPerSec, i.requests, i.p50Ms, i.p99Ms, i.non2xx, i.errors, i.timeouts, i.failModeActivations ?? "not recorded", i.rssFirstMiB, i.rssLastMiB, i.rssGrowthPct,
+        i.name,
+        i.maxReqPerSec,
+        i.targetReqPerSec,
+        i.achievedReqPerSec,
+        i.requests,
+        i.p50Ms,
+        i.p99Ms,
+        i.non2xx,
+        i.errors,
+        i.timeouts,
+        i.failModeActivations ?? "not recorded",
+        i.rssFirstMiB,
+        i.rssLastMiB,
+        i.rssGrowthPct,
         i.rssFloorFirstMiB === undefined ? "not recorded" : `${i.rssFloorFirstMiB} → ${i.rssFloorLastMiB}`,
       ]),
     ),
@@ -90,13 +174,31 @@ function burstSection(r: BenchReport): string {
     "",
     markdownTable(
       ["round", "admitted", "503", "fail-mode activations", "failed Redis calls by kind"],
-      b.rounds.map((x) => [x.round, x.admitted, x.unavailable, x.failModeActivations, Object.entries(x.redisErrors ?? {}).map(([k, n]) => `${k} ${n}`).join(", ") || "none"]),
+      b.rounds.map((x) => [
+        x.round,
+        x.admitted,
+        x.unavailable,
+        x.failModeActivations,
+        Object.entries(x.redisErrors ?? {})
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", ") || "none",
+      ]),
     ),
   ].join("\n");
 }
 
 export function renderResultsTable(report: BenchReport): string {
-  const sections = [machineSection, goalsSection, runsSection, memorySection, accuracySection, sustainedSection, burstSection].map((f) => f(report)).filter(Boolean);
+  const sections = [
+    machineSection,
+    goalsSection,
+    runsSection,
+    memorySection,
+    accuracySection,
+    sustainedSection,
+    burstSection,
+  ]
+    .map((f) => f(report))
+    .filter(Boolean);
   return [
     "# Benchmark results",
     "",

@@ -50,9 +50,13 @@ export const DEFAULT_PARTS: readonly BenchPart[] = [...PARTS.limiter, ...PARTS.s
  */
 export function partsFromEnv(only = process.env.BENCH_ONLY): RunOptions {
   if (!only) return { only: undefined };
-  const names = only.split(",").map((s) => s.trim()).filter(Boolean);
+  const names = only
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const name of names) {
-    if (!(PART_NAMES as readonly string[]).includes(name)) throw new Error(`BENCH_ONLY: unknown part "${name}"; parts: ${PART_NAMES.join(", ")}`);
+    if (!(PART_NAMES as readonly string[]).includes(name))
+      throw new Error(`BENCH_ONLY: unknown part "${name}"; parts: ${PART_NAMES.join(", ")}`);
   }
   return { only: names as PartName[] };
 }
@@ -75,7 +79,9 @@ export async function runBench(options: RunOptions = {}): Promise<BenchReport> {
   try {
     await ctx.admin.connect();
     const machine = await machineInfo(ctx.admin);
-    console.log(`Sluice benchmark: parts ${names.join(", ")}; prefix ${ctx.prefix}, ${ctx.settings.durationMs / 1000} s per case after ${ctx.settings.warmupMs / 1000} s warm-up`);
+    console.log(
+      `Sluice benchmark: parts ${names.join(", ")}; prefix ${ctx.prefix}, ${ctx.settings.durationMs / 1000} s per case after ${ctx.settings.warmupMs / 1000} s warm-up`,
+    );
     let memory: BenchReport["memory"] = [];
     if (names.includes("memory")) {
       console.log("Memory (10,000 clients, one request each):");
@@ -96,7 +102,11 @@ export async function runBench(options: RunOptions = {}): Promise<BenchReport> {
     const fresh: BenchReport = {
       machine,
       generatedAt: new Date().toISOString(),
-      settings: { benchSeconds: ctx.settings.durationMs / 1000, warmupSeconds: ctx.settings.warmupMs / 1000, redisUrl: ctx.url.replace(/\/\/[^@/]*@/, "//***@") },
+      settings: {
+        benchSeconds: ctx.settings.durationMs / 1000,
+        warmupSeconds: ctx.settings.warmupMs / 1000,
+        redisUrl: ctx.url.replace(/\/\/[^@/]*@/, "//***@"),
+      },
       runs: ctx.rows,
       memory,
       ...(ctx.accuracy ? { accuracy: ctx.accuracy } : {}),

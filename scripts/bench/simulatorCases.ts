@@ -29,7 +29,14 @@ const CURRENT: RuleInput[] = [
 ];
 const CANDIDATE: RuleInput[] = [
   { name: "per-key", algorithm: "sliding_window", limit: 6, windowMs: 60_000 },
-  { name: "tenant-total", scope: "tenant", algorithm: "fixed_window", limit: 1_500, windowMs: 60_000, match: { methods: ["GET"] } },
+  {
+    name: "tenant-total",
+    scope: "tenant",
+    algorithm: "fixed_window",
+    limit: 1_500,
+    windowMs: 60_000,
+    match: { methods: ["GET"] },
+  },
   { name: "items", algorithm: "gcra", limit: 2, windowMs: 10_000, burst: 3, match: { path: "/api/v1/echo/items/*" } },
 ];
 
@@ -64,7 +71,8 @@ export async function simulatorCases(ctx: BenchContext): Promise<void> {
   const fromMs = toMs - 3_600_000;
   for (let i = 0; i < SIMULATOR_REQUESTS; i += WRITE_CHUNK) {
     const pipeline = ctx.admin.pipeline();
-    for (let j = i; j < Math.min(SIMULATOR_REQUESTS, i + WRITE_CHUNK); j++) pipeline.call("XADD", key, "*", ...traceFields(entryAt(j, fromMs, 3_600_000 / SIMULATOR_REQUESTS)));
+    for (let j = i; j < Math.min(SIMULATOR_REQUESTS, i + WRITE_CHUNK); j++)
+      pipeline.call("XADD", key, "*", ...traceFields(entryAt(j, fromMs, 3_600_000 / SIMULATOR_REQUESTS)));
     await pipeline.exec();
   }
   const streamBytes = Number(await ctx.admin.call("MEMORY", "USAGE", key, "SAMPLES", "0"));
@@ -83,7 +91,8 @@ export async function simulatorCases(ctx: BenchContext): Promise<void> {
     const ms = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
     const redisCpu = (await redisCpuSeconds(ctx.admin)) - redisBefore;
-    if (result.requests !== SIMULATOR_REQUESTS) throw new Error(`the simulation replayed ${result.requests} of ${SIMULATOR_REQUESTS} requests`);
+    if (result.requests !== SIMULATOR_REQUESTS)
+      throw new Error(`the simulation replayed ${result.requests} of ${SIMULATOR_REQUESTS} requests`);
     const row: RunRow = {
       subject: "sluice-simulator",
       case: `replay-${SIMULATOR_REQUESTS}`,
@@ -99,7 +108,9 @@ export async function simulatorCases(ctx: BenchContext): Promise<void> {
       note: `one simulation: ${SIMULATOR_REQUESTS} recorded requests replayed twice (current and candidate rules); ops/s = requests/s, p50/p99 = the run's ms; trace stream MEMORY USAGE ${streamBytes} B = ${round(streamBytes / SIMULATOR_REQUESTS, 1)} B per recorded request`,
     };
     ctx.rows.push(row);
-    console.log(`  sluice-simulator       replay ${SIMULATOR_REQUESTS} requests: ${round(ms / 1000, 2)} s, ${row.opsPerSec} requests/s (current ${result.current.refused} / candidate ${result.candidate.refused} refused); stream ${round(streamBytes / SIMULATOR_REQUESTS, 1)} B per request`);
+    console.log(
+      `  sluice-simulator       replay ${SIMULATOR_REQUESTS} requests: ${round(ms / 1000, 2)} s, ${row.opsPerSec} requests/s (current ${result.current.refused} / candidate ${result.candidate.refused} refused); stream ${round(streamBytes / SIMULATOR_REQUESTS, 1)} B per request`,
+    );
   } finally {
     redis.disconnect();
     await ctx.admin.unlink(key);

@@ -76,7 +76,9 @@ export async function sustainedCases(ctx: BenchContext): Promise<void> {
     await Promise.all(servers.map((s) => load(s, key, WARMUP_SECONDS)));
     const max = (await Promise.all(servers.map((s) => load(s, key, MAX_SECONDS)))).map((r) => r.requests.average);
     const targets = max.map((m) => Math.max(1, Math.round(LOAD_SHARE * m)));
-    console.log(`  sustained: maximum (both loaded) ${max.map((m) => Math.round(m)).join(" and ")} req/s; now ${targets.join(" and ")} req/s for ${seconds} s`);
+    console.log(
+      `  sustained: maximum (both loaded) ${max.map((m) => Math.round(m)).join(" and ")} req/s; now ${targets.join(" and ")} req/s for ${seconds} s`,
+    );
     const before = await Promise.all(servers.map(failModeCounts));
     const sampler = sampleRss(servers);
     const results = await Promise.all(servers.map((s, i) => load(s, key, seconds, targets[i])));

@@ -158,5 +158,11 @@ export interface BurstReport {
   limit: number;
   requests: number;
   /** `redisErrors`: why the servers' Redis calls failed, by kind (sluice_redis_errors_total). */
-  rounds: { round: string; admitted: number; unavailable: number; failModeActivations: number; redisErrors?: Record<string, number> }[];
+  rounds: {
+    round: string;
+    admitted: number;
+    unavailable: number;
+    failModeActivations: number;
+    redisErrors?: Record<string, number>;
+  }[];
 }

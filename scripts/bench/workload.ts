@@ -21,13 +21,34 @@ export function subjectAt(seq: number): Subject {
   return SUBJECTS[seq % SUBJECT_COUNT]!;
 }
 
-export function makeRule(algorithm: Algorithm, name: string, scope: Scope, limit: number, windowMs: number, burst = limit): LimiterRule {
-  return { name, ref: name, scope, algorithm, limit, windowMs, burst, cost: 1, blockMs: 0, failMode: "open", mode: "enforce" };
+export function makeRule(
+  algorithm: Algorithm,
+  name: string,
+  scope: Scope,
+  limit: number,
+  windowMs: number,
+  burst = limit,
+): LimiterRule {
+  return {
+    name,
+    ref: name,
+    scope,
+    algorithm,
+    limit,
+    windowMs,
+    burst,
+    cost: 1,
+    blockMs: 0,
+    failMode: "open",
+    mode: "enforce",
+  };
 }
 
 /** A rule nothing in the benchmark reaches: 1e9 per 60 s, or 1e6 per 1 s for sliding_log. */
 export function generousRule(algorithm: Algorithm, name: string, scope: Scope): LimiterRule {
-  return algorithm === "sliding_log" ? makeRule(algorithm, name, scope, 1e6, 1000) : makeRule(algorithm, name, scope, 1e9, 60_000);
+  return algorithm === "sliding_log"
+    ? makeRule(algorithm, name, scope, 1e6, 1000)
+    : makeRule(algorithm, name, scope, 1e9, 60_000);
 }
 
 export function windowNote(algorithm: Algorithm): string | undefined {
@@ -36,7 +57,11 @@ export function windowNote(algorithm: Algorithm): string | undefined {
 
 /** Three rules on three different counters of each subject: per key, per IP, and a second per-key rule. */
 export function threeRules(algorithm: Algorithm): LimiterRule[] {
-  return [generousRule(algorithm, "per-key", "key"), generousRule(algorithm, "per-ip", "ip"), generousRule(algorithm, "per-key-burst", "key")];
+  return [
+    generousRule(algorithm, "per-key", "key"),
+    generousRule(algorithm, "per-ip", "ip"),
+    generousRule(algorithm, "per-key-burst", "key"),
+  ];
 }
 
 /** A Sluice decision as an outcome: a fail-mode answer means Redis did not answer, an error here. */

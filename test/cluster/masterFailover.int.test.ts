@@ -31,8 +31,22 @@ afterAll(async () => {
   await bed?.stop();
 });
 
-const ruleFor = (failMode: "open" | "closed" | "local"): RuleInput => ({ name: failMode, algorithm: "sliding_window", limit: 1_000_000, windowMs: 60_000, failMode, match: { path: `/api/v1/echo/${failMode}` } });
-const PROBE_RULE: RuleInput = { name: "probe", scope: "identifier", algorithm: "sliding_log", limit: PROBE_LIMIT, windowMs: HOUR_MS, failMode: "closed" };
+const ruleFor = (failMode: "open" | "closed" | "local"): RuleInput => ({
+  name: failMode,
+  algorithm: "sliding_window",
+  limit: 1_000_000,
+  windowMs: 60_000,
+  failMode,
+  match: { path: `/api/v1/echo/${failMode}` },
+});
+const PROBE_RULE: RuleInput = {
+  name: "probe",
+  scope: "identifier",
+  algorithm: "sliding_log",
+  limit: PROBE_LIMIT,
+  windowMs: HOUR_MS,
+  failMode: "closed",
+};
 
 interface Sent {
   tenant: string;
@@ -51,7 +65,14 @@ function traffic(routes: { server: SluiceServer; tenant: string; key: CreatedKey
     while (running) {
       const at = performance.now();
       const r = await apiCall(server.url, path, { key: key.key });
-      sent.push({ tenant, path, at, status: r.status, retryAfter: r.headers.get("retry-after"), contentType: r.headers.get("content-type") });
+      sent.push({
+        tenant,
+        path,
+        at,
+        status: r.status,
+        retryAfter: r.headers.get("retry-after"),
+        contentType: r.headers.get("content-type"),
+      });
     }
   });
   return {
@@ -69,7 +90,11 @@ async function probeIsExact(key: CreatedKey): Promise<boolean> {
   const identifier = `probe-${probeCount++}`;
   const answers = await Promise.all(
     Array.from({ length: 2 * PROBE_LIMIT }, (_, i) =>
-      apiCall((i % 2 === 0 ? bed.a : bed.b).url, "/api/v1/check", { method: "POST", key: key.key, body: { identifier, rule: "probe" } }),
+      apiCall((i % 2 === 0 ? bed.a : bed.b).url, "/api/v1/check", {
+        method: "POST",
+        key: key.key,
+        body: { identifier, rule: "probe" },
+      }),
     ),
   );
   if (answers.some((r) => r.status !== 200)) return false;
@@ -84,10 +109,17 @@ async function subscribersOn(port: number): Promise<number> {
 
 async function metric(server: SluiceServer, line: RegExp): Promise<number> {
   const text = await (await fetch(`${server.url}/api/metrics`)).text();
-  return text.split("\n").filter((l) => line.test(l)).reduce((sum, l) => sum + Number(l.split(" ").pop()), 0);
+  return text
+    .split("\n")
+    .filter((l) => line.test(l))
+    .reduce((sum, l) => sum + Number(l.split(" ").pop()), 0);
 }
 
-const redisLogLines = (server: SluiceServer) => server.log().split("\n").filter((l) => l.includes("[sluice]") && /redis/i.test(l));
+const redisLogLines = (server: SluiceServer) =>
+  server
+    .log()
+    .split("\n")
+    .filter((l) => l.includes("[sluice]") && /redis/i.test(l));
 
 describe("a Cluster master killed under traffic", () => {
   let victim: BedTenant;
@@ -96,10 +128,17 @@ describe("a Cluster master killed under traffic", () => {
 
   it("has both instances' change subscriptions on the master it will kill", async () => {
     master = await bed.cluster.slotOwnerPort(`${bed.env.prefix}changes`);
-    victim = await bed.tenant([ruleFor("open"), ruleFor("closed"), ruleFor("local"), PROBE_RULE], (owner) => owner === master);
+    victim = await bed.tenant(
+      [ruleFor("open"), ruleFor("closed"), ruleFor("local"), PROBE_RULE],
+      (owner) => owner === master,
+    );
     other = await bed.tenant([ruleFor("closed")], (owner) => owner !== master);
     // Both instances have served requests, so both have subscribed (their services start lazily).
-    await waitUntil(async () => (await subscribersOn(master)) === 2, 10_000, "both subscriptions on the channel's master");
+    await waitUntil(
+      async () => (await subscribersOn(master)) === 2,
+      10_000,
+      "both subscriptions on the channel's master",
+    );
     expect(await probeIsExact(victim.key)).toBe(true);
   });
 
@@ -107,7 +146,12 @@ describe("a Cluster master killed under traffic", () => {
     const heapBefore = await metric(bed.a, /^sluice_process_nodejs_heap_size_used_bytes /);
     const logLinesBefore = [redisLogLines(bed.a).length, redisLogLines(bed.b).length];
     const routes = [bed.a, bed.b].flatMap((server) => [
-      ...(["open", "closed", "local"] as const).map((mode) => ({ server, tenant: "victim", key: victim.key, path: `/api/v1/echo/${mode}` })),
+      ...(["open", "closed", "local"] as const).map((mode) => ({
+        server,
+        tenant: "victim",
+        key: victim.key,
+        path: `/api/v1/echo/${mode}`,
+      })),
       { server, tenant: "other", key: other.key, path: "/api/v1/echo/closed" },
     ]);
     const load = traffic(routes);
@@ -123,7 +167,8 @@ describe("a Cluster master killed under traffic", () => {
     await load.stop();
     await bed.cluster.waitForFailover(master, 10_000);
 
-    const of = (tenant: string, mode: string) => load.sent.filter((s) => s.tenant === tenant && s.path.endsWith(`/${mode}`));
+    const of = (tenant: string, mode: string) =>
+      load.sent.filter((s) => s.tenant === tenant && s.path.endsWith(`/${mode}`));
     const statuses = (sent: Sent[]) => [...new Set(sent.map((s) => s.status))].sort();
     const during = (sent: Sent[]) => sent.filter((s) => s.at >= killedAt && s.at < recoveredAt);
     const closed503 = of("victim", "closed").filter((s) => s.status === 503);
@@ -144,7 +189,10 @@ describe("a Cluster master killed under traffic", () => {
     // Once exact again, closed rules answer normally (a second of margin for requests in flight).
     expect(statuses(of("victim", "closed").filter((s) => s.at > recoveredAt + 1_000))).toEqual([200]);
     expect(statuses(of("other", "closed"))).toEqual(expect.arrayContaining([200]));
-    expect((await metric(bed.a, /^sluice_fail_mode_activations_total\{mode="local"\}/)) + (await metric(bed.b, /^sluice_fail_mode_activations_total\{mode="local"\}/))).toBeGreaterThan(0);
+    expect(
+      (await metric(bed.a, /^sluice_fail_mode_activations_total\{mode="local"\}/)) +
+        (await metric(bed.b, /^sluice_fail_mode_activations_total\{mode="local"\}/)),
+    ).toBeGreaterThan(0);
 
     // No crash, no rule lost: both servers answer every rule of the tenant with its policy.
     for (const server of [bed.a, bed.b]) {
@@ -158,7 +206,9 @@ describe("a Cluster master killed under traffic", () => {
     const newLines = [redisLogLines(bed.a).slice(logLinesBefore[0]), redisLogLines(bed.b).slice(logLinesBefore[1])];
     const logLines = newLines.map((lines) => lines.length);
     const heapAfter = await metric(bed.a, /^sluice_process_nodejs_heap_size_used_bytes /);
-    console.info(`[failover] redis log lines since the kill: A ${logLines[0]}, B ${logLines[1]}; heap of A ${Math.round(heapBefore / 1e6)} → ${Math.round(heapAfter / 1e6)} MB\n${newLines.flat().join("\n")}`);
+    console.info(
+      `[failover] redis log lines since the kill: A ${logLines[0]}, B ${logLines[1]}; heap of A ${Math.round(heapBefore / 1e6)} → ${Math.round(heapAfter / 1e6)} MB\n${newLines.flat().join("\n")}`,
+    );
     expect(Math.max(...logLines)).toBeLessThanOrEqual(10);
     // The node's outage is logged, once per client (decisions, monitoring), not once per retry.
     for (const lines of newLines) {
@@ -175,10 +225,19 @@ describe("a Cluster master killed under traffic", () => {
     const rule = (limit: number): RuleInput => ({ ...ruleFor("open"), limit });
     const policy = (limit: number) => `"open";q=${limit};w=60`;
     const adminB = adminClient(bed.b.url, bed.env.adminToken);
-    for (const [admin, reader, limit] of [[bed.admin, bed.b, 77], [adminB, bed.a, 78]] as const) {
+    for (const [admin, reader, limit] of [
+      [bed.admin, bed.b, 77],
+      [adminB, bed.a, 78],
+    ] as const) {
       await admin.putTenantRules(victim.tenantId, [rule(limit), ruleFor("closed"), ruleFor("local"), PROBE_RULE]);
       const changedAt = performance.now();
-      const elapsed = await msUntil(changedAt, async () => (await apiCall(reader.url, "/api/v1/echo/open", { key: victim.key.key })).headers.get("ratelimit-policy") === policy(limit), 10 * PROPAGATION_LIMIT_MS);
+      const elapsed = await msUntil(
+        changedAt,
+        async () =>
+          (await apiCall(reader.url, "/api/v1/echo/open", { key: victim.key.key })).headers.get("ratelimit-policy") ===
+          policy(limit),
+        10 * PROPAGATION_LIMIT_MS,
+      );
       console.info(`[failover] rule change seen by the other instance after ${Math.round(elapsed)} ms`);
       expect(elapsed).toBeLessThan(PROPAGATION_LIMIT_MS);
     }

@@ -67,12 +67,23 @@ describe("fault: Redis stopped and restarted under traffic", () => {
     let localKey = keys.before!;
     const modes = ["open", "closed", "local"] as const;
     // Redis decides before the fault (the first call also loads the script).
-    await waitUntil(async () => (await fetch(url + failModePath("closed"), { headers: { authorization: `Bearer ${keys.traffic!.key}` } })).status === 200, 10_000, "Redis decides");
+    await waitUntil(
+      async () =>
+        (await fetch(url + failModePath("closed"), { headers: { authorization: `Bearer ${keys.traffic!.key}` } }))
+          .status === 200,
+      10_000,
+      "Redis decides",
+    );
 
     const logMark = bed.logMark();
     const traffic = startTraffic((i) => {
       const mode = modes[i % modes.length]!;
-      return { baseUrl: url, path: failModePath(mode), key: mode === "local" ? localKey.key : keys.traffic!.key, label: mode };
+      return {
+        baseUrl: url,
+        path: failModePath(mode),
+        key: mode === "local" ? localKey.key : keys.traffic!.key,
+        label: mode,
+      };
     });
     await sleep(500);
 
@@ -111,7 +122,11 @@ describe("fault: Redis stopped and restarted under traffic", () => {
       expect(s.status).toBe(503);
       expect(s.contentType).toBe("application/problem+json");
       expect(Number(s.retryAfter)).toBeGreaterThanOrEqual(1);
-      expect(s.body).toMatchObject({ status: 503, title: "Service Unavailable", detail: expect.stringMatching(/unavailable/i) });
+      expect(s.body).toMatchObject({
+        status: 503,
+        title: "Service Unavailable",
+        detail: expect.stringMatching(/unavailable/i),
+      });
     }
     // The local limiter enforces the rule in memory: exactly LOCAL_LIMIT admitted, then refusals.
     const localDown = of(down, "local");
@@ -132,7 +147,9 @@ describe("fault: Redis stopped and restarted under traffic", () => {
     // How long recovery actually took: the first closed answer of 200 after Redis answered.
     const firstBack = of(samples, "closed").find((s) => s.sentAt >= answeringAt && s.status === 200);
     expect(firstBack).toBeDefined();
-    console.info(`redis restart: fail mode answers while down ${JSON.stringify(tally(down))}; back ${Math.round(firstBack!.sentAt - answeringAt)} ms after Redis answered`);
+    console.info(
+      `redis restart: fail mode answers while down ${JSON.stringify(tally(down))}; back ${Math.round(firstBack!.sentAt - answeringAt)} ms after Redis answered`,
+    );
 
     // No stuck or piled-up connections: each part of Sluice reconnected exactly once.
     const clients = await bed.clients();
@@ -140,7 +157,9 @@ describe("fault: Redis stopped and restarted under traffic", () => {
 
     // No error storm: a handful of lines for the whole outage, none per request.
     const lines = bed.logSince(logMark);
-    console.info(`redis restart: ${clients.length} connection(s) after recovery; ${lines.length} log line(s) for the outage:\n${lines.join("\n")}`);
+    console.info(
+      `redis restart: ${clients.length} connection(s) after recovery; ${lines.length} log line(s) for the outage:\n${lines.join("\n")}`,
+    );
     expect(lines.length).toBeLessThanOrEqual(MAX_OUTAGE_LOG_LINES);
     for (const part of ["limiter", "monitoring"]) {
       expect(lines.filter((line) => line.includes(`(${part}) unavailable`))).toHaveLength(1);

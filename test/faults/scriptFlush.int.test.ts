@@ -27,7 +27,11 @@ beforeAll(async () => {
   // 503 in 1,164 requests appeared once at a load average of 7.5, most likely that deadline: the
   // limiter alone never failed over in ~120,000 decisions racing ~6,800 flushes
   // (lib/limiter/scriptReload.int.test.ts).
-  bed = await startFaultBed({ label: "fault-script-flush", rules: failModeRules({ open: LIMIT, closed: LIMIT, local: LIMIT }), env: { SLUICE_REDIS_TIMEOUT_MS: "5000" } });
+  bed = await startFaultBed({
+    label: "fault-script-flush",
+    rules: failModeRules({ open: LIMIT, closed: LIMIT, local: LIMIT }),
+    env: { SLUICE_REDIS_TIMEOUT_MS: "5000" },
+  });
 });
 
 afterAll(async () => {
@@ -53,13 +57,20 @@ describe("fault: SCRIPT FLUSH and FUNCTION FLUSH under traffic", () => {
   it("no request fails and the counts stay exact", async () => {
     const url = bed.servers[0]!.url;
     const key = await bed.createKey("traffic");
-    await waitUntil(async () => (await apiCall(url, failModePath("closed"), { key: key.key })).status === 200, 10_000, "Redis decides");
+    await waitUntil(
+      async () => (await apiCall(url, failModePath("closed"), { key: key.key })).status === 200,
+      10_000,
+      "Redis decides",
+    );
     await apiCall(url, failModePath("open"), { key: key.key });
     const reloadsBefore = (await commandCalls("eval")) + (await commandCalls("function\\|load"));
     const logMark = bed.logMark();
 
     const modes = ["open", "closed"] as const;
-    const traffic = startTraffic((i) => ({ baseUrl: url, path: failModePath(modes[i % 2]!), key: key.key, label: modes[i % 2] }), { concurrency: 4, pauseMs: 0 });
+    const traffic = startTraffic(
+      (i) => ({ baseUrl: url, path: failModePath(modes[i % 2]!), key: key.key, label: modes[i % 2] }),
+      { concurrency: 4, pauseMs: 0 },
+    );
     let flushes = 0;
     const until = performance.now() + FLUSHING_MS;
     while (performance.now() < until) {
@@ -73,7 +84,9 @@ describe("fault: SCRIPT FLUSH and FUNCTION FLUSH under traffic", () => {
     const samples = await traffic.stop();
     // The flushes hit requests: the function was loaded again (or the script sent as EVAL) after finding it gone.
     const reloads = (await commandCalls("eval")) + (await commandCalls("function\\|load")) - reloadsBefore;
-    console.info(`script flush: ${flushes} flushes, ${samples.length} requests ${JSON.stringify(tally(samples))}, ${reloads} reload(s) by FUNCTION LOAD or EVAL`);
+    console.info(
+      `script flush: ${flushes} flushes, ${samples.length} requests ${JSON.stringify(tally(samples))}, ${reloads} reload(s) by FUNCTION LOAD or EVAL`,
+    );
     expect(reloads).toBeGreaterThan(5);
 
     // Nothing went wrong as far as the server knows: it logged nothing.

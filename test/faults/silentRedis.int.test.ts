@@ -40,30 +40,45 @@ describe("fault: the link to Redis goes silent under traffic", () => {
     const url = bed.servers[0]!.url;
     const traffic = await bed.createKey("traffic");
     const fresh = await bed.createKey("after");
-    await waitUntil(async () => (await apiCall(url, failModePath("closed"), { key: traffic.key })).status === 200, 10_000, "Redis decides");
+    await waitUntil(
+      async () => (await apiCall(url, failModePath("closed"), { key: traffic.key })).status === 200,
+      10_000,
+      "Redis decides",
+    );
 
     const modes = ["open", "closed"] as const;
-    const load = startTraffic((i) => ({ baseUrl: url, path: failModePath(modes[i % 2]!), key: traffic.key, label: modes[i % 2] }), { concurrency: 4 });
+    const load = startTraffic(
+      (i) => ({ baseUrl: url, path: failModePath(modes[i % 2]!), key: traffic.key, label: modes[i % 2] }),
+      { concurrency: 4 },
+    );
     await sleep(300);
     const logMark = bed.logMark();
     bed.proxy!.blackhole();
     const silentFrom = performance.now();
     await sleep(SILENT_MS);
     bed.proxy!.heal();
-    await waitUntil(async () => load.since(silentFrom).some((s) => s.label === "closed" && s.status === 200), SILENT_RECONNECT_MS + 10_000, "Redis decides again");
+    await waitUntil(
+      async () => load.since(silentFrom).some((s) => s.label === "closed" && s.status === 200),
+      SILENT_RECONNECT_MS + 10_000,
+      "Redis decides again",
+    );
     const backAfter = performance.now() - silentFrom;
     await sleep(300);
     const samples = await load.stop();
 
     expect(samples.filter((s) => s.status === 0)).toEqual([]);
     expect(samples.filter((s) => s.ms > BOUND_MS)).toEqual([]);
-    const silent = samples.filter((s) => s.sentAt >= silentFrom && s.sentAt + BOUND_MS < silentFrom + SILENT_RECONNECT_MS);
+    const silent = samples.filter(
+      (s) => s.sentAt >= silentFrom && s.sentAt + BOUND_MS < silentFrom + SILENT_RECONNECT_MS,
+    );
     expect(silent.length).toBeGreaterThan(10);
     for (const s of silent) {
       if (s.label === "closed") expect(s.status).toBe(503);
       else expect(s.remaining).toBe(String(OPEN_LIMIT));
     }
-    console.info(`silent redis: ${JSON.stringify(tally(samples.filter((s) => s.sentAt >= silentFrom)))} from the silence on, slowest ${Math.round(Math.max(...samples.map((s) => s.ms)))} ms; Redis decides again ${Math.round(backAfter)} ms after the link went silent`);
+    console.info(
+      `silent redis: ${JSON.stringify(tally(samples.filter((s) => s.sentAt >= silentFrom)))} from the silence on, slowest ${Math.round(Math.max(...samples.map((s) => s.ms)))} ms; Redis decides again ${Math.round(backAfter)} ms after the link went silent`,
+    );
     // The limiter replaced its connection after the silence, not earlier and not much later.
     expect(backAfter).toBeLessThan(SILENT_RECONNECT_MS + 5_000);
 

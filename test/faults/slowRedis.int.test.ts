@@ -82,12 +82,16 @@ const slowDowns: [string, () => Promise<number>][] = [
       // DEBUG SLEEP answers only when it ends: send it on a connection made beforehand, do not
       // wait for its answer, but wait until Redis stops answering others.
       const sent = new Promise<number>((resolve, reject) => {
-        withRedis(bed.redis.port, async (redis) => {
-          await redis.ping();
-          const asleep = redis.call("DEBUG", "SLEEP", String(SLOW_MS / 1000));
-          resolve(performance.now());
-          await asleep;
-        }, SLOW_MS + 5_000).catch(reject);
+        withRedis(
+          bed.redis.port,
+          async (redis) => {
+            await redis.ping();
+            const asleep = redis.call("DEBUG", "SLEEP", String(SLOW_MS / 1000));
+            resolve(performance.now());
+            await asleep;
+          },
+          SLOW_MS + 5_000,
+        ).catch(reject);
       });
       const sentAt = await sent;
       await waitUntil(async () => !(await answersPing(bed.redis.port, 300)), 2_000, "DEBUG SLEEP in effect");
@@ -110,10 +114,18 @@ describe.each(slowDowns)("fault: slow Redis (%s) under traffic", (how, slowDown)
     const modes = ["open", "closed", "local"] as const;
     // The local path's key changes once Redis is slow: all its requests are then decided in memory.
     let localKey = traffic;
-    const load = startTraffic((i) => {
-      const mode = modes[i % modes.length]!;
-      return { baseUrl: url, path: failModePath(mode), key: mode === "local" ? localKey.key : traffic.key, label: mode };
-    }, { concurrency: 6 });
+    const load = startTraffic(
+      (i) => {
+        const mode = modes[i % modes.length]!;
+        return {
+          baseUrl: url,
+          path: failModePath(mode),
+          key: mode === "local" ? localKey.key : traffic.key,
+          label: mode,
+        };
+      },
+      { concurrency: 6 },
+    );
     await sleep(300);
     const logMark = bed.logMark();
     const slowStartedAt = await slowDown();
@@ -149,7 +161,9 @@ describe.each(slowDowns)("fault: slow Redis (%s) under traffic", (how, slowDown)
     // Enforced in memory: a fresh key, so at most the limit admitted, and a refusal past it.
     expect(localSlow.filter((s) => s.status === 200).length).toBe(Math.min(localSlow.length, LOCAL_LIMIT));
     const during = samples.filter((s) => s.sentAt >= slowFrom && s.sentAt < slowUntil);
-    console.info(`slow redis (${how}): ${samples.length} requests, slowest ${Math.round(slowest)} ms (bound ${BOUND_MS}); while slow ${JSON.stringify(tally(during))}; recovered ${Math.round(recoveredAt - slowUntil)} ms after Redis could answer again`);
+    console.info(
+      `slow redis (${how}): ${samples.length} requests, slowest ${Math.round(slowest)} ms (bound ${BOUND_MS}); while slow ${JSON.stringify(tally(during))}; recovered ${Math.round(recoveredAt - slowUntil)} ms after Redis could answer again`,
+    );
 
     // No error storm: at most a failed monitoring write and its recovery, nothing per request.
     const lines = bed.logSince(logMark);

@@ -13,7 +13,14 @@ import type { AlertPayload } from "@/lib/control/alerts/alertEvaluator";
 import type { AlertDelivery, StoredAlertSettings } from "@/lib/control/alerts/alertSchema";
 import { verifyWebhookSignature } from "@/lib/control/alerts/webhookSignature";
 import { adminClient, apiCall, deleteTenants, type AdminClient } from "@/test/support/adminClient";
-import { awayFromWindowEdge, cleanupRedis, sleep, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
+import {
+  awayFromWindowEdge,
+  cleanupRedis,
+  sleep,
+  sluiceEnv,
+  TEST_DATABASE_URL,
+  waitUntil,
+} from "@/test/support/sluiceEnv";
 import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
 
 const MINUTE = 60_000;
@@ -33,7 +40,9 @@ interface Received {
 }
 
 /** A webhook receiver on 127.0.0.1 answering the scripted statuses in turn (then 200). */
-async function receiver(statuses: number[] = []): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+async function receiver(
+  statuses: number[] = [],
+): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -68,10 +77,15 @@ afterAll(async () => {
 });
 
 /** A tenant with one key limited to `limit` echoes a minute, and its alerts set to `alerts`; returns the signing secret. */
-async function fixture(limit: number, alerts: Record<string, unknown>): Promise<{ tenantId: string; key: string; secret: string }> {
+async function fixture(
+  limit: number,
+  alerts: Record<string, unknown>,
+): Promise<{ tenantId: string; key: string; secret: string }> {
   const tenant = await admin.createTenant();
   tenants.push(tenant.id);
-  await admin.putTenantRules(tenant.id, [{ name: "echo", scope: "key", algorithm: "fixed_window", limit, windowMs: MINUTE }]);
+  await admin.putTenantRules(tenant.id, [
+    { name: "echo", scope: "key", algorithm: "fixed_window", limit, windowMs: MINUTE },
+  ]);
   const key = await admin.createKey(tenant.id);
   const saved = await admin.request("PUT", `/api/admin/tenants/${tenant.id}/alerts`, alerts);
   expect(saved.status).toBe(200);
@@ -102,23 +116,37 @@ describe("alert settings", () => {
     const tenant = await admin.createTenant();
     tenants.push(tenant.id);
     const path = `/api/admin/tenants/${tenant.id}/alerts`;
-    const invalid = await admin.request("PUT", path, { webhookUrl: "file:///etc/passwd", refusalRate: { thresholdPct: 0, minutes: 5 } });
+    const invalid = await admin.request("PUT", path, {
+      webhookUrl: "file:///etc/passwd",
+      refusalRate: { thresholdPct: 0, minutes: 5 },
+    });
     expect(invalid.status).toBe(422);
-    expect((invalid.body as { errors: Record<string, string[]> }).errors).toEqual({ webhookUrl: ["webhookUrl must use http or https"], "refusalRate.thresholdPct": ["thresholdPct must be above 0"] });
+    expect((invalid.body as { errors: Record<string, string[]> }).errors).toEqual({
+      webhookUrl: ["webhookUrl must use http or https"],
+      "refusalRate.thresholdPct": ["thresholdPct must be above 0"],
+    });
     expect((await admin.request("GET", path)).body).toEqual({ settings: null, deliveries: [] });
 
     const body = { webhookUrl: "https://hooks.example.com/a", clientLimit: { hits: 10, windowMinutes: 5 } };
     const first = (await admin.request("PUT", path, body)).body as { secret?: string; settings: StoredAlertSettings };
-    const again = (await admin.request("PUT", path, { ...body, refusalRate: { thresholdPct: 25, minutes: 10 } })).body as { secret?: string; settings: StoredAlertSettings };
+    const again = (await admin.request("PUT", path, { ...body, refusalRate: { thresholdPct: 25, minutes: 10 } }))
+      .body as { secret?: string; settings: StoredAlertSettings };
     expect(again.secret).toBeUndefined();
-    expect(again.settings).toMatchObject({ secretHint: first.settings.secretHint, refusalRate: { thresholdPct: 25, minutes: 10, minRequests: 20 }, clientLimit: { hits: 10, windowMinutes: 5 } });
+    expect(again.settings).toMatchObject({
+      secretHint: first.settings.secretHint,
+      refusalRate: { thresholdPct: 25, minutes: 10, minRequests: 20 },
+      clientLimit: { hits: 10, windowMinutes: 5 },
+    });
     const rotated = (await admin.request("PUT", path, { ...body, rotateSecret: true })).body as { secret?: string };
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(first.secret);
     const read = await admin.request("GET", path);
     expect(JSON.stringify(read.body)).not.toContain(rotated.secret);
 
-    const audit = (await admin.request("GET", `/api/admin/audit?tenantId=${tenant.id}`)).body as { action: string; after: unknown }[];
+    const audit = (await admin.request("GET", `/api/admin/audit?tenantId=${tenant.id}`)).body as {
+      action: string;
+      after: unknown;
+    }[];
     expect(audit.slice(0, 3).map((e) => e.action)).toEqual(["alerts.replace", "alerts.replace", "alerts.replace"]);
     expect(audit[0]!.after).toMatchObject({ secretRotated: true, webhookUrl: body.webhookUrl });
     expect(JSON.stringify(audit)).not.toContain(first.secret);
@@ -136,9 +164,13 @@ describe("alert webhooks", () => {
       // The spike and the waits after it stay inside one epoch minute: one condition window (the
       // next minute's window would alert again while the spike is in its trailing minute).
       await awayFromWindowEdge(MINUTE, 40_000);
-      const { tenantId, key, secret } = await fixture(2, { webhookUrl: hook.url, refusalRate: { thresholdPct: 50, minutes: 1, minRequests: 10 } });
+      const { tenantId, key, secret } = await fixture(2, {
+        webhookUrl: hook.url,
+        refusalRate: { thresholdPct: 50, minutes: 1, minRequests: 10 },
+      });
       const statuses: number[] = [];
-      for (let i = 0; i < 20; i++) statuses.push((await apiCall(i % 2 ? b.url : a.url, "/api/v1/echo", { key })).status);
+      for (let i = 0; i < 20; i++)
+        statuses.push((await apiCall(i % 2 ? b.url : a.url, "/api/v1/echo", { key })).status);
       expect(statuses.filter((s) => s === 429)).toHaveLength(18);
 
       await waitUntil(async () => hook.received.length > 0, 15_000, "an alert");
@@ -155,12 +187,23 @@ describe("alert webhooks", () => {
       expect(verifyWebhookSignature("whsec_wrong", alert!.body, signature, alert!.atMs)).toBe(false);
       expect(alert!.headers["content-type"]).toBe("application/json");
       const payload = JSON.parse(alert!.body) as AlertPayload;
-      expect(payload).toMatchObject({ type: "refusal_rate", tenant: { id: tenantId }, condition: { thresholdPct: 50, minutes: 1, minRequests: 10 } });
+      expect(payload).toMatchObject({
+        type: "refusal_rate",
+        tenant: { id: tenantId },
+        condition: { thresholdPct: 50, minutes: 1, minRequests: 10 },
+      });
       expect(alert!.headers["sluice-alert-id"]).toBe(payload.id);
       expect((payload.observed as { refusedPct: number }).refusedPct).toBeGreaterThan(50);
 
       await waitUntil(async () => (await deliveries(b, tenantId)).length === 1, 5_000, "the delivery listed");
-      expect((await deliveries(a, tenantId))[0]).toMatchObject({ id: payload.id, type: "refusal_rate", outcome: "delivered", attempts: 1, httpStatus: 200, error: null });
+      expect((await deliveries(a, tenantId))[0]).toMatchObject({
+        id: payload.id,
+        type: "refusal_rate",
+        outcome: "delivered",
+        attempts: 1,
+        httpStatus: 200,
+        error: null,
+      });
       expect(await metric("sluice_alert_deliveries_total", 'type="refusal_rate",outcome="delivered"')).toBe(1);
     } finally {
       await hook.close();
@@ -171,7 +214,10 @@ describe("alert webhooks", () => {
     const hook = await receiver([500, 503]);
     try {
       await awayFromWindowEdge(MINUTE, 30_000);
-      const { tenantId, key, secret } = await fixture(1, { webhookUrl: hook.url, clientLimit: { hits: 3, windowMinutes: 1 } });
+      const { tenantId, key, secret } = await fixture(1, {
+        webhookUrl: hook.url,
+        clientLimit: { hits: 3, windowMinutes: 1 },
+      });
       for (let i = 0; i < 6; i++) await apiCall(a.url, "/api/v1/echo", { key });
 
       await waitUntil(async () => hook.received.length >= 3, 15_000, "three attempts");
@@ -180,15 +226,27 @@ describe("alert webhooks", () => {
       const ids = new Set(hook.received.map((r) => r.headers["sluice-alert-id"]));
       expect(ids.size).toBe(1);
       expect(hook.received.map((r) => r.headers["sluice-alert-attempt"])).toEqual(["1", "2", "3"]);
-      for (const r of hook.received) expect(verifyWebhookSignature(secret, r.body, r.headers["sluice-signature"] as string, r.atMs)).toBe(true);
+      for (const r of hook.received)
+        expect(verifyWebhookSignature(secret, r.body, r.headers["sluice-signature"] as string, r.atMs)).toBe(true);
       const payload = JSON.parse(hook.received[2]!.body) as AlertPayload;
       expect(payload).toMatchObject({ type: "client_limit", tenant: { id: tenantId } });
       const clients = (payload.observed as { clients: { hits: number }[] }).clients;
-      expect(clients).toEqual([{ subject: { ref: expect.any(String), scope: "key", value: expect.any(String) }, hits: expect.any(Number), rule: "echo" }]);
+      expect(clients).toEqual([
+        {
+          subject: { ref: expect.any(String), scope: "key", value: expect.any(String) },
+          hits: expect.any(Number),
+          rule: "echo",
+        },
+      ]);
       expect(clients[0]!.hits).toBeGreaterThanOrEqual(3);
 
       await waitUntil(async () => (await deliveries(a, tenantId)).length === 1, 5_000, "the delivery listed");
-      expect((await deliveries(a, tenantId))[0]).toMatchObject({ type: "client_limit", outcome: "delivered", attempts: 3, httpStatus: 200 });
+      expect((await deliveries(a, tenantId))[0]).toMatchObject({
+        type: "client_limit",
+        outcome: "delivered",
+        attempts: 3,
+        httpStatus: 200,
+      });
       expect(await metric("sluice_alert_delivery_attempts_total", 'result="http_error"')).toBeGreaterThanOrEqual(2);
     } finally {
       await hook.close();

@@ -35,17 +35,33 @@ async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: Cre
   servers.track(tenant.id);
   await servers.adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
   const key = await servers.adminA.createKey(tenant.id);
-  const probe = async () => ((await echo(servers.b, key, { "x-user-id": "probe" }, "/api/v1/probe")).headers.get("ratelimit-policy") ?? "").includes('"probe"');
+  const probe = async () =>
+    (
+      (await echo(servers.b, key, { "x-user-id": "probe" }, "/api/v1/probe")).headers.get("ratelimit-policy") ?? ""
+    ).includes('"probe"');
   await waitUntil(probe, 10_000, "B serves the key");
   return { tenantId: tenant.id, key };
 }
 
-const echo = (server: SluiceServer, key: CreatedKey, headers: Record<string, string> = {}, path = "/api/v1/echo"): Promise<ApiAnswer> =>
-  apiCall(server.url, path, { key: key.key, headers });
+const echo = (
+  server: SluiceServer,
+  key: CreatedKey,
+  headers: Record<string, string> = {},
+  path = "/api/v1/echo",
+): Promise<ApiAnswer> => apiCall(server.url, path, { key: key.key, headers });
 
 describe("scope header", () => {
   it("charges per value of the header, shared by both instances", async () => {
-    const { key } = await fixture([{ name: "per-user", scope: "header", scopeKey: "X-User-Id", algorithm: "fixed_window", limit: 2, windowMs: HOUR_MS }]);
+    const { key } = await fixture([
+      {
+        name: "per-user",
+        scope: "header",
+        scopeKey: "X-User-Id",
+        algorithm: "fixed_window",
+        limit: 2,
+        windowMs: HOUR_MS,
+      },
+    ]);
     expect((await echo(servers.a, key, { "x-user-id": "alice" })).status).toBe(200);
     expect((await echo(servers.b, key, { "X-User-Id": "alice" })).status).toBe(200);
     const refused = await echo(servers.a, key, { "x-user-id": "alice" });
@@ -59,7 +75,9 @@ describe("scope header", () => {
   });
 
   it("onMissing skip: a request without the header is not counted by the rule", async () => {
-    const { key } = await fixture([{ name: "per-user", scope: "header", scopeKey: "x-user-id", limit: 1, windowMs: HOUR_MS }]);
+    const { key } = await fixture([
+      { name: "per-user", scope: "header", scopeKey: "x-user-id", limit: 1, windowMs: HOUR_MS },
+    ]);
     for (let i = 0; i < 3; i++) {
       const answer = await echo(servers.a, key);
       expect(answer.status).toBe(200);
@@ -78,7 +96,11 @@ describe("scope header", () => {
     const refused = await echo(servers.b, key);
     expect(refused.status).toBe(400);
     expect(refused.headers.get("content-type")).toContain("application/problem+json");
-    expect(refused.body).toMatchObject({ status: 400, attribute: { in: "header", name: "x-user-id" }, rule: "per-user" });
+    expect(refused.body).toMatchObject({
+      status: 400,
+      attribute: { in: "header", name: "x-user-id" },
+      rule: "per-user",
+    });
     expect((refused.body as { detail: string }).detail).toContain("header x-user-id");
     const after = await echo(servers.a, key, { "x-user-id": "u" });
     expect(after.status).toBe(200);
@@ -91,20 +113,49 @@ describe("scope query", () => {
   it("charges per value of the query parameter; values are decoded once", async () => {
     const { key } = await fixture([
       { name: "per-user", scope: "header", scopeKey: "x-unused", limit: 1, windowMs: HOUR_MS },
-      { name: "per-q", scope: "query", scopeKey: "user", onMissing: "refuse", algorithm: "fixed_window", limit: 1, windowMs: HOUR_MS, match: { path: "/api/v1/echo/q" } },
+      {
+        name: "per-q",
+        scope: "query",
+        scopeKey: "user",
+        onMissing: "refuse",
+        algorithm: "fixed_window",
+        limit: 1,
+        windowMs: HOUR_MS,
+        match: { path: "/api/v1/echo/q" },
+      },
     ]);
     expect((await echo(servers.a, key, {}, "/api/v1/echo/q?user=ann%20x")).status).toBe(200);
     expect((await echo(servers.b, key, {}, "/api/v1/echo/q?user=ann+x")).status).toBe(429);
     expect((await echo(servers.b, key, {}, "/api/v1/echo/q?user=ben")).status).toBe(200);
-    expect((await echo(servers.a, key, {}, "/api/v1/echo/q?other=1")).body).toMatchObject({ status: 400, attribute: { in: "query", name: "user" } });
+    expect((await echo(servers.a, key, {}, "/api/v1/echo/q?other=1")).body).toMatchObject({
+      status: 400,
+      attribute: { in: "query", name: "user" },
+    });
   });
 });
 
 describe("through the gateway and forward auth", () => {
   it("the gateway charges per header value and never forwards a refused request", async () => {
-    const { tenantId, key } = await fixture([{ name: "per-user", scope: "header", scopeKey: "x-user-id", onMissing: "refuse", algorithm: "fixed_window", limit: 1, windowMs: HOUR_MS, match: { path: "/api/v1/orders/**" } }]);
-    expect((await servers.adminA.request("PUT", `/api/admin/tenants/${tenantId}/upstream`, { url: upstream.url })).status).toBe(200);
-    await waitUntil(async () => (await echo(servers.b, key, { "x-user-id": "w" }, "/api/v1/orders/1")).status !== 404, 10_000, "B knows the upstream");
+    const { tenantId, key } = await fixture([
+      {
+        name: "per-user",
+        scope: "header",
+        scopeKey: "x-user-id",
+        onMissing: "refuse",
+        algorithm: "fixed_window",
+        limit: 1,
+        windowMs: HOUR_MS,
+        match: { path: "/api/v1/orders/**" },
+      },
+    ]);
+    expect(
+      (await servers.adminA.request("PUT", `/api/admin/tenants/${tenantId}/upstream`, { url: upstream.url })).status,
+    ).toBe(200);
+    await waitUntil(
+      async () => (await echo(servers.b, key, { "x-user-id": "w" }, "/api/v1/orders/1")).status !== 404,
+      10_000,
+      "B knows the upstream",
+    );
     const before = upstream.seen.length;
     expect((await echo(servers.a, key, { "x-user-id": "carol" }, "/api/v1/orders/1?x=1")).status).toBe(200);
     expect((await echo(servers.b, key, { "x-user-id": "carol" }, "/api/v1/orders/2")).status).toBe(429);
@@ -115,11 +166,38 @@ describe("through the gateway and forward auth", () => {
 
   it("forward auth reads the header the proxy passes on and the query of the forwarded URI", async () => {
     const { key } = await fixture([
-      { name: "per-user", scope: "header", scopeKey: "x-user-id", algorithm: "fixed_window", limit: 1, windowMs: HOUR_MS, match: { path: "/app/**" } },
-      { name: "per-tenantq", scope: "query", scopeKey: "t", onMissing: "refuse", algorithm: "fixed_window", limit: 1, windowMs: HOUR_MS, match: { path: "/report" } },
+      {
+        name: "per-user",
+        scope: "header",
+        scopeKey: "x-user-id",
+        algorithm: "fixed_window",
+        limit: 1,
+        windowMs: HOUR_MS,
+        match: { path: "/app/**" },
+      },
+      {
+        name: "per-tenantq",
+        scope: "query",
+        scopeKey: "t",
+        onMissing: "refuse",
+        algorithm: "fixed_window",
+        limit: 1,
+        windowMs: HOUR_MS,
+        match: { path: "/report" },
+      },
     ]);
     const authorize = (server: SluiceServer, uri: string, headers: Record<string, string> = {}) =>
-      rawRequest(server.url, { method: "GET", target: "/api/v1/authorize", headers: { "x-forwarded-method": "GET", "x-forwarded-uri": uri, "x-forwarded-for": "192.0.2.9", authorization: `Bearer ${key.key}`, ...headers } });
+      rawRequest(server.url, {
+        method: "GET",
+        target: "/api/v1/authorize",
+        headers: {
+          "x-forwarded-method": "GET",
+          "x-forwarded-uri": uri,
+          "x-forwarded-for": "192.0.2.9",
+          authorization: `Bearer ${key.key}`,
+          ...headers,
+        },
+      });
     expect((await authorize(servers.a, "/app/x", { "x-user-id": "erin" })).status).toBe(200);
     expect((await authorize(servers.b, "/app/y", { "x-user-id": "erin" })).status).toBe(429);
     expect((await authorize(servers.b, "/app/y", { "x-user-id": "frank" })).status).toBe(200);

@@ -21,7 +21,8 @@ describe("client IP of ip-scope rules", () => {
 
   it("without SLUICE_TRUST_PROXY a client-sent X-Forwarded-For does not change the counter", async () => {
     const { keys } = await fixture([ipRule]);
-    const from = (ip: string) => apiCall(bed.url, "/api/v1/echo", { key: keys[0]!.key, headers: { "x-forwarded-for": ip } });
+    const from = (ip: string) =>
+      apiCall(bed.url, "/api/v1/echo", { key: keys[0]!.key, headers: { "x-forwarded-for": ip } });
     expect((await from("10.0.0.1")).headers.get("x-ratelimit-remaining")).toBe("1");
     expect((await from("10.0.0.2")).headers.get("x-ratelimit-remaining")).toBe("0");
     expectQuotaExceeded(await from("10.0.0.3"), ["per-ip"]);
@@ -43,7 +44,8 @@ describe("client IP of ip-scope rules", () => {
 
     it("the address the proxy appended to X-Forwarded-For is the client", async () => {
       const { keys } = await fixture([ipRule], 1, adminClient(proxyServer.url, proxied.adminToken));
-      const from = (ip: string) => apiCall(proxyServer.url, "/api/v1/echo", { key: keys[0]!.key, headers: { "x-forwarded-for": ip } });
+      const from = (ip: string) =>
+        apiCall(proxyServer.url, "/api/v1/echo", { key: keys[0]!.key, headers: { "x-forwarded-for": ip } });
       expect((await from("10.0.0.1")).headers.get("x-ratelimit-remaining")).toBe("1");
       expect((await from("10.0.0.1")).headers.get("x-ratelimit-remaining")).toBe("0");
       expectQuotaExceeded(await from("10.0.0.1"), ["per-ip"]);

@@ -18,7 +18,13 @@ import { twoServersForSuite } from "@/test/support/twoServers";
 
 // A generous Redis deadline: on a loaded machine the default 100 ms would fail rules open.
 const servers = twoServersForSuite("http-concurrency", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
-const PROBE_RULE: RuleInput = { name: "probe", algorithm: "sliding_window", limit: 1_000_000, windowMs: 3_600_000, match: { path: "/api/v1/probe" } };
+const PROBE_RULE: RuleInput = {
+  name: "probe",
+  algorithm: "sliding_window",
+  limit: 1_000_000,
+  windowMs: 3_600_000,
+  match: { path: "/api/v1/probe" },
+};
 const LEASE_MS = 30_000;
 
 /** Upstream requests under /slow are held until `finish`ed (or their client goes); others answer at once. */
@@ -42,22 +48,33 @@ function finish(url: string): void {
   held.splice(i, 1)[0]!.res.end(JSON.stringify({ slow: true }));
 }
 
-const reached = (tenantId: string, part: string) => upstream.seen.filter((s) => s.headers["x-sluice-tenant"] === tenantId && s.url.includes(part)).length;
+const reached = (tenantId: string, part: string) =>
+  upstream.seen.filter((s) => s.headers["x-sluice-tenant"] === tenantId && s.url.includes(part)).length;
 
 /** A tenant whose upstream is the test upstream, with `rules` and one key, once B serves it (set-up). */
 async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
   const { adminA, b } = servers;
   const tenant = await adminA.createTenant();
   servers.track(tenant.id);
-  const put = await adminA.request("PUT", `/api/admin/tenants/${tenant.id}/upstream`, { url: upstream.url, timeoutMs: 20_000 });
+  const put = await adminA.request("PUT", `/api/admin/tenants/${tenant.id}/upstream`, {
+    url: upstream.url,
+    timeoutMs: 20_000,
+  });
   expect(put.status, JSON.stringify(put.body)).toBe(200);
   await adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
   const key = await adminA.createKey(tenant.id);
-  await waitUntil(async () => (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") === `"probe";q=1000000;w=3600`, 10_000, "B serves the key and the upstream");
+  await waitUntil(
+    async () =>
+      (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") ===
+      `"probe";q=1000000;w=3600`,
+    10_000,
+    "B serves the key and the upstream",
+  );
   return { tenantId: tenant.id, key };
 }
 
-const call = (server: SluiceServer, key: CreatedKey, path: string, signal?: AbortSignal): Promise<ApiAnswer> => apiCall(server.url, path, { key: key.key, signal });
+const call = (server: SluiceServer, key: CreatedKey, path: string, signal?: AbortSignal): Promise<ApiAnswer> =>
+  apiCall(server.url, path, { key: key.key, signal });
 
 function expectNoSlot(answer: ApiAnswer): void {
   expect(answer.status).toBe(429);
@@ -66,7 +83,13 @@ function expectNoSlot(answer: ApiAnswer): void {
   expect((answer.body as { "violated-policies": string[] })["violated-policies"]).toEqual(["inflight"]);
 }
 
-const INFLIGHT: RuleInput = { name: "inflight", algorithm: "concurrency", limit: 2, windowMs: LEASE_MS, match: { path: "/api/v1/work/**" } };
+const INFLIGHT: RuleInput = {
+  name: "inflight",
+  algorithm: "concurrency",
+  limit: 2,
+  windowMs: LEASE_MS,
+  match: { path: "/api/v1/work/**" },
+};
 
 describe("concurrency rules through the gateway on two instances", () => {
   it("a third concurrent request is refused on either instance; a slot comes back when a response ends, exactly one", async () => {
@@ -80,7 +103,10 @@ describe("concurrency rules through the gateway on two instances", () => {
     expectNoSlot(await call(b, key, "/api/v1/work/fast"));
     expect(reached(tenantId, "/fast")).toBe(0);
     // Forward auth never sees a request end: concurrency rules do not apply to it.
-    const authorized = await apiCall(a.url, "/api/v1/authorize", { key: key.key, headers: { "x-forwarded-method": "GET", "x-forwarded-uri": "/api/v1/work/fast" } });
+    const authorized = await apiCall(a.url, "/api/v1/authorize", {
+      key: key.key,
+      headers: { "x-forwarded-method": "GET", "x-forwarded-uri": "/api/v1/work/fast" },
+    });
     expect(authorized.status).toBe(200);
     expect(authorized.headers.get("ratelimit-policy")).toBeNull();
 
@@ -90,9 +116,17 @@ describe("concurrency rules through the gateway on two instances", () => {
     expect(ended.headers.get("ratelimit-policy")).toBe(`"inflight";q=2;w=${LEASE_MS / 1000}`);
     expect(ended.headers.get("ratelimit")).toMatch(/^"inflight";r=[01];t=0$/); // free slots once admitted (first or second)
     // The slot is given back once the exchange is over (just after the client has its answer).
-    await waitUntil(async () => (await call(b, key, "/api/v1/work/fast")).status === 200, 10_000, "a slot is free again");
+    await waitUntil(
+      async () => (await call(b, key, "/api/v1/work/fast")).status === 200,
+      10_000,
+      "a slot is free again",
+    );
     const third = call(b, key, "/api/v1/work/slow/3");
-    await waitUntil(async () => reached(tenantId, "/slow/") === 3, 10_000, "the third slow request reaches the upstream");
+    await waitUntil(
+      async () => reached(tenantId, "/slow/") === 3,
+      10_000,
+      "the third slow request reaches the upstream",
+    );
     expectNoSlot(await call(a, key, "/api/v1/work/fast")); // one slot came back, not two
 
     finish("/work/slow/2");
@@ -114,11 +148,18 @@ describe("concurrency rules through the gateway on two instances", () => {
 
     abort.abort();
     expect(await gone).toBeInstanceOf(Error);
-    await waitUntil(async () => (await call(b, key, "/api/v1/work/fast")).status === 200, 10_000, "the aborted request's slot is free again");
+    await waitUntil(
+      async () => (await call(b, key, "/api/v1/work/fast")).status === 200,
+      10_000,
+      "the aborted request's slot is free again",
+    );
     // A counts the slot it gave back once Redis has answered its release: wait for that, then exactly one.
     await waitUntil(async () => (await releasedOnA()) > releasedBefore, 10_000, "A counts the release");
     expect(await releasedOnA()).toBe(releasedBefore + 1);
-    held.splice(held.findIndex((h) => h.url === "/work/slow/gone"), 1); // its upstream connection is closed
+    held.splice(
+      held.findIndex((h) => h.url === "/work/slow/gone"),
+      1,
+    ); // its upstream connection is closed
     finish("/work/slow/stays");
     expect((await stays).status).toBe(200);
   });
@@ -132,7 +173,11 @@ describe("concurrency rules through the gateway on two instances", () => {
       await waitUntil(async () => (await call(c, key, "/api/v1/probe")).status === 200, 10_000, "C serves the key");
       const before = Date.now();
       void call(c, key, "/api/v1/work/slow/lost").catch(() => undefined);
-      await waitUntil(async () => reached(tenantId, "/slow/lost") === 1, 10_000, "the request through C reaches the upstream");
+      await waitUntil(
+        async () => reached(tenantId, "/slow/lost") === 1,
+        10_000,
+        "the request through C reaches the upstream",
+      );
       await c.kill(); // no release will ever come from C
       let refusals = 0;
       const freedAt = await (async () => {

@@ -19,7 +19,13 @@ import { twoServersForSuite } from "@/test/support/twoServers";
 
 // A generous Redis deadline: on a loaded machine the default 100 ms would fail rules open.
 const servers = twoServersForSuite("http-by-response", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
-const PROBE_RULE: RuleInput = { name: "probe", algorithm: "sliding_window", limit: 1_000_000, windowMs: 3_600_000, match: { path: "/api/v1/probe" } };
+const PROBE_RULE: RuleInput = {
+  name: "probe",
+  algorithm: "sliding_window",
+  limit: 1_000_000,
+  windowMs: 3_600_000,
+  match: { path: "/api/v1/probe" },
+};
 
 let upstream: TestUpstream;
 
@@ -36,18 +42,28 @@ afterAll(async () => {
   await upstream.close();
 });
 
-const reached = (tenantId: string, part: string) => upstream.seen.filter((s) => s.headers["x-sluice-tenant"] === tenantId && s.url.includes(part)).length;
+const reached = (tenantId: string, part: string) =>
+  upstream.seen.filter((s) => s.headers["x-sluice-tenant"] === tenantId && s.url.includes(part)).length;
 
 /** A tenant whose upstream is the test upstream, with `rules` and one key, once B serves it. */
 async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
   const { adminA, b } = servers;
   const tenant = await adminA.createTenant();
   servers.track(tenant.id);
-  const put = await adminA.request("PUT", `/api/admin/tenants/${tenant.id}/upstream`, { url: upstream.url, timeoutMs: 10_000 });
+  const put = await adminA.request("PUT", `/api/admin/tenants/${tenant.id}/upstream`, {
+    url: upstream.url,
+    timeoutMs: 10_000,
+  });
   expect(put.status, JSON.stringify(put.body)).toBe(200);
   await adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
   const key = await adminA.createKey(tenant.id);
-  await waitUntil(async () => (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") === `"probe";q=1000000;w=3600`, 10_000, "B serves the key and the upstream");
+  await waitUntil(
+    async () =>
+      (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") ===
+      `"probe";q=1000000;w=3600`,
+    10_000,
+    "B serves the key and the upstream",
+  );
   return { tenantId: tenant.id, key };
 }
 
@@ -55,12 +71,21 @@ async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: Cre
 async function remaining(key: CreatedKey, rule: string): Promise<number | null> {
   const answer = await servers.adminA.request("GET", `/api/admin/keys/${key.id}/quota`);
   expect(answer.status).toBe(200);
-  return (answer.body as { rules: { name: string; remaining: number | null }[] }).rules.find((r) => r.name === rule)!.remaining;
+  return (answer.body as { rules: { name: string; remaining: number | null }[] }).rules.find((r) => r.name === rule)!
+    .remaining;
 }
 
-const statusOf = async (server: SluiceServer, key: CreatedKey, path: string) => (await apiCall(server.url, path, { key: key.key })).status;
+const statusOf = async (server: SluiceServer, key: CreatedKey, path: string) =>
+  (await apiCall(server.url, path, { key: key.key })).status;
 
-const STUFFING: RuleInput = { name: "stuffing", algorithm: "fixed_window", limit: 3, windowMs: 3_600_000, chargeOn: ["4xx"], match: { path: "/api/v1/login/**" } };
+const STUFFING: RuleInput = {
+  name: "stuffing",
+  algorithm: "fixed_window",
+  limit: 3,
+  windowMs: 3_600_000,
+  chargeOn: ["4xx"],
+  match: { path: "/api/v1/login/**" },
+};
 
 describe("count by response through the gateway on two instances", () => {
   it("charges only 4xx: 200s never use quota, three 401s do, then 429 on either instance without reaching the upstream", async () => {
@@ -88,7 +113,14 @@ describe("count by response through the gateway on two instances", () => {
 
   it("refunds upstream 5xx: 503s are not charged, 200s are", async () => {
     const { a, b } = servers;
-    const refund: RuleInput = { name: "refund", algorithm: "fixed_window", limit: 2, windowMs: 3_600_000, chargeOn: ["1xx", "2xx", "3xx", "4xx"], match: { path: "/api/v1/orders/**" } };
+    const refund: RuleInput = {
+      name: "refund",
+      algorithm: "fixed_window",
+      limit: 2,
+      windowMs: 3_600_000,
+      chargeOn: ["1xx", "2xx", "3xx", "4xx"],
+      match: { path: "/api/v1/orders/**" },
+    };
     const { tenantId, key } = await fixture([refund]);
     for (const server of [a, b, a, b]) expect(await statusOf(server, key, "/api/v1/orders/broken")).toBe(503);
     expect(await remaining(key, "refund")).toBe(2);
@@ -102,7 +134,11 @@ describe("count by response through the gateway on two instances", () => {
   it("charges at admission for forward auth, which never sees the protected API's status", async () => {
     const { a } = servers;
     const { key } = await fixture([STUFFING]);
-    const authorize = () => apiCall(a.url, "/api/v1/authorize", { key: key.key, headers: { "x-forwarded-method": "POST", "x-forwarded-uri": "/api/v1/login/x" } });
+    const authorize = () =>
+      apiCall(a.url, "/api/v1/authorize", {
+        key: key.key,
+        headers: { "x-forwarded-method": "POST", "x-forwarded-uri": "/api/v1/login/x" },
+      });
     for (let i = 0; i < 3; i++) expect((await authorize()).status).toBe(200);
     expect(await remaining(key, "stuffing")).toBe(0);
     expect((await authorize()).status).toBe(429);

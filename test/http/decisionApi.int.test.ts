@@ -6,7 +6,13 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiCall, type CreatedKey } from "@/test/support/adminClient";
-import { enforcementBed, expectProblem, expectQuotaExceeded, HOUR_MS, policyQuota } from "@/test/support/enforcementBed";
+import {
+  enforcementBed,
+  expectProblem,
+  expectQuotaExceeded,
+  HOUR_MS,
+  policyQuota,
+} from "@/test/support/enforcementBed";
 
 const bed = enforcementBed("http-check");
 const { fixture } = bed;
@@ -16,39 +22,81 @@ describe("POST /api/v1/check", () => {
   let otherKey: CreatedKey;
   let limitedKey: CreatedKey;
   let tightKey: CreatedKey;
-  const check = (body: unknown, k: CreatedKey = key) => apiCall(bed.url, "/api/v1/check", { method: "POST", key: k.key, body });
+  const check = (body: unknown, k: CreatedKey = key) =>
+    apiCall(bed.url, "/api/v1/check", { method: "POST", key: k.key, body });
 
   beforeAll(async () => {
     const made = await fixture(
       [
         { name: "per-user", scope: "identifier", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS },
-        { name: "per-key", scope: "key", algorithm: "sliding_log", limit: 1000, windowMs: HOUR_MS, match: { path: "/api/v1/echo/**" } },
+        {
+          name: "per-key",
+          scope: "key",
+          algorithm: "sliding_log",
+          limit: 1000,
+          windowMs: HOUR_MS,
+          match: { path: "/api/v1/echo/**" },
+        },
       ],
       4,
     );
     [key, otherKey, limitedKey, tightKey] = [made.keys[0]!, made.keys[1]!, made.keys[2]!, made.keys[3]!];
     // The call itself is subject to the key's own rules: these keys may call it twice.
     for (const limited of [limitedKey, tightKey]) {
-      await bed.admin.putKeyRules(limited.id, [{ name: "check-calls", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { methods: ["POST"], path: "/api/v1/check" } }]);
+      await bed.admin.putKeyRules(limited.id, [
+        {
+          name: "check-calls",
+          algorithm: "sliding_log",
+          limit: 2,
+          windowMs: HOUR_MS,
+          match: { methods: ["POST"], path: "/api/v1/check" },
+        },
+      ]);
     }
   });
 
   it("charges the identifier (not the key) and answers 200 whether allowed or not", async () => {
     const first = await check({ identifier: "user-1", rule: "per-user" });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ allowed: true, limit: 2, remaining: 1, resetMs: expect.any(Number), retryAfterMs: 0, rule: "per-user" });
+    expect(first.body).toEqual({
+      allowed: true,
+      limit: 2,
+      remaining: 1,
+      resetMs: expect.any(Number),
+      retryAfterMs: 0,
+      rule: "per-user",
+    });
     expect((first.body as { resetMs: number }).resetMs).toBeGreaterThan(0);
-    expect((await check({ identifier: "user-1", rule: "per-user" })).body).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await check({ identifier: "user-1", rule: "per-user" })).body).toMatchObject({
+      allowed: true,
+      remaining: 0,
+    });
 
     const refused = await check({ identifier: "user-1", rule: "per-user" });
     expect(refused.status).toBe(200);
-    expect(refused.body).toEqual({ allowed: false, limit: 2, remaining: 0, resetMs: expect.any(Number), retryAfterMs: expect.any(Number), rule: "per-user" });
+    expect(refused.body).toEqual({
+      allowed: false,
+      limit: 2,
+      remaining: 0,
+      resetMs: expect.any(Number),
+      retryAfterMs: expect.any(Number),
+      rule: "per-user",
+    });
     expect((refused.body as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(0);
 
     // The counter is the identifier's, whichever key asks; another identifier has its own.
-    expect((await check({ identifier: "user-1", rule: "per-user" }, otherKey)).body).toMatchObject({ allowed: false, remaining: 0 });
-    expect((await check({ identifier: "user-2", rule: "per-user" }, otherKey)).body).toMatchObject({ allowed: true, remaining: 1 });
-    expect((await check({ identifier: "user-3", rule: "per-user", cost: 2 })).body).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await check({ identifier: "user-1", rule: "per-user" }, otherKey)).body).toMatchObject({
+      allowed: false,
+      remaining: 0,
+    });
+    expect((await check({ identifier: "user-2", rule: "per-user" }, otherKey)).body).toMatchObject({
+      allowed: true,
+      remaining: 1,
+    });
+    expect((await check({ identifier: "user-3", rule: "per-user", cost: 2 })).body).toMatchObject({
+      allowed: true,
+      remaining: 0,
+    });
   });
 
   it("an unknown rule, or a rule of another scope, is 404", async () => {
@@ -79,16 +127,25 @@ describe("POST /api/v1/check", () => {
     const refused = await check({ identifier: "user-4", rule: "per-user" }, limitedKey);
     expectQuotaExceeded(refused, ["check-calls"]);
     // user-4 was charged twice (limit 2); the refused call never reached the decision service.
-    expect((await check({ identifier: "user-4", rule: "per-user" })).body).toMatchObject({ allowed: false, remaining: 0 });
+    expect((await check({ identifier: "user-4", rule: "per-user" })).body).toMatchObject({
+      allowed: false,
+      remaining: 0,
+    });
     expect((await check({ identifier: "user-5", rule: "per-user" }, key)).status).toBe(200);
   });
 
   it("a refused identifier leaves the call charged to the key; a refused call charges no identifier", async () => {
     for (let i = 0; i < 2; i++) await check({ identifier: "user-8", rule: "per-user" });
     expect((await check({ identifier: "user-8", rule: "per-user" }, tightKey)).body).toMatchObject({ allowed: false });
-    expect((await check({ identifier: "user-9", rule: "per-user" }, tightKey)).body).toMatchObject({ allowed: true, remaining: 1 });
+    expect((await check({ identifier: "user-9", rule: "per-user" }, tightKey)).body).toMatchObject({
+      allowed: true,
+      remaining: 1,
+    });
     // Both calls above counted: the key's third is refused, and user-9 is not charged by it.
     expectQuotaExceeded(await check({ identifier: "user-9", rule: "per-user" }, tightKey), ["check-calls"]);
-    expect((await check({ identifier: "user-9", rule: "per-user" })).body).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await check({ identifier: "user-9", rule: "per-user" })).body).toMatchObject({
+      allowed: true,
+      remaining: 0,
+    });
   });
 });

@@ -9,7 +9,15 @@
 import { describe, expect, it } from "vitest";
 import { ALGORITHMS } from "@/lib/limiter/types";
 import { apiCall } from "@/test/support/adminClient";
-import { enforcementBed, expectNoRateLimitHeaders, expectProblem, expectQuotaExceeded, HOUR_MS, policyQuota, remainingOf } from "@/test/support/enforcementBed";
+import {
+  enforcementBed,
+  expectNoRateLimitHeaders,
+  expectProblem,
+  expectQuotaExceeded,
+  HOUR_MS,
+  policyQuota,
+  remainingOf,
+} from "@/test/support/enforcementBed";
 import { awayFromWindowEdge } from "@/test/support/sluiceEnv";
 
 const bed = enforcementBed("http-enforce");
@@ -59,7 +67,9 @@ describe("each algorithm admits `limit` requests, then refuses with the contract
 
 describe("rule application", () => {
   it("cost 5 with limit 10 admits exactly 2 requests", async () => {
-    const { keys } = await fixture([{ name: "costly", algorithm: "sliding_log", limit: 10, windowMs: HOUR_MS, cost: 5 }]);
+    const { keys } = await fixture([
+      { name: "costly", algorithm: "sliding_log", limit: 10, windowMs: HOUR_MS, cost: 5 },
+    ]);
     const first = await echo(keys[0]!.key);
     expect(first.status).toBe(200);
     expect(first.headers.get("x-ratelimit-remaining")).toBe("5");
@@ -71,7 +81,13 @@ describe("rule application", () => {
 
   it("matches method and path: POST /api/v1/echo/* does not apply to GET, to deeper paths or to /api/v1/echo", async () => {
     const { tenantId, keys } = await fixture([
-      { name: "post-one", algorithm: "sliding_log", limit: 1, windowMs: HOUR_MS, match: { methods: ["POST"], path: "/api/v1/echo/*" } },
+      {
+        name: "post-one",
+        algorithm: "sliding_log",
+        limit: 1,
+        windowMs: HOUR_MS,
+        match: { methods: ["POST"], path: "/api/v1/echo/*" },
+      },
     ]);
     const key = keys[0]!;
     const matched = await echo(key.key, "/api/v1/echo/a", "POST");
@@ -94,7 +110,9 @@ describe("rule application", () => {
   });
 
   it("a percent-encoded path is the same path to the rules: encoding a character does not escape a rule", async () => {
-    const { keys } = await fixture([{ name: "only-x", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { path: "/api/v1/echo/x" } }]);
+    const { keys } = await fixture([
+      { name: "only-x", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { path: "/api/v1/echo/x" } },
+    ]);
     const key = keys[0]!.key;
     expect((await echo(key, "/api/v1/echo/x")).headers.get("x-ratelimit-remaining")).toBe("1");
     const encoded = await echo(key, "/api/v1/echo/%78");
@@ -152,19 +170,34 @@ describe("rule application", () => {
       expect(res.headers.get("x-ratelimit-limit")).toBe("100");
     }
 
-    const { keys: shadowOnly } = await fixture([{ name: "trial", algorithm: "gcra", limit: 1, windowMs: HOUR_MS, mode: "shadow" }]);
+    const { keys: shadowOnly } = await fixture([
+      { name: "trial", algorithm: "gcra", limit: 1, windowMs: HOUR_MS, mode: "shadow" },
+    ]);
     for (let i = 0; i < 3; i++) {
       const res = await echo(shadowOnly[0]!.key);
       expect(res.status).toBe(200);
       expect(res.headers.get("ratelimit-policy")).toBe(`"trial";q=1;w=3600`);
-      for (const name of ["ratelimit", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"]) expect(res.headers.get(name), name).toBeNull();
+      for (const name of [
+        "ratelimit",
+        "x-ratelimit-limit",
+        "x-ratelimit-remaining",
+        "x-ratelimit-reset",
+        "retry-after",
+      ])
+        expect(res.headers.get(name), name).toBeNull();
     }
   });
 
   it("a refused request consumes nothing: the rule that admitted it keeps its remaining", async () => {
     const { keys } = await fixture([
       { name: "wide", algorithm: "sliding_log", limit: 10, windowMs: HOUR_MS },
-      { name: "narrow", algorithm: "token_bucket", limit: 1, windowMs: HOUR_MS, match: { path: "/api/v1/echo/narrow" } },
+      {
+        name: "narrow",
+        algorithm: "token_bucket",
+        limit: 1,
+        windowMs: HOUR_MS,
+        match: { path: "/api/v1/echo/narrow" },
+      },
     ]);
     const key = keys[0]!.key;
     const first = await echo(key, "/api/v1/echo/narrow");
@@ -183,7 +216,9 @@ describe("rule application", () => {
   });
 
   it("accepts the key in x-api-key", async () => {
-    const { tenantId, keys } = await fixture([{ name: "per-key", algorithm: "fixed_window", limit: 50, windowMs: HOUR_MS }]);
+    const { tenantId, keys } = await fixture([
+      { name: "per-key", algorithm: "fixed_window", limit: 50, windowMs: HOUR_MS },
+    ]);
     const res = await apiCall(bed.url, "/api/v1/echo/x", { headers: { "x-api-key": keys[0]!.key } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, tenantId, keyId: keys[0]!.id, method: "GET", path: "/api/v1/echo/x" });

@@ -31,12 +31,18 @@ it("starts with a loud warning and reports the policy on /api/health", async () 
     await new Promise((resolve) => setTimeout(resolve, 500));
     health = await apiCall(server.url, "/api/health");
   }
-  expect(health.body).toMatchObject({ redis: "ok", redisMaxmemoryPolicy: "allkeys-lru", warnings: [expect.stringMatching(/limits silently reset/)] });
+  expect(health.body).toMatchObject({
+    redis: "ok",
+    redisMaxmemoryPolicy: "allkeys-lru",
+    warnings: [expect.stringMatching(/limits silently reset/)],
+  });
   await server.stop();
   server = undefined;
 });
 
 it("refuses to start with SLUICE_REQUIRE_NOEVICTION=1", async () => {
   const started = startSluice({ env: sluiceEnv("evict", { REDIS_URL: lru.url, SLUICE_REQUIRE_NOEVICTION: "1" }).env });
-  await expect(started).rejects.toThrow(/server exited \(1\)[\s\S]*maxmemory-policy is allkeys-lru[\s\S]*Refusing to start/);
+  await expect(started).rejects.toThrow(
+    /server exited \(1\)[\s\S]*maxmemory-policy is allkeys-lru[\s\S]*Refusing to start/,
+  );
 });

@@ -53,15 +53,28 @@ interface Forwarded {
 }
 
 function authorize(f: Forwarded): Promise<RawAnswer> {
-  const names = f.style === "original" ? ["x-original-method", "x-original-uri"] : ["x-forwarded-method", "x-forwarded-uri"];
-  const headers: Record<string, string> = { [names[0]!]: f.method, [names[1]!]: f.uri, "x-forwarded-for": f.clientIp ?? "192.0.2.10" };
+  const names =
+    f.style === "original" ? ["x-original-method", "x-original-uri"] : ["x-forwarded-method", "x-forwarded-uri"];
+  const headers: Record<string, string> = {
+    [names[0]!]: f.method,
+    [names[1]!]: f.uri,
+    "x-forwarded-for": f.clientIp ?? "192.0.2.10",
+  };
   if (f.key) headers.authorization = `Bearer ${f.key}`;
   return rawRequest((f.server ?? a).url, { method: f.via ?? "GET", target: "/api/v1/authorize", headers });
 }
 
 describe("forward auth", () => {
   it("admitted: 200 with an empty body, the rate-limit headers, X-Sluice-Tenant and X-Sluice-Key", async () => {
-    const { tenantId, key } = await fixture([{ name: "orders", algorithm: "sliding_log", limit: 3, windowMs: HOUR_MS, match: { methods: ["GET"], path: "/orders/*" } }]);
+    const { tenantId, key } = await fixture([
+      {
+        name: "orders",
+        algorithm: "sliding_log",
+        limit: 3,
+        windowMs: HOUR_MS,
+        match: { methods: ["GET"], path: "/orders/*" },
+      },
+    ]);
     const res = await authorize({ method: "GET", uri: "/orders/42?x=1", key: key.key });
     expect(res.status).toBe(200);
     expect(res.text).toBe("");
@@ -72,19 +85,43 @@ describe("forward auth", () => {
   });
 
   it("rules match the forwarded method and path, not the authorize call's; HEAD as GET", async () => {
-    const { key } = await fixture([{ name: "orders", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { methods: ["GET"], path: "/orders/*" } }]);
+    const { key } = await fixture([
+      {
+        name: "orders",
+        algorithm: "sliding_log",
+        limit: 2,
+        windowMs: HOUR_MS,
+        match: { methods: ["GET"], path: "/orders/*" },
+      },
+    ]);
     // Another path, another method: the rule does not apply, no headers.
-    expect((await authorize({ method: "GET", uri: "/users/1", key: key.key })).headers.get("ratelimit-policy")).toBeNull();
-    expect((await authorize({ method: "POST", uri: "/orders/1", key: key.key })).headers.get("ratelimit-policy")).toBeNull();
+    expect(
+      (await authorize({ method: "GET", uri: "/users/1", key: key.key })).headers.get("ratelimit-policy"),
+    ).toBeNull();
+    expect(
+      (await authorize({ method: "POST", uri: "/orders/1", key: key.key })).headers.get("ratelimit-policy"),
+    ).toBeNull();
     // The authorize call's own method does not count: a GET forwarded through a POST is a GET.
-    expect((await authorize({ method: "GET", uri: "/orders/1", key: key.key, via: "POST" })).headers.get("x-ratelimit-remaining")).toBe("1");
-    expect((await authorize({ method: "HEAD", uri: "/orders/2", key: key.key })).headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(
+      (await authorize({ method: "GET", uri: "/orders/1", key: key.key, via: "POST" })).headers.get(
+        "x-ratelimit-remaining",
+      ),
+    ).toBe("1");
+    expect(
+      (await authorize({ method: "HEAD", uri: "/orders/2", key: key.key })).headers.get("x-ratelimit-remaining"),
+    ).toBe("0");
   });
 
   it("refused: 429 problem with Retry-After, charged once per call; nginx's X-Original-* headers work the same", async () => {
     const { key } = await fixture([{ name: "tiny", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS }]);
-    expect((await authorize({ method: "GET", uri: "/a", key: key.key, style: "original" })).headers.get("x-ratelimit-remaining")).toBe("1");
-    expect((await authorize({ method: "DELETE", uri: "/b", key: key.key })).headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(
+      (await authorize({ method: "GET", uri: "/a", key: key.key, style: "original" })).headers.get(
+        "x-ratelimit-remaining",
+      ),
+    ).toBe("1");
+    expect((await authorize({ method: "DELETE", uri: "/b", key: key.key })).headers.get("x-ratelimit-remaining")).toBe(
+      "0",
+    );
     const refused = await authorize({ method: "GET", uri: "/a", key: key.key, style: "original" });
     expect(refused.status).toBe(429);
     expect(refused.headers.get("content-type")).toBe("application/problem+json");
@@ -105,12 +142,16 @@ describe("forward auth", () => {
   });
 
   it("the client is the address the proxy put in X-Forwarded-For", async () => {
-    const { key } = await fixture([{ name: "per-ip", scope: "ip", algorithm: "sliding_log", limit: 1, windowMs: HOUR_MS }]);
+    const { key } = await fixture([
+      { name: "per-ip", scope: "ip", algorithm: "sliding_log", limit: 1, windowMs: HOUR_MS },
+    ]);
     expect((await authorize({ method: "GET", uri: "/x", key: key.key, clientIp: "198.51.100.1" })).status).toBe(200);
     expect((await authorize({ method: "GET", uri: "/x", key: key.key, clientIp: "198.51.100.1" })).status).toBe(429);
     expect((await authorize({ method: "GET", uri: "/x", key: key.key, clientIp: "198.51.100.2" })).status).toBe(200);
     // A client cannot choose: only the entry the proxy appended (the right-most) counts.
-    expect((await authorize({ method: "GET", uri: "/x", key: key.key, clientIp: "198.51.100.3, 198.51.100.1" })).status).toBe(429);
+    expect(
+      (await authorize({ method: "GET", uri: "/x", key: key.key, clientIp: "198.51.100.3, 198.51.100.1" })).status,
+    ).toBe(429);
   });
 
   it("a forwarded URI that cannot be decoded once, or no forwarded method and URI, is a 400 problem", async () => {
@@ -120,7 +161,10 @@ describe("forward auth", () => {
       expect(res.status, uri).toBe(400);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
     }
-    const bare = await rawRequest(a.url, { target: "/api/v1/authorize", headers: { authorization: `Bearer ${key.key}` } });
+    const bare = await rawRequest(a.url, {
+      target: "/api/v1/authorize",
+      headers: { authorization: `Bearer ${key.key}` },
+    });
     expect(bare.status).toBe(400);
     expect(JSON.parse(bare.text).detail).toMatch(/X-Forwarded-Method/);
   });
@@ -130,7 +174,11 @@ describe("forward auth", () => {
     const { key } = await fixture([{ name: "shared", algorithm: "sliding_log", limit, windowMs: HOUR_MS }]);
     // B learns of the new tenant within 1 s (the contract); set-up, not the assertion.
     await new Promise((r) => setTimeout(r, 1_500));
-    const answers = await Promise.all(Array.from({ length: 2 * limit }, (_, i) => authorize({ method: "GET", uri: `/r/${i}`, key: key.key, server: i % 2 === 0 ? a : b })));
+    const answers = await Promise.all(
+      Array.from({ length: 2 * limit }, (_, i) =>
+        authorize({ method: "GET", uri: `/r/${i}`, key: key.key, server: i % 2 === 0 ? a : b }),
+      ),
+    );
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(limit);
     expect(statuses.filter((s) => s === 429)).toHaveLength(limit);

@@ -8,7 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient, deleteTenants, type AdminClient } from "@/test/support/adminClient";
-import { startCaddy, startCountingApi, startNginx, type CountingApi, type FrontProxy } from "@/test/support/frontProxies";
+import {
+  startCaddy,
+  startCountingApi,
+  startNginx,
+  type CountingApi,
+  type FrontProxy,
+} from "@/test/support/frontProxies";
 import { rawRequest, type RawAnswer } from "@/test/support/rawHttp";
 import { cleanupRedis, sluiceEnv, TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
 import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
@@ -51,21 +57,33 @@ describe.each(PROXIES)("%s", (_name, start) => {
     await proxy?.stop();
   });
 
-  const get = (target: string, headers: Record<string, string> = {}): Promise<RawAnswer> => rawRequest(proxy.url, { target, headers });
+  const get = (target: string, headers: Record<string, string> = {}): Promise<RawAnswer> =>
+    rawRequest(proxy.url, { target, headers });
 
   it("200 from the API when admitted, 401 without a key, 429 with Retry-After past the limit; only admitted requests reach the API", async () => {
     const tenant = await admin.createTenant();
     createdTenants.push(tenant.id);
-    await admin.putTenantRules(tenant.id, [{ name: "orders", algorithm: "sliding_log", limit: LIMIT, windowMs: HOUR_MS, match: { path: "/orders/**" } }]);
+    await admin.putTenantRules(tenant.id, [
+      { name: "orders", algorithm: "sliding_log", limit: LIMIT, windowMs: HOUR_MS, match: { path: "/orders/**" } },
+    ]);
     const key = await admin.createKey(tenant.id);
     const auth = { authorization: `Bearer ${key.key}` };
     const before = api.count();
 
-    const first = await get("/orders/42?x=1", { ...auth, "x-sluice-tenant": "forged-tenant", "x-sluice-key": "forged-key" });
+    const first = await get("/orders/42?x=1", {
+      ...auth,
+      "x-sluice-tenant": "forged-tenant",
+      "x-sluice-key": "forged-key",
+    });
     expect(first.status, `${first.text}\n${proxy.log().slice(-2_000)}`).toBe(200);
     expect(first.headers.get("x-from")).toBe("protected-api");
     // The API saw the decision's tenant and key, never what the client sent.
-    expect(JSON.parse(first.text)).toMatchObject({ method: "GET", url: "/orders/42?x=1", tenant: tenant.id, key: key.id });
+    expect(JSON.parse(first.text)).toMatchObject({
+      method: "GET",
+      url: "/orders/42?x=1",
+      tenant: tenant.id,
+      key: key.id,
+    });
     expect(api.count()).toBe(before + 1);
 
     const anonymous = await get("/orders/42");
@@ -84,7 +102,11 @@ describe.each(PROXIES)("%s", (_name, start) => {
     expect(refused.status, refused.text).toBe(429);
     expect(refused.headers.get("content-type")).toBe("application/problem+json");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(JSON.parse(refused.text)).toMatchObject({ status: 429, type: "https://iana.org/assignments/http-problem-types#quota-exceeded", title: "Too Many Requests" });
+    expect(JSON.parse(refused.text)).toMatchObject({
+      status: 429,
+      type: "https://iana.org/assignments/http-problem-types#quota-exceeded",
+      title: "Too Many Requests",
+    });
     expect(api.count(), "a refused request never reaches the API").toBe(before + LIMIT + 1);
   });
 });

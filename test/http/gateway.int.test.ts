@@ -19,7 +19,13 @@ const PROPAGATION_LIMIT_MS = 1_000;
 // A generous Redis deadline: this file is about forwarding, and on a loaded machine the default
 // 100 ms would let requests through by failMode open (uncharged), which is not what it checks.
 /** Charges only /api/v1/echo: B showing it in echo's headers proves B has the tenant's last change. */
-const PROBE_RULE: RuleInput = { name: "probe", algorithm: "sliding_window", limit: 1_000_000, windowMs: HOUR_MS, match: { path: "/api/v1/echo" } };
+const PROBE_RULE: RuleInput = {
+  name: "probe",
+  algorithm: "sliding_window",
+  limit: 1_000_000,
+  windowMs: HOUR_MS,
+  match: { path: "/api/v1/echo" },
+};
 
 const shared = sluiceEnv("http-gateway", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
 let a: SluiceServer;
@@ -48,7 +54,13 @@ async function tenantWithKey(rules: RuleInput[] = []): Promise<{ tenantId: strin
   const key = await admin.createKey(tenant.id);
   await admin.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
   // Set-up, not the propagation under test: B serves the key and the whole rule list.
-  await waitUntil(async () => (await apiCall(b.url, "/api/v1/echo", { key: key.key })).headers.get("ratelimit-policy")?.includes('"probe"') ?? false, 10_000, "B serves the new tenant");
+  await waitUntil(
+    async () =>
+      (await apiCall(b.url, "/api/v1/echo", { key: key.key })).headers.get("ratelimit-policy")?.includes('"probe"') ??
+      false,
+    10_000,
+    "B serves the new tenant",
+  );
   return { tenantId: tenant.id, key };
 }
 
@@ -61,16 +73,28 @@ const reached = (tenantId: string) => upstream.seen.filter((s) => s.headers["x-s
 
 describe("forwarding through the data plane", () => {
   it("admitted requests are forwarded with their rate-limit headers; refused ones (401, 429, 400) never reach the upstream", async () => {
-    const orders: RuleInput = { name: "orders", algorithm: "sliding_log", limit: 3, windowMs: HOUR_MS, match: { path: "/api/v1/orders/**" } };
+    const orders: RuleInput = {
+      name: "orders",
+      algorithm: "sliding_log",
+      limit: 3,
+      windowMs: HOUR_MS,
+      match: { path: "/api/v1/orders/**" },
+    };
     const { tenantId, key } = await tenantWithKey([orders]);
     await putUpstream(tenantId, `${upstream.url}/base`);
 
     expect((await apiCall(a.url, "/api/v1/orders/1")).status).toBe(401);
-    expect((await apiCall(a.url, "/api/v1/orders/1", { key: "sluice_AAAAAAAA_notarealkeynotarealkey12" })).status).toBe(401);
+    expect((await apiCall(a.url, "/api/v1/orders/1", { key: "sluice_AAAAAAAA_notarealkeynotarealkey12" })).status).toBe(
+      401,
+    );
     expect((await apiCall(a.url, "/api/v1/orders/export%2Fa", { key: key.key })).status).toBe(400);
 
     for (let i = 1; i <= 3; i++) {
-      const res = await apiCall(i % 2 ? a.url : b.url, `/api/v1/orders/${i}?x=${i}`, { key: key.key, method: "POST", body: { n: i } });
+      const res = await apiCall(i % 2 ? a.url : b.url, `/api/v1/orders/${i}?x=${i}`, {
+        key: key.key,
+        method: "POST",
+        body: { n: i },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ upstream: true, method: "POST", url: `/base/orders/${i}?x=${i}` });
       expect(res.headers.get("x-ratelimit-remaining")).toBe(String(3 - i));
@@ -117,13 +141,21 @@ describe("two instances", () => {
 
     await putUpstream(tenantId, upstream.url);
     const setAt = performance.now();
-    const setMs = await msUntil(setAt, async () => (await apiCall(b.url, "/api/v1/items", { key: key.key })).status === 200, 10 * PROPAGATION_LIMIT_MS);
+    const setMs = await msUntil(
+      setAt,
+      async () => (await apiCall(b.url, "/api/v1/items", { key: key.key })).status === 200,
+      10 * PROPAGATION_LIMIT_MS,
+    );
     expect(setMs).toBeLessThanOrEqual(PROPAGATION_LIMIT_MS);
 
     const removed = await admin.request("DELETE", `/api/admin/tenants/${tenantId}/upstream`);
     expect(removed.status).toBe(204);
     const removedAt = performance.now();
-    const removedMs = await msUntil(removedAt, async () => (await apiCall(b.url, "/api/v1/items", { key: key.key })).status === 404, 10 * PROPAGATION_LIMIT_MS);
+    const removedMs = await msUntil(
+      removedAt,
+      async () => (await apiCall(b.url, "/api/v1/items", { key: key.key })).status === 404,
+      10 * PROPAGATION_LIMIT_MS,
+    );
     expect(removedMs).toBeLessThanOrEqual(PROPAGATION_LIMIT_MS);
   });
 });

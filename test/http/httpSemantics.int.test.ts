@@ -41,7 +41,11 @@ async function keyWith(rules: RuleInput[]): Promise<CreatedKey> {
 }
 
 const call = (method: string, target: string, key?: string, headers: Record<string, string> = {}): Promise<RawAnswer> =>
-  rawRequest(server.url, { method, target, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
+  rawRequest(server.url, {
+    method,
+    target,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+  });
 
 function expectProblem(res: RawAnswer, status: number): Record<string, unknown> {
   expect(res.status, res.text).toBe(status);
@@ -53,7 +57,15 @@ function expectProblem(res: RawAnswer, status: number): Record<string, unknown> 
 
 describe("HEAD is charged as GET", () => {
   it("a rule listing GET applies to HEAD: same headers, no body, and the 429 when it is used up", async () => {
-    const key = await keyWith([{ name: "reads", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { methods: ["GET"], path: "/api/v1/echo" } }]);
+    const key = await keyWith([
+      {
+        name: "reads",
+        algorithm: "sliding_log",
+        limit: 2,
+        windowMs: HOUR_MS,
+        match: { methods: ["GET"], path: "/api/v1/echo" },
+      },
+    ]);
     const head = await call("HEAD", "/api/v1/echo", key.key);
     expect(head.status).toBe(200);
     expect(head.text).toBe("");
@@ -91,8 +103,23 @@ describe("OPTIONS is authenticated and limited", () => {
 
 describe("the path is decoded once; an encoded / or \\ is a 400", () => {
   it("%2F cannot escape a rule on /api/v1/echo/export/**: 400 before anything is charged", async () => {
-    const key = await keyWith([{ name: "exports", algorithm: "sliding_log", limit: 1, windowMs: HOUR_MS, match: { path: "/api/v1/echo/export/**" } }]);
-    for (const target of ["/api/v1/echo/export%2Fa", "/api/v1/echo/export%2fa", "/api/v1/echo/export%5Ca", "/api/v1/echo/export/%2e%2e/a", "/api/v1/echo//export/a", "/api/v1/echo/%ZZ"]) {
+    const key = await keyWith([
+      {
+        name: "exports",
+        algorithm: "sliding_log",
+        limit: 1,
+        windowMs: HOUR_MS,
+        match: { path: "/api/v1/echo/export/**" },
+      },
+    ]);
+    for (const target of [
+      "/api/v1/echo/export%2Fa",
+      "/api/v1/echo/export%2fa",
+      "/api/v1/echo/export%5Ca",
+      "/api/v1/echo/export/%2e%2e/a",
+      "/api/v1/echo//export/a",
+      "/api/v1/echo/%ZZ",
+    ]) {
       const body = expectProblem(await call("GET", target, key.key), 400);
       expect(body.detail, target).toMatch(/path/);
     }
@@ -105,7 +132,9 @@ describe("the path is decoded once; an encoded / or \\ is a 400", () => {
   });
 
   it("decodes once, never twice: %2578 is the segment %78, not x", async () => {
-    const key = await keyWith([{ name: "only-x", algorithm: "sliding_log", limit: 1, windowMs: HOUR_MS, match: { path: "/api/v1/echo/x" } }]);
+    const key = await keyWith([
+      { name: "only-x", algorithm: "sliding_log", limit: 1, windowMs: HOUR_MS, match: { path: "/api/v1/echo/x" } },
+    ]);
     const res = await call("GET", "/api/v1/echo/%2578", key.key);
     expect(res.status).toBe(200);
     expect(res.headers.get("ratelimit-policy")).toBeNull();
@@ -115,18 +144,24 @@ describe("the path is decoded once; an encoded / or \\ is a 400", () => {
     expectProblem(await call("GET", "/api/%761/echo"), 401);
     // Resolving the dot segment would land under /api/v1: refused there (400), never Next's.
     expectProblem(await call("GET", "/api/x/../v1/echo"), 400);
-    expectProblem(await call("GET", "/api/v1/../admin/tenants", undefined, { authorization: `Bearer ${env.adminToken}` }), 400);
+    expectProblem(
+      await call("GET", "/api/v1/../admin/tenants", undefined, { authorization: `Bearer ${env.adminToken}` }),
+      400,
+    );
   });
 });
 
 describe("every path under /api answers errors as problem+json", () => {
-  it.each(["/api/v1", "/api/v1/", "/api/admin/typo", "/api/typo", "/api/admin/tenants/x/typo", "/api"])("%s", async (target) => {
-    for (const method of ["GET", "POST", "DELETE"]) {
-      const res = await call(method, target);
-      expect([401, 404], `${method} ${target}: ${res.status}`).toContain(res.status);
-      expectProblem(res, res.status);
-    }
-  });
+  it.each(["/api/v1", "/api/v1/", "/api/admin/typo", "/api/typo", "/api/admin/tenants/x/typo", "/api"])(
+    "%s",
+    async (target) => {
+      for (const method of ["GET", "POST", "DELETE"]) {
+        const res = await call(method, target);
+        expect([401, 404], `${method} ${target}: ${res.status}`).toContain(res.status);
+        expectProblem(res, res.status);
+      }
+    },
+  );
 
   it("/api/v1 itself with a valid key: 404 problem after admission", async () => {
     const key = await keyWith([]);
@@ -137,7 +172,11 @@ describe("every path under /api answers errors as problem+json", () => {
 describe("Sluice's API answers", () => {
   it("carry the API security headers (HSTS behind an HTTPS proxy), on admitted and refused answers", async () => {
     const key = await keyWith([]);
-    for (const res of [await call("GET", "/api/v1/echo", key.key), await call("GET", "/api/v1/echo"), await call("GET", "/api/v1/echo/%2F")]) {
+    for (const res of [
+      await call("GET", "/api/v1/echo", key.key),
+      await call("GET", "/api/v1/echo"),
+      await call("GET", "/api/v1/echo/%2F"),
+    ]) {
       expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       expect(res.headers.get("x-frame-options")).toBe("DENY");
@@ -150,8 +189,18 @@ describe("Sluice's API answers", () => {
 
   it("never take the client IP from a client-sent peer header", async () => {
     const key = await keyWith([{ name: "per-ip", scope: "ip", algorithm: "sliding_log", limit: 1, windowMs: HOUR_MS }]);
-    expect((await call("GET", "/api/v1/echo", key.key, { "x-sluice-peer": "10.9.9.1", "x-sluice-peer-auth": "guess" })).status).toBe(200);
-    expectProblem(await call("GET", "/api/v1/echo", key.key, { "x-sluice-peer": "10.9.9.2", "x-sluice-peer-auth": "guess", "x-forwarded-for": "10.9.9.3" }), 429);
+    expect(
+      (await call("GET", "/api/v1/echo", key.key, { "x-sluice-peer": "10.9.9.1", "x-sluice-peer-auth": "guess" }))
+        .status,
+    ).toBe(200);
+    expectProblem(
+      await call("GET", "/api/v1/echo", key.key, {
+        "x-sluice-peer": "10.9.9.2",
+        "x-sluice-peer-auth": "guess",
+        "x-forwarded-for": "10.9.9.3",
+      }),
+      429,
+    );
   });
 });
 
@@ -161,13 +210,22 @@ describe("the gateway behind the data plane", () => {
     try {
       const tenant = await admin.createTenant();
       createdTenants.push(tenant.id);
-      await admin.putTenantRules(tenant.id, [{ name: "orders", algorithm: "sliding_log", limit: 1, windowMs: HOUR_MS, match: { path: "/api/v1/orders/**" } }]);
+      await admin.putTenantRules(tenant.id, [
+        { name: "orders", algorithm: "sliding_log", limit: 1, windowMs: HOUR_MS, match: { path: "/api/v1/orders/**" } },
+      ]);
       const key = await admin.createKey(tenant.id);
-      const put = await admin.request("PUT", `/api/admin/tenants/${tenant.id}/upstream`, { url: `http://127.0.0.1:${api.port}` });
+      const put = await admin.request("PUT", `/api/admin/tenants/${tenant.id}/upstream`, {
+        url: `http://127.0.0.1:${api.port}`,
+      });
       expect(put.status).toBe(200);
       const res = await call("GET", "/api/v1/orders/42?x=1", key.key);
       expect(res.status, res.text).toBe(200);
-      expect(JSON.parse(res.text)).toMatchObject({ method: "GET", url: "/orders/42?x=1", tenant: tenant.id, key: key.id });
+      expect(JSON.parse(res.text)).toMatchObject({
+        method: "GET",
+        url: "/orders/42?x=1",
+        tenant: tenant.id,
+        key: key.id,
+      });
       expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
       expectProblem(await call("GET", "/api/v1/orders/43", key.key), 429);
       expectProblem(await call("GET", "/api/v1/orders/44"), 401);

@@ -31,8 +31,14 @@ async function fixture(): Promise<{ tenantId: string; key: CreatedKey }> {
   return { tenantId: tenant.id, key };
 }
 
-const check = (server: SluiceServer, key: CreatedKey, identifier: string) => apiCall(server.url, "/api/v1/check", { method: "POST", key: key.key, body: { identifier, rule: "per-caller", cost: 0 } });
-const limitOn = async (server: SluiceServer, key: CreatedKey, identifier: string) => ((await check(server, key, identifier)).body as { limit: number }).limit;
+const check = (server: SluiceServer, key: CreatedKey, identifier: string) =>
+  apiCall(server.url, "/api/v1/check", {
+    method: "POST",
+    key: key.key,
+    body: { identifier, rule: "per-caller", cost: 0 },
+  });
+const limitOn = async (server: SluiceServer, key: CreatedKey, identifier: string) =>
+  ((await check(server, key, identifier)).body as { limit: number }).limit;
 const path = (tenantId: string, rule = "per-caller") => `/api/admin/tenants/${tenantId}/rules/${rule}/overrides`;
 
 describe("identifier overrides", () => {
@@ -48,7 +54,11 @@ describe("identifier overrides", () => {
     expect(put.status).toBe(200);
     const changedAt = performance.now();
     expect(put.body).toEqual({ rule: "per-caller", overrides });
-    const elapsed = await msUntil(changedAt, async () => (await limitOn(servers.b, key, "enterprise:acme")) === 7, 10 * PROPAGATION_LIMIT_MS);
+    const elapsed = await msUntil(
+      changedAt,
+      async () => (await limitOn(servers.b, key, "enterprise:acme")) === 7,
+      10 * PROPAGATION_LIMIT_MS,
+    );
     expect(elapsed).toBeLessThan(PROPAGATION_LIMIT_MS);
     expect(await limitOn(servers.b, key, "enterprise:bigco")).toBe(5000);
     expect(await limitOn(servers.b, key, "enterprise:small")).toBe(1000);
@@ -60,14 +70,25 @@ describe("identifier overrides", () => {
     const { tenantId, key } = await fixture();
     expect((await servers.adminA.request("PUT", path(tenantId), [{ identifier: "tiny", limit: 2 }])).status).toBe(200);
     await waitUntil(async () => (await limitOn(servers.b, key, "tiny")) === 2, 10_000, "B has the override");
-    const charge = (server: SluiceServer) => apiCall(server.url, "/api/v1/check", { method: "POST", key: key.key, body: { identifier: "tiny", rule: "per-caller" } });
-    const verdicts = [await charge(servers.a), await charge(servers.b), await charge(servers.a)].map((r) => (r.body as { allowed: boolean }).allowed);
+    const charge = (server: SluiceServer) =>
+      apiCall(server.url, "/api/v1/check", {
+        method: "POST",
+        key: key.key,
+        body: { identifier: "tiny", rule: "per-caller" },
+      });
+    const verdicts = [await charge(servers.a), await charge(servers.b), await charge(servers.a)].map(
+      (r) => (r.body as { allowed: boolean }).allowed,
+    );
     expect(verdicts).toEqual([true, true, false]);
   });
 
   it("422 per field for invalid overrides, 404 for a rule of another scope or an unknown rule", async () => {
     const { tenantId } = await fixture();
-    const bad = await servers.adminA.request("PUT", path(tenantId), [{ identifier: "a*b", limit: 0 }, { identifier: "x", limit: 1 }, { identifier: "x", limit: 2 }]);
+    const bad = await servers.adminA.request("PUT", path(tenantId), [
+      { identifier: "a*b", limit: 0 },
+      { identifier: "x", limit: 1 },
+      { identifier: "x", limit: 2 },
+    ]);
     expect(bad.status).toBe(422);
     expect((bad.body as { errors: Record<string, string[]> }).errors).toMatchObject({
       "0.identifier": ["identifier may hold * only at its end (a prefix: enterprise:*)"],
@@ -88,7 +109,10 @@ describe("identifier overrides", () => {
     expect(events[0]!.revertible).toBe(true);
     const reverted = await servers.adminA.request("POST", `/api/admin/audit/${events[0]!.id}/revert`);
     expect(reverted.status).toBeLessThan(300);
-    expect((await servers.adminA.request("GET", path(tenantId))).body).toEqual({ rule: "per-caller", overrides: [{ identifier: "first", limit: 1 }] });
+    expect((await servers.adminA.request("GET", path(tenantId))).body).toEqual({
+      rule: "per-caller",
+      overrides: [{ identifier: "first", limit: 1 }],
+    });
 
     await servers.adminA.putTenantRules(tenantId, [RULES[1]!]);
     await servers.adminA.putTenantRules(tenantId, RULES);

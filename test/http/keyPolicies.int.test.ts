@@ -8,7 +8,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
-import { adminClient, apiCall, deleteTenants, uniqueName, type AdminClient, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
+import {
+  adminClient,
+  apiCall,
+  deleteTenants,
+  uniqueName,
+  type AdminClient,
+  type ApiAnswer,
+  type CreatedKey,
+} from "@/test/support/adminClient";
 import { cleanupRedis, msUntil, sleep, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
 import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
 
@@ -38,8 +46,15 @@ afterAll(async () => {
   await cleanupRedis(shared.prefix);
 });
 
-const echo = (server: SluiceServer, key: CreatedKey): Promise<ApiAnswer> => apiCall(server.url, "/api/v1/echo", { key: key.key });
-const PROBE_RULE: RuleInput = { name: "probe", algorithm: "sliding_window", limit: 1_000_000, windowMs: HOUR_MS, match: { path: "/api/v1/probe" } };
+const echo = (server: SluiceServer, key: CreatedKey): Promise<ApiAnswer> =>
+  apiCall(server.url, "/api/v1/echo", { key: key.key });
+const PROBE_RULE: RuleInput = {
+  name: "probe",
+  algorithm: "sliding_window",
+  limit: 1_000_000,
+  windowMs: HOUR_MS,
+  match: { path: "/api/v1/probe" },
+};
 
 async function tenantWithRules(rules: RuleInput[]): Promise<string> {
   const tenant = await adminA.createTenant();
@@ -50,7 +65,13 @@ async function tenantWithRules(rules: RuleInput[]): Promise<string> {
 
 /** Waits (set-up, not an assertion) until B knows `key`. */
 async function servedByB(key: CreatedKey): Promise<void> {
-  await waitUntil(async () => (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") === `"probe";q=1000000;w=3600`, 10_000, "B serves the key");
+  await waitUntil(
+    async () =>
+      (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") ===
+      `"probe";q=1000000;w=3600`,
+    10_000,
+    "B serves the key",
+  );
 }
 
 async function keyWithExpiry(tenantId: string, expiresAt: string | null): Promise<CreatedKey> {
@@ -72,7 +93,11 @@ describe("key expiry", () => {
 
     await sleep(Math.max(0, expiresAtMs - Date.now()));
     const at = performance.now();
-    const elapsed = await msUntil(at, async () => (await echo(a, key)).status === 401 && (await echo(b, key)).status === 401, GIVE_UP_MS);
+    const elapsed = await msUntil(
+      at,
+      async () => (await echo(a, key)).status === 401 && (await echo(b, key)).status === 401,
+      GIVE_UP_MS,
+    );
     expect(elapsed).toBeLessThan(PROPAGATION_LIMIT_MS);
     const refused = await echo(b, key);
     expect(refused.headers.get("content-type")).toContain("application/problem+json");
@@ -85,16 +110,22 @@ describe("key expiry", () => {
     await servedByB(key);
     expect((await echo(b, key)).status).toBe(200);
 
-    const set = await adminA.request("PATCH", `/api/admin/keys/${key.id}`, { expiresAt: new Date(Date.now() - 1_000).toISOString() });
+    const set = await adminA.request("PATCH", `/api/admin/keys/${key.id}`, {
+      expiresAt: new Date(Date.now() - 1_000).toISOString(),
+    });
     expect(set.status).toBe(200);
     const setAt = performance.now();
-    expect(await msUntil(setAt, async () => (await echo(b, key)).status === 401, GIVE_UP_MS)).toBeLessThan(PROPAGATION_LIMIT_MS);
+    expect(await msUntil(setAt, async () => (await echo(b, key)).status === 401, GIVE_UP_MS)).toBeLessThan(
+      PROPAGATION_LIMIT_MS,
+    );
 
     const cleared = await adminB.request("PATCH", `/api/admin/keys/${key.id}`, { expiresAt: null });
     expect(cleared.status).toBe(200);
     expect((cleared.body as { expiresAt: unknown }).expiresAt).toBeNull();
     const clearedAt = performance.now();
-    expect(await msUntil(clearedAt, async () => (await echo(a, key)).status === 200, GIVE_UP_MS)).toBeLessThan(PROPAGATION_LIMIT_MS);
+    expect(await msUntil(clearedAt, async () => (await echo(a, key)).status === 200, GIVE_UP_MS)).toBeLessThan(
+      PROPAGATION_LIMIT_MS,
+    );
   });
 
   it("is audited as key.expiry with before and after, and a revert sets the earlier expiry again", async () => {
@@ -103,8 +134,21 @@ describe("key expiry", () => {
     const later = new Date(Date.now() + HOUR_MS).toISOString();
     expect((await adminA.request("PATCH", `/api/admin/keys/${key.id}`, { expiresAt: later })).status).toBe(200);
     const audit = await adminA.request("GET", `/api/admin/audit?tenantId=${tenantId}&limit=5`);
-    const event = (audit.body as { id: string; action: string; target: string; before: { expiresAt: unknown }; after: { expiresAt: unknown } }[])[0]!;
-    expect(event).toMatchObject({ action: "key.expiry", target: `key:${key.id}`, before: { expiresAt: null }, after: { expiresAt: later } });
+    const event = (
+      audit.body as {
+        id: string;
+        action: string;
+        target: string;
+        before: { expiresAt: unknown };
+        after: { expiresAt: unknown };
+      }[]
+    )[0]!;
+    expect(event).toMatchObject({
+      action: "key.expiry",
+      target: `key:${key.id}`,
+      before: { expiresAt: null },
+      after: { expiresAt: later },
+    });
 
     const revert = await adminB.request("POST", `/api/admin/audit/${event.id}/revert`);
     expect(revert.status).toBe(200);
@@ -113,9 +157,27 @@ describe("key expiry", () => {
   });
 
   it.each([
-    ["creation with an instant in the past", "POST", (tenantId: string) => `/api/admin/tenants/${tenantId}/keys`, { name: "k", expiresAt: "2020-01-01T00:00:00Z" }, "expiresAt must be in the future"],
-    ["creation with a date without a zone", "POST", (tenantId: string) => `/api/admin/tenants/${tenantId}/keys`, { name: "k", expiresAt: "2030-01-01T00:00:00" }, "expiresAt must be an ISO 8601 date-time"],
-    ["an edit with text", "PATCH", (_t: string, keyId: string) => `/api/admin/keys/${keyId}`, { expiresAt: "tomorrow" }, "expiresAt must be an ISO 8601 date-time"],
+    [
+      "creation with an instant in the past",
+      "POST",
+      (tenantId: string) => `/api/admin/tenants/${tenantId}/keys`,
+      { name: "k", expiresAt: "2020-01-01T00:00:00Z" },
+      "expiresAt must be in the future",
+    ],
+    [
+      "creation with a date without a zone",
+      "POST",
+      (tenantId: string) => `/api/admin/tenants/${tenantId}/keys`,
+      { name: "k", expiresAt: "2030-01-01T00:00:00" },
+      "expiresAt must be an ISO 8601 date-time",
+    ],
+    [
+      "an edit with text",
+      "PATCH",
+      (_t: string, keyId: string) => `/api/admin/keys/${keyId}`,
+      { expiresAt: "tomorrow" },
+      "expiresAt must be an ISO 8601 date-time",
+    ],
   ])("422 naming expiresAt: %s", async (_what, method, path, body, message) => {
     const tenantId = await tenantWithRules([]);
     const key = await keyWithExpiry(tenantId, null);
@@ -140,7 +202,11 @@ async function usedUp(server: SluiceServer, key: CreatedKey): Promise<void> {
 }
 
 const check = async (server: SluiceServer, key: CreatedKey, identifier: string): Promise<boolean> => {
-  const got = await apiCall(server.url, "/api/v1/check", { method: "POST", key: key.key, body: { identifier, rule: "checked" } });
+  const got = await apiCall(server.url, "/api/v1/check", {
+    method: "POST",
+    key: key.key,
+    body: { identifier, rule: "checked" },
+  });
   expect(got.status).toBe(200);
   return (got.body as { allowed: boolean }).allowed;
 };
@@ -162,20 +228,31 @@ describe("counter reset", () => {
     const reset = await adminA.request("DELETE", `/api/admin/keys/${key.id}/counters`);
     expect(reset.status).toBe(204);
     const resetAt = performance.now();
-    expect(await msUntil(resetAt, async () => (await echo(b, key)).status === 200, GIVE_UP_MS)).toBeLessThan(PROPAGATION_LIMIT_MS);
+    expect(await msUntil(resetAt, async () => (await echo(b, key)).status === 200, GIVE_UP_MS)).toBeLessThan(
+      PROPAGATION_LIMIT_MS,
+    );
     // Full quota: the token bucket's 2 (one spent just now), then refused again; the other key was not reset.
     expect((await echo(a, key)).status).toBe(200);
     expect((await echo(a, key)).status).toBe(429);
     expect((await echo(b, other)).status).toBe(429);
 
     const audit = await adminA.request("GET", `/api/admin/audit?tenantId=${tenantId}&limit=1`);
-    const event = (audit.body as { id: string; action: string; target: string; after: unknown; revertible: boolean }[])[0]!;
-    expect(event).toMatchObject({ action: "key.counters.reset", target: `key:${key.id}`, after: { rules: ["per-key", "per-key-tb", "probe"] }, revertible: false });
+    const event = (
+      audit.body as { id: string; action: string; target: string; after: unknown; revertible: boolean }[]
+    )[0]!;
+    expect(event).toMatchObject({
+      action: "key.counters.reset",
+      target: `key:${key.id}`,
+      after: { rules: ["per-key", "per-key-tb", "probe"] },
+      revertible: false,
+    });
     expect((await adminB.request("POST", `/api/admin/audit/${event.id}/revert`)).status).toBe(409);
   });
 
   it("one identifier of an identifier rule is reset through A, in force on B within 1 s; other identifiers keep their count", async () => {
-    const tenantId = await tenantWithRules([{ name: "checked", scope: "identifier", algorithm: "sliding_log", limit: 1, windowMs: HOUR_MS }]);
+    const tenantId = await tenantWithRules([
+      { name: "checked", scope: "identifier", algorithm: "sliding_log", limit: 1, windowMs: HOUR_MS },
+    ]);
     const key = await keyWithExpiry(tenantId, null);
     await servedByB(key);
     const who = "user/42 é"; // a `/` and non-ASCII: the identifier travels as a query parameter
@@ -184,13 +261,20 @@ describe("counter reset", () => {
     expect(await check(b, key, "someone-else")).toBe(true);
     expect(await check(b, key, "someone-else")).toBe(false);
 
-    const reset = await adminA.request("DELETE", `/api/admin/tenants/${tenantId}/rules/checked/counters?identifier=${encodeURIComponent(who)}`);
+    const reset = await adminA.request(
+      "DELETE",
+      `/api/admin/tenants/${tenantId}/rules/checked/counters?identifier=${encodeURIComponent(who)}`,
+    );
     expect(reset.status).toBe(204);
     const resetAt = performance.now();
     expect(await msUntil(resetAt, () => check(b, key, who), GIVE_UP_MS)).toBeLessThan(PROPAGATION_LIMIT_MS);
     expect(await check(a, key, "someone-else")).toBe(false);
     const audit = await adminA.request("GET", `/api/admin/audit?tenantId=${tenantId}&limit=1`);
-    expect((audit.body as unknown[])[0]).toMatchObject({ action: "identifier.counters.reset", target: `tenant:${tenantId}`, after: { rule: "checked", identifier: who } });
+    expect((audit.body as unknown[])[0]).toMatchObject({
+      action: "identifier.counters.reset",
+      target: `tenant:${tenantId}`,
+      after: { rule: "checked", identifier: who },
+    });
   });
 
   it.each([

@@ -21,8 +21,15 @@ const GIVE_UP_MS = 10 * PROPAGATION_LIMIT_MS;
 // read as a lifted penalty.
 const servers = twoServersForSuite("http-penalties", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
 
-const echo = (server: SluiceServer, key: CreatedKey): Promise<ApiAnswer> => apiCall(server.url, "/api/v1/echo", { key: key.key });
-const PROBE_RULE: RuleInput = { name: "probe", algorithm: "sliding_window", limit: 1_000_000, windowMs: 3_600_000, match: { path: "/api/v1/probe" } };
+const echo = (server: SluiceServer, key: CreatedKey): Promise<ApiAnswer> =>
+  apiCall(server.url, "/api/v1/echo", { key: key.key });
+const PROBE_RULE: RuleInput = {
+  name: "probe",
+  algorithm: "sliding_window",
+  limit: 1_000_000,
+  windowMs: 3_600_000,
+  match: { path: "/api/v1/probe" },
+};
 
 /** A tenant with `rules` and one key, returned once B serves it (set-up, not an assertion). */
 async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
@@ -31,7 +38,13 @@ async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: Cre
   servers.track(tenant.id);
   await adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
   const key = await adminA.createKey(tenant.id);
-  await waitUntil(async () => (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") === `"probe";q=1000000;w=3600`, 10_000, "B serves the key");
+  await waitUntil(
+    async () =>
+      (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") ===
+      `"probe";q=1000000;w=3600`,
+    10_000,
+    "B serves the key",
+  );
   return { tenantId: tenant.id, key };
 }
 
@@ -46,7 +59,16 @@ const metric = (server: SluiceServer, rule: string, result: string): Promise<num
 describe("penalties on two instances", () => {
   it("a client penalised through A is refused on B, whatever the counter says, with Retry-After to the penalty's end", async () => {
     // One request per second; the penalty outlasts the window many times over.
-    const { key } = await fixture([{ name: "strict", algorithm: "fixed_window", limit: 1, windowMs: 1_000, blockMs: PENALTY_MS, match: { path: "/api/v1/echo" } }]);
+    const { key } = await fixture([
+      {
+        name: "strict",
+        algorithm: "fixed_window",
+        limit: 1,
+        windowMs: 1_000,
+        blockMs: PENALTY_MS,
+        match: { path: "/api/v1/echo" },
+      },
+    ]);
     let first: ApiAnswer;
     let sentMs: number;
     // The one admitted request and the refusal must fall in one 1 s window: retry until they do.
@@ -87,19 +109,45 @@ describe("penalties on two instances", () => {
   });
 
   it("a counter reset through A lifts the penalty on B within 1 s, B's cached refusal included", async () => {
-    const { key } = await fixture([{ name: "strict", algorithm: "sliding_log", limit: 1, windowMs: 60_000, blockMs: PENALTY_MS, match: { path: "/api/v1/echo" } }]);
+    const { key } = await fixture([
+      {
+        name: "strict",
+        algorithm: "sliding_log",
+        limit: 1,
+        windowMs: 60_000,
+        blockMs: PENALTY_MS,
+        match: { path: "/api/v1/echo" },
+      },
+    ]);
     expect((await echo(servers.a, key)).status).toBe(200);
     expect((await echo(servers.a, key)).status).toBe(429);
     expect((await echo(servers.b, key)).status).toBe(429); // B caches the refusal until the penalty's end
     const reset = await servers.adminA.request("DELETE", `/api/admin/keys/${key.id}/counters`);
     expect(reset.status).toBe(204);
     const resetAt = performance.now();
-    expect(await msUntil(resetAt, async () => (await echo(servers.b, key)).status === 200, GIVE_UP_MS)).toBeLessThan(PROPAGATION_LIMIT_MS);
+    expect(await msUntil(resetAt, async () => (await echo(servers.b, key)).status === 200, GIVE_UP_MS)).toBeLessThan(
+      PROPAGATION_LIMIT_MS,
+    );
   });
 
   it("an identifier penalised through A is reported refused by POST /api/v1/check on B, retryAfterMs to the penalty's end", async () => {
-    const { key } = await fixture([{ name: "checked", scope: "identifier", algorithm: "token_bucket", limit: 1, windowMs: 1_000, burst: 1, blockMs: PENALTY_MS }]);
-    const check = (server: SluiceServer) => apiCall(server.url, "/api/v1/check", { method: "POST", key: key.key, body: { identifier: "user-7", rule: "checked" } });
+    const { key } = await fixture([
+      {
+        name: "checked",
+        scope: "identifier",
+        algorithm: "token_bucket",
+        limit: 1,
+        windowMs: 1_000,
+        burst: 1,
+        blockMs: PENALTY_MS,
+      },
+    ]);
+    const check = (server: SluiceServer) =>
+      apiCall(server.url, "/api/v1/check", {
+        method: "POST",
+        key: key.key,
+        body: { identifier: "user-7", rule: "checked" },
+      });
     expect((await check(servers.a)).body).toMatchObject({ allowed: true });
     expect((await check(servers.a)).body).toMatchObject({ allowed: false });
     await sleep(1_100); // the bucket has refilled: only the penalty refuses
@@ -110,7 +158,17 @@ describe("penalties on two instances", () => {
   });
 
   it("a shadow rule's penalty is only 'would refuse': the client is never refused for it", async () => {
-    const { key } = await fixture([{ name: "trial", algorithm: "fixed_window", limit: 1, windowMs: 3_600_000, blockMs: PENALTY_MS, mode: "shadow", match: { path: "/api/v1/echo" } }]);
+    const { key } = await fixture([
+      {
+        name: "trial",
+        algorithm: "fixed_window",
+        limit: 1,
+        windowMs: 3_600_000,
+        blockMs: PENALTY_MS,
+        mode: "shadow",
+        match: { path: "/api/v1/echo" },
+      },
+    ]);
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await echo(i % 2 === 0 ? servers.a : servers.b, key)).status);
     expect(statuses).toEqual([200, 200, 200, 200]);

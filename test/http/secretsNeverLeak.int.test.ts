@@ -24,7 +24,9 @@ const HOUR_MS = 3_600_000;
 const watch = leakWatch("http-secrets");
 const { setup, secrets, secret, answers, createdTenants, createdOperatorEmails, send, expectStatus, logIn } = watch;
 
-const RULES: RuleInput[] = [{ name: "per-key", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { path: "/api/v1/echo" } }];
+const RULES: RuleInput[] = [
+  { name: "per-key", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS, match: { path: "/api/v1/echo" } },
+];
 
 describe("secrets", () => {
   it("appear only where the contract shows them: never in logs, later answers or problem bodies", async () => {
@@ -33,36 +35,97 @@ describe("secrets", () => {
     const email = `${uniqueName("secrets")}@sluice.test`;
     createdOperatorEmails.push(email);
     const password = secret("operator password", random("operator-password"));
-    const operator = (await expectStatus(201, "POST", "/api/admin/operators", { bearer: setup.adminToken, body: { email, password, role: "admin" } })).json() as { id: string };
-    await expectStatus(422, "POST", "/api/admin/operators", { bearer: setup.adminToken, body: { email: "not an email", password: secret("password of a refused operator", random("refused-password")), role: "admin" } });
-    await expectStatus(422, "POST", "/api/admin/operators", { bearer: setup.adminToken, body: { email: `x${email}`, password: secret("password with an unknown role", random("bad-role-password")), role: "root" } });
+    const operator = (
+      await expectStatus(201, "POST", "/api/admin/operators", {
+        bearer: setup.adminToken,
+        body: { email, password, role: "admin" },
+      })
+    ).json() as { id: string };
+    await expectStatus(422, "POST", "/api/admin/operators", {
+      bearer: setup.adminToken,
+      body: {
+        email: "not an email",
+        password: secret("password of a refused operator", random("refused-password")),
+        role: "admin",
+      },
+    });
+    await expectStatus(422, "POST", "/api/admin/operators", {
+      bearer: setup.adminToken,
+      body: {
+        email: `x${email}`,
+        password: secret("password with an unknown role", random("bad-role-password")),
+        role: "root",
+      },
+    });
 
     // --- Logins: wrong, malformed, right -------------------------------------------------------
-    await expectStatus(401, "POST", "/api/auth/login", { body: { email, password: secret("wrong password", random("wrong-password")) } });
-    await expectStatus(401, "POST", "/api/auth/login", { body: { email: `nobody-${email}`, password: secret("password of an unknown email", random("unknown-email-password")) } });
-    await expectStatus(400, "POST", "/api/auth/login", { body: `{"email":"${email}","password":"${secret("password in malformed JSON", random("malformed-password"))}"` });
-    await expectStatus(422, "POST", "/api/auth/login", { body: { email, password: secret("password beside an unknown field", random("extra-field-password")), remember: true } });
-    await expectStatus(403, "POST", "/api/auth/login", { headers: { origin: "https://evil.example" }, body: { email, password } });
+    await expectStatus(401, "POST", "/api/auth/login", {
+      body: { email, password: secret("wrong password", random("wrong-password")) },
+    });
+    await expectStatus(401, "POST", "/api/auth/login", {
+      body: {
+        email: `nobody-${email}`,
+        password: secret("password of an unknown email", random("unknown-email-password")),
+      },
+    });
+    await expectStatus(400, "POST", "/api/auth/login", {
+      body: `{"email":"${email}","password":"${secret("password in malformed JSON", random("malformed-password"))}"`,
+    });
+    await expectStatus(422, "POST", "/api/auth/login", {
+      body: {
+        email,
+        password: secret("password beside an unknown field", random("extra-field-password")),
+        remember: true,
+      },
+    });
+    await expectStatus(403, "POST", "/api/auth/login", {
+      headers: { origin: "https://evil.example" },
+      body: { email, password },
+    });
 
     const firstToken = await logIn(email, password, "session token");
 
     // --- The cookie at work, forged and cross-origin ------------------------------------------
     await expectStatus(200, "GET", "/api/auth/me", { cookie: firstToken });
     await expectStatus(200, "GET", "/api/admin/tenants", { cookie: firstToken });
-    const tenant = (await expectStatus(201, "POST", "/api/admin/tenants", { cookie: firstToken, sameOrigin: true, body: { name: uniqueName("secrets") } })).json() as { id: string };
+    const tenant = (
+      await expectStatus(201, "POST", "/api/admin/tenants", {
+        cookie: firstToken,
+        sameOrigin: true,
+        body: { name: uniqueName("secrets") },
+      })
+    ).json() as { id: string };
     createdTenants.push(tenant.id);
-    await expectStatus(403, "POST", "/api/admin/tenants", { cookie: firstToken, headers: { origin: "https://evil.example" }, body: { name: uniqueName("csrf") } });
-    await expectStatus(401, "GET", "/api/admin/tenants", { cookie: secret("forged session token", random("forged").replace(/-/g, "")) });
+    await expectStatus(403, "POST", "/api/admin/tenants", {
+      cookie: firstToken,
+      headers: { origin: "https://evil.example" },
+      body: { name: uniqueName("csrf") },
+    });
+    await expectStatus(401, "GET", "/api/admin/tenants", {
+      cookie: secret("forged session token", random("forged").replace(/-/g, "")),
+    });
     // A password change ends the operator's sessions; the new password logs in.
     const changedPassword = secret("changed password", random("changed-password"));
-    await expectStatus(200, "PATCH", `/api/admin/operators/${operator.id}`, { cookie: firstToken, sameOrigin: true, body: { password: changedPassword } });
+    await expectStatus(200, "PATCH", `/api/admin/operators/${operator.id}`, {
+      cookie: firstToken,
+      sameOrigin: true,
+      body: { password: changedPassword },
+    });
     await expectStatus(401, "GET", "/api/auth/me", { cookie: firstToken });
     await expectStatus(401, "POST", "/api/auth/login", { body: { email, password } });
     const token = await logIn(email, changedPassword, "session token after the password change");
-    await expectStatus(422, "PATCH", `/api/admin/operators/${operator.id}`, { bearer: setup.adminToken, body: { password: "too short", role: "admin" } });
+    await expectStatus(422, "PATCH", `/api/admin/operators/${operator.id}`, {
+      bearer: setup.adminToken,
+      body: { password: "too short", role: "admin" },
+    });
 
     // --- API keys: created (the one answer that shows one), used, refused, revoked -------------
-    const created = await send("POST", `/api/admin/tenants/${tenant.id}/keys`, { cookie: token, sameOrigin: true, body: { name: "secrets key" }, record: false });
+    const created = await send("POST", `/api/admin/tenants/${tenant.id}/keys`, {
+      cookie: token,
+      sameOrigin: true,
+      body: { name: "secrets key" },
+      record: false,
+    });
     expect(created.status, created.text).toBe(201);
     const key = created.json() as CreatedKey;
     expect(created.text).toContain(key.key);
@@ -74,41 +137,79 @@ describe("secrets", () => {
     await admin.putTenantRules(tenant.id, RULES);
 
     // Until the limit refuses (a rule change is in force within 1 s), so a 429 body is checked too.
-    await waitUntil(async () => (await expectStatus([200, 429], "GET", "/api/v1/echo", { bearer: key.key })).status === 429, 10_000, "a 429 for the key");
+    await waitUntil(
+      async () => (await expectStatus([200, 429], "GET", "/api/v1/echo", { bearer: key.key })).status === 429,
+      10_000,
+      "a 429 for the key",
+    );
     await expectStatus(429, "GET", "/api/v1/echo", { headers: { "x-api-key": key.key } });
     await expectStatus(200, "POST", "/api/v1/echo/deeper", { bearer: key.key, body: { note: "a body" } });
     await expectStatus(401, "GET", "/api/v1/echo", { bearer: doomed.key });
-    await expectStatus(401, "GET", "/api/v1/echo", { bearer: secret("wrong secret of a real key id", `${key.prefix}_${"Z".repeat(22)}`) });
-    await expectStatus(401, "GET", "/api/v1/echo", { headers: { authorization: secret("not a bearer credential", random("Basic dXNlcjpwYXNz")) } });
+    await expectStatus(401, "GET", "/api/v1/echo", {
+      bearer: secret("wrong secret of a real key id", `${key.prefix}_${"Z".repeat(22)}`),
+    });
+    await expectStatus(401, "GET", "/api/v1/echo", {
+      headers: { authorization: secret("not a bearer credential", random("Basic dXNlcjpwYXNz")) },
+    });
     await expectStatus(401, "GET", "/api/v1/echo", { bearer: setup.adminToken });
     await expectStatus(401, "GET", "/api/v1/echo", { bearer: token });
     await expectStatus(401, "GET", "/api/v1/echo", { cookie: token });
-    await expectStatus([404, 422], "POST", "/api/v1/check", { bearer: key.key, body: { identifier: key.key, rule: "per-key" } });
+    await expectStatus([404, 422], "POST", "/api/v1/check", {
+      bearer: key.key,
+      body: { identifier: key.key, rule: "per-key" },
+    });
 
     // --- Credentials where they do not belong --------------------------------------------------
     await expectStatus(401, "GET", "/api/admin/tenants", { bearer: key.key });
     await expectStatus(401, "GET", "/api/admin/tenants", { bearer: token });
-    await expectStatus(401, "GET", "/api/admin/tenants", { bearer: secret("wrong admin token", random("wrong-admin-token")) });
+    await expectStatus(401, "GET", "/api/admin/tenants", {
+      bearer: secret("wrong admin token", random("wrong-admin-token")),
+    });
     await expectStatus(401, "GET", "/api/admin/tenants", { headers: { authorization: setup.adminToken } });
 
     // --- Errors: malformed bodies, unknown ids, nonsense parameters -----------------------------
     await expectStatus(400, "POST", "/api/admin/tenants", { bearer: setup.adminToken, body: `{"name":"${key.key}"` });
-    await expectStatus(400, "PUT", `/api/admin/tenants/${tenant.id}/rules`, { bearer: setup.adminToken, body: `[{"name":"${setup.adminToken}",` });
-    await expectStatus(422, "PUT", `/api/admin/tenants/${tenant.id}/rules`, { bearer: setup.adminToken, body: [{ ...RULES[0], limit: key.key }] });
-    await expectStatus(422, "POST", `/api/admin/tenants/${tenant.id}/keys`, { bearer: setup.adminToken, body: { name: key.key.repeat(10) } });
+    await expectStatus(400, "PUT", `/api/admin/tenants/${tenant.id}/rules`, {
+      bearer: setup.adminToken,
+      body: `[{"name":"${setup.adminToken}",`,
+    });
+    await expectStatus(422, "PUT", `/api/admin/tenants/${tenant.id}/rules`, {
+      bearer: setup.adminToken,
+      body: [{ ...RULES[0], limit: key.key }],
+    });
+    await expectStatus(422, "POST", `/api/admin/tenants/${tenant.id}/keys`, {
+      bearer: setup.adminToken,
+      body: { name: key.key.repeat(10) },
+    });
     await expectStatus(404, "GET", `/api/admin/keys/${encodeURIComponent(key.key)}`, { bearer: setup.adminToken });
-    await expectStatus(404, "GET", `/api/admin/tenants/${encodeURIComponent(key.key)}/keys`, { bearer: setup.adminToken });
+    await expectStatus(404, "GET", `/api/admin/tenants/${encodeURIComponent(key.key)}/keys`, {
+      bearer: setup.adminToken,
+    });
     await expectStatus(404, "GET", "/api/admin/keys/ZZZZZZZZ", { bearer: setup.adminToken });
-    await expectStatus(404, "POST", `/api/admin/audit/${encodeURIComponent(key.key)}/revert`, { bearer: setup.adminToken });
-    await expectStatus(404, "DELETE", `/api/admin/operators/${encodeURIComponent(password)}`, { bearer: setup.adminToken });
+    await expectStatus(404, "POST", `/api/admin/audit/${encodeURIComponent(key.key)}/revert`, {
+      bearer: setup.adminToken,
+    });
+    await expectStatus(404, "DELETE", `/api/admin/operators/${encodeURIComponent(password)}`, {
+      bearer: setup.adminToken,
+    });
     // Redis-key nonsense where monitoring builds keys from parameters: refused before Redis.
     for (const tenantId of ["{x}*", `${tenant.id}}:*`, key.key, "\u0000"]) {
-      await expectStatus(422, "GET", `/api/admin/monitoring/hot-keys?range=5m&tenantId=${encodeURIComponent(tenantId)}`, { bearer: setup.adminToken });
+      await expectStatus(
+        422,
+        "GET",
+        `/api/admin/monitoring/hot-keys?range=5m&tenantId=${encodeURIComponent(tenantId)}`,
+        { bearer: setup.adminToken },
+      );
     }
-    await expectStatus(422, "GET", `/api/admin/monitoring/traffic?range=${encodeURIComponent(key.key)}`, { bearer: setup.adminToken });
+    await expectStatus(422, "GET", `/api/admin/monitoring/traffic?range=${encodeURIComponent(key.key)}`, {
+      bearer: setup.adminToken,
+    });
     // A name Postgres cannot store (NUL), made of secrets: refused before the database, as a 422 that
     // names the field (the whole output is checked for the secrets below).
-    const unstorable = await expectStatus(422, "POST", "/api/admin/tenants", { bearer: setup.adminToken, body: { name: `${key.key}\u0000${setup.adminToken}` } });
+    const unstorable = await expectStatus(422, "POST", "/api/admin/tenants", {
+      bearer: setup.adminToken,
+      body: { name: `${key.key}\u0000${setup.adminToken}` },
+    });
     expect(Object.keys((unstorable.json() as { errors: object }).errors)).toEqual(["name"]);
 
     // --- The stored hashes are secrets too -----------------------------------------------------
@@ -136,9 +237,15 @@ describe("secrets", () => {
       `/api/admin/monitoring/refusal-rate?range=5m&tenantId=${tenant.id}`,
     ];
     for (const path of reads) await expectStatus(200, "GET", path, { cookie: token });
-    const audit = (await expectStatus(200, "GET", `/api/admin/audit?tenantId=${tenant.id}`, { bearer: setup.adminToken })).json() as { action: string }[];
-    expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(["tenant.create", "key.create", "key.revoke", "rules.replace"]));
-    const operatorAudit = (await expectStatus(200, "GET", "/api/admin/audit?limit=100", { bearer: setup.adminToken })).json() as { target: string }[];
+    const audit = (
+      await expectStatus(200, "GET", `/api/admin/audit?tenantId=${tenant.id}`, { bearer: setup.adminToken })
+    ).json() as { action: string }[];
+    expect(audit.map((e) => e.action)).toEqual(
+      expect.arrayContaining(["tenant.create", "key.create", "key.revoke", "rules.replace"]),
+    );
+    const operatorAudit = (
+      await expectStatus(200, "GET", "/api/admin/audit?limit=100", { bearer: setup.adminToken })
+    ).json() as { target: string }[];
     expect(operatorAudit.filter((e) => e.target === `operator:${operator.id}`).length).toBeGreaterThanOrEqual(2);
     await expectStatus([200, 503], "GET", "/api/health");
     await expectStatus(200, "GET", "/api/metrics");

@@ -5,7 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
-import { adminClient, apiCall, deleteTenants, type AdminClient, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
+import {
+  adminClient,
+  apiCall,
+  deleteTenants,
+  type AdminClient,
+  type ApiAnswer,
+  type CreatedKey,
+} from "@/test/support/adminClient";
 import { cleanupRedis, msUntil, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
 import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
 
@@ -32,11 +39,18 @@ afterAll(async () => {
   await cleanupRedis(shared.prefix);
 });
 
-const echo = (server: SluiceServer, key: CreatedKey): Promise<ApiAnswer> => apiCall(server.url, "/api/v1/echo", { key: key.key });
+const echo = (server: SluiceServer, key: CreatedKey): Promise<ApiAnswer> =>
+  apiCall(server.url, "/api/v1/echo", { key: key.key });
 
 const ECHO_ONLY = { path: "/api/v1/echo" };
 /** Charges only GET /api/v1/probe: B showing it proves B has the tenant's rule list and key. */
-const PROBE_RULE: RuleInput = { name: "probe", algorithm: "sliding_log", limit: 10_000, windowMs: HOUR_MS, match: { path: "/api/v1/probe" } };
+const PROBE_RULE: RuleInput = {
+  name: "probe",
+  algorithm: "sliding_log",
+  limit: 10_000,
+  windowMs: HOUR_MS,
+  match: { path: "/api/v1/probe" },
+};
 
 /**
  * A tenant made through A with one key and `rules` (which must not match /api/v1/probe), returned
@@ -47,7 +61,13 @@ async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: Cre
   createdTenants.push(tenant.id);
   const key = await adminA.createKey(tenant.id);
   await adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
-  await waitUntil(async () => (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") === `"probe";q=10000;w=3600`, 10_000, "B serves the new tenant");
+  await waitUntil(
+    async () =>
+      (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") ===
+      `"probe";q=10000;w=3600`,
+    10_000,
+    "B serves the new tenant",
+  );
   return { tenantId: tenant.id, key };
 }
 
@@ -60,7 +80,9 @@ describe("two instances", () => {
     // may or may not have been counted by Redis (its command was sent), hence the bounds below;
     // without a 503 they are the exact count. The deadline itself no longer expires while Redis's
     // reply waits unread in a starved process (lib/limiter/decideUnderLag.int.test.ts).
-    const { key } = await fixture([{ name: "shared", algorithm: "sliding_log", limit, windowMs: HOUR_MS, match: ECHO_ONLY, failMode: "closed" }]);
+    const { key } = await fixture([
+      { name: "shared", algorithm: "sliding_log", limit, windowMs: HOUR_MS, match: ECHO_ONLY, failMode: "closed" },
+    ]);
     // Sent at once, alternating instances: twice the limit.
     const answers = await Promise.all(Array.from({ length: 2 * limit }, (_, i) => echo(i % 2 === 0 ? a : b, key)));
     const statuses = answers.map((r) => r.status);
@@ -76,14 +98,22 @@ describe("two instances", () => {
   });
 
   it("a rule change made through A is in force on B within 1 s", async () => {
-    const { tenantId, key } = await fixture([{ name: "per-key", algorithm: "sliding_log", limit: 1000, windowMs: HOUR_MS, match: ECHO_ONLY }]);
+    const { tenantId, key } = await fixture([
+      { name: "per-key", algorithm: "sliding_log", limit: 1000, windowMs: HOUR_MS, match: ECHO_ONLY },
+    ]);
     const before = await echo(b, key);
     expect(before.status).toBe(200);
     expect(before.headers.get("ratelimit-policy")).toBe(`"per-key";q=1000;w=3600`);
 
-    await adminA.putTenantRules(tenantId, [{ name: "per-key", algorithm: "sliding_log", limit: 3, windowMs: HOUR_MS, match: ECHO_ONLY }]);
+    await adminA.putTenantRules(tenantId, [
+      { name: "per-key", algorithm: "sliding_log", limit: 3, windowMs: HOUR_MS, match: ECHO_ONLY },
+    ]);
     const changedAt = performance.now();
-    const elapsed = await msUntil(changedAt, async () => (await echo(b, key)).headers.get("ratelimit-policy") === `"per-key";q=3;w=3600`, GIVE_UP_MS);
+    const elapsed = await msUntil(
+      changedAt,
+      async () => (await echo(b, key)).headers.get("ratelimit-policy") === `"per-key";q=3;w=3600`,
+      GIVE_UP_MS,
+    );
     expect(elapsed).toBeLessThan(PROPAGATION_LIMIT_MS);
 
     // And B enforces it: the counter kept its requests (the rule kept its name), so 3 is soon reached.

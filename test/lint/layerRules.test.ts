@@ -36,29 +36,66 @@ async function ruleIds(code: string, folder: string): Promise<string[]> {
 }
 
 describe("layer order (import/no-restricted-paths)", () => {
-  it("refuses an import from a higher layer and allows one from a lower layer", async () => {
-    const folder = "lib/policy/rules";
-    expect(await ruleIds('import { services } from "../../runtime/services";\nexport const probe = services;\n', folder)).toContain("import/no-restricted-paths");
-    expect(await ruleIds('import { getDb } from "../../db/client";\nexport const probe = getDb;\n', folder)).toEqual([]);
-  }, SLOW);
+  it(
+    "refuses an import from a higher layer and allows one from a lower layer",
+    async () => {
+      const folder = "lib/policy/rules";
+      expect(
+        await ruleIds('import { services } from "../../runtime/services";\nexport const probe = services;\n', folder),
+      ).toContain("import/no-restricted-paths");
+      expect(await ruleIds('import { getDb } from "../../db/client";\nexport const probe = getDb;\n', folder)).toEqual(
+        [],
+      );
+    },
+    SLOW,
+  );
 
-  it("refuses the @/ alias the same way", async () => {
-    const folder = "lib/config";
-    expect(await ruleIds('import { traceEntry } from "@/lib/monitoring/record/requestTrace";\nexport const probe = traceEntry;\n', folder)).toContain("import/no-restricted-paths");
-    expect(await ruleIds('import { plainText } from "@/lib/common/textInput";\nexport const probe = plainText;\n', folder)).toEqual([]);
-  }, SLOW);
+  it(
+    "refuses the @/ alias the same way",
+    async () => {
+      const folder = "lib/config";
+      expect(
+        await ruleIds(
+          'import { traceEntry } from "@/lib/monitoring/record/requestTrace";\nexport const probe = traceEntry;\n',
+          folder,
+        ),
+      ).toContain("import/no-restricted-paths");
+      expect(
+        await ruleIds('import { plainText } from "@/lib/common/textInput";\nexport const probe = plainText;\n', folder),
+      ).toEqual([]);
+    },
+    SLOW,
+  );
 
-  it("refuses an import between peers and from a higher subfolder of the same layer", async () => {
-    expect(await ruleIds('import { AppError } from "../http/errors";\nexport const probe = AppError;\n', "lib/redis")).toContain("import/no-restricted-paths");
-    const inner = "lib/monitoring/record";
-    expect(await ruleIds('import { ReadPlan } from "../query/readPlan";\nexport const probe = ReadPlan;\n', inner)).toContain("import/no-restricted-paths");
-    expect(await ruleIds('import { metrics } from "../prometheus/metrics";\nexport const probe = metrics;\n', inner)).toContain("import/no-restricted-paths");
-    expect(await ruleIds('import { SECOND_MS } from "./monitoringKeys";\nexport const probe = SECOND_MS;\n', inner)).toEqual([]);
-  }, SLOW);
+  it(
+    "refuses an import between peers and from a higher subfolder of the same layer",
+    async () => {
+      expect(
+        await ruleIds('import { AppError } from "../http/errors";\nexport const probe = AppError;\n', "lib/redis"),
+      ).toContain("import/no-restricted-paths");
+      const inner = "lib/monitoring/record";
+      expect(
+        await ruleIds('import { ReadPlan } from "../query/readPlan";\nexport const probe = ReadPlan;\n', inner),
+      ).toContain("import/no-restricted-paths");
+      expect(
+        await ruleIds('import { metrics } from "../prometheus/metrics";\nexport const probe = metrics;\n', inner),
+      ).toContain("import/no-restricted-paths");
+      expect(
+        await ruleIds('import { SECOND_MS } from "./monitoringKeys";\nexport const probe = SECOND_MS;\n', inner),
+      ).toEqual([]);
+    },
+    SLOW,
+  );
 
-  it("refuses lib/ importing app/ or components/", async () => {
-    expect(await ruleIds('import * as route from "@/app/api/health/route";\nexport const probe = route;\n', "lib/runtime")).toContain("import/no-restricted-paths");
-  }, SLOW);
+  it(
+    "refuses lib/ importing app/ or components/",
+    async () => {
+      expect(
+        await ruleIds('import * as route from "@/app/api/health/route";\nexport const probe = route;\n', "lib/runtime"),
+      ).toContain("import/no-restricted-paths");
+    },
+    SLOW,
+  );
 });
 
 describe("import cycles (import/no-cycle)", () => {
@@ -67,19 +104,23 @@ describe("import cycles (import/no-cycle)", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("refuses two files that import each other, and not one that only imports the other", async () => {
-    dir = await mkdtemp(path.join(ROOT, "lib/common/cycleProbe-"));
-    const a = path.join(dir, "a.ts");
-    const b = path.join(dir, "b.ts");
-    await writeFile(a, 'import { b } from "./b";\nexport const a = () => b;\n');
-    await writeFile(b, 'import { a } from "./a";\nexport const b = () => a;\n');
-    const [cycle] = await eslint.lintFiles([a]);
-    expect(cycle?.messages.map((m) => m.ruleId)).toContain("import/no-cycle");
+  it(
+    "refuses two files that import each other, and not one that only imports the other",
+    async () => {
+      dir = await mkdtemp(path.join(ROOT, "lib/common/cycleProbe-"));
+      const a = path.join(dir, "a.ts");
+      const b = path.join(dir, "b.ts");
+      await writeFile(a, 'import { b } from "./b";\nexport const a = () => b;\n');
+      await writeFile(b, 'import { a } from "./a";\nexport const b = () => a;\n');
+      const [cycle] = await eslint.lintFiles([a]);
+      expect(cycle?.messages.map((m) => m.ruleId)).toContain("import/no-cycle");
 
-    const c = path.join(dir, "c.ts");
-    await writeFile(c, 'import { b } from "./b";\nexport const c = () => b;\n');
-    await writeFile(b, "export const b = () => 1;\n");
-    const [line] = await eslint.lintFiles([c]);
-    expect(line?.messages.map((m) => m.ruleId)).toEqual([]);
-  }, SLOW);
+      const c = path.join(dir, "c.ts");
+      await writeFile(c, 'import { b } from "./b";\nexport const c = () => b;\n');
+      await writeFile(b, "export const b = () => 1;\n");
+      const [line] = await eslint.lintFiles([c]);
+      expect(line?.messages.map((m) => m.ruleId)).toEqual([]);
+    },
+    SLOW,
+  );
 });

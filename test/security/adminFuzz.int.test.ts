@@ -42,63 +42,105 @@ const RUNS = { write: runs(200), read: runs(80), not_allowed: runs(5) } as const
 /** A revert reads no body, and each accepted case re-applies a rule list and waits until it is in force. */
 const RUNS_OF: Record<string, number> = { "POST /api/admin/audit/[auditId]/revert": runs(60) };
 
-const validParams = (f: Fixture): Record<string, string> => ({ tenantId: f.tenantId, keyId: f.keyId, operatorId: f.targetOperatorId, auditId: f.auditId });
+const validParams = (f: Fixture): Record<string, string> => ({
+  tenantId: f.tenantId,
+  keyId: f.keyId,
+  operatorId: f.targetOperatorId,
+  auditId: f.auditId,
+});
 
 /** A hostile path parameter that never names another test's audit event (a revert would change its data). */
-const segmentFor = (name: string): fc.Arbitrary<string> => (name === "auditId" ? hostileSegment.filter((s) => !/^\s*\+?0*[1-9][0-9]{0,14}\s*$/.test(s)) : hostileSegment);
+const segmentFor = (name: string): fc.Arbitrary<string> =>
+  name === "auditId" ? hostileSegment.filter((s) => !/^\s*\+?0*[1-9][0-9]{0,14}\s*$/.test(s)) : hostileSegment;
 
 async function storedRules(): Promise<{ tenant: unknown; key: unknown }> {
-  return { tenant: await getRules({ kind: "tenant", tenantId: fx.tenantId }), key: await getRules({ kind: "key", keyId: fx.keyId }) };
+  return {
+    tenant: await getRules({ kind: "tenant", tenantId: fx.tenantId }),
+    key: await getRules({ kind: "key", keyId: fx.keyId }),
+  };
 }
 
 /** What the rules must be after a case, given what they were and the answer. */
-async function expectedRules(m: RouteMethod, params: Record<string, string>, res: RouteAnswer, before: { tenant: unknown; key: unknown }) {
+async function expectedRules(
+  m: RouteMethod,
+  params: Record<string, string>,
+  res: RouteAnswer,
+  before: { tenant: unknown; key: unknown },
+) {
   if (res.status !== 200) return before;
-  if (m.route === "api/admin/tenants/[tenantId]/rules" && m.method === "PUT" && params.tenantId === fx.tenantId) return { ...before, tenant: res.body };
-  if (m.route === "api/admin/keys/[keyId]/rules" && m.method === "PUT" && params.keyId === fx.keyId) return { ...before, key: res.body };
+  if (m.route === "api/admin/tenants/[tenantId]/rules" && m.method === "PUT" && params.tenantId === fx.tenantId)
+    return { ...before, tenant: res.body };
+  if (m.route === "api/admin/keys/[keyId]/rules" && m.method === "PUT" && params.keyId === fx.keyId)
+    return { ...before, key: res.body };
   if (m.route === "api/admin/audit/[auditId]/revert") return storedRules();
   return before;
 }
 
 function expectValidCreation(m: RouteMethod, res: RouteAnswer): void {
   if (res.status !== 201) return;
-  if (m.route === "api/admin/operators") expect(emailSchema.safeParse(res.body.email)).toMatchObject({ success: true, data: res.body.email });
+  if (m.route === "api/admin/operators")
+    expect(emailSchema.safeParse(res.body.email)).toMatchObject({ success: true, data: res.body.email });
   else expect(displayNameSchema.safeParse(res.body.name)).toMatchObject({ success: true, data: res.body.name });
 }
 
 describe.each(adminMethods.map((m) => [`${m.method} /${m.route}`, m] as const))("%s", (name, m) => {
   const kind = m.spec.kind === "read" || m.spec.kind === "write" ? m.spec.kind : "not_allowed";
   const numRuns = RUNS_OF[name] ?? RUNS[kind];
-  it(`never a 5xx or a throw, every refusal problem+json, nothing invalid stored (${numRuns} cases)`, { timeout: 120_000 }, async () => {
-    const prepared = m.spec.kind === "read" || m.spec.kind === "write" ? await m.spec.ok(fx) : { status: 405 };
-    const paramNames = [...m.route.matchAll(/\[(\w+)\]/g)].map((x) => x[1]!);
-    const valid = { ...validParams(fx), ...("params" in prepared ? prepared.params : {}) };
-    const params = fc.record(Object.fromEntries(paramNames.map((p) => [p, fc.oneof({ arbitrary: fc.constant(valid[p]!), weight: 2 }, { arbitrary: segmentFor(p), weight: 1 })])));
-    const query = fc.oneof(fc.constant(("query" in prepared && prepared.query) || ""), hostileQuery(QUERY_NAMES, [fx.tenantId, fx.keyId, fx.auditId, "per-key", "checked", "192.0.2.1"]));
-    const body = m.method === "GET" || m.method === "HEAD" ? fc.constant(undefined) : hostileBody("body" in prepared ? (prepared.body ?? {}) : {});
-    // Mostly the admin token; sometimes an admin session with any Origin (the CSRF check parses it).
-    const origin = fc.option(fc.oneof(fc.constant(ORIGIN), headerText), { freq: 5 });
-    const cases = fc.record({ params, query, body, origin });
+  it(
+    `never a 5xx or a throw, every refusal problem+json, nothing invalid stored (${numRuns} cases)`,
+    { timeout: 120_000 },
+    async () => {
+      const prepared = m.spec.kind === "read" || m.spec.kind === "write" ? await m.spec.ok(fx) : { status: 405 };
+      const paramNames = [...m.route.matchAll(/\[(\w+)\]/g)].map((x) => x[1]!);
+      const valid = { ...validParams(fx), ...("params" in prepared ? prepared.params : {}) };
+      const params = fc.record(
+        Object.fromEntries(
+          paramNames.map((p) => [
+            p,
+            fc.oneof({ arbitrary: fc.constant(valid[p]!), weight: 2 }, { arbitrary: segmentFor(p), weight: 1 }),
+          ]),
+        ),
+      );
+      const query = fc.oneof(
+        fc.constant(("query" in prepared && prepared.query) || ""),
+        hostileQuery(QUERY_NAMES, [fx.tenantId, fx.keyId, fx.auditId, "per-key", "checked", "192.0.2.1"]),
+      );
+      const body =
+        m.method === "GET" || m.method === "HEAD"
+          ? fc.constant(undefined)
+          : hostileBody("body" in prepared ? (prepared.body ?? {}) : {});
+      // Mostly the admin token; sometimes an admin session with any Origin (the CSRF check parses it).
+      const origin = fc.option(fc.oneof(fc.constant(ORIGIN), headerText), { freq: 5 });
+      const cases = fc.record({ params, query, body, origin });
 
-    let before = await storedRules();
-    const started = await storedRules();
-    await fc.assert(
-      fc.asyncProperty(cases, async (c) => {
-        const auth = c.origin === null ? sec.env.auth : { cookie: await sec.sessionCookie(adminId), origin: c.origin };
-        const res = await fuzzCall(m.handler, { method: m.method, route: m.route, params: c.params, query: c.query, body: c.body, headers: { "x-forwarded-for": sec.freshIp(), ...auth } });
-        if (res.status < 300 && "created" in prepared && prepared.created) prepared.created(res.body);
-        expectValidCreation(m, res);
-        if (kind !== "write") return;
-        const want = await expectedRules(m, c.params, res, before);
-        const now = await storedRules();
-        expect(now).toEqual(want);
-        expect(tenantRulesSchema.parse(now.tenant)).toEqual(now.tenant);
-        expect(keyRulesSchema.parse(now.key)).toEqual(now.key);
-        before = now;
-      }),
-      { seed: seedOf(name), numRuns },
-    );
-    // Reads and 405s change nothing at all.
-    if (kind !== "write") expect(await storedRules()).toEqual(started);
-  });
+      let before = await storedRules();
+      const started = await storedRules();
+      await fc.assert(
+        fc.asyncProperty(cases, async (c) => {
+          const auth =
+            c.origin === null ? sec.env.auth : { cookie: await sec.sessionCookie(adminId), origin: c.origin };
+          const res = await fuzzCall(m.handler, {
+            method: m.method,
+            route: m.route,
+            params: c.params,
+            query: c.query,
+            body: c.body,
+            headers: { "x-forwarded-for": sec.freshIp(), ...auth },
+          });
+          if (res.status < 300 && "created" in prepared && prepared.created) prepared.created(res.body);
+          expectValidCreation(m, res);
+          if (kind !== "write") return;
+          const want = await expectedRules(m, c.params, res, before);
+          const now = await storedRules();
+          expect(now).toEqual(want);
+          expect(tenantRulesSchema.parse(now.tenant)).toEqual(now.tenant);
+          expect(keyRulesSchema.parse(now.key)).toEqual(now.key);
+          before = now;
+        }),
+        { seed: seedOf(name), numRuns },
+      );
+      // Reads and 405s change nothing at all.
+      if (kind !== "write") expect(await storedRules()).toEqual(started);
+    },
+  );
 });

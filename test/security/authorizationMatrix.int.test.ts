@@ -31,25 +31,32 @@ describe("the route table", () => {
   });
 });
 
-describe.each(inventory.methods.map((m) => [`${m.method} /${m.route}`, m] as const))("%s", (_name, { route, method, spec, handler }) => {
-  it.each(CALLERS)("%s", async (caller) => {
-    const prepared = spec.kind === "not_allowed" ? { status: 405 } : await spec.ok(fx);
-    const headers = await headersOf(caller, fx, who, { fresh: spec.kind === "logout" });
-    const path = "/" + route.replace(/\[(\w+)\]/g, (_m, name: string) => ("params" in prepared && prepared.params?.[name]) || "x") + (("query" in prepared && prepared.query) || "");
-    const res = await callRoute(handler, {
-      method,
-      path,
-      params: "params" in prepared ? prepared.params : {},
-      body: "body" in prepared ? prepared.body : undefined,
-      headers: { "x-forwarded-for": sec.freshIp(), ...headers },
+describe.each(inventory.methods.map((m) => [`${m.method} /${m.route}`, m] as const))(
+  "%s",
+  (_name, { route, method, spec, handler }) => {
+    it.each(CALLERS)("%s", async (caller) => {
+      const prepared = spec.kind === "not_allowed" ? { status: 405 } : await spec.ok(fx);
+      const headers = await headersOf(caller, fx, who, { fresh: spec.kind === "logout" });
+      const path =
+        "/" +
+        route.replace(/\[(\w+)\]/g, (_m, name: string) => ("params" in prepared && prepared.params?.[name]) || "x") +
+        (("query" in prepared && prepared.query) || "");
+      const res = await callRoute(handler, {
+        method,
+        path,
+        params: "params" in prepared ? prepared.params : {},
+        body: "body" in prepared ? prepared.body : undefined,
+        headers: { "x-forwarded-for": sec.freshIp(), ...headers },
+      });
+      const want = expectedStatus(spec, method, caller, prepared.status);
+      expect(res.status, JSON.stringify(res.body)).toBe(want);
+      if (want === 405) expect(res.headers.get("allow")).toBeTruthy();
+      if (want === 401 && spec.kind !== "me" && spec.kind !== "login")
+        expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
+      if (res.status < 300 && "created" in prepared && prepared.created) prepared.created(res.body);
     });
-    const want = expectedStatus(spec, method, caller, prepared.status);
-    expect(res.status, JSON.stringify(res.body)).toBe(want);
-    if (want === 405) expect(res.headers.get("allow")).toBeTruthy();
-    if (want === 401 && spec.kind !== "me" && spec.kind !== "login") expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
-    if (res.status < 300 && "created" in prepared && prepared.created) prepared.created(res.body);
-  });
-});
+  },
+);
 
 describe("what the statuses mean", () => {
   const tenants = () => inventory.methods.find((m) => m.route === "api/admin/tenants" && m.method === "POST")!.handler;
@@ -57,10 +64,18 @@ describe("what the statuses mean", () => {
   it("a viewer's change is refused for its role, a cross-origin change as CSRF, before anything is stored", async () => {
     const db = (await import("@/lib/db/client")).getDb();
     const before = await db.tenant.count();
-    const viewer = await callRoute(tenants(), { method: "POST", body: { name: "viewer-made" }, headers: await headersOf("viewer session", fx, who) });
+    const viewer = await callRoute(tenants(), {
+      method: "POST",
+      body: { name: "viewer-made" },
+      headers: await headersOf("viewer session", fx, who),
+    });
     expect(viewer.status).toBe(403);
     expect(viewer.body.detail).toMatch(/viewer/);
-    const csrf = await callRoute(tenants(), { method: "POST", body: { name: "csrf-made" }, headers: await headersOf("admin session, cross-origin (CSRF)", fx, who) });
+    const csrf = await callRoute(tenants(), {
+      method: "POST",
+      body: { name: "csrf-made" },
+      headers: await headersOf("admin session, cross-origin (CSRF)", fx, who),
+    });
     expect(csrf.status).toBe(403);
     expect(csrf.body.detail).toMatch(/Cross-origin/);
     expect(await db.tenant.count()).toBe(before);

@@ -38,14 +38,23 @@ function valueImports(rel: string): string[] {
   if (known) return known;
   const file = ts.createSourceFile(rel, read(rel), ts.ScriptTarget.Latest, true);
   const found: string[] = [];
-  const onlyTypes = (names: ts.NodeArray<ts.ImportSpecifier | ts.ExportSpecifier>) => names.length > 0 && names.every((n) => n.isTypeOnly);
+  const onlyTypes = (names: ts.NodeArray<ts.ImportSpecifier | ts.ExportSpecifier>) =>
+    names.length > 0 && names.every((n) => n.isTypeOnly);
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const clause = node.importClause;
-      const typeOnly = clause?.isTypeOnly || (clause && !clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings) && onlyTypes(clause.namedBindings.elements));
+      const typeOnly =
+        clause?.isTypeOnly ||
+        (clause &&
+          !clause.name &&
+          clause.namedBindings &&
+          ts.isNamedImports(clause.namedBindings) &&
+          onlyTypes(clause.namedBindings.elements));
       if (!typeOnly) found.push(node.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const typeOnly = node.isTypeOnly || (node.exportClause && ts.isNamedExports(node.exportClause) && onlyTypes(node.exportClause.elements));
+      const typeOnly =
+        node.isTypeOnly ||
+        (node.exportClause && ts.isNamedExports(node.exportClause) && onlyTypes(node.exportClause.elements));
       if (!typeOnly) found.push(node.moduleSpecifier.text);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
@@ -64,7 +73,16 @@ function resolveLocal(from: string, specifier: string): string | null {
   if (specifier.startsWith("@/")) base = specifier.slice(2);
   else if (specifier.startsWith(".")) base = path.join(path.dirname(from), specifier);
   else return null;
-  const candidates = [base, `${base}.ts`, `${base}.tsx`, `${base}.js`, `${base}.mjs`, `${base}/index.ts`, `${base}/index.tsx`, base.replace(/\.js$/, ".ts")];
+  const candidates = [
+    base,
+    `${base}.ts`,
+    `${base}.tsx`,
+    `${base}.js`,
+    `${base}.mjs`,
+    `${base}/index.ts`,
+    `${base}/index.tsx`,
+    base.replace(/\.js$/, ".ts"),
+  ];
   const hit = candidates.find((c) => fs.existsSync(path.join(ROOT, c)) && fs.statSync(path.join(ROOT, c)).isFile());
   if (!hit) throw new Error(`${from}: cannot resolve ${specifier}`);
   return hit;
@@ -102,7 +120,7 @@ function serverReach(root: string): string[] {
 const clientRoots = [...sourceFiles("app"), ...sourceFiles("components")].filter(isClientRoot);
 
 describe("the browser bundle", () => {
-  it("has client roots to check (the walk sees every \"use client\" file)", () => {
+  it('has client roots to check (the walk sees every "use client" file)', () => {
     expect(clientRoots.length).toBeGreaterThan(40);
     expect(clientRoots).toContain("components/tenants/CreateTenantForm.tsx");
   });
@@ -114,6 +132,8 @@ describe("the browser bundle", () => {
   it("the walk does find server modules: a route handler reaches the Prisma client and configuration", () => {
     const reached = serverReach("app/api/admin/tenants/route.ts").join("\n");
     expect(reached).toMatch(/lib\/config\/config\.ts \(server-only\)/);
-    expect(reached).toMatch(/lib\/dataplane\/admission\/clientIp\.ts \(server-only\)|lib\/db\/client\.ts \(server-only\)/);
+    expect(reached).toMatch(
+      /lib\/dataplane\/admission\/clientIp\.ts \(server-only\)|lib\/db\/client\.ts \(server-only\)/,
+    );
   });
 });

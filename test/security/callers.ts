@@ -41,7 +41,12 @@ const sessions = new Map<string, Promise<string>>();
  * The caller's headers. Sessions are made once per caller and kind, unless `fresh` (a logout
  * ends the session it is called with).
  */
-export async function headersOf(caller: Caller, fx: Fixture, who: Credentials, { fresh = false } = {}): Promise<Record<string, string>> {
+export async function headersOf(
+  caller: Caller,
+  fx: Fixture,
+  who: Credentials,
+  { fresh = false } = {},
+): Promise<Record<string, string>> {
   const cookie = (id: string, state: "live" | "expired" | "ended" = "live") => {
     const key = `${caller}/${id}/${state}`;
     // An expired row is deleted by the next session made, so each call gets one of its own.
@@ -83,8 +88,18 @@ export async function headersOf(caller: Caller, fx: Fixture, who: Credentials, {
   }
 }
 
-const LIVE_SESSION = new Set<Caller>(["viewer session", "admin session", "admin session, cross-origin (CSRF)", "admin session, no Origin (CSRF)", "viewer session, cross-origin (CSRF)"]);
-const CROSS_SITE = new Set<Caller>(["admin session, cross-origin (CSRF)", "admin session, no Origin (CSRF)", "viewer session, cross-origin (CSRF)"]);
+const LIVE_SESSION = new Set<Caller>([
+  "viewer session",
+  "admin session",
+  "admin session, cross-origin (CSRF)",
+  "admin session, no Origin (CSRF)",
+  "viewer session, cross-origin (CSRF)",
+]);
+const CROSS_SITE = new Set<Caller>([
+  "admin session, cross-origin (CSRF)",
+  "admin session, no Origin (CSRF)",
+  "viewer session, cross-origin (CSRF)",
+]);
 
 /** The status `caller` must get from `method` of this kind whose allowed call answers `ok`. */
 export function expectedStatus(spec: MethodSpec, method: string, caller: Caller, ok: number): number {
@@ -103,7 +118,9 @@ export function expectedStatus(spec: MethodSpec, method: string, caller: Caller,
       return caller === "viewer session" ? 403 : 401;
     case "login":
       // Open to anyone with the password; refused only when it names another origin (login CSRF).
-      return caller === "admin session, cross-origin (CSRF)" || caller === "viewer session, cross-origin (CSRF)" ? 403 : ok;
+      return caller === "admin session, cross-origin (CSRF)" || caller === "viewer session, cross-origin (CSRF)"
+        ? 403
+        : ok;
     case "logout":
       // Ends the cookie's session, if any, under the same origin check as any cookie-carried change.
       return CROSS_SITE.has(caller) ? 403 : ok;

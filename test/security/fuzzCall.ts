@@ -37,7 +37,13 @@ export function pathOf(route: string, params: Record<string, string>): string {
 
 export async function fuzzCall(handler: RouteHandler, req: FuzzRequest): Promise<RouteAnswer> {
   const headers = { ...req.headers, ...(req.body?.contentType ? { "content-type": req.body.contentType } : {}) };
-  const answer = await callRoute(handler, { method: req.method, path: pathOf(req.route, req.params) + req.query, params: req.params, rawBody: req.body?.text, headers });
+  const answer = await callRoute(handler, {
+    method: req.method,
+    path: pathOf(req.route, req.params) + req.query,
+    params: req.params,
+    rawBody: req.body?.text,
+    headers,
+  });
   expectInvariant(`${req.method} ${req.route}`, answer);
   return answer;
 }

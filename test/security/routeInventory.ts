@@ -50,9 +50,11 @@ export async function routeInventory(): Promise<Inventory> {
       else methods.push({ route, method, spec: methodSpec, handler: mod[method] as RouteHandler });
     }
     for (const method of Object.keys(spec.methods) as HttpMethod[]) {
-      if (!exported.includes(method)) problems.push(`${route}: the route table lists ${method}, which the route file does not export`);
+      if (!exported.includes(method))
+        problems.push(`${route}: the route table lists ${method}, which the route file does not export`);
     }
   }
-  for (const route of Object.keys(ROUTE_TABLE)) if (!routes.has(route)) problems.push(`${route}: in the route table, but there is no such route file`);
+  for (const route of Object.keys(ROUTE_TABLE))
+    if (!routes.has(route)) problems.push(`${route}: in the route table, but there is no such route file`);
   return { methods, problems };
 }

@@ -5,7 +5,6 @@
  */
 import type { Fixture } from "./securityFixtures";
 
-
 export interface PreparedCall {
   params?: Record<string, string>;
   query?: string;

@@ -38,12 +38,22 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
     },
   },
   "api/admin/keys/[keyId]/counters": {
-    methods: { DELETE: write((fx) => ({ params: key(fx), status: 204 })), GET: NOT_ALLOWED, POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED },
+    methods: {
+      DELETE: write((fx) => ({ params: key(fx), status: 204 })),
+      GET: NOT_ALLOWED,
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+    },
   },
   "api/admin/tenants/[tenantId]/rules/[rule]/counters": {
     methods: {
       // A tenant of its own: the shared one's rules are replaced by other calls (a revert empties them).
-      DELETE: write(async (fx) => ({ params: { tenantId: (await fx.sec.newTenant()).id, rule: BASELINE_RULES[1].name }, query: "?identifier=fuzz-caller", status: 204 })),
+      DELETE: write(async (fx) => ({
+        params: { tenantId: (await fx.sec.newTenant()).id, rule: BASELINE_RULES[1].name },
+        query: "?identifier=fuzz-caller",
+        status: 204,
+      })),
       GET: NOT_ALLOWED,
       POST: NOT_ALLOWED,
       PUT: NOT_ALLOWED,
@@ -53,44 +63,109 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   "api/admin/tenants/[tenantId]/rules/[rule]/overrides": {
     methods: {
       // A tenant of its own, as for the counters above: the shared one's rules may be emptied by a revert.
-      GET: read(async (fx) => ({ params: { tenantId: (await fx.sec.newTenant()).id, rule: BASELINE_RULES[1].name }, status: 200 })),
-      PUT: write(async (fx) => ({ params: { tenantId: (await fx.sec.newTenant()).id, rule: BASELINE_RULES[1].name }, body: [{ identifier: "enterprise:*", limit: 5000 }], status: 200 })),
+      GET: read(async (fx) => ({
+        params: { tenantId: (await fx.sec.newTenant()).id, rule: BASELINE_RULES[1].name },
+        status: 200,
+      })),
+      PUT: write(async (fx) => ({
+        params: { tenantId: (await fx.sec.newTenant()).id, rule: BASELINE_RULES[1].name },
+        body: [{ identifier: "enterprise:*", limit: 5000 }],
+        status: 200,
+      })),
       POST: NOT_ALLOWED,
       PATCH: NOT_ALLOWED,
       DELETE: NOT_ALLOWED,
     },
   },
   "api/admin/keys/[keyId]/quota": {
-    methods: { GET: read((fx) => ({ params: key(fx), query: "?ip=192.0.2.1&identifier=x", status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: read((fx) => ({ params: key(fx), query: "?ip=192.0.2.1&identifier=x", status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/admin/keys/[keyId]/decisions": {
-    methods: { GET: read((fx) => ({ params: key(fx), query: "?limit=5", status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: read((fx) => ({ params: key(fx), query: "?limit=5", status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/admin/audit": {
-    methods: { GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}&limit=5`, status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}&limit=5`, status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/admin/audit/[auditId]/revert": {
-    methods: { POST: write((fx) => ({ params: { auditId: fx.auditId }, status: 200 })), GET: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      POST: write((fx) => ({ params: { auditId: fx.auditId }, status: 200 })),
+      GET: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/admin/monitoring/traffic": {
-    methods: { GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}&range=1h`, status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}&range=1h`, status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/admin/monitoring/refusal-rate": {
-    methods: { GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}`, status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}`, status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/admin/monitoring/hot-keys": {
-    methods: { GET: read(() => ({ query: "?range=24h&limit=3", status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: read(() => ({ query: "?range=24h&limit=3", status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/admin/monitoring/limited": {
-    methods: { GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}&limit=5`, status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}&limit=5`, status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/admin/monitoring/near-limit": {
-    methods: { GET: read(() => ({ status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: read(() => ({ status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/admin/operators": {
     methods: {
       GET: read(() => ({ status: 200 })),
-      POST: write((fx) => ({ body: { email: `${uniqueLabel("op")}@example.com`, password: PASSWORD, role: "viewer" }, status: 201, created: (b) => fx.sec.trackOperator(b.id) })),
+      POST: write((fx) => ({
+        body: { email: `${uniqueLabel("op")}@example.com`, password: PASSWORD, role: "viewer" },
+        status: 201,
+        created: (b) => fx.sec.trackOperator(b.id),
+      })),
       PUT: NOT_ALLOWED,
       PATCH: NOT_ALLOWED,
       DELETE: NOT_ALLOWED,
@@ -107,23 +182,62 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
     },
   },
   "api/auth/login": {
-    methods: { POST: { kind: "login", ok: (fx) => ({ body: { email: fx.loginEmail, password: PASSWORD }, status: 200 }) }, GET: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      POST: { kind: "login", ok: (fx) => ({ body: { email: fx.loginEmail, password: PASSWORD }, status: 200 }) },
+      GET: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/auth/logout": {
-    methods: { POST: { kind: "logout", ok: () => ({ status: 204 }) }, GET: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      POST: { kind: "logout", ok: () => ({ status: 204 }) },
+      GET: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/auth/me": {
-    methods: { GET: { kind: "me", ok: () => ({ status: 200 }) }, POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: { kind: "me", ok: () => ({ status: 200 }) },
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/health": {
-    methods: { GET: { kind: "public", ok: () => ({ status: 200 }) }, POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: { kind: "public", ok: () => ({ status: 200 }) },
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/metrics": {
-    methods: { GET: { kind: "public", ok: () => ({ status: 200 }) }, POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: { kind: "public", ok: () => ({ status: 200 }) },
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/openapi.json": {
-    methods: { GET: { kind: "public", ok: () => ({ status: 200 }) }, POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: { kind: "public", ok: () => ({ status: 200 }) },
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   // /api/v1 is not a Next route: the data plane (lib/dataplane) serves it; fuzzed in apiFuzz.int.test.ts.
-  "api/[[...path]]": { outside: "any unknown path under /api: a 404 problem for every method, no state (test/http/httpSemantics.int.test.ts)" },
+  "api/[[...path]]": {
+    outside:
+      "any unknown path under /api: a 404 problem for every method, no state (test/http/httpSemantics.int.test.ts)",
+  },
 };

@@ -20,11 +20,20 @@ export const PASSWORD = "correct horse battery staple";
 
 /** A rule list that every fixture tenant holds, so tests can tell whether it changed. */
 export const BASELINE_RULES = [
-  { name: "per-key", scope: "key", algorithm: "sliding_window", limit: 1000, windowMs: 60_000, match: { methods: ["GET", "POST"], path: "/api/v1/echo/*" } },
+  {
+    name: "per-key",
+    scope: "key",
+    algorithm: "sliding_window",
+    limit: 1000,
+    windowMs: 60_000,
+    match: { methods: ["GET", "POST"], path: "/api/v1/echo/*" },
+  },
   { name: "checked", scope: "identifier", algorithm: "fixed_window", limit: 1000, windowMs: 60_000 },
 ] as const;
 
-export const BASELINE_KEY_RULES = [{ name: "per-key", scope: "key", algorithm: "token_bucket", limit: 500, windowMs: 60_000 }] as const;
+export const BASELINE_KEY_RULES = [
+  { name: "per-key", scope: "key", algorithm: "token_bucket", limit: 500, windowMs: 60_000 },
+] as const;
 
 export interface Operator {
   id: string;
@@ -73,20 +82,39 @@ export function securityEnv(label: string): SecurityEnv {
     trackOperator: (id) => void operatorIds.push(id),
     async newKey(tenantId) {
       const { tenantKeys } = await routes();
-      const res = await callRoute(tenantKeys.POST, { method: "POST", params: { tenantId }, body: { name: uniqueLabel("key") }, headers: env.auth });
+      const res = await callRoute(tenantKeys.POST, {
+        method: "POST",
+        params: { tenantId },
+        body: { name: uniqueLabel("key") },
+        headers: env.auth,
+      });
       expect(res.status).toBe(201);
       return { id: res.body.id, key: res.body.key };
     },
     async newTenant() {
       const { tenants, tenantRules, keyRules } = await routes();
-      const res = await callRoute(tenants.POST, { method: "POST", body: { name: uniqueLabel("tenant") }, headers: env.auth });
+      const res = await callRoute(tenants.POST, {
+        method: "POST",
+        body: { name: uniqueLabel("tenant") },
+        headers: env.auth,
+      });
       expect(res.status).toBe(201);
       const id = res.body.id as string;
       tenantIds.push(id);
-      const rules = await callRoute(tenantRules.PUT, { method: "PUT", params: { tenantId: id }, body: BASELINE_RULES, headers: env.auth });
+      const rules = await callRoute(tenantRules.PUT, {
+        method: "PUT",
+        params: { tenantId: id },
+        body: BASELINE_RULES,
+        headers: env.auth,
+      });
       expect(rules.status).toBe(200);
       const key = await this.newKey(id);
-      const keyOverrides = await callRoute(keyRules.PUT, { method: "PUT", params: { keyId: key.id }, body: BASELINE_KEY_RULES, headers: env.auth });
+      const keyOverrides = await callRoute(keyRules.PUT, {
+        method: "PUT",
+        params: { keyId: key.id },
+        body: BASELINE_KEY_RULES,
+        headers: env.auth,
+      });
       expect(keyOverrides.status).toBe(200);
       return { id, keyId: key.id, key: key.key };
     },
@@ -136,7 +164,18 @@ export async function createFixture(sec: SecurityEnv): Promise<Fixture> {
   const target = await sec.newOperator("viewer");
   const login = await sec.newOperator("viewer");
   const db = (await import("@/lib/db/client")).getDb();
-  const event = await db.auditEvent.findFirst({ where: { tenantId: tenant.id, action: "rules.replace", target: `tenant:${tenant.id}` }, orderBy: { id: "desc" } });
+  const event = await db.auditEvent.findFirst({
+    where: { tenantId: tenant.id, action: "rules.replace", target: `tenant:${tenant.id}` },
+    orderBy: { id: "desc" },
+  });
   expect(event).not.toBeNull();
-  return { sec, tenantId: tenant.id, keyId: tenant.keyId, apiKey: tenant.key, targetOperatorId: target.id, loginEmail: login.email, auditId: String(event!.id) };
+  return {
+    sec,
+    tenantId: tenant.id,
+    keyId: tenant.keyId,
+    apiKey: tenant.key,
+    targetOperatorId: target.id,
+    loginEmail: login.email,
+    auditId: String(event!.id),
+  };
 }

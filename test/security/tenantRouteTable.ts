@@ -10,7 +10,11 @@ const UPSTREAM = { url: "http://127.0.0.1:9/api", timeoutMs: 1_000 };
 /** Gives the fixture tenant an upstream (straight in the store), so GET and DELETE have one to act on. */
 async function withUpstream(fx: Fixture) {
   const db = (await import("@/lib/db/client")).getDb();
-  await db.upstream.upsert({ where: { tenantId: fx.tenantId }, create: { tenantId: fx.tenantId, ...UPSTREAM }, update: {} });
+  await db.upstream.upsert({
+    where: { tenantId: fx.tenantId },
+    create: { tenantId: fx.tenantId, ...UPSTREAM },
+    update: {},
+  });
   return tenant(fx);
 }
 
@@ -18,7 +22,16 @@ const ALERTS = { webhookUrl: "http://127.0.0.1:9/hook", clientLimit: { hits: 1_0
 /** Gives the fixture tenant alert settings (straight in the store), so DELETE has them to act on. */
 async function withAlerts(fx: Fixture) {
   const db = (await import("@/lib/db/client")).getDb();
-  await db.alertSettings.upsert({ where: { tenantId: fx.tenantId }, create: { tenantId: fx.tenantId, webhookUrl: ALERTS.webhookUrl, secret: "whsec_fixture", conditions: { refusalRate: null, clientLimit: ALERTS.clientLimit } }, update: {} });
+  await db.alertSettings.upsert({
+    where: { tenantId: fx.tenantId },
+    create: {
+      tenantId: fx.tenantId,
+      webhookUrl: ALERTS.webhookUrl,
+      secret: "whsec_fixture",
+      conditions: { refusalRate: null, clientLimit: ALERTS.clientLimit },
+    },
+    update: {},
+  });
   return tenant(fx);
 }
 
@@ -26,14 +39,24 @@ export const TENANT_ROUTES: Record<string, RouteSpec> = {
   "api/admin/tenants": {
     methods: {
       GET: read(() => ({ status: 200 })),
-      POST: write((fx) => ({ body: { name: uniqueLabel("t") }, status: 201, created: (b) => fx.sec.trackTenant(b.id) })),
+      POST: write((fx) => ({
+        body: { name: uniqueLabel("t") },
+        status: 201,
+        created: (b) => fx.sec.trackTenant(b.id),
+      })),
       PUT: NOT_ALLOWED,
       PATCH: NOT_ALLOWED,
       DELETE: NOT_ALLOWED,
     },
   },
   "api/admin/tenants/[tenantId]": {
-    methods: { GET: read((fx) => ({ params: tenant(fx), status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/admin/tenants/[tenantId]/keys": {
     methods: {
@@ -66,7 +89,11 @@ export const TENANT_ROUTES: Record<string, RouteSpec> = {
     methods: {
       GET: read((fx) => ({ params: tenant(fx), status: 200 })),
       // Documentation addresses (RFC 5737): no test client comes from them.
-      PUT: write((fx) => ({ params: tenant(fx), body: { allow: ["192.0.2.0/24"], deny: ["198.51.100.7"] }, status: 200 })),
+      PUT: write((fx) => ({
+        params: tenant(fx),
+        body: { allow: ["192.0.2.0/24"], deny: ["198.51.100.7"] },
+        status: 200,
+      })),
       POST: NOT_ALLOWED,
       PATCH: NOT_ALLOWED,
       DELETE: NOT_ALLOWED,
@@ -82,12 +109,22 @@ export const TENANT_ROUTES: Record<string, RouteSpec> = {
     },
   },
   "api/admin/tenants/[tenantId]/quota": {
-    methods: { GET: read((fx) => ({ params: tenant(fx), status: 200 })), POST: NOT_ALLOWED, PUT: NOT_ALLOWED, PATCH: NOT_ALLOWED, DELETE: NOT_ALLOWED },
+    methods: {
+      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
   },
   "api/admin/tenants/[tenantId]/simulate": {
     methods: {
       // A simulation changes nothing, so a viewer may run it; being a POST, a session's needs this origin.
-      POST: read((fx) => ({ params: tenant(fx), body: { rules: BASELINE_RULES, fromMs: Date.now() - 60_000, toMs: Date.now() }, status: 200 })),
+      POST: read((fx) => ({
+        params: tenant(fx),
+        body: { rules: BASELINE_RULES, fromMs: Date.now() - 60_000, toMs: Date.now() },
+        status: 200,
+      })),
       GET: NOT_ALLOWED,
       PUT: NOT_ALLOWED,
       PATCH: NOT_ALLOWED,

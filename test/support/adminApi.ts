@@ -27,7 +27,11 @@ export async function adminApi(label: string) {
 
   // The answers are arbitrary JSON that each test reads field by field.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  async function call(handlers: Routes, params: Record<string, string>, init: AdminCall = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  async function call(
+    handlers: Routes,
+    params: Record<string, string>,
+    init: AdminCall = {},
+  ): Promise<{ status: number; body: any; headers: Headers }> {
     const method = init.method ?? "GET";
     const headers: Record<string, string> = {};
     if (init.token !== null) headers.authorization = `Bearer ${init.token ?? token}`;

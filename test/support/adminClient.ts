@@ -58,20 +58,25 @@ export function adminClient(baseUrl: string, token: string): AdminClient {
   const request = async (method: string, path: string, body?: unknown): Promise<ApiAnswer> => {
     const response = await fetch(baseUrl + path, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return answer(response);
   };
   const expectStatus = async <T>(method: string, path: string, status: number, body?: unknown): Promise<T> => {
     const got = await request(method, path, body);
-    if (got.status !== status) throw new Error(`${method} ${path}: expected ${status}, got ${got.status}: ${JSON.stringify(got.body)}`);
+    if (got.status !== status)
+      throw new Error(`${method} ${path}: expected ${status}, got ${got.status}: ${JSON.stringify(got.body)}`);
     return got.body as T;
   };
   return {
     request,
     createTenant: (name = uniqueName("tenant")) => expectStatus("POST", "/api/admin/tenants", 201, { name }),
-    createKey: (tenantId, name = "test key") => expectStatus("POST", `/api/admin/tenants/${tenantId}/keys`, 201, { name }),
+    createKey: (tenantId, name = "test key") =>
+      expectStatus("POST", `/api/admin/tenants/${tenantId}/keys`, 201, { name }),
     putTenantRules: (tenantId, rules) => expectStatus("PUT", `/api/admin/tenants/${tenantId}/rules`, 200, rules),
     putKeyRules: (keyId, rules) => expectStatus("PUT", `/api/admin/keys/${keyId}/rules`, 200, rules),
     revokeKey: async (keyId) => {
@@ -81,7 +86,11 @@ export function adminClient(baseUrl: string, token: string): AdminClient {
 }
 
 /** One request under /api/v1; `key` goes in `Authorization: Bearer`. */
-export async function apiCall(baseUrl: string, path: string, init: { method?: string; key?: string; headers?: Record<string, string>; body?: unknown; signal?: AbortSignal } = {}): Promise<ApiAnswer> {
+export async function apiCall(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; key?: string; headers?: Record<string, string>; body?: unknown; signal?: AbortSignal } = {},
+): Promise<ApiAnswer> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
   if (init.body !== undefined) headers["content-type"] = "application/json";

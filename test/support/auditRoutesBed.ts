@@ -25,7 +25,17 @@ export const B: RuleInput[] = [
 export async function auditRoutesBed(label: string) {
   const { auth, close } = routeTestEnv(label);
   // Loaded after the environment is set: config() reads it once, on first use.
-  const routes = await loadRoutes("tenants", "tenantKeys", "key", "tenantRules", "keyRules", "audit", "auditRevert", "echo", "login");
+  const routes = await loadRoutes(
+    "tenants",
+    "tenantKeys",
+    "key",
+    "tenantRules",
+    "keyRules",
+    "audit",
+    "auditRevert",
+    "echo",
+    "login",
+  );
   const { tenants, tenantKeys: keys, tenantRules, audit, auditRevert: revert, echo } = routes;
   const runtime = await import("@/lib/runtime/services");
   const db = await import("@/lib/db/client");
@@ -38,8 +48,14 @@ export async function auditRoutesBed(label: string) {
     await close();
   });
 
-  const admin = (routes: Routes, method: string, path: string, params: Record<string, string>, body?: unknown, headers: Record<string, string> = auth): Promise<RouteAnswer> =>
-    callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers });
+  const admin = (
+    routes: Routes,
+    method: string,
+    path: string,
+    params: Record<string, string>,
+    body?: unknown,
+    headers: Record<string, string> = auth,
+  ): Promise<RouteAnswer> => callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers });
 
   async function newTenant(): Promise<string> {
     const res = await admin(tenants, "POST", "/tenants", {}, { name: `${label}-${randomBytes(4).toString("hex")}` });
@@ -54,10 +70,14 @@ export async function auditRoutesBed(label: string) {
     return res.body;
   }
 
-  const auditOf = async (tenantId: string, query = "") => (await admin(audit, "GET", `/audit?tenantId=${tenantId}${query}`, {})).body;
+  const auditOf = async (tenantId: string, query = "") =>
+    (await admin(audit, "GET", `/audit?tenantId=${tenantId}${query}`, {})).body;
 
   /** The newest audit event of the tenant with this action. */
-  async function latest(tenantId: string, action: string): Promise<{ id: string; before: unknown; after: unknown; revertible: boolean }> {
+  async function latest(
+    tenantId: string,
+    action: string,
+  ): Promise<{ id: string; before: unknown; after: unknown; revertible: boolean }> {
     const events = await auditOf(tenantId);
     const event = events.find((e: { action: string }) => e.action === action);
     if (!event) throw new Error(`no ${action} event`);
@@ -73,11 +93,22 @@ export async function auditRoutesBed(label: string) {
     newKey,
     auditOf,
     latest,
-    putTenantRules: (tenantId: string, rules: RuleInput[]) => admin(tenantRules, "PUT", `/tenants/${tenantId}/rules`, { tenantId }, rules),
-    getTenantRules: async (tenantId: string) => (await admin(tenantRules, "GET", `/tenants/${tenantId}/rules`, { tenantId })).body,
-    revertOf: (auditId: string, headers: Record<string, string> = auth) => admin(revert, "POST", `/audit/${auditId}/revert`, { auditId }, undefined, headers),
-    callEcho: (apiKey: string) => callRoute(echo.GET, { path: "/api/v1/echo", headers: { authorization: `Bearer ${apiKey}`, "x-forwarded-for": "192.0.2.50" } }),
+    putTenantRules: (tenantId: string, rules: RuleInput[]) =>
+      admin(tenantRules, "PUT", `/tenants/${tenantId}/rules`, { tenantId }, rules),
+    getTenantRules: async (tenantId: string) =>
+      (await admin(tenantRules, "GET", `/tenants/${tenantId}/rules`, { tenantId })).body,
+    revertOf: (auditId: string, headers: Record<string, string> = auth) =>
+      admin(revert, "POST", `/audit/${auditId}/revert`, { auditId }, undefined, headers),
+    callEcho: (apiKey: string) =>
+      callRoute(echo.GET, {
+        path: "/api/v1/echo",
+        headers: { authorization: `Bearer ${apiKey}`, "x-forwarded-for": "192.0.2.50" },
+      }),
     /** Rule names and limits this instance enforces for the key (its access cache). */
-    enforcedFor: (keyId: string) => runtime.services().access.key(keyId)?.rules.map((r) => [r.rule.name, r.rule.limit]),
+    enforcedFor: (keyId: string) =>
+      runtime
+        .services()
+        .access.key(keyId)
+        ?.rules.map((r) => [r.rule.name, r.rule.limit]),
   };
 }

@@ -65,7 +65,11 @@ export async function startClusterBed(label: string, extraEnv: Record<string, st
       await admin.putTenantRules(id, rules);
       const key = await admin.createKey(id);
       // A path no rule matches: 200 once B has loaded the key (401 before).
-      await waitUntil(async () => (await apiCall(b.url, "/api/v1/echo/known", { key: key.key })).status === 200, 10_000, "B knows the new key");
+      await waitUntil(
+        async () => (await apiCall(b.url, "/api/v1/echo/known", { key: key.key })).status === 200,
+        10_000,
+        "B knows the new key",
+      );
       return { tenantId: id, key, ownerPort };
     }
     throw new Error(`no tenant landed on the wanted master in ${PLACEMENT_ATTEMPTS} attempts`);

@@ -34,9 +34,22 @@ export function dataPlaneUrl(): Promise<string> {
 async function viaDataPlane(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-  const answer = await rawRequest(await dataPlaneUrl(), { method: request.method, target: url.pathname + url.search, headers: Object.fromEntries(request.headers), body });
+  const answer = await rawRequest(await dataPlaneUrl(), {
+    method: request.method,
+    target: url.pathname + url.search,
+    headers: Object.fromEntries(request.headers),
+    body,
+  });
   const empty = answer.status === 204 || answer.status === 304 || request.method === "HEAD";
   return new Response(empty ? null : answer.text, { status: answer.status, headers: answer.headers });
 }
 
-export { viaDataPlane as GET, viaDataPlane as HEAD, viaDataPlane as POST, viaDataPlane as PUT, viaDataPlane as PATCH, viaDataPlane as DELETE, viaDataPlane as OPTIONS };
+export {
+  viaDataPlane as GET,
+  viaDataPlane as HEAD,
+  viaDataPlane as POST,
+  viaDataPlane as PUT,
+  viaDataPlane as PATCH,
+  viaDataPlane as DELETE,
+  viaDataPlane as OPTIONS,
+};

@@ -66,7 +66,14 @@ export function enforcementBed(label: string, extraEnv: Record<string, string> =
 }
 
 export function expectNoRateLimitHeaders(res: ApiAnswer): void {
-  for (const name of ["ratelimit", "ratelimit-policy", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"]) {
+  for (const name of [
+    "ratelimit",
+    "ratelimit-policy",
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+    "retry-after",
+  ]) {
     expect(res.headers.get(name), name).toBeNull();
   }
 }

@@ -89,7 +89,12 @@ export async function startFaultBed(options: FaultBedOptions): Promise<FaultBed>
       tenantId: tenant.id,
       createKey: (name) => admin.createKey(tenant.id, name),
       logMark: (server = servers[0]!) => server.log().length,
-      logSince: (mark, server = servers[0]!) => server.log().slice(mark).split("\n").filter((line) => line.trim() !== ""),
+      logSince: (mark, server = servers[0]!) =>
+        server
+          .log()
+          .slice(mark)
+          .split("\n")
+          .filter((line) => line.trim() !== ""),
       clients: () =>
         withRedis(redis.port, async (client) => {
           const list = String(await client.call("CLIENT", "LIST"));

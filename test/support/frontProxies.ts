@@ -42,10 +42,20 @@ export function shippedConfig(file: string, a: Addresses & { listen: [string, st
   for (const needle of ["127.0.0.1:3000", "127.0.0.1:9000", a.listen[0]]) {
     if (!text.includes(needle)) throw new Error(`${file} no longer contains ${needle}: update frontProxies.ts`);
   }
-  return text.replaceAll("127.0.0.1:3000", `127.0.0.1:${a.sluicePort}`).replaceAll("127.0.0.1:9000", `127.0.0.1:${a.apiPort}`).replace(a.listen[0], a.listen[1]);
+  return text
+    .replaceAll("127.0.0.1:3000", `127.0.0.1:${a.sluicePort}`)
+    .replaceAll("127.0.0.1:9000", `127.0.0.1:${a.apiPort}`)
+    .replace(a.listen[0], a.listen[1]);
 }
 
-async function launch(name: string, command: string, args: string[], port: number, dir: string, env: Record<string, string> = {}): Promise<FrontProxy> {
+async function launch(
+  name: string,
+  command: string,
+  args: string[],
+  port: number,
+  dir: string,
+  env: Record<string, string> = {},
+): Promise<FrontProxy> {
   let output = "";
   const child = spawn(command, args, { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
@@ -80,17 +90,29 @@ export async function startCaddy(a: Addresses): Promise<FrontProxy> {
   const port = await freePort();
   const dir = await mkdtemp(path.join(tmpdir(), "sluice-caddy-"));
   // Test-only global options: no admin endpoint, no certificates (plain HTTP on loopback).
-  const site = shippedConfig("deploy/caddy/Caddyfile", { ...a, listen: [":8080 {", `http://127.0.0.1:${port} {\n\tbind 127.0.0.1`] });
+  const site = shippedConfig("deploy/caddy/Caddyfile", {
+    ...a,
+    listen: [":8080 {", `http://127.0.0.1:${port} {\n\tbind 127.0.0.1`],
+  });
   const file = path.join(dir, "Caddyfile");
   await writeFile(file, `{\n\tadmin off\n\tauto_https off\n}\n\n${site}`);
-  return launch("caddy", "caddy", ["run", "--config", file, "--adapter", "caddyfile"], port, dir, { HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir });
+  return launch("caddy", "caddy", ["run", "--config", file, "--adapter", "caddyfile"], port, dir, {
+    HOME: dir,
+    XDG_DATA_HOME: dir,
+    XDG_CONFIG_HOME: dir,
+  });
 }
 
 export async function startNginx(a: Addresses): Promise<FrontProxy> {
   const port = await freePort();
   const dir = await mkdtemp(path.join(tmpdir(), "sluice-nginx-"));
-  await writeFile(path.join(dir, "sluice.conf"), shippedConfig("deploy/nginx/sluice.conf", { ...a, listen: ["listen 8080;", `listen 127.0.0.1:${port};`] }));
-  const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `  ${t}_temp_path ${dir}/${t};`).join("\n");
+  await writeFile(
+    path.join(dir, "sluice.conf"),
+    shippedConfig("deploy/nginx/sluice.conf", { ...a, listen: ["listen 8080;", `listen 127.0.0.1:${port};`] }),
+  );
+  const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
+    .map((t) => `  ${t}_temp_path ${dir}/${t};`)
+    .join("\n");
   const conf = `daemon off;\nworker_processes 1;\npid ${dir}/nginx.pid;\nerror_log stderr warn;\nevents { worker_connections 256; }\nhttp {\n  access_log off;\n${temp}\n  include ${dir}/sluice.conf;\n}\n`;
   await writeFile(path.join(dir, "nginx.conf"), conf);
   return launch("nginx", "nginx", ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", "stderr"], port, dir);
@@ -107,7 +129,13 @@ export async function startCountingApi(): Promise<CountingApi> {
   let count = 0;
   const server = http.createServer((req, res) => {
     count++;
-    const seen = { method: req.method, url: req.url, tenant: req.headers["x-sluice-tenant"] ?? null, key: req.headers["x-sluice-key"] ?? null, forwardedFor: req.headers["x-forwarded-for"] ?? null };
+    const seen = {
+      method: req.method,
+      url: req.url,
+      tenant: req.headers["x-sluice-tenant"] ?? null,
+      key: req.headers["x-sluice-key"] ?? null,
+      forwardedFor: req.headers["x-forwarded-for"] ?? null,
+    };
     res.writeHead(200, { "content-type": "application/json", "x-from": "protected-api" });
     res.end(JSON.stringify(seen));
   });

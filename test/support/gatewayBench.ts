@@ -11,7 +11,11 @@ import { afterAll, afterEach } from "vitest";
 import { closeGatewayAgent, forwardToUpstream } from "@/lib/dataplane/gateway/forwardToUpstream";
 import { startTestUpstream, type TestUpstream, type UpstreamHandler } from "./testUpstream";
 
-export const RATE_LIMIT = { "ratelimit-policy": '"per-key";q=100;w=60', ratelimit: '"per-key";r=99;t=60', "x-ratelimit-remaining": "99" };
+export const RATE_LIMIT = {
+  "ratelimit-policy": '"per-key";q=100;w=60',
+  ratelimit: '"per-key";r=99;t=60',
+  "x-ratelimit-remaining": "99",
+};
 export const TENANT = "TenantAA";
 export const KEY = "KeyAAAAA";
 
@@ -31,10 +35,26 @@ export function gatewayBench() {
   /** A front server forwarding everything under /api/v1 to `url`; `onStatus` is told each status sent. */
   async function front(url: string, timeoutMs = 5_000, onStatus?: (status: number) => void): Promise<number> {
     const server = http.createServer((req, res) => {
-      void forwardToUpstream({ req, res, upstream: { url, timeoutMs }, path: req.url!.slice("/api/v1".length), clientIp: "198.51.100.7", tenantId: TENANT, keyId: KEY, rateLimitHeaders: RATE_LIMIT, ...(onStatus ? { onStatus } : {}) });
+      void forwardToUpstream({
+        req,
+        res,
+        upstream: { url, timeoutMs },
+        path: req.url!.slice("/api/v1".length),
+        clientIp: "198.51.100.7",
+        tenantId: TENANT,
+        keyId: KEY,
+        rateLimitHeaders: RATE_LIMIT,
+        ...(onStatus ? { onStatus } : {}),
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    open.push({ close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) });
+    open.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    });
     return (server.address() as AddressInfo).port;
   }
 
@@ -48,14 +68,33 @@ export function gatewayBench() {
 }
 
 /** One request with exactly these headers (fetch would refuse Connection, TE, Upgrade ...). */
-export function send(port: number, init: { method?: string; path: string; headers?: http.OutgoingHttpHeaders; body?: Buffer | string; agent?: http.Agent }): Promise<Answer> {
+export function send(
+  port: number,
+  init: {
+    method?: string;
+    path: string;
+    headers?: http.OutgoingHttpHeaders;
+    body?: Buffer | string;
+    agent?: http.Agent;
+  },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method: init.method ?? "GET", path: init.path, headers: init.headers, agent: init.agent ?? false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: init.method ?? "GET",
+        path: init.path,
+        headers: init.headers,
+        agent: init.agent ?? false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(init.body);
   });

@@ -87,7 +87,12 @@ export function leakWatch(label: string) {
     if (options.cookie !== undefined) headers.cookie = `sluice_session=${options.cookie}`;
     if (options.sameOrigin) headers.origin = started().url;
     if (options.body !== undefined) headers["content-type"] = "application/json";
-    const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    const body =
+      options.body === undefined
+        ? undefined
+        : typeof options.body === "string"
+          ? options.body
+          : JSON.stringify(options.body);
     const response = await fetch(started().url + path, { method, headers, body, redirect: "manual" });
     const text = await response.text();
     if (options.record !== false) {
@@ -97,7 +102,12 @@ export function leakWatch(label: string) {
     return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as unknown };
   }
 
-  async function expectStatus(expected: number | number[], method: string, path: string, options: SendOptions = {}): Promise<Sent> {
+  async function expectStatus(
+    expected: number | number[],
+    method: string,
+    path: string,
+    options: SendOptions = {},
+  ): Promise<Sent> {
     const sent = await send(method, path, options);
     expect([expected].flat(), `${method} ${path}: ${sent.text}`).toContain(sent.status);
     return sent;
@@ -111,15 +121,26 @@ export function leakWatch(label: string) {
     expect(token.length).toBeGreaterThan(20);
     // Everything of the login answer but its Set-Cookie is checked like any other answer.
     const headers = [...login.headers].filter(([name]) => name !== "set-cookie").map(([n, v]) => `${n}: ${v}`);
-    answers.push({ what: "POST /api/auth/login → 200 (without Set-Cookie)", text: `${headers.join("\n")}\n\n${login.text}` });
+    answers.push({
+      what: "POST /api/auth/login → 200 (without Set-Cookie)",
+      text: `${headers.join("\n")}\n\n${login.text}`,
+    });
     return token;
   }
 
   /** The stored hashes are secrets too. */
   async function storedHashesAreSecrets(tenantId: string, operatorId: string): Promise<void> {
-    for (const row of await sql<{ secretHash: string }>(`SELECT "secretHash" FROM "ApiKey" WHERE "tenantId" = $1`, [tenantId])) secret("stored key hash", row.secretHash);
-    for (const row of await sql<{ tokenHash: string }>(`SELECT "tokenHash" FROM "Session" WHERE "operatorId" = $1`, [operatorId])) secret("stored session hash", row.tokenHash);
-    const [stored] = await sql<{ passwordHash: string }>(`SELECT "passwordHash" FROM "Operator" WHERE id = $1`, [operatorId]);
+    for (const row of await sql<{ secretHash: string }>(`SELECT "secretHash" FROM "ApiKey" WHERE "tenantId" = $1`, [
+      tenantId,
+    ]))
+      secret("stored key hash", row.secretHash);
+    for (const row of await sql<{ tokenHash: string }>(`SELECT "tokenHash" FROM "Session" WHERE "operatorId" = $1`, [
+      operatorId,
+    ]))
+      secret("stored session hash", row.tokenHash);
+    const [stored] = await sql<{ passwordHash: string }>(`SELECT "passwordHash" FROM "Operator" WHERE id = $1`, [
+      operatorId,
+    ]);
     secret("stored password hash", stored!.passwordHash);
   }
 

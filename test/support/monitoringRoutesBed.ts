@@ -30,16 +30,32 @@ export interface SeededTraffic {
 export async function monitoringRoutesBed(label: string) {
   const { auth, close } = routeTestEnv(label);
   // Loaded after the environment is set: config() reads it once, on first use.
-  const routes = await loadRoutes("tenants", "tenantKeys", "tenantRules", "key", "echo", "traffic", "refusalRate", "hotKeys", "nearLimit", "keyDecisions");
+  const routes = await loadRoutes(
+    "tenants",
+    "tenantKeys",
+    "tenantRules",
+    "key",
+    "echo",
+    "traffic",
+    "refusalRate",
+    "hotKeys",
+    "nearLimit",
+    "keyDecisions",
+  );
   const { tenants, tenantKeys, tenantRules, echo } = routes;
   const { services } = await import("@/lib/runtime/services");
   let seeded: SeededTraffic | undefined;
 
-  const admin = (handler: Routes, init: { method?: string; path?: string; body?: unknown; params?: Record<string, string> } = {}): Promise<RouteAnswer> =>
-    callRoute(handler[init.method ?? "GET"], { ...init, headers: auth });
+  const admin = (
+    handler: Routes,
+    init: { method?: string; path?: string; body?: unknown; params?: Record<string, string> } = {},
+  ): Promise<RouteAnswer> => callRoute(handler[init.method ?? "GET"], { ...init, headers: auth });
 
   beforeAll(async () => {
-    const tenant = await admin(tenants, { method: "POST", body: { name: `monitoring-routes-${randomBytes(4).toString("hex")}` } });
+    const tenant = await admin(tenants, {
+      method: "POST",
+      body: { name: `monitoring-routes-${randomBytes(4).toString("hex")}` },
+    });
     expect(tenant.status).toBe(201);
     const tenantId: string = tenant.body.id;
     seeded = { tenantId, key1: { id: "", key: "" }, key2: { id: "", key: "" } };
@@ -52,14 +68,19 @@ export async function monitoringRoutesBed(label: string) {
       ],
     });
     expect(rules.status).toBe(200);
-    const key1: SeededKey = (await admin(tenantKeys, { method: "POST", params: { tenantId }, body: { name: "busy <b>key</b>" } })).body;
-    const key2: SeededKey = (await admin(tenantKeys, { method: "POST", params: { tenantId }, body: { name: "quiet key" } })).body;
+    const key1: SeededKey = (
+      await admin(tenantKeys, { method: "POST", params: { tenantId }, body: { name: "busy <b>key</b>" } })
+    ).body;
+    const key2: SeededKey = (
+      await admin(tenantKeys, { method: "POST", params: { tenantId }, body: { name: "quiet key" } })
+    ).body;
     seeded = { tenantId, key1, key2 };
 
     // Six requests of key 1 inside one fixed window: 3 admitted (the 2nd and 3rd would be refused by
     // the shadow rule), 3 refused by per-key; one request of key 2.
     await awayFromWindowEdge(60_000, 15_000);
-    const call = (k: string, method: string, path: string) => callRoute(echo[method], { method, path, headers: { authorization: `Bearer ${k}` } });
+    const call = (k: string, method: string, path: string) =>
+      callRoute(echo[method], { method, path, headers: { authorization: `Bearer ${k}` } });
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await call(key1.key, "GET", `/api/v1/echo?i=${i}`)).status);
     statuses.push((await call(key1.key, "POST", "/api/v1/echo/a/b?secret=1")).status);

@@ -21,18 +21,31 @@ export const NOW = Math.floor(Date.now() / MIN) * MIN - 5 * MIN + 10_500;
 /** The start of NOW's second. */
 export const SEC = Math.floor(NOW / 1000) * 1000;
 
-const RULES: Record<string, { name: string; mode: RuleMode }> = { "1": { name: "per-key", mode: "enforce" }, "2": { name: "burst", mode: "enforce" }, "3": { name: "trial", mode: "shadow" } };
+const RULES: Record<string, { name: string; mode: RuleMode }> = {
+  "1": { name: "per-key", mode: "enforce" },
+  "2": { name: "burst", mode: "enforce" },
+  "3": { name: "trial", mode: "shadow" },
+};
 
 export const per = ruleResult({ name: "per-key", ref: "1", limit: 10 }, { remaining: 5 });
 export const perRefused = ruleResult({ name: "per-key", ref: "1", limit: 10 }, { allowed: false, remaining: 0 });
 export const trialPass = ruleResult({ name: "trial", ref: "3", mode: "shadow", limit: 4 });
-export const trialRefuses = ruleResult({ name: "trial", ref: "3", mode: "shadow", limit: 4 }, { allowed: false, remaining: 0 });
+export const trialRefuses = ruleResult(
+  { name: "trial", ref: "3", mode: "shadow", limit: 4 },
+  { allowed: false, remaining: 0 },
+);
 
-export function req(tenantId: string, keyId: string | undefined, decision: Decision | null, path = "/api/v1/echo"): RecordedRequest {
+export function req(
+  tenantId: string,
+  keyId: string | undefined,
+  decision: Decision | null,
+  path = "/api/v1/echo",
+): RecordedRequest {
   return { tenantId, keyId, decision, method: "GET", path };
 }
 
-export const counts = (p: { allowed: number; refused: number; shadowRefused: number } | undefined) => (p ? [p.allowed, p.refused, p.shadowRefused] : undefined);
+export const counts = (p: { allowed: number; refused: number; shadowRefused: number } | undefined) =>
+  p ? [p.allowed, p.refused, p.shadowRefused] : undefined;
 
 export function monitoringTestBed(label: string) {
   const prefix = uniquePrefix(label);
@@ -48,7 +61,13 @@ export function monitoringTestBed(label: string) {
   const directory: MonitoringDirectory = {
     tenantName: (id) => `name of ${id}`,
     keyName: (_tenantId, keyId) => `key ${keyId}`,
-    describeRules: async (_tenantId, refs) => new Map(refs.map((ref): [string, RuleLabel] => [ref, { ref, name: RULES[ref]?.name ?? null, mode: RULES[ref]?.mode ?? null }])),
+    describeRules: async (_tenantId, refs) =>
+      new Map(
+        refs.map((ref): [string, RuleLabel] => [
+          ref,
+          { ref, name: RULES[ref]?.name ?? null, mode: RULES[ref]?.mode ?? null },
+        ]),
+      ),
     refOf: async (_tenantId, name) => Object.entries(RULES).find(([, r]) => r.name === name)?.[0] ?? null,
     keyTenant: async (keyId) => keyTenants.get(keyId) ?? null,
   };

@@ -81,15 +81,32 @@ function serverUser(): { uid: number; gid: number } | null {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-function run(command: string, args: string[], options: { asServer?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<string> {
+function run(
+  command: string,
+  args: string[],
+  options: { asServer?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<string> {
   const user = options.asServer ? serverUser() : null;
   return new Promise((resolve, reject) => {
     execFile(
       command,
       args,
-      { cwd: options.asServer ? "/" : ROOT, env: options.env ?? process.env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 10_000_000, ...(user ?? {}) },
+      {
+        cwd: options.asServer ? "/" : ROOT,
+        env: options.env ?? process.env,
+        timeout: options.timeoutMs ?? 120_000,
+        maxBuffer: 10_000_000,
+        ...(user ?? {}),
+      },
       (error, stdout, stderr) => {
-        if (error) reject(new Error(`${path.basename(command)} ${args.join(" ")} failed: ${error.message}\n${stdout}\n${stderr}`.slice(-LOG_TAIL_CHARS)));
+        if (error)
+          reject(
+            new Error(
+              `${path.basename(command)} ${args.join(" ")} failed: ${error.message}\n${stdout}\n${stderr}`.slice(
+                -LOG_TAIL_CHARS,
+              ),
+            ),
+          );
         else resolve(stdout + stderr);
       },
     );
@@ -149,7 +166,11 @@ export async function startPostgresServer(): Promise<PostgresServerHandle> {
   tempDirs.add(dir);
   const user = serverUser();
   if (user) chownSync(dir, user.uid, user.gid);
-  await run(path.join(PG_BIN, "initdb"), ["-D", path.join(dir, "data"), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"], { asServer: true });
+  await run(
+    path.join(PG_BIN, "initdb"),
+    ["-D", path.join(dir, "data"), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"],
+    { asServer: true },
+  );
 
   let handle: PostgresServerHandle | null = null;
   for (let attempt = 1; handle === null; attempt++) {
@@ -168,7 +189,9 @@ export async function startPostgresServer(): Promise<PostgresServerHandle> {
   }
   try {
     await run(path.join(PG_BIN, "createdb"), ["-h", HOST, "-p", String(handle.port), "-U", "postgres", DATABASE]);
-    await run("npm", ["run", "db:migrate"], { env: { ...process.env, DATABASE_URL: handle.url, CHECKPOINT_DISABLE: "1" } });
+    await run("npm", ["run", "db:migrate"], {
+      env: { ...process.env, DATABASE_URL: handle.url, CHECKPOINT_DISABLE: "1" },
+    });
   } catch (error) {
     await handle.cleanup();
     throw error;

@@ -19,7 +19,17 @@ import { TEST_DATABASE_URL } from "./sluiceEnv";
 export async function quotaRoutesBed(label: string) {
   const { prefix, auth, close } = routeTestEnv(label);
   // Loaded after the environment is set: config() reads it once, on first use.
-  const routes = await loadRoutes("tenants", "tenant", "tenantKeys", "key", "tenantRules", "keyRules", "keyQuota", "tenantQuota", "echo");
+  const routes = await loadRoutes(
+    "tenants",
+    "tenant",
+    "tenantKeys",
+    "key",
+    "tenantRules",
+    "keyRules",
+    "keyQuota",
+    "tenantQuota",
+    "echo",
+  );
   const { tenants, tenantKeys: keys, tenantRules, keyRules, keyQuota, echo } = routes;
   const runtime = await import("@/lib/runtime/services");
   const created: string[] = [];
@@ -29,11 +39,23 @@ export async function quotaRoutesBed(label: string) {
     await close();
   });
 
-  const admin = (routes: Routes, method: string, path: string, params: Record<string, string>, body?: unknown): Promise<RouteAnswer> =>
+  const admin = (
+    routes: Routes,
+    method: string,
+    path: string,
+    params: Record<string, string>,
+    body?: unknown,
+  ): Promise<RouteAnswer> =>
     callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers: auth });
 
   async function newTenant(): Promise<{ id: string; name: string; createdAt: string }> {
-    const res = await admin(tenants, "POST", "/tenants", {}, { name: `quota-<b>${randomBytes(4).toString("hex")}</b>` });
+    const res = await admin(
+      tenants,
+      "POST",
+      "/tenants",
+      {},
+      { name: `quota-<b>${randomBytes(4).toString("hex")}</b>` },
+    );
     expect(res.status).toBe(201);
     created.push(res.body.id);
     return res.body;
@@ -54,7 +76,10 @@ export async function quotaRoutesBed(label: string) {
   }
 
   function callEcho(apiKey: string, ip: string): Promise<RouteAnswer> {
-    return callRoute(echo.GET, { path: "/api/v1/echo", headers: { authorization: `Bearer ${apiKey}`, "x-forwarded-for": ip } });
+    return callRoute(echo.GET, {
+      path: "/api/v1/echo",
+      headers: { authorization: `Bearer ${apiKey}`, "x-forwarded-for": ip },
+    });
   }
 
   return {

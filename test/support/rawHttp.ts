@@ -46,20 +46,36 @@ export function rawRequest(baseUrl: string, init: RawRequest): Promise<RawAnswer
 function viaClient(baseUrl: string, init: RawRequest, headers: Record<string, string>): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method: init.method ?? "GET", path: init.target, headers, timeout: TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value === undefined) continue;
-          for (const v of Array.isArray(value) ? value : [value]) answerHeaders.append(name, v);
-        }
-        resolve({ status: res.statusCode ?? 0, headers: answerHeaders, text: Buffer.concat(chunks).toString("utf8") });
-      });
-      res.on("error", reject);
-    });
-    req.on("timeout", () => req.destroy(new Error(`rawRequest: no answer to ${init.method ?? "GET"} ${init.target} within ${TIMEOUT_MS} ms`)));
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: init.method ?? "GET",
+        path: init.target,
+        headers,
+        timeout: TIMEOUT_MS,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value === undefined) continue;
+            for (const v of Array.isArray(value) ? value : [value]) answerHeaders.append(name, v);
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: answerHeaders,
+            text: Buffer.concat(chunks).toString("utf8"),
+          });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () =>
+      req.destroy(new Error(`rawRequest: no answer to ${init.method ?? "GET"} ${init.target} within ${TIMEOUT_MS} ms`)),
+    );
     req.on("error", reject);
     req.end(init.body);
   });
@@ -68,11 +84,19 @@ function viaClient(baseUrl: string, init: RawRequest, headers: Record<string, st
 function viaSocket(baseUrl: string, init: RawRequest, headers: Record<string, string>): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   const body = init.body === undefined ? Buffer.alloc(0) : Buffer.from(init.body);
-  const head = [`${init.method ?? "GET"} ${init.target} HTTP/1.1`, `host: ${url.host}`, "connection: close", ...(headers["content-length"] ? [] : [`content-length: ${body.length}`]), ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`)].join("\r\n");
+  const head = [
+    `${init.method ?? "GET"} ${init.target} HTTP/1.1`,
+    `host: ${url.host}`,
+    "connection: close",
+    ...(headers["content-length"] ? [] : [`content-length: ${body.length}`]),
+    ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`),
+  ].join("\r\n");
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: url.hostname, port: Number(url.port) });
     const chunks: Buffer[] = [];
-    socket.setTimeout(TIMEOUT_MS, () => socket.destroy(new Error(`rawRequest: no answer to ${init.target} within ${TIMEOUT_MS} ms`)));
+    socket.setTimeout(TIMEOUT_MS, () =>
+      socket.destroy(new Error(`rawRequest: no answer to ${init.target} within ${TIMEOUT_MS} ms`)),
+    );
     socket.on("data", (c: Buffer) => chunks.push(c));
     socket.on("error", reject);
     socket.on("close", () => {
@@ -85,7 +109,8 @@ function viaSocket(baseUrl: string, init: RawRequest, headers: Record<string, st
         const colon = line.indexOf(":");
         if (colon > 0) answerHeaders.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
       }
-      if (status === 0) reject(new Error(`rawRequest: no HTTP answer to ${init.target}: ${JSON.stringify(text.slice(0, 200))}`));
+      if (status === 0)
+        reject(new Error(`rawRequest: no HTTP answer to ${init.target}: ${JSON.stringify(text.slice(0, 200))}`));
       else resolve({ status, headers: answerHeaders, text: split < 0 ? "" : text.slice(split + 4) });
     });
     socket.write(Buffer.concat([Buffer.from(head + "\r\n\r\n", "utf8"), body]));

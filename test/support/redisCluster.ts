@@ -94,7 +94,8 @@ async function waitUntil(what: string, timeoutMs: number, check: () => Promise<s
     const problem = await check().catch((error: unknown) => String(error));
     if (problem === null) return;
     last = problem;
-    if (Date.now() > deadline) throw new Error(`Redis Cluster: ${what} not reached within ${timeoutMs} ms; last: ${last}`);
+    if (Date.now() > deadline)
+      throw new Error(`Redis Cluster: ${what} not reached within ${timeoutMs} ms; last: ${last}`);
     await sleep(100);
   }
 }
@@ -114,9 +115,13 @@ async function startNode(port: number, busPort: number): Promise<{ server: Redis
   }
 }
 
-export async function startRedisCluster(opts: { masters: number; replicasPerMaster?: number }): Promise<RedisClusterHandle> {
+export async function startRedisCluster(opts: {
+  masters: number;
+  replicasPerMaster?: number;
+}): Promise<RedisClusterHandle> {
   const replicas = opts.replicasPerMaster ?? 0;
-  if (!Number.isInteger(opts.masters) || opts.masters < 3) throw new Error("startRedisCluster: redis-cli needs at least 3 masters");
+  if (!Number.isInteger(opts.masters) || opts.masters < 3)
+    throw new Error("startRedisCluster: redis-cli needs at least 3 masters");
   const total = opts.masters * (1 + replicas);
   const ports = await freePorts(2 * total);
   const settled = await Promise.allSettled(
@@ -143,14 +148,19 @@ export async function startRedisCluster(opts: { masters: number; replicasPerMast
     }
     throw lastError;
   };
-  const clusterInfo = (port: number) => withRedis(port, async (r) => parseInfo(String(await r.call("CLUSTER", "INFO"))));
+  const clusterInfo = (port: number) =>
+    withRedis(port, async (r) => parseInfo(String(await r.call("CLUSTER", "INFO"))));
   /** null when every running node reports `state` (and, for "ok", serves all slots); else why not. */
-  const stateProblem = async (state: "ok" | "fail", extra?: (port: number, info: Map<string, string>) => Promise<string | null>) => {
+  const stateProblem = async (
+    state: "ok" | "fail",
+    extra?: (port: number, info: Map<string, string>) => Promise<string | null>,
+  ) => {
     if (running().length === 0) return "no node is running";
     for (const server of running()) {
       const info = await clusterInfo(server.port);
       if (info.get("cluster_state") !== state) return `${server.port}: cluster_state:${info.get("cluster_state")}`;
-      if (state === "ok" && info.get("cluster_slots_ok") !== String(SLOTS)) return `${server.port}: cluster_slots_ok:${info.get("cluster_slots_ok")}`;
+      if (state === "ok" && info.get("cluster_slots_ok") !== String(SLOTS))
+        return `${server.port}: cluster_slots_ok:${info.get("cluster_slots_ok")}`;
       const problem = (await extra?.(server.port, info)) ?? null;
       if (problem !== null) return problem;
     }
@@ -161,22 +171,29 @@ export async function startRedisCluster(opts: { masters: number; replicasPerMast
   try {
     const addresses = servers.map((s) => `${HOST}:${s.port}`);
     const cliArgs = ["--cluster", "create", ...addresses, "--cluster-replicas", String(replicas), "--cluster-yes"];
-    await run(REDIS_CLI_BIN, cliArgs, { timeout: 20_000 }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
-      throw new Error(`redis-cli --cluster create failed: ${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`);
-    });
+    await run(REDIS_CLI_BIN, cliArgs, { timeout: 20_000 }).catch(
+      (error: { stdout?: string; stderr?: string; message: string }) => {
+        throw new Error(
+          `redis-cli --cluster create failed: ${error.message}\n${error.stdout ?? ""}${error.stderr ?? ""}`,
+        );
+      },
+    );
     roles = new Map();
     const expected = `${opts.masters} masters with slots, ${opts.masters * replicas} replicas`;
     await waitUntil("cluster_state:ok and one view of the roles on every node", READY_TIMEOUT_MS, () =>
       stateProblem("ok", async (port, info) => {
-        if (info.get("cluster_known_nodes") !== String(total)) return `${port}: cluster_known_nodes:${info.get("cluster_known_nodes")}`;
+        if (info.get("cluster_known_nodes") !== String(total))
+          return `${port}: cluster_known_nodes:${info.get("cluster_known_nodes")}`;
         const view = parseNodes(String(await withRedis(port, (r) => r.call("CLUSTER", "NODES"))));
         const masters = view.filter((n) => n.flags.includes("master") && n.slots.length > 0).length;
         const slaves = view.filter((n) => n.flags.includes("slave")).length;
-        if (`${masters} masters with slots, ${slaves} replicas` !== expected) return `${port} sees ${masters} masters, ${slaves} replicas`;
+        if (`${masters} masters with slots, ${slaves} replicas` !== expected)
+          return `${port} sees ${masters} masters, ${slaves} replicas`;
         const myself = view.find((n) => n.flags.includes("myself"));
         roles.set(port, myself?.flags.includes("slave") ? "replica" : "master");
         const replication = parseInfo(await withRedis(port, (r) => r.info("replication")));
-        if (replication.get("role") === "slave" && replication.get("master_link_status") !== "up") return `${port}: master link down`;
+        if (replication.get("role") === "slave" && replication.get("master_link_status") !== "up")
+          return `${port}: master link down`;
         return null;
       }),
     );
@@ -185,10 +202,17 @@ export async function startRedisCluster(opts: { masters: number; replicasPerMast
     throw error;
   }
 
-  const nodes: ClusterNode[] = started.map(({ server, busPort }) => ({ ...server, busPort, role: roles.get(server.port) ?? "replica" }));
+  const nodes: ClusterNode[] = started.map(({ server, busPort }) => ({
+    ...server,
+    busPort,
+    role: roles.get(server.port) ?? "replica",
+  }));
   const masterPorts = async () => {
     const view = parseNodes(String(await onAnyNode((r) => r.call("CLUSTER", "NODES"))));
-    return view.filter(isLiveMaster).map((n) => n.port).sort((a, b) => a - b);
+    return view
+      .filter(isLiveMaster)
+      .map((n) => n.port)
+      .sort((a, b) => a - b);
   };
   let stopping: Promise<void> | null = null;
 
@@ -206,17 +230,20 @@ export async function startRedisCluster(opts: { masters: number; replicasPerMast
       }),
     killMaster: async (port) => {
       const node = nodes.find((n) => n.port === port);
-      if (!node || !(await masterPorts()).includes(port)) throw new Error(`Redis Cluster: ${port} is not a current master`);
+      if (!node || !(await masterPorts()).includes(port))
+        throw new Error(`Redis Cluster: ${port} is not a current master`);
       await node.kill();
     },
-    waitForState: (ok, timeoutMs) => waitUntil(`cluster_state:${ok ? "ok" : "fail"}`, timeoutMs, () => stateProblem(ok ? "ok" : "fail")),
+    waitForState: (ok, timeoutMs) =>
+      waitUntil(`cluster_state:${ok ? "ok" : "fail"}`, timeoutMs, () => stateProblem(ok ? "ok" : "fail")),
     waitForFailover: (oldMasterPort, timeoutMs) =>
       waitUntil(`failover of ${oldMasterPort}`, timeoutMs, () =>
         stateProblem("ok", async (port) => {
           if (port === oldMasterPort) return null;
           const ranges = await withRedis(port, slotRanges);
           if (!coversAllSlots(ranges)) return `${port}: CLUSTER SLOTS does not cover every slot`;
-          if (ranges.some(([, , owner]) => owner === oldMasterPort)) return `${port}: ${oldMasterPort} still owns slots`;
+          if (ranges.some(([, , owner]) => owner === oldMasterPort))
+            return `${port}: ${oldMasterPort} still owns slots`;
           return null;
         }),
       ),

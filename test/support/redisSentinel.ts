@@ -33,7 +33,8 @@ async function waitUntil(what: string, timeoutMs: number, check: () => Promise<s
   for (;;) {
     const problem = await check().catch((error: unknown) => String(error));
     if (problem === null) return;
-    if (Date.now() > deadline) throw new Error(`Redis Sentinel: ${what} not reached within ${timeoutMs} ms; last: ${problem}`);
+    if (Date.now() > deadline)
+      throw new Error(`Redis Sentinel: ${what} not reached within ${timeoutMs} ms; last: ${problem}`);
     await sleep(100);
   }
 }
@@ -46,7 +47,8 @@ function fields(entry: unknown): Map<string, string> {
   return map;
 }
 
-const role = (port: number) => withRedis(port, async (r: Redis) => /role:(\w+)/.exec(await r.info("replication"))?.[1] ?? "unknown");
+const role = (port: number) =>
+  withRedis(port, async (r: Redis) => /role:(\w+)/.exec(await r.info("replication"))?.[1] ?? "unknown");
 
 export async function startRedisSentinel(opts: { name?: string } = {}): Promise<RedisSentinelHandle> {
   const name = opts.name ?? "mymaster";
@@ -55,10 +57,14 @@ export async function startRedisSentinel(opts: { name?: string } = {}): Promise<
   try {
     const master = await startRedisServer({ args: ["--repl-diskless-sync-delay", "0"] });
     servers.push(master);
-    const replica = await startRedisServer({ args: ["--replicaof", HOST, String(master.port), "--repl-diskless-sync-delay", "0"] });
+    const replica = await startRedisServer({
+      args: ["--replicaof", HOST, String(master.port), "--repl-diskless-sync-delay", "0"],
+    });
     servers.push(replica);
     await waitUntil("replica link up", READY_TIMEOUT_MS, async () =>
-      /master_link_status:up/.test(await withRedis(replica.port, (r) => r.info("replication"))) ? null : "replica link down",
+      /master_link_status:up/.test(await withRedis(replica.port, (r) => r.info("replication")))
+        ? null
+        : "replica link down",
     );
     const config = [
       `sentinel monitor ${name} ${HOST} ${master.port} 1`,
@@ -70,11 +76,15 @@ export async function startRedisSentinel(opts: { name?: string } = {}): Promise<
     servers.push(sentinel);
     await waitUntil("sentinel sees the replica", READY_TIMEOUT_MS, async () => {
       const replicas = (await withRedis(sentinel.port, (r) => r.call("SENTINEL", "REPLICAS", name))) as unknown[];
-      const ok = replicas.map(fields).some((f) => f.get("port") === String(replica.port) && f.get("master-link-status") === "ok");
+      const ok = replicas
+        .map(fields)
+        .some((f) => f.get("port") === String(replica.port) && f.get("master-link-status") === "ok");
       return ok ? null : `replicas: ${JSON.stringify(replicas)}`;
     });
     const masterPort = async () => {
-      const addr = (await withRedis(sentinel.port, (r) => r.call("SENTINEL", "GET-MASTER-ADDR-BY-NAME", name))) as string[];
+      const addr = (await withRedis(sentinel.port, (r) =>
+        r.call("SENTINEL", "GET-MASTER-ADDR-BY-NAME", name),
+      )) as string[];
       return Number(addr[1]);
     };
     let stopping: Promise<void> | null = null;

@@ -21,7 +21,13 @@ async function server(): Promise<RedisServerHandle> {
 
 /** PINGs once on a fresh connection that does not retry. */
 async function pingOnce(port: number): Promise<string> {
-  const redis = new Redis({ host: "127.0.0.1", port, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  const redis = new Redis({
+    host: "127.0.0.1",
+    port,
+    lazyConnect: true,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+  });
   redis.on("error", () => {});
   try {
     await redis.connect();

@@ -98,7 +98,19 @@ function isAlive(proc: Proc): boolean {
 }
 
 function spawnRedis(port: number, dir: string, extraArgs: string[], configFile: string | null): Proc {
-  const args = [...(configFile ? [configFile] : []), "--port", String(port), "--bind", HOST, "--save", "", "--appendonly", "no", "--dir", dir];
+  const args = [
+    ...(configFile ? [configFile] : []),
+    "--port",
+    String(port),
+    "--bind",
+    HOST,
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--dir",
+    dir,
+  ];
   args.push("--daemonize", "no", "--protected-mode", "no", ...extraArgs);
   const child = spawn(REDIS_SERVER_BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
@@ -146,11 +158,15 @@ export async function withRedis<T>(port: number, fn: (redis: Redis) => Promise<T
 /** The pid of the redis-server answering PING on the port, or null if none answers. */
 async function answeringPid(port: number): Promise<number | null> {
   try {
-    return await withRedis(port, async (redis) => {
-      if ((await redis.ping()) !== "PONG") return null;
-      const match = /process_id:(\d+)/.exec(await redis.info("server"));
-      return match ? Number(match[1]) : null;
-    }, 500);
+    return await withRedis(
+      port,
+      async (redis) => {
+        if ((await redis.ping()) !== "PONG") return null;
+        const match = /process_id:(\d+)/.exec(await redis.info("server"));
+        return match ? Number(match[1]) : null;
+      },
+      500,
+    );
   } catch {
     return null;
   }
@@ -221,7 +237,13 @@ async function createHandle(port: number, args: string[], config: string | undef
     let configFile: string | null = null;
     if (config !== undefined) {
       configFile = path.join(dir, "redis.conf");
-      if (!(await access(configFile).then(() => true, () => false))) await writeFile(configFile, config);
+      if (
+        !(await access(configFile).then(
+          () => true,
+          () => false,
+        ))
+      )
+        await writeFile(configFile, config);
     }
     const started = spawnRedis(port, dir, args, configFile);
     proc = started;
@@ -261,7 +283,8 @@ async function createHandle(port: number, args: string[], config: string | undef
 }
 
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServerHandle> {
-  if (options.port === SHARED_REDIS_PORT) throw new Error(`startRedisServer: port ${SHARED_REDIS_PORT} belongs to the shared Redis`);
+  if (options.port === SHARED_REDIS_PORT)
+    throw new Error(`startRedisServer: port ${SHARED_REDIS_PORT} belongs to the shared Redis`);
   installExitHooks();
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());

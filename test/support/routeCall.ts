@@ -9,7 +9,10 @@ import { expect } from "vitest";
 
 export const ORIGIN = "http://sluice.test";
 
-export type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+export type RouteHandler = (
+  request: Request,
+  context: { params: Promise<Record<string, string>> },
+) => Promise<Response>;
 
 export interface RouteAnswer {
   status: number;

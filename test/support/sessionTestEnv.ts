@@ -37,7 +37,11 @@ export async function sessionTestEnv(label: string) {
     return { id: row.id, email };
   }
 
-  function logIn(email: string, password: string, options: { ip?: string; headers?: Record<string, string>; url?: string } = {}): Promise<RouteAnswer> {
+  function logIn(
+    email: string,
+    password: string,
+    options: { ip?: string; headers?: Record<string, string>; url?: string } = {},
+  ): Promise<RouteAnswer> {
     return callRoute(routes.login.POST, {
       method: "POST",
       path: "/api/auth/login",

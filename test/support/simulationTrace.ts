@@ -13,11 +13,21 @@ import type { Routes } from "./routeTestEnv";
 
 export const CURRENT_RULES: RuleInput[] = [
   { name: "per-key", algorithm: "fixed_window", limit: 6, windowMs: 60_000 },
-  { name: "per-ip-post", scope: "ip", algorithm: "token_bucket", limit: 2, windowMs: 10_000, burst: 3, match: { methods: ["POST"] } },
+  {
+    name: "per-ip-post",
+    scope: "ip",
+    algorithm: "token_bucket",
+    limit: 2,
+    windowMs: 10_000,
+    burst: 3,
+    match: { methods: ["POST"] },
+  },
   { name: "trial", algorithm: "sliding_window", limit: 3, windowMs: 60_000, mode: "shadow" },
 ];
 /** The third key's override: a larger per-key limit (replaces the tenant rule for that key, in both replays). */
-export const OVERRIDE_RULES: RuleInput[] = [{ name: "per-key", algorithm: "fixed_window", limit: 12, windowMs: 60_000 }];
+export const OVERRIDE_RULES: RuleInput[] = [
+  { name: "per-key", algorithm: "fixed_window", limit: 12, windowMs: 60_000 },
+];
 
 export interface PlannedRequest {
   key: number;
@@ -42,20 +52,34 @@ export interface RecordedTrace {
   endedMs: number;
 }
 
-type Admin = (handler: Routes, init: { method?: string; path?: string; body?: unknown; params?: Record<string, string> }) => Promise<RouteAnswer>;
+type Admin = (
+  handler: Routes,
+  init: { method?: string; path?: string; body?: unknown; params?: Record<string, string> },
+) => Promise<RouteAnswer>;
 
-export async function recordTrace(admin: Admin, routes: { tenants: Routes; tenantKeys: Routes; tenantRules: Routes; keyRules: Routes; echo: Routes }, drain: () => Promise<unknown>): Promise<RecordedTrace> {
-  const tenant = await admin(routes.tenants, { method: "POST", body: { name: `simulator-${randomBytes(4).toString("hex")}` } });
+export async function recordTrace(
+  admin: Admin,
+  routes: { tenants: Routes; tenantKeys: Routes; tenantRules: Routes; keyRules: Routes; echo: Routes },
+  drain: () => Promise<unknown>,
+): Promise<RecordedTrace> {
+  const tenant = await admin(routes.tenants, {
+    method: "POST",
+    body: { name: `simulator-${randomBytes(4).toString("hex")}` },
+  });
   expect(tenant.status).toBe(201);
   const tenantId = tenant.body.id as string;
-  expect((await admin(routes.tenantRules, { method: "PUT", params: { tenantId }, body: CURRENT_RULES })).status).toBe(200);
+  expect((await admin(routes.tenantRules, { method: "PUT", params: { tenantId }, body: CURRENT_RULES })).status).toBe(
+    200,
+  );
   const keys = [];
   for (const name of ["steady <key>", "second key", "override key"]) {
     const created = await admin(routes.tenantKeys, { method: "POST", params: { tenantId }, body: { name } });
     expect(created.status).toBe(201);
     keys.push({ id: created.body.id as string, key: created.body.key as string, name });
   }
-  expect((await admin(routes.keyRules, { method: "PUT", params: { keyId: keys[2]!.id }, body: OVERRIDE_RULES })).status).toBe(200);
+  expect(
+    (await admin(routes.keyRules, { method: "PUT", params: { keyId: keys[2]!.id }, body: OVERRIDE_RULES })).status,
+  ).toBe(200);
 
   const startedMs = Date.now();
   const statuses: number[] = [];

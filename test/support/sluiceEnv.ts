@@ -34,7 +34,13 @@ export function sluiceEnv(label: string, extra: Record<string, string> = {}): Sl
   return {
     prefix,
     adminToken,
-    env: { DATABASE_URL: TEST_DATABASE_URL, REDIS_URL, SLUICE_REDIS_PREFIX: prefix, SLUICE_ADMIN_TOKEN: adminToken, ...extra },
+    env: {
+      DATABASE_URL: TEST_DATABASE_URL,
+      REDIS_URL,
+      SLUICE_REDIS_PREFIX: prefix,
+      SLUICE_ADMIN_TOKEN: adminToken,
+      ...extra,
+    },
   };
 }
 

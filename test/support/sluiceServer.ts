@@ -44,13 +44,21 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 export async function startSluice(options: SluiceServerOptions = {}): Promise<SluiceServer> {
-  if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("startSluice: no production build; run `npm run build` first");
+  if (!existsSync(path.join(ROOT, ".next/BUILD_ID")))
+    throw new Error("startSluice: no production build; run `npm run build` first");
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let output = "";
   const child = spawn(process.execPath, [path.join(ROOT, "scripts/server.mjs")], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOSTNAME: "127.0.0.1", ...options.env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      ...options.env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   running.add(child);
@@ -64,14 +72,17 @@ export async function startSluice(options: SluiceServerOptions = {}): Promise<Sl
 
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`startSluice: server exited (${child.exitCode}):\n${output.slice(-LOG_TAIL_CHARS)}`);
+    if (child.exitCode !== null)
+      throw new Error(`startSluice: server exited (${child.exitCode}):\n${output.slice(-LOG_TAIL_CHARS)}`);
     try {
       await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
       break;
     } catch {
       if (Date.now() > deadline) {
         child.kill("SIGKILL");
-        throw new Error(`startSluice: not answering on ${url} after ${READY_TIMEOUT_MS} ms:\n${output.slice(-LOG_TAIL_CHARS)}`);
+        throw new Error(
+          `startSluice: not answering on ${url} after ${READY_TIMEOUT_MS} ms:\n${output.slice(-LOG_TAIL_CHARS)}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 200));
     }

@@ -36,10 +36,20 @@ async function onMaintenanceDb<T>(run: (client: pg.Client) => Promise<T>): Promi
 
 function migrate(databaseUrl: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile("npm", ["run", "db:migrate"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: "1" }, timeout: 120_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`npm run db:migrate failed for ${databaseUrl}: ${error.message}\n${stdout}\n${stderr}`.slice(-4_000)));
-      else resolve();
-    });
+    execFile(
+      "npm",
+      ["run", "db:migrate"],
+      { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: "1" }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(
+            new Error(
+              `npm run db:migrate failed for ${databaseUrl}: ${error.message}\n${stdout}\n${stderr}`.slice(-4_000),
+            ),
+          );
+        else resolve();
+      },
+    );
   });
 }
 
@@ -48,7 +58,10 @@ export async function createThrowawayDatabase(label: string): Promise<ThrowawayD
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   await onMaintenanceDb((client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
-  const drop = () => onMaintenanceDb((client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`)).then(() => undefined);
+  const drop = () =>
+    onMaintenanceDb((client) =>
+      client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`),
+    ).then(() => undefined);
   try {
     await migrate(url.toString());
   } catch (error) {

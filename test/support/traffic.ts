@@ -61,7 +61,10 @@ export function startTraffic(next: (i: number) => Target, options: TrafficOption
       const sentAt = performance.now();
       const base = { label: target.label ?? "", path: target.path, key: target.key, baseUrl: target.baseUrl, sentAt };
       try {
-        const res = await apiCall(target.baseUrl, target.path, { key: target.key, signal: AbortSignal.timeout(requestTimeoutMs) });
+        const res = await apiCall(target.baseUrl, target.path, {
+          key: target.key,
+          signal: AbortSignal.timeout(requestTimeoutMs),
+        });
         const answeredAt = performance.now();
         samples.push({
           ...base,
@@ -76,7 +79,18 @@ export function startTraffic(next: (i: number) => Target, options: TrafficOption
         });
       } catch (error) {
         const answeredAt = performance.now();
-        samples.push({ ...base, answeredAt, ms: answeredAt - sentAt, status: 0, contentType: null, remaining: null, policy: null, retryAfter: null, body: null, error: (error as Error).message });
+        samples.push({
+          ...base,
+          answeredAt,
+          ms: answeredAt - sentAt,
+          status: 0,
+          contentType: null,
+          remaining: null,
+          policy: null,
+          retryAfter: null,
+          body: null,
+          error: (error as Error).message,
+        });
       }
       if (pauseMs > 0) await sleep(pauseMs);
     }
@@ -94,7 +108,10 @@ export function startTraffic(next: (i: number) => Target, options: TrafficOption
 }
 
 /** Counts of `key(sample)` values, for readable assertion failures (e.g. { "closed 503": 12 }). */
-export function tally(samples: Sample[], key: (s: Sample) => string = (s) => `${s.label} ${s.status}`): Record<string, number> {
+export function tally(
+  samples: Sample[],
+  key: (s: Sample) => string = (s) => `${s.label} ${s.status}`,
+): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const s of samples) {
     const k = key(s);

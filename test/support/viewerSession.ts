@@ -14,9 +14,16 @@ export async function viewerSession(login: Routes, created: string[], label: str
   const { getDb } = await import("@/lib/db/client");
   const email = `${label}-viewer-${randomBytes(5).toString("hex")}@example.com`;
   const password = "viewer password 1";
-  const operator = await getDb().operator.create({ data: { email, passwordHash: await hashPassword(password), role: "viewer" } });
+  const operator = await getDb().operator.create({
+    data: { email, passwordHash: await hashPassword(password), role: "viewer" },
+  });
   created.push(operator.id);
-  const session = await callRoute(login.POST, { method: "POST", path: "/api/auth/login", body: { email, password }, headers: { origin: ORIGIN, "x-forwarded-for": "198.51.100.77" } });
+  const session = await callRoute(login.POST, {
+    method: "POST",
+    path: "/api/auth/login",
+    body: { email, password },
+    headers: { origin: ORIGIN, "x-forwarded-for": "198.51.100.77" },
+  });
   expect(session.status).toBe(200);
   return { cookie: sessionCookieOf(session), origin: ORIGIN };
 }

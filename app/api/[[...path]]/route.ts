@@ -5,6 +5,15 @@ import { problemFor } from "@/lib/http/problem";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-const notFound = async (request: Request): Promise<Response> => problemFor("not_found", `No API route at ${new URL(request.url).pathname}.`);
+const notFound = async (request: Request): Promise<Response> =>
+  problemFor("not_found", `No API route at ${new URL(request.url).pathname}.`);
 
-export { notFound as GET, notFound as HEAD, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };
+export {
+  notFound as GET,
+  notFound as HEAD,
+  notFound as POST,
+  notFound as PUT,
+  notFound as PATCH,
+  notFound as DELETE,
+  notFound as OPTIONS,
+};

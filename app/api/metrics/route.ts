@@ -13,7 +13,9 @@ export async function GET(request: Request): Promise<Response> {
     return problemFromError(error);
   }
   const { registry } = metrics();
-  return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
+  return new Response(await registry.metrics(), {
+    headers: { "content-type": registry.contentType, "cache-control": "no-store" },
+  });
 }
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

@@ -83,7 +83,9 @@ describe("tenants", () => {
   it("POST 400 for malformed JSON and 413 for a body over 64 KiB", async () => {
     expect((await call(tenants, {}, { method: "POST", raw: "{not json" })).status).toBe(400);
     expect((await call(tenants, {}, { method: "POST", raw: "" })).status).toBe(400);
-    expect((await call(tenants, {}, { method: "POST", raw: JSON.stringify({ name: "x".repeat(70_000) }) })).status).toBe(413);
+    expect(
+      (await call(tenants, {}, { method: "POST", raw: JSON.stringify({ name: "x".repeat(70_000) }) })).status,
+    ).toBe(413);
   });
 
   it("answers 405 with Allow for other methods", async () => {
@@ -131,4 +133,3 @@ describe("keys", () => {
     expect((await call(key, { keyId: "ZZZZZZZZ" }, { method: "DELETE" })).status).toBe(404);
   });
 });
-

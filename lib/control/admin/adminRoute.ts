@@ -16,7 +16,10 @@ export interface RouteContext<P> {
   params: Promise<P>;
 }
 
-export function adminRoute<P = Record<string, never>>(access: Access, handler: AdminHandler<P>): (request: Request, context: RouteContext<P>) => Promise<Response> {
+export function adminRoute<P = Record<string, never>>(
+  access: Access,
+  handler: AdminHandler<P>,
+): (request: Request, context: RouteContext<P>) => Promise<Response> {
   return async (request, context) => {
     try {
       const actor = await authorize(request, access, { session: sessionActor });

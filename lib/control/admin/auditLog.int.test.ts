@@ -38,7 +38,13 @@ describe("GET /api/admin/audit: ids and pages", () => {
     await putTenantRules(tenantId, B);
     await putTenantRules(tenantId, []);
     const all = await auditOf(tenantId);
-    expect(all.map((e: { action: string }) => e.action)).toEqual(["rules.replace", "rules.replace", "rules.replace", "key.create", "tenant.create"]);
+    expect(all.map((e: { action: string }) => e.action)).toEqual([
+      "rules.replace",
+      "rules.replace",
+      "rules.replace",
+      "key.create",
+      "tenant.create",
+    ]);
     for (const event of all) expect(event.id).toMatch(/^[1-9][0-9]*$/);
     expect(all[0]).toMatchObject({ revertOf: null, revertible: true });
     expect(all[4]).toMatchObject({ revertOf: null, revertible: false });

@@ -9,8 +9,21 @@ import { describe, expect, it } from "vitest";
 import { A, auditRoutesBed, B } from "@/test/support/auditRoutesBed";
 import { viewerSession } from "@/test/support/viewerSession";
 
-const { routes, db, operatorIds, admin, newTenant, newKey, putTenantRules, getTenantRules, auditOf, latest, revertOf, callEcho, enforcedFor } =
-  await auditRoutesBed("revert");
+const {
+  routes,
+  db,
+  operatorIds,
+  admin,
+  newTenant,
+  newKey,
+  putTenantRules,
+  getTenantRules,
+  auditOf,
+  latest,
+  revertOf,
+  callEcho,
+  enforcedFor,
+} = await auditRoutesBed("revert");
 const { key, keyRules, auditRevert: revert, login } = routes;
 
 describe("POST /api/admin/audit/{auditId}/revert: rules", () => {
@@ -21,11 +34,23 @@ describe("POST /api/admin/audit/{auditId}/revert: rules", () => {
     const b = (await putTenantRules(tenantId, B)).body;
     const change = await latest(tenantId, "rules.replace");
     expect(change.after).toEqual(b);
-    expect(enforcedFor(k.id)).toEqual([["per-key", 50], ["per-ip", 7]]);
+    expect(enforcedFor(k.id)).toEqual([
+      ["per-key", 50],
+      ["per-ip", 7],
+    ]);
 
     const res = await revertOf(change.id);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ actor: "token", action: "rules.replace.revert", target: `tenant:${tenantId}`, tenantId, revertOf: change.id, revertible: true, before: b, after: a });
+    expect(res.body).toMatchObject({
+      actor: "token",
+      action: "rules.replace.revert",
+      target: `tenant:${tenantId}`,
+      tenantId,
+      revertOf: change.id,
+      revertible: true,
+      before: b,
+      after: a,
+    });
     expect(await getTenantRules(tenantId)).toEqual(a);
     expect(await getTenantRules(tenantId)).toEqual(change.before);
     expect(enforcedFor(k.id)).toEqual([["per-key", 5]]);
@@ -58,12 +83,18 @@ describe("POST /api/admin/audit/{auditId}/revert: rules", () => {
     const tenantId = await newTenant();
     const k = await newKey(tenantId);
     await putTenantRules(tenantId, A);
-    await admin(keyRules, "PUT", `/keys/${k.id}/rules`, { keyId: k.id }, [{ name: "per-key", limit: 99, windowMs: 60_000 }]);
+    await admin(keyRules, "PUT", `/keys/${k.id}/rules`, { keyId: k.id }, [
+      { name: "per-key", limit: 99, windowMs: 60_000 },
+    ]);
     expect(enforcedFor(k.id)).toEqual([["per-key", 99]]);
     const change = await latest(tenantId, "rules.replace");
     const res = await revertOf(change.id);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ target: `key:${k.id}`, before: [expect.objectContaining({ limit: 99 })], after: [] });
+    expect(res.body).toMatchObject({
+      target: `key:${k.id}`,
+      before: [expect.objectContaining({ limit: 99 })],
+      after: [],
+    });
     expect((await admin(keyRules, "GET", `/keys/${k.id}/rules`, { keyId: k.id })).body).toEqual([]);
     expect(enforcedFor(k.id)).toEqual([["per-key", 5]]);
 
@@ -77,7 +108,14 @@ describe("POST /api/admin/audit/{auditId}/revert: rules", () => {
     const tenantId = await newTenant();
     const a = (await putTenantRules(tenantId, A)).body;
     const forged = await db.getDb().auditEvent.create({
-      data: { actor: "token", action: "rules.replace", target: `tenant:${tenantId}`, tenantId, before: [{ name: "Not Valid", limit: 0, windowMs: 1 }], after: a },
+      data: {
+        actor: "token",
+        action: "rules.replace",
+        target: `tenant:${tenantId}`,
+        tenantId,
+        before: [{ name: "Not Valid", limit: 0, windowMs: 1 }],
+        after: a,
+      },
     });
     const eventsBefore = (await auditOf(tenantId)).length;
     const res = await revertOf(forged.id.toString());
@@ -102,7 +140,9 @@ describe("POST /api/admin/audit/{auditId}/revert: key revocation", () => {
     for (let attempt = 0; attempt < 2; attempt++) {
       const res = await revertOf(revocation.id);
       expect(res.status).toBe(409);
-      expect(res.body.detail).toMatch(/a revoked key stays revoked, since its secret may have leaked; nothing was re-created\. Create a new key/);
+      expect(res.body.detail).toMatch(
+        /a revoked key stays revoked, since its secret may have leaked; nothing was re-created\. Create a new key/,
+      );
     }
     expect((await admin(key, "GET", `/keys/${k.id}`, { keyId: k.id })).body.revokedAt).not.toBeNull();
     expect((await callEcho(k.key)).status).toBe(401);
@@ -127,7 +167,9 @@ describe("POST /api/admin/audit/{auditId}/revert: refusals", () => {
 
   it("409 when the target no longer exists", async () => {
     const tenantId = await newTenant();
-    const forged = await db.getDb().auditEvent.create({ data: { actor: "token", action: "rules.replace", target: "key:ZZZZZZZZ", tenantId, before: [], after: [] } });
+    const forged = await db.getDb().auditEvent.create({
+      data: { actor: "token", action: "rules.replace", target: "key:ZZZZZZZZ", tenantId, before: [], after: [] },
+    });
     const res = await revertOf(forged.id.toString());
     expect(res.status).toBe(409);
     expect(res.body.detail).toMatch(/key:ZZZZZZZZ no longer exists/);

@@ -5,7 +5,8 @@ import { BearerFailures } from "../auth/bearerFailures";
 import { authorize } from "./authorize";
 
 const TOKEN = "the-admin-token";
-const req = (auth?: string) => new Request("http://test.local/api/admin/tenants", { headers: auth ? { authorization: auth } : {} });
+const req = (auth?: string) =>
+  new Request("http://test.local/api/admin/tenants", { headers: auth ? { authorization: auth } : {} });
 const viewer: Actor = { id: "operator:v@example.com", role: "viewer" };
 
 async function statusOf(p: Promise<unknown>): Promise<number> {
@@ -41,12 +42,28 @@ describe("authorize", () => {
 
   it("answers 429 to an address after its wrong tokens ran out, before comparing (the right token too); other addresses still get in", async () => {
     const failures = new BearerFailures(5);
-    const from = (ip: string, auth: string) => new Request("http://test.local/api/admin/tenants", { headers: { authorization: auth, "x-forwarded-for": ip } });
-    for (let i = 0; i < 5; i++) expect(await statusOf(authorize(from("203.0.113.5", `Bearer guess-${i}`), "read", { adminToken: TOKEN, failures }))).toBe(401);
-    expect(await statusOf(authorize(from("203.0.113.5", "Bearer guess-5"), "read", { adminToken: TOKEN, failures }))).toBe(429);
-    expect(await statusOf(authorize(from("203.0.113.5", `Bearer ${TOKEN}`), "read", { adminToken: TOKEN, failures }))).toBe(429);
-    expect(await statusOf(authorize(from("203.0.113.6", `Bearer ${TOKEN}`), "read", { adminToken: TOKEN, failures }))).toBe(200);
+    const from = (ip: string, auth: string) =>
+      new Request("http://test.local/api/admin/tenants", { headers: { authorization: auth, "x-forwarded-for": ip } });
+    for (let i = 0; i < 5; i++)
+      expect(
+        await statusOf(authorize(from("203.0.113.5", `Bearer guess-${i}`), "read", { adminToken: TOKEN, failures })),
+      ).toBe(401);
+    expect(
+      await statusOf(authorize(from("203.0.113.5", "Bearer guess-5"), "read", { adminToken: TOKEN, failures })),
+    ).toBe(429);
+    expect(
+      await statusOf(authorize(from("203.0.113.5", `Bearer ${TOKEN}`), "read", { adminToken: TOKEN, failures })),
+    ).toBe(429);
+    expect(
+      await statusOf(authorize(from("203.0.113.6", `Bearer ${TOKEN}`), "read", { adminToken: TOKEN, failures })),
+    ).toBe(200);
     // Sessions (no bearer) are not affected by the address's bearer failures.
-    expect(await authorize(new Request("http://test.local/api/admin/tenants", { headers: { "x-forwarded-for": "203.0.113.5" } }), "read", { adminToken: TOKEN, failures, session: async () => viewer })).toEqual(viewer);
+    expect(
+      await authorize(
+        new Request("http://test.local/api/admin/tenants", { headers: { "x-forwarded-for": "203.0.113.5" } }),
+        "read",
+        { adminToken: TOKEN, failures, session: async () => viewer },
+      ),
+    ).toEqual(viewer);
   });
 });

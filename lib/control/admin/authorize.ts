@@ -32,13 +32,19 @@ export async function authorize(
     failures.assertMayTry(ip);
     if (!adminToken || !sameSecret(token, adminToken)) {
       failures.recordFailure(ip);
-      throw new AppError("unauthorized", "The bearer token is not valid for the admin API.", { headers: { "WWW-Authenticate": 'Bearer realm="sluice-admin"' } });
+      throw new AppError("unauthorized", "The bearer token is not valid for the admin API.", {
+        headers: { "WWW-Authenticate": 'Bearer realm="sluice-admin"' },
+      });
     }
     actor = { id: "token", role: "admin" };
   } else if (options.session) {
     actor = await options.session(request);
   }
-  if (!actor) throw new AppError("unauthorized", "Log in, or send Authorization: Bearer <SLUICE_ADMIN_TOKEN>.", { headers: { "WWW-Authenticate": 'Bearer realm="sluice-admin"' } });
-  if (access === "write" && actor.role !== "admin") throw new AppError("forbidden", "Your role (viewer) may read but not change anything.");
+  if (!actor)
+    throw new AppError("unauthorized", "Log in, or send Authorization: Bearer <SLUICE_ADMIN_TOKEN>.", {
+      headers: { "WWW-Authenticate": 'Bearer realm="sluice-admin"' },
+    });
+  if (access === "write" && actor.role !== "admin")
+    throw new AppError("forbidden", "Your role (viewer) may read but not change anything.");
   return actor;
 }

@@ -18,11 +18,16 @@ const created: string[] = [];
 let tenantId: string;
 
 /** Every tenant reload of this instance fails from now on (until afterEach restores it). */
-const breakReloads = () => vi.spyOn(prismaAccessLoader, "loadTenant").mockRejectedValue(new Error("rule store unreachable (injected)"));
+const breakReloads = () =>
+  vi.spyOn(prismaAccessLoader, "loadTenant").mockRejectedValue(new Error("rule store unreachable (injected)"));
 
 beforeAll(async () => {
   await services().access.ready();
-  const tenant = await callRoute(tenants.POST, { method: "POST", headers: env.auth, body: { name: uniqueName("inforce") } });
+  const tenant = await callRoute(tenants.POST, {
+    method: "POST",
+    headers: env.auth,
+    body: { name: uniqueName("inforce") },
+  });
   expect(tenant.status).toBe(201);
   created.push((tenantId = tenant.body.id));
 });
@@ -35,7 +40,12 @@ afterAll(async () => {
 });
 
 async function newKey(): Promise<{ id: string; key: string }> {
-  const res = await callRoute(tenantKeys.POST, { method: "POST", headers: env.auth, params: { tenantId }, body: { name: "k" } });
+  const res = await callRoute(tenantKeys.POST, {
+    method: "POST",
+    headers: env.auth,
+    params: { tenantId },
+    body: { name: "k" },
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -63,7 +73,12 @@ describe("a change the instance could not apply is never answered as done", () =
   it("replacing rules: 503 while the old rules stay in force here; the saved list is what the store holds", async () => {
     breakReloads();
     const rules = [{ name: "per-key", limit: 7, windowMs: 60_000 }];
-    const put = await callRoute(tenantRules.PUT, { method: "PUT", headers: env.auth, params: { tenantId }, body: rules });
+    const put = await callRoute(tenantRules.PUT, {
+      method: "PUT",
+      headers: env.auth,
+      params: { tenantId },
+      body: rules,
+    });
     expect(put.status).toBe(503);
     expect(services().access.tenant(tenantId)?.rules ?? []).toHaveLength(0);
     vi.restoreAllMocks();
@@ -73,7 +88,12 @@ describe("a change the instance could not apply is never answered as done", () =
 
   it("creating a key: the 503 still carries the new key's secret (shown only once)", async () => {
     breakReloads();
-    const res = await callRoute(tenantKeys.POST, { method: "POST", headers: env.auth, params: { tenantId }, body: { name: "k2" } });
+    const res = await callRoute(tenantKeys.POST, {
+      method: "POST",
+      headers: env.auth,
+      params: { tenantId },
+      body: { name: "k2" },
+    });
     expect(res.status).toBe(503);
     expect(res.body.resource.key).toMatch(/^sluice_/);
     expect(services().access.key(res.body.resource.id)).toBeUndefined();

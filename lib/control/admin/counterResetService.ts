@@ -34,7 +34,11 @@ async function deleteOrUnavailable(deps: CounterResetDeps, keys: string[]): Prom
   try {
     return await deps.deleteKeys(keys);
   } catch (error) {
-    throw new AppError("limiter_unavailable", `The counters could not be reset: Redis did not answer (${(error as Error).message}). Nothing was changed; retry shortly.`, { headers: { "Retry-After": "5" } });
+    throw new AppError(
+      "limiter_unavailable",
+      `The counters could not be reset: Redis did not answer (${(error as Error).message}). Nothing was changed; retry shortly.`,
+      { headers: { "Retry-After": "5" } },
+    );
   }
 }
 
@@ -50,21 +54,41 @@ export async function resetKeyCounters(deps: CounterResetDeps, actor: Actor, key
   const rules = loaded.effective.map((r) => r.limiter).filter((r) => r.scope === "key");
   const keys = keyCounterKeys(deps.prefix, rules, tenantId, keyId);
   await getDb().$transaction(async (tx) => {
-    await recordAudit(tx, actor, { action: "key.counters.reset", target: `key:${keyId}`, tenantId, after: { rules: rules.map((r) => r.name) } });
+    await recordAudit(tx, actor, {
+      action: "key.counters.reset",
+      target: `key:${keyId}`,
+      tenantId,
+      after: { rules: rules.map((r) => r.name) },
+    });
     await deleteOrUnavailable(deps, keys);
   });
   return { tenantId, rules: rules.map((r) => r.name) };
 }
 
-export async function resetIdentifierCounters(deps: CounterResetDeps, actor: Actor, tenantId: string, ruleName: string, identifier: string): Promise<void> {
+export async function resetIdentifierCounters(
+  deps: CounterResetDeps,
+  actor: Actor,
+  tenantId: string,
+  ruleName: string,
+  identifier: string,
+): Promise<void> {
   const tenant = await getDb().tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
   if (!tenant) throw new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
   const sets = await loadCompiledRules(tenantId, []);
   const rule = sets.tenant.find((r) => r.rule.name === ruleName && r.rule.scope === "identifier");
-  if (!rule) throw new AppError("not_found", `Tenant ${tenantId} has no identifier-scope rule named ${JSON.stringify(ruleName)}.`);
+  if (!rule)
+    throw new AppError(
+      "not_found",
+      `Tenant ${tenantId} has no identifier-scope rule named ${JSON.stringify(ruleName)}.`,
+    );
   const keys = identifierCounterKeys(deps.prefix, rule.limiter, tenantId, identifier);
   await getDb().$transaction(async (tx) => {
-    await recordAudit(tx, actor, { action: "identifier.counters.reset", target: `tenant:${tenantId}`, tenantId, after: { rule: ruleName, identifier } });
+    await recordAudit(tx, actor, {
+      action: "identifier.counters.reset",
+      target: `tenant:${tenantId}`,
+      tenantId,
+      after: { rule: ruleName, identifier },
+    });
     await deleteOrUnavailable(deps, keys);
   });
 }

@@ -29,10 +29,54 @@ describe("GET /api/admin/keys/{keyId}/quota", () => {
     expect(fresh.headers.get("cache-control")).toBe("no-store");
     expect(fresh.body.nowMs).toEqual(expect.any(Number));
     expect(fresh.body.rules).toEqual([
-      { name: "per-key", source: "tenant", scope: "key", algorithm: "sliding_log", mode: "enforce", limit: 3, capacity: 3, remaining: 3, resetMs: 0, retryAfterMs: 0 },
-      { name: "per-ip", source: "tenant", scope: "ip", algorithm: "sliding_log", mode: "enforce", limit: 10, capacity: 10, remaining: null, resetMs: null, retryAfterMs: null },
-      { name: "total", source: "tenant", scope: "tenant", algorithm: "token_bucket", mode: "enforce", limit: 100, capacity: 200, remaining: 200, resetMs: 0, retryAfterMs: 0 },
-      { name: "ids", source: "tenant", scope: "identifier", algorithm: "sliding_window", mode: "enforce", limit: 5, capacity: 5, remaining: null, resetMs: null, retryAfterMs: null },
+      {
+        name: "per-key",
+        source: "tenant",
+        scope: "key",
+        algorithm: "sliding_log",
+        mode: "enforce",
+        limit: 3,
+        capacity: 3,
+        remaining: 3,
+        resetMs: 0,
+        retryAfterMs: 0,
+      },
+      {
+        name: "per-ip",
+        source: "tenant",
+        scope: "ip",
+        algorithm: "sliding_log",
+        mode: "enforce",
+        limit: 10,
+        capacity: 10,
+        remaining: null,
+        resetMs: null,
+        retryAfterMs: null,
+      },
+      {
+        name: "total",
+        source: "tenant",
+        scope: "tenant",
+        algorithm: "token_bucket",
+        mode: "enforce",
+        limit: 100,
+        capacity: 200,
+        remaining: 200,
+        resetMs: 0,
+        retryAfterMs: 0,
+      },
+      {
+        name: "ids",
+        source: "tenant",
+        scope: "identifier",
+        algorithm: "sliding_window",
+        mode: "enforce",
+        limit: 5,
+        capacity: 5,
+        remaining: null,
+        resetMs: null,
+        retryAfterMs: null,
+      },
     ]);
 
     expect((await callEcho(k.key, "192.0.2.10")).status).toBe(200);

@@ -17,7 +17,8 @@ export function tenantIdParam(value: string): string {
 }
 
 export function keyIdParam(value: string): string {
-  if (!isId(value)) throw notAnId("API key", `an API key id is ${ID_LENGTH} letters or digits (a full key is not its id)`);
+  if (!isId(value))
+    throw notAnId("API key", `an API key id is ${ID_LENGTH} letters or digits (a full key is not its id)`);
   return value;
 }
 
@@ -36,6 +37,7 @@ export function auditIdParam(value: string): string {
 
 /** Rule names (lib/common/fieldLimits.ts): a value that cannot be one names no rule. */
 export function ruleNameParam(value: string): string {
-  if (!RULE_NAME_PATTERN.test(value)) throw notAnId("rule", `a rule name is 1-${RULE_NAME_MAX} characters of a-z, 0-9, _ and -`);
+  if (!RULE_NAME_PATTERN.test(value))
+    throw notAnId("rule", `a rule name is 1-${RULE_NAME_MAX} characters of a-z, 0-9, _ and -`);
   return value;
 }

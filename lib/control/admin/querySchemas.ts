@@ -16,17 +16,32 @@ export const AUDIT_ID_PATTERN = /^[1-9][0-9]{0,17}$/;
 const auditTime = (name: string) =>
   z
     .string()
-    .refine((text) => /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) && !Number.isNaN(Date.parse(text)), `${name} must be a date such as 2026-11-24 or an ISO date-time`)
+    .refine(
+      (text) => /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) && !Number.isNaN(Date.parse(text)),
+      `${name} must be a date such as 2026-11-24 or an ISO date-time`,
+    )
     .transform((text) => new Date(text))
     .optional();
 
 export const auditQuerySchema = z
   .object({
     tenantId: z.string().regex(ID_PATTERN, "tenantId must be a tenant id").optional(),
-    limit: z.coerce.number({ error: "limit must be a number" }).int("limit must be a whole number").min(1, "limit must be at least 1").max(AUDIT_PAGE_MAX, `limit must be at most ${AUDIT_PAGE_MAX}`).default(100),
+    limit: z.coerce
+      .number({ error: "limit must be a number" })
+      .int("limit must be a whole number")
+      .min(1, "limit must be at least 1")
+      .max(AUDIT_PAGE_MAX, `limit must be at most ${AUDIT_PAGE_MAX}`)
+      .default(100),
     before: z.string().regex(AUDIT_ID_PATTERN, "before must be the id of an audit event").optional(),
-    actor: z.string().min(1, "actor must not be empty").max(AUDIT_ACTOR_MAX, `actor must be at most ${AUDIT_ACTOR_MAX} characters`).optional(),
-    action: z.string().regex(AUDIT_ACTION_PATTERN, "action must be an action name, such as rules.replace, or a prefix ending in a dot").optional(),
+    actor: z
+      .string()
+      .min(1, "actor must not be empty")
+      .max(AUDIT_ACTOR_MAX, `actor must be at most ${AUDIT_ACTOR_MAX} characters`)
+      .optional(),
+    action: z
+      .string()
+      .regex(AUDIT_ACTION_PATTERN, "action must be an action name, such as rules.replace, or a prefix ending in a dot")
+      .optional(),
     from: auditTime("from"),
     to: auditTime("to"),
   })

@@ -14,10 +14,18 @@ export const MAX_QUOTA_KEYS = 200;
 
 export async function quotaOfKey(limiter: Limiter, keyId: string, probe: Probe): Promise<KeyQuota> {
   const loaded = await loadKeyRules(keyId);
-  if (loaded.key.revokedAt) throw new AppError("conflict", `API key ${keyId} was revoked at ${loaded.key.revokedAt}; a revoked key has no quota.`);
+  if (loaded.key.revokedAt)
+    throw new AppError(
+      "conflict",
+      `API key ${keyId} was revoked at ${loaded.key.revokedAt}; a revoked key has no quota.`,
+    );
   return keyQuota(limiter, { tenantId: loaded.key.tenantId, keyId, effective: loaded.effective }, probe);
 }
 
-export async function quotaOfTenant(limiter: Limiter, tenantId: string, maxKeys = MAX_QUOTA_KEYS): Promise<TenantQuota> {
+export async function quotaOfTenant(
+  limiter: Limiter,
+  tenantId: string,
+  maxKeys = MAX_QUOTA_KEYS,
+): Promise<TenantQuota> {
   return tenantQuota(limiter, await loadLiveKeyRules(tenantId, maxKeys));
 }

@@ -9,7 +9,16 @@ import { describe, expect, it } from "vitest";
 import { freePort } from "@/test/support/freePort";
 import { quotaRoutesBed } from "@/test/support/quotaRoutesBed";
 
-const { prefix: PREFIX, routes, runtime, admin, newTenant, newKey, putTenantRules, quotaOf } = await quotaRoutesBed("quotadown");
+const {
+  prefix: PREFIX,
+  routes,
+  runtime,
+  admin,
+  newTenant,
+  newKey,
+  putTenantRules,
+  quotaOf,
+} = await quotaRoutesBed("quotadown");
 const { tenantQuota } = routes;
 
 describe("503 limiter_unavailable when Redis cannot answer (never a made-up figure)", () => {
@@ -29,7 +38,10 @@ describe("503 limiter_unavailable when Redis cannot answer (never a made-up figu
   }
 
   async function expectUnavailable(keyId: string, tenantId: string): Promise<void> {
-    for (const res of [await quotaOf(keyId), await admin(tenantQuota, "GET", `/tenants/${tenantId}/quota`, { tenantId })]) {
+    for (const res of [
+      await quotaOf(keyId),
+      await admin(tenantQuota, "GET", `/tenants/${tenantId}/quota`, { tenantId }),
+    ]) {
       expect(res.status).toBe(503);
       expect(res.body.title).toBe("Service Unavailable");
       expect(res.body.detail).toMatch(/Redis is unavailable or too slow/);

@@ -19,7 +19,8 @@ const rule = (input: Partial<RuleInput> & { name: string }, override = false): C
  */
 function fakeLimiter(used: Record<string, number> = {}, options: { fails?: boolean } = {}) {
   const peeks: { rules: string[]; subject: Subject }[] = [];
-  const counter = (r: LimiterRule, s: Subject) => `${r.ref}|${r.scope === "key" ? s.keyId : r.scope === "ip" ? s.ip : r.scope === "identifier" ? s.identifier : "T"}`;
+  const counter = (r: LimiterRule, s: Subject) =>
+    `${r.ref}|${r.scope === "key" ? s.keyId : r.scope === "ip" ? s.ip : r.scope === "identifier" ? s.identifier : "T"}`;
   const limiter: Limiter = {
     charge: () => Promise.reject(new Error("no rule here is charged by response")),
     decideThen: () => Promise.reject(new Error("no decision here depends on another")),
@@ -31,7 +32,16 @@ function fakeLimiter(used: Record<string, number> = {}, options: { fails?: boole
         const left = Math.max(0, capacity - (used[counter(r, subject)] ?? 0));
         const allowed = left >= r.cost;
         const retryAfterMs = allowed ? 0 : r.cost > capacity ? r.windowMs : 6_000;
-        return { rule: r, allowed, limit: r.limit, remaining: left, resetMs: left < capacity ? 30_000 : 0, retryAfterMs, nextMs: left < capacity ? 1_000 : 0, source: "redis" as const };
+        return {
+          rule: r,
+          allowed,
+          limit: r.limit,
+          remaining: left,
+          resetMs: left < capacity ? 30_000 : 0,
+          retryAfterMs,
+          nextMs: left < capacity ? 1_000 : 0,
+          source: "redis" as const,
+        };
       });
       return { allowed: true, unavailable: false, retryAfterMs: 0, nowMs: NOW + peeks.length, results };
     },
@@ -58,14 +68,74 @@ describe("keyQuota", () => {
   it("reads key and tenant rules in ONE peek; ip and identifier rules are listed unread without a probe", async () => {
     const { limiter, peeks } = fakeLimiter({ "per-key|KKKKKKKK": 5, "total|T": 40 });
     const quota = await keyQuota(limiter, key, {}, CLOCK);
-    expect(peeks).toEqual([{ rules: ["per-key", "total", "bucket"], subject: { tenantId: "TTTTTTTT", keyId: "KKKKKKKK", ip: undefined, identifier: undefined } }]);
+    expect(peeks).toEqual([
+      {
+        rules: ["per-key", "total", "bucket"],
+        subject: { tenantId: "TTTTTTTT", keyId: "KKKKKKKK", ip: undefined, identifier: undefined },
+      },
+    ]);
     expect(quota.nowMs).toBe(NOW + 1);
     expect(quota.rules).toEqual([
-      { name: "per-key", source: "tenant", scope: "key", algorithm: "sliding_window", mode: "enforce", limit: 5, capacity: 5, remaining: 0, resetMs: 30_000, retryAfterMs: 6_000 },
-      { name: "total", source: "tenant", scope: "tenant", algorithm: "sliding_window", mode: "enforce", limit: 100, capacity: 100, remaining: 60, resetMs: 30_000, retryAfterMs: 0 },
-      { name: "per-ip", source: "override", scope: "ip", algorithm: "sliding_window", mode: "enforce", limit: 10, capacity: 10, remaining: null, resetMs: null, retryAfterMs: null },
-      { name: "ids", source: "tenant", scope: "identifier", algorithm: "sliding_window", mode: "shadow", limit: 10, capacity: 10, remaining: null, resetMs: null, retryAfterMs: null },
-      { name: "bucket", source: "tenant", scope: "key", algorithm: "token_bucket", mode: "enforce", limit: 2, capacity: 8, remaining: 8, resetMs: 0, retryAfterMs: 0 },
+      {
+        name: "per-key",
+        source: "tenant",
+        scope: "key",
+        algorithm: "sliding_window",
+        mode: "enforce",
+        limit: 5,
+        capacity: 5,
+        remaining: 0,
+        resetMs: 30_000,
+        retryAfterMs: 6_000,
+      },
+      {
+        name: "total",
+        source: "tenant",
+        scope: "tenant",
+        algorithm: "sliding_window",
+        mode: "enforce",
+        limit: 100,
+        capacity: 100,
+        remaining: 60,
+        resetMs: 30_000,
+        retryAfterMs: 0,
+      },
+      {
+        name: "per-ip",
+        source: "override",
+        scope: "ip",
+        algorithm: "sliding_window",
+        mode: "enforce",
+        limit: 10,
+        capacity: 10,
+        remaining: null,
+        resetMs: null,
+        retryAfterMs: null,
+      },
+      {
+        name: "ids",
+        source: "tenant",
+        scope: "identifier",
+        algorithm: "sliding_window",
+        mode: "shadow",
+        limit: 10,
+        capacity: 10,
+        remaining: null,
+        resetMs: null,
+        retryAfterMs: null,
+      },
+      {
+        name: "bucket",
+        source: "tenant",
+        scope: "key",
+        algorithm: "token_bucket",
+        mode: "enforce",
+        limit: 2,
+        capacity: 8,
+        remaining: 8,
+        resetMs: 0,
+        retryAfterMs: 0,
+      },
     ]);
   });
 
@@ -80,8 +150,14 @@ describe("keyQuota", () => {
 
   it("retryAfterMs is the peek's: 0 while a request of the rule's cost passes, else until it would", async () => {
     const costly = { ...key, effective: [rule({ name: "c", cost: 3, limit: 10 })] };
-    expect((await keyQuota(fakeLimiter({ "c|KKKKKKKK": 7 }).limiter, costly, {}, CLOCK)).rules[0]).toMatchObject({ remaining: 3, retryAfterMs: 0 });
-    expect((await keyQuota(fakeLimiter({ "c|KKKKKKKK": 8 }).limiter, costly, {}, CLOCK)).rules[0]).toMatchObject({ remaining: 2, retryAfterMs: 6_000 });
+    expect((await keyQuota(fakeLimiter({ "c|KKKKKKKK": 7 }).limiter, costly, {}, CLOCK)).rules[0]).toMatchObject({
+      remaining: 3,
+      retryAfterMs: 0,
+    });
+    expect((await keyQuota(fakeLimiter({ "c|KKKKKKKK": 8 }).limiter, costly, {}, CLOCK)).rules[0]).toMatchObject({
+      remaining: 2,
+      retryAfterMs: 6_000,
+    });
   });
 
   it("with nothing to read: no Redis call, the time from the injected clock", async () => {
@@ -100,10 +176,18 @@ describe("keyQuota", () => {
 });
 
 describe("tenantQuota", () => {
-  const tenantRules = [rule({ name: "per-key", limit: 5 }), rule({ name: "total", scope: "tenant", limit: 100 }), rule({ name: "per-ip", scope: "ip" })];
+  const tenantRules = [
+    rule({ name: "per-key", limit: 5 }),
+    rule({ name: "total", scope: "tenant", limit: 100 }),
+    rule({ name: "per-ip", scope: "ip" }),
+  ];
   const keys = [
     { id: "AAAAAAAA", name: "first", effective: tenantRules },
-    { id: "BBBBBBBB", name: "second", effective: [rule({ name: "per-key", limit: 50 }, true), tenantRules[1]!, tenantRules[2]!] },
+    {
+      id: "BBBBBBBB",
+      name: "second",
+      effective: [rule({ name: "per-key", limit: 50 }, true), tenantRules[1]!, tenantRules[2]!],
+    },
   ];
 
   it("one peek per key (key-scope rules only) plus one for the tenant-scope rules", async () => {
@@ -118,19 +202,33 @@ describe("tenantQuota", () => {
     expect(quota.truncated).toBe(true);
     expect(quota.tenantRules).toEqual([expect.objectContaining({ name: "total", remaining: 99 })]);
     expect(quota.keys).toEqual([
-      { keyId: "AAAAAAAA", keyName: "first", rules: [expect.objectContaining({ name: "per-key", source: "tenant", limit: 5, remaining: 3 })] },
-      { keyId: "BBBBBBBB", keyName: "second", rules: [expect.objectContaining({ name: "per-key", source: "override", limit: 50, remaining: 40 })] },
+      {
+        keyId: "AAAAAAAA",
+        keyName: "first",
+        rules: [expect.objectContaining({ name: "per-key", source: "tenant", limit: 5, remaining: 3 })],
+      },
+      {
+        keyId: "BBBBBBBB",
+        keyName: "second",
+        rules: [expect.objectContaining({ name: "per-key", source: "override", limit: 50, remaining: 40 })],
+      },
     ]);
   });
 
   it("no keys and no tenant rules: no Redis call", async () => {
     const { limiter, peeks } = fakeLimiter();
-    expect(await tenantQuota(limiter, { tenantId: "TTTTTTTT", tenantRules: [], keys: [], truncated: false }, CLOCK)).toEqual({ nowMs: 42, tenantRules: [], keys: [], truncated: false });
+    expect(
+      await tenantQuota(limiter, { tenantId: "TTTTTTTT", tenantRules: [], keys: [], truncated: false }, CLOCK),
+    ).toEqual({ nowMs: 42, tenantRules: [], keys: [], truncated: false });
     expect(peeks).toHaveLength(0);
   });
 
   it("any failed peek fails the whole answer with limiter_unavailable", async () => {
-    const error = await tenantQuota(fakeLimiter({}, { fails: true }).limiter, { tenantId: "TTTTTTTT", tenantRules, keys, truncated: false }, CLOCK).catch((e: unknown) => e);
+    const error = await tenantQuota(
+      fakeLimiter({}, { fails: true }).limiter,
+      { tenantId: "TTTTTTTT", tenantRules, keys, truncated: false },
+      CLOCK,
+    ).catch((e: unknown) => e);
     expect((error as AppError).code).toBe("limiter_unavailable");
   });
 });

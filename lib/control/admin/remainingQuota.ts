@@ -44,7 +44,8 @@ export interface Probe {
   identifier?: string;
 }
 
-const capacityOf = (rule: CompiledRule["rule"]): number => (rule.algorithm === "token_bucket" || rule.algorithm === "gcra" ? rule.burst : rule.limit);
+const capacityOf = (rule: CompiledRule["rule"]): number =>
+  rule.algorithm === "token_bucket" || rule.algorithm === "gcra" ? rule.burst : rule.limit;
 
 function quotaOf(compiled: CompiledRule, result: RuleResult | undefined): RuleQuota {
   const rule = compiled.rule;
@@ -79,10 +80,18 @@ function readable(rule: CompiledRule, probe: Probe): boolean {
 }
 
 const unavailable = () =>
-  new AppError("limiter_unavailable", "Remaining quota cannot be read right now: Redis is unavailable or too slow. Retry shortly.", { headers: { "Retry-After": "1" } });
+  new AppError(
+    "limiter_unavailable",
+    "Remaining quota cannot be read right now: Redis is unavailable or too slow. Retry shortly.",
+    { headers: { "Retry-After": "1" } },
+  );
 
 /** Peeks `rules` for `subject`; the results in the same order. Nothing to read: no Redis call. */
-async function peekAll(limiter: Limiter, rules: CompiledRule[], subject: Subject): Promise<{ nowMs: number | null; results: RuleResult[] }> {
+async function peekAll(
+  limiter: Limiter,
+  rules: CompiledRule[],
+  subject: Subject,
+): Promise<{ nowMs: number | null; results: RuleResult[] }> {
   if (rules.length === 0) return { nowMs: null, results: [] };
   try {
     const decision = await limiter.peek(
@@ -96,7 +105,12 @@ async function peekAll(limiter: Limiter, rules: CompiledRule[], subject: Subject
   }
 }
 
-async function peekRules(limiter: Limiter, rules: CompiledRule[], subject: Subject, isRead: (rule: CompiledRule) => boolean): Promise<{ nowMs: number | null; rules: RuleQuota[] }> {
+async function peekRules(
+  limiter: Limiter,
+  rules: CompiledRule[],
+  subject: Subject,
+  isRead: (rule: CompiledRule) => boolean,
+): Promise<{ nowMs: number | null; rules: RuleQuota[] }> {
   const read = rules.filter(isRead);
   const peeked = await peekAll(limiter, read, subject);
   const resultOf = new Map(read.map((rule, i) => [rule, peeked.results[i]] as const));
@@ -131,14 +145,21 @@ export interface TenantQuota {
 
 export async function tenantQuota(
   limiter: Limiter,
-  tenant: { tenantId: string; tenantRules: CompiledRule[]; keys: { id: string; name: string; effective: CompiledRule[] }[]; truncated: boolean },
+  tenant: {
+    tenantId: string;
+    tenantRules: CompiledRule[];
+    keys: { id: string; name: string; effective: CompiledRule[] }[];
+    truncated: boolean;
+  },
   clock: () => number = Date.now,
 ): Promise<TenantQuota> {
   const isKeyScope = (rule: CompiledRule) => rule.rule.scope === "key";
   const isTenantScope = (rule: CompiledRule) => rule.rule.scope === "tenant";
   const [shared, ...perKey] = await Promise.all([
     peekRules(limiter, tenant.tenantRules.filter(isTenantScope), { tenantId: tenant.tenantId }, () => true),
-    ...tenant.keys.map((key) => peekRules(limiter, key.effective.filter(isKeyScope), { tenantId: tenant.tenantId, keyId: key.id }, () => true)),
+    ...tenant.keys.map((key) =>
+      peekRules(limiter, key.effective.filter(isKeyScope), { tenantId: tenant.tenantId, keyId: key.id }, () => true),
+    ),
   ]);
   const times = [shared!, ...perKey].map((p) => p.nowMs).filter((t): t is number => t !== null);
   return {

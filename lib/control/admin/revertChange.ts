@@ -52,7 +52,10 @@ function validRules(event: AuditEventView, plan: Extract<RevertPlan, { kind: "ru
   const parsed = schema.safeParse(plan.rules);
   if (parsed.success) return parsed.data;
   const [field, messages] = Object.entries(fieldErrors(parsed.error))[0] ?? ["", ["invalid"]];
-  throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: its earlier rule list no longer passes validation (${field || "list"}: ${messages[0]}).`);
+  throw new AppError(
+    "conflict",
+    `Audit event ${event.id} cannot be reverted: its earlier rule list no longer passes validation (${field || "list"}: ${messages[0]}).`,
+  );
 }
 
 /** The target vanished (a key or tenant deleted since): a conflict, not a 404 of the audit event. */
@@ -61,7 +64,10 @@ async function targetMustExist<T>(event: AuditEventView, apply: () => Promise<T>
     return await apply();
   } catch (error) {
     if (error instanceof AppError && error.code === "not_found") {
-      throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: its target ${event.target} no longer exists.`);
+      throw new AppError(
+        "conflict",
+        `Audit event ${event.id} cannot be reverted: its target ${event.target} no longer exists.`,
+      );
     }
     throw error;
   }
@@ -79,36 +85,62 @@ async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<Rever
     case "upstream": {
       if (plan.upstream === null) {
         const none = await tx.upstream.findUnique({ where: { tenantId: plan.tenantId }, select: { tenantId: true } });
-        if (!none) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: tenant ${plan.tenantId} has no upstream to remove.`);
+        if (!none)
+          throw new AppError(
+            "conflict",
+            `Audit event ${event.id} cannot be reverted: tenant ${plan.tenantId} has no upstream to remove.`,
+          );
         const removed = await targetMustExist(event, () => deleteUpstreamIn(tx, actor, plan.tenantId, note));
         return { revert: removed.audit, tenantId: removed.tenantId };
       }
       const parsed = upstreamSchema.safeParse(plan.upstream);
-      if (!parsed.success) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: its earlier upstream no longer passes validation.`);
+      if (!parsed.success)
+        throw new AppError(
+          "conflict",
+          `Audit event ${event.id} cannot be reverted: its earlier upstream no longer passes validation.`,
+        );
       const set = await targetMustExist(event, () => putUpstreamIn(tx, actor, plan.tenantId, parsed.data, note));
       return { revert: set.audit, tenantId: set.tenantId };
     }
     case "access": {
       const parsed = accessListsSchema.safeParse(plan.lists);
-      if (!parsed.success) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: its earlier access lists no longer pass validation.`);
+      if (!parsed.success)
+        throw new AppError(
+          "conflict",
+          `Audit event ${event.id} cannot be reverted: its earlier access lists no longer pass validation.`,
+        );
       const set = await targetMustExist(event, () => replaceAccessListsIn(tx, actor, plan.tenantId, parsed.data, note));
       return { revert: set.audit, tenantId: set.tenantId };
     }
     case "overrides": {
       const parsed = identifierOverrideListSchema.safeParse(plan.overrides);
-      if (!parsed.success) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: its earlier overrides no longer pass validation.`);
-      const saved = await targetMustExist(event, () => replaceOverridesIn(tx, actor, plan.tenantId, plan.rule, parsed.data, note));
+      if (!parsed.success)
+        throw new AppError(
+          "conflict",
+          `Audit event ${event.id} cannot be reverted: its earlier overrides no longer pass validation.`,
+        );
+      const saved = await targetMustExist(event, () =>
+        replaceOverridesIn(tx, actor, plan.tenantId, plan.rule, parsed.data, note),
+      );
       return { revert: saved.audit, tenantId: saved.tenantId };
     }
     case "revoke_key": {
       const revoked = await targetMustExist(event, () => revokeKeyIn(tx, actor, plan.keyId, note));
-      if (!revoked.audit) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: API key ${plan.keyId} is already revoked.`);
+      if (!revoked.audit)
+        throw new AppError(
+          "conflict",
+          `Audit event ${event.id} cannot be reverted: API key ${plan.keyId} is already revoked.`,
+        );
       return { revert: revoked.audit, tenantId: revoked.tenantId };
     }
     case "key_expiry": {
       const expiresAt = plan.expiresAt === null ? null : new Date(plan.expiresAt);
       const saved = await targetMustExist(event, () => setKeyExpiryIn(tx, actor, plan.keyId, expiresAt, note));
-      if (!saved.audit) throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: API key ${plan.keyId} already has that expiry.`);
+      if (!saved.audit)
+        throw new AppError(
+          "conflict",
+          `Audit event ${event.id} cannot be reverted: API key ${plan.keyId} already has that expiry.`,
+        );
       return { revert: saved.audit, tenantId: saved.key.tenantId };
     }
   }

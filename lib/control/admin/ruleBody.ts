@@ -11,8 +11,13 @@ export function parseRuleList(body: unknown, schema: z.ZodType<Rule[], unknown>)
   if (Array.isArray(body)) return parseInput(schema, body);
   if (body && typeof body === "object" && "rules" in body) {
     const extra = Object.keys(body).filter((k) => k !== "rules");
-    if (extra.length > 0) throw new AppError("invalid", `Unknown field ${JSON.stringify(extra[0])}.`, { errors: { [extra[0]!]: ["unknown field"] } });
+    if (extra.length > 0)
+      throw new AppError("invalid", `Unknown field ${JSON.stringify(extra[0])}.`, {
+        errors: { [extra[0]!]: ["unknown field"] },
+      });
     return parseInput(schema, (body as { rules: unknown }).rules, ["rules"]);
   }
-  throw new AppError("invalid", "The body must be a JSON array of rules (or { \"rules\": [...] }).", { errors: { "": ["expected an array of rules"] } });
+  throw new AppError("invalid", 'The body must be a JSON array of rules (or { "rules": [...] }).', {
+    errors: { "": ["expected an array of rules"] },
+  });
 }

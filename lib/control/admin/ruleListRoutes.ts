@@ -11,7 +11,11 @@ import type { Rule } from "../../policy/rules/ruleSchema";
 import { adminRoute } from "./adminRoute";
 import { parseRuleList } from "./ruleBody";
 
-export function ruleListRoutes<P>(ownerOf: (params: P) => RuleOwner, schema: z.ZodType<Rule[], unknown>, announce: (tenantId: string) => Promise<void>) {
+export function ruleListRoutes<P>(
+  ownerOf: (params: P) => RuleOwner,
+  schema: z.ZodType<Rule[], unknown>,
+  announce: (tenantId: string) => Promise<void>,
+) {
   return {
     GET: adminRoute<P>("read", async (_request, _actor, params) => Response.json(await getRules(ownerOf(params)))),
     PUT: adminRoute<P>("write", async (request, actor, params) => {

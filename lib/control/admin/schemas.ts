@@ -12,13 +12,19 @@ import { plainText } from "../../common/textInput";
 
 /** Tenant, key and operator names: any text of 1 to DISPLAY_NAME_MAX characters after trimming (plain text: no control characters). */
 export const displayNameSchema = plainText(
-  z.string({ error: "name is required and must be text" }).trim().min(1, "name must not be empty").max(DISPLAY_NAME_MAX, `name must be at most ${DISPLAY_NAME_MAX} characters`),
+  z
+    .string({ error: "name is required and must be text" })
+    .trim()
+    .min(1, "name must not be empty")
+    .max(DISPLAY_NAME_MAX, `name must be at most ${DISPLAY_NAME_MAX} characters`),
   "name",
 );
 
 export const createTenantSchema = z.object({ name: displayNameSchema }).strict();
 /** `expiresAt` (optional): when the key stops working, see lib/policy/keys/keyExpiry.ts. */
-export const createKeySchema = z.object({ name: displayNameSchema, expiresAt: futureExpiresAtSchema().optional() }).strict();
+export const createKeySchema = z
+  .object({ name: displayNameSchema, expiresAt: futureExpiresAtSchema().optional() })
+  .strict();
 
 export const tenantRulesSchema = ruleListSchema;
 
@@ -26,7 +32,11 @@ export const tenantRulesSchema = ruleListSchema;
 export const keyRulesSchema = ruleListSchema.superRefine((rules, ctx) => {
   rules.forEach((rule, i) => {
     if (rule.scope === "tenant" || rule.scope === "identifier") {
-      ctx.addIssue({ code: "custom", path: [i, "scope"], message: `a key rule may not have scope ${rule.scope} (use key, ip, header or query)` });
+      ctx.addIssue({
+        code: "custom",
+        path: [i, "scope"],
+        message: `a key rule may not have scope ${rule.scope} (use key, ip, header or query)`,
+      });
     }
   });
 });

@@ -45,19 +45,35 @@ describe("GET /api/admin/keys/{keyId}", () => {
     ]);
     const res = await admin(key, "GET", `/keys/${k.id}`, { keyId: k.id });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: k.id, tenantId: t.id, name: "a key", prefix: `sluice_${k.id}`, revokedAt: null, lastUsedAt: null, tenantName: t.name });
+    expect(res.body).toMatchObject({
+      id: k.id,
+      tenantId: t.id,
+      name: "a key",
+      prefix: `sluice_${k.id}`,
+      revokedAt: null,
+      lastUsedAt: null,
+      tenantName: t.name,
+    });
     expect(res.body.createdAt).toEqual(expect.any(String));
     expect(JSON.stringify(res.body)).not.toContain(k.key.slice(-22));
     expect(res.body.rules.tenant.map((r: { name: string }) => r.name)).toEqual(["per-key", "per-ip", "ids"]);
-    expect(res.body.rules.overrides.map((r: { name: string; limit: number }) => [r.name, r.limit])).toEqual([["extra", 1], ["per-key", 30]]);
-    expect(res.body.rules.effective.map((r: { name: string; limit: number; source: string }) => [r.name, r.limit, r.source])).toEqual([
+    expect(res.body.rules.overrides.map((r: { name: string; limit: number }) => [r.name, r.limit])).toEqual([
+      ["extra", 1],
+      ["per-key", 30],
+    ]);
+    expect(
+      res.body.rules.effective.map((r: { name: string; limit: number; source: string }) => [r.name, r.limit, r.source]),
+    ).toEqual([
       ["per-key", 30, "override"],
       ["per-ip", 10, "tenant"],
       ["ids", 5, "tenant"],
       ["extra", 1, "override"],
     ]);
     // Exactly what this instance enforces for the key (its access cache, refreshed by the PUTs).
-    const enforced = runtime.services().access.key(k.id)!.rules.map((r) => ({ ...r.rule, source: r.override ? "override" : "tenant" }));
+    const enforced = runtime
+      .services()
+      .access.key(k.id)!
+      .rules.map((r) => ({ ...r.rule, source: r.override ? "override" : "tenant" }));
     expect(res.body.rules.effective).toEqual(enforced);
   });
 

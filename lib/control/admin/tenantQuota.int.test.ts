@@ -8,7 +8,8 @@
 import { describe, expect, it } from "vitest";
 import { quotaRoutesBed } from "@/test/support/quotaRoutesBed";
 
-const { routes, runtime, admin, newTenant, newKey, putTenantRules, putKeyRules, callEcho } = await quotaRoutesBed("tenantquota");
+const { routes, runtime, admin, newTenant, newKey, putTenantRules, putKeyRules, callEcho } =
+  await quotaRoutesBed("tenantquota");
 const { key, tenantQuota } = routes;
 
 describe("GET /api/admin/tenants/{tenantId}/quota", () => {
@@ -32,8 +33,16 @@ describe("GET /api/admin/tenants/{tenantId}/quota", () => {
     expect(res.body.nowMs).toEqual(expect.any(Number));
     expect(res.body.tenantRules).toEqual([expect.objectContaining({ name: "total", scope: "tenant", remaining: 49 })]);
     expect(res.body.keys).toEqual([
-      { keyId: first.id, keyName: "first", rules: [expect.objectContaining({ name: "per-key", source: "tenant", limit: 3, remaining: 3 })] },
-      { keyId: second.id, keyName: "<i>second</i>", rules: [expect.objectContaining({ name: "per-key", source: "override", limit: 20, remaining: 19 })] },
+      {
+        keyId: first.id,
+        keyName: "first",
+        rules: [expect.objectContaining({ name: "per-key", source: "tenant", limit: 3, remaining: 3 })],
+      },
+      {
+        keyId: second.id,
+        keyName: "<i>second</i>",
+        rules: [expect.objectContaining({ name: "per-key", source: "override", limit: 20, remaining: 19 })],
+      },
     ]);
   });
 

@@ -4,17 +4,27 @@ import { alertWindow, clientsOverLimit, refusalRateFires, trailingMinutes, trail
 
 const MINUTE = 60_000;
 const NOW = Date.UTC(2026, 10, 25, 2, 7, 30, 450);
-const member = (value: string, ref = "r1", tenantId = "Tenant01") => limitedMember({ tenantId, ref, scope: "key", value });
+const member = (value: string, ref = "r1", tenantId = "Tenant01") =>
+  limitedMember({ tenantId, ref, scope: "key", value });
 
 describe("windows from an injected time", () => {
   it("a condition window is epoch-aligned to its length and holds now", () => {
-    expect(alertWindow(NOW, 5)).toEqual({ index: Math.floor(NOW / (5 * MINUTE)), fromMs: Date.UTC(2026, 10, 25, 2, 5), toMs: Date.UTC(2026, 10, 25, 2, 10) });
+    expect(alertWindow(NOW, 5)).toEqual({
+      index: Math.floor(NOW / (5 * MINUTE)),
+      fromMs: Date.UTC(2026, 10, 25, 2, 5),
+      toMs: Date.UTC(2026, 10, 25, 2, 10),
+    });
     // The last millisecond of a window and the first of the next: two windows.
-    expect(alertWindow(Date.UTC(2026, 10, 25, 2, 10) - 1, 5).index + 1).toBe(alertWindow(Date.UTC(2026, 10, 25, 2, 10), 5).index);
+    expect(alertWindow(Date.UTC(2026, 10, 25, 2, 10) - 1, 5).index + 1).toBe(
+      alertWindow(Date.UTC(2026, 10, 25, 2, 10), 5).index,
+    );
   });
 
   it("the refusal rate looks at the trailing minutes on whole seconds", () => {
-    expect(trailingRange(NOW, 3)).toEqual({ fromMs: Date.UTC(2026, 10, 25, 2, 4, 30), toMs: Date.UTC(2026, 10, 25, 2, 7, 30) });
+    expect(trailingRange(NOW, 3)).toEqual({
+      fromMs: Date.UTC(2026, 10, 25, 2, 4, 30),
+      toMs: Date.UTC(2026, 10, 25, 2, 7, 30),
+    });
   });
 
   it("the client limit looks at the trailing epoch minutes, the current one included", () => {
@@ -38,7 +48,9 @@ describe("refusal rate above X % for Y minutes", () => {
   });
 
   it("rounds the observed percentage to hundredths", () => {
-    expect(refusalRateFires({ ...condition, thresholdPct: 10 }, { allowed: 2, refused: 1 + 9 })?.refusedPct).toBe(83.33);
+    expect(refusalRateFires({ ...condition, thresholdPct: 10 }, { allowed: 2, refused: 1 + 9 })?.refusedPct).toBe(
+      83.33,
+    );
   });
 });
 
@@ -60,7 +72,9 @@ describe("a client hit its limit N times", () => {
   });
 
   it("lists at most 10 subjects", () => {
-    const counts = new Map(Array.from({ length: 15 }, (_, i) => [member(`k${String(i).padStart(2, "0")}`), 5] as [string, number]));
+    const counts = new Map(
+      Array.from({ length: 15 }, (_, i) => [member(`k${String(i).padStart(2, "0")}`), 5] as [string, number]),
+    );
     expect(clientsOverLimit({ hits: 1, windowMinutes: 1 }, "Tenant01", counts)).toHaveLength(10);
   });
 });

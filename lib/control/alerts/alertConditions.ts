@@ -63,7 +63,9 @@ export function refusalRateFires(condition: RefusalRateCondition, totals: Refusa
   const requests = totals.allowed + totals.refused;
   if (requests === 0 || requests < condition.minRequests) return null;
   const refusedPct = (100 * totals.refused) / requests;
-  return refusedPct > condition.thresholdPct ? { requests, refused: totals.refused, refusedPct: Math.round(refusedPct * 100) / 100 } : null;
+  return refusedPct > condition.thresholdPct
+    ? { requests, refused: totals.refused, refusedPct: Math.round(refusedPct * 100) / 100 }
+    : null;
 }
 
 /**
@@ -71,7 +73,11 @@ export function refusalRateFires(condition: RefusalRateCondition, totals: Refusa
  * `counts` maps a limited member (JSON, lib/monitoring/record/limitedSubjects.ts) to its refusals in the window.
  * Members of another tenant or that cannot be read are ignored.
  */
-export function clientsOverLimit(condition: ClientLimitCondition, tenantId: string, counts: Map<string, number>): LimitHit[] {
+export function clientsOverLimit(
+  condition: ClientLimitCondition,
+  tenantId: string,
+  counts: Map<string, number>,
+): LimitHit[] {
   const over: [string, LimitHit][] = [];
   for (const [member, hits] of counts) {
     if (hits < condition.hits) continue;

@@ -57,7 +57,13 @@ describe("AlertEvaluator (injected clock, fake data and claims)", () => {
     await Promise.all([a.settled(), c.settled()]);
     expect(b.delivered).toHaveLength(1);
     const alert = b.delivered[0]!;
-    expect(alert).toMatchObject({ type: "refusal_rate", tenant: { id: "Tenant01", name: "acme" }, firedAt: new Date(START).toISOString(), condition: tenant.refusalRate, observed: { requests: 40, refused: 30, refusedPct: 75 } });
+    expect(alert).toMatchObject({
+      type: "refusal_rate",
+      tenant: { id: "Tenant01", name: "acme" },
+      firedAt: new Date(START).toISOString(),
+      condition: tenant.refusalRate,
+      observed: { requests: 40, refused: 30, refusedPct: 75 },
+    });
     expect(alert.observedFrom).toBe(new Date(START - 5 * MINUTE).toISOString());
     // The next 5-minute window fires again.
     b.advance(5 * MINUTE);
@@ -71,7 +77,12 @@ describe("AlertEvaluator (injected clock, fake data and claims)", () => {
     b.advance(90_500);
     await new AlertEvaluator(b.deps()).tick();
     const minute = Math.floor((START + 90_500) / MINUTE);
-    expect(b.requests).toEqual([{ refusalRange: { fromMs: START + 90_000 - 5 * MINUTE, toMs: START + 90_000 }, limitMinutes: [minute - 1, minute] }]);
+    expect(b.requests).toEqual([
+      {
+        refusalRange: { fromMs: START + 90_000 - 5 * MINUTE, toMs: START + 90_000 },
+        limitMinutes: [minute - 1, minute],
+      },
+    ]);
   });
 
   it("calm traffic fires nothing", async () => {
@@ -90,7 +101,9 @@ describe("AlertEvaluator (injected clock, fake data and claims)", () => {
     await evaluator.tick();
     await evaluator.settled();
     expect(b.delivered.map((d) => d.type)).toEqual(["client_limit"]);
-    expect(b.delivered[0]!.observed).toEqual({ clients: [{ subject: { ref: "r7", scope: "key", value: "KeyId001" }, hits: 4, rule: "rule-r7" }] });
+    expect(b.delivered[0]!.observed).toEqual({
+      clients: [{ subject: { ref: "r7", scope: "key", value: "KeyId001" }, hits: 4, rule: "rule-r7" }],
+    });
   });
 
   it("a failing read is logged once per outage and delivers nothing", async () => {
@@ -107,7 +120,10 @@ describe("AlertEvaluator (injected clock, fake data and claims)", () => {
     down = false;
     await evaluator.tick();
     expect(failures).toBe(2);
-    expect(logs).toEqual(["alerts of tenant Tenant01 could not be evaluated: redis down", "alerts are evaluated again"]);
+    expect(logs).toEqual([
+      "alerts of tenant Tenant01 could not be evaluated: redis down",
+      "alerts are evaluated again",
+    ]);
     expect(b.delivered).toEqual([]);
   });
 });

@@ -15,7 +15,15 @@
  */
 import { randomUUID } from "node:crypto";
 import type { AlertConditionType, ClientLimitCondition, RefusalRateCondition } from "./alertSchema";
-import { alertWindow, clientsOverLimit, refusalRateFires, trailingMinutes, trailingRange, type LimitHit, type RefusalObservation } from "./alertConditions";
+import {
+  alertWindow,
+  clientsOverLimit,
+  refusalRateFires,
+  trailingMinutes,
+  trailingRange,
+  type LimitHit,
+  type RefusalObservation,
+} from "./alertConditions";
 import type { ObservationRequest, Observations } from "./alertObservations";
 
 export interface TenantAlertSettings {
@@ -107,7 +115,8 @@ export class AlertEvaluator {
         await this.evaluate(tenant, this.clock());
       } catch (error) {
         this.deps.onFailure?.();
-        if (failures++ === 0) first = `alerts of tenant ${tenant.tenantId} could not be evaluated: ${(error as Error).message}`;
+        if (failures++ === 0)
+          first = `alerts of tenant ${tenant.tenantId} could not be evaluated: ${(error as Error).message}`;
       }
     }
     this.report(failures, first);
@@ -127,13 +136,24 @@ export class AlertEvaluator {
     const seen = await this.deps.observe(tenant.tenantId, { refusalRange: range, limitMinutes: minutes });
     if (refusalRate && range && seen.totals) {
       const observed = refusalRateFires(refusalRate, seen.totals);
-      if (observed) await this.fire(tenant, "refusal_rate", refusalRate.minutes, nowMs, { condition: refusalRate, observed, fromMs: range.fromMs, toMs: range.toMs });
+      if (observed)
+        await this.fire(tenant, "refusal_rate", refusalRate.minutes, nowMs, {
+          condition: refusalRate,
+          observed,
+          fromMs: range.fromMs,
+          toMs: range.toMs,
+        });
     }
     if (clientLimit && minutes && seen.limitCounts) {
       const hits = clientsOverLimit(clientLimit, tenant.tenantId, seen.limitCounts);
       if (hits.length > 0) {
         const fromMs = minutes[0]! * 60_000;
-        await this.fire(tenant, "client_limit", clientLimit.windowMinutes, nowMs, { condition: clientLimit, hits, fromMs, toMs: nowMs });
+        await this.fire(tenant, "client_limit", clientLimit.windowMinutes, nowMs, {
+          condition: clientLimit,
+          hits,
+          fromMs,
+          toMs: nowMs,
+        });
       }
     }
   }
@@ -143,12 +163,20 @@ export class AlertEvaluator {
     type: AlertConditionType,
     minutes: number,
     nowMs: number,
-    found: { condition: AlertPayload["condition"]; observed?: RefusalObservation; hits?: LimitHit[]; fromMs: number; toMs: number },
+    found: {
+      condition: AlertPayload["condition"];
+      observed?: RefusalObservation;
+      hits?: LimitHit[];
+      fromMs: number;
+      toMs: number;
+    },
   ): Promise<void> {
     if (!(await this.deps.claim(tenant.tenantId, type, minutes, alertWindow(nowMs, minutes).index))) return;
     let observed: AlertPayload["observed"];
     if (found.hits) {
-      const names = await this.deps.ruleNames(tenant.tenantId, [...new Set(found.hits.map((h) => h.subject.ref))]).catch(() => new Map<string, string | null>());
+      const names = await this.deps
+        .ruleNames(tenant.tenantId, [...new Set(found.hits.map((h) => h.subject.ref))])
+        .catch(() => new Map<string, string | null>());
       observed = { clients: found.hits.map((hit) => ({ ...hit, rule: names.get(hit.subject.ref) ?? null })) };
     } else {
       observed = found.observed!;

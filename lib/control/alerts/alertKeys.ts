@@ -23,7 +23,8 @@ const TYPE_CHAR: Record<AlertConditionType, string> = { refusal_rate: "r", clien
 export function alertKeys(prefix: string, tenantId: string) {
   const base = `${tenantKeyPrefix(prefix, tenantId)}a`;
   return {
-    claim: (type: AlertConditionType, minutes: number, window: number) => `${base}c${TYPE_CHAR[type]}${minutes}:${window}`,
+    claim: (type: AlertConditionType, minutes: number, window: number) =>
+      `${base}c${TYPE_CHAR[type]}${minutes}:${window}`,
     deliveries: () => `${base}d`,
   };
 }

@@ -34,7 +34,11 @@ export interface Observations {
   limitCounts?: Map<string, number>;
 }
 
-export async function readObservations(deps: ObservationDeps, tenantId: string, request: ObservationRequest): Promise<Observations> {
+export async function readObservations(
+  deps: ObservationDeps,
+  tenantId: string,
+  request: ObservationRequest,
+): Promise<Observations> {
   const plan = new ReadPlan();
   const range = request.refusalRange;
   let series: ReturnType<typeof planSeries> | null = null;
@@ -42,10 +46,17 @@ export async function readObservations(deps: ObservationDeps, tenantId: string, 
     // One bucket spanning the range.
     const perSecond = range.toMs - range.fromMs < PER_SECOND_UP_TO_MS;
     const startMs = perSecond ? range.fromMs : Math.floor(range.fromMs / 60_000) * 60_000;
-    series = planSeries(plan, deps.prefix, tenantId, TOTAL_REF, { startMs, toMs: range.toMs, stepMs: range.toMs - startMs, source: perSecond ? "second" : "minute" });
+    series = planSeries(plan, deps.prefix, tenantId, TOTAL_REF, {
+      startMs,
+      toMs: range.toMs,
+      stepMs: range.toMs - startMs,
+      source: perSecond ? "second" : "minute",
+    });
   }
   const keys = monitoringKeys(deps.prefix, tenantId);
-  const limited = (request.limitMinutes ?? []).map((minute) => plan.add(tenantId, ["ZRANGE", keys.limitedCounts(minute), 0, -1, "WITHSCORES"]));
+  const limited = (request.limitMinutes ?? []).map((minute) =>
+    plan.add(tenantId, ["ZRANGE", keys.limitedCounts(minute), 0, -1, "WITHSCORES"]),
+  );
   const replies = await plan.run(deps.redis, deps.timeoutMs);
   const out: Observations = {};
   if (series) {
@@ -54,7 +65,8 @@ export async function readObservations(deps: ObservationDeps, tenantId: string, 
   }
   if (request.limitMinutes) {
     const counts = new Map<string, number>();
-    for (const handle of limited) for (const [member, n] of scored(replies(handle))) counts.set(member, (counts.get(member) ?? 0) + n);
+    for (const handle of limited)
+      for (const [member, n] of scored(replies(handle))) counts.set(member, (counts.get(member) ?? 0) + n);
     out.limitCounts = counts;
   }
   return out;

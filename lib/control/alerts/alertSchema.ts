@@ -67,7 +67,10 @@ export const alertSettingsSchema = z
     rotateSecret: z.boolean({ error: "rotateSecret must be true or false" }).default(false),
   })
   .strict()
-  .refine((s) => s.refusalRate !== null || s.clientLimit !== null, { message: "Turn on at least one condition (or remove the alerts).", path: ["conditions"] });
+  .refine((s) => s.refusalRate !== null || s.clientLimit !== null, {
+    message: "Turn on at least one condition (or remove the alerts).",
+    path: ["conditions"],
+  });
 
 export type AlertSettingsInput = z.input<typeof alertSettingsSchema>;
 export type AlertSettings = z.output<typeof alertSettingsSchema>;

@@ -36,7 +36,12 @@ export function createAlerts(access: AccessCache, redis: RedisClient, timeoutMs:
   // Deleted rules are named from the stored refs; API keys are never looked up here.
   const directory = accessDirectory(access, listRuleRefs, async () => null);
   const send = webhookTransport(c.alerts.allowedAddresses);
-  const policy = { ...DEFAULT_DELIVERY_POLICY, attempts: c.alerts.attempts, baseDelayMs: c.alerts.retryBaseMs, timeoutMs: c.alerts.timeoutMs };
+  const policy = {
+    ...DEFAULT_DELIVERY_POLICY,
+    attempts: c.alerts.attempts,
+    baseDelayMs: c.alerts.retryBaseMs,
+    timeoutMs: c.alerts.timeoutMs,
+  };
   const log = (message: string) => console.warn(`[sluice] ${message}`);
 
   const evaluator = new AlertEvaluator({
@@ -50,12 +55,30 @@ export function createAlerts(access: AccessCache, redis: RedisClient, timeoutMs:
     async deliver(settings, alert) {
       const result = await deliverWebhook(
         { url: settings.webhookUrl, secret: settings.secret, alertId: alert.id, body: JSON.stringify(alert) },
-        { send, policy, clock: Date.now, sleep, random: Math.random, onAttempt: (r) => m.alertDeliveryAttempts.inc({ result: r }) },
+        {
+          send,
+          policy,
+          clock: Date.now,
+          sleep,
+          random: Math.random,
+          onAttempt: (r) => m.alertDeliveryAttempts.inc({ result: r }),
+        },
       );
       m.alertDeliveries.inc({ type: alert.type, outcome: result.outcome });
-      if (result.outcome === "failed") log(`alert ${alert.id} (${alert.type}) of tenant ${settings.tenantId} could not be delivered after ${result.attempts} attempt(s): ${result.error}`);
-      const delivery: AlertDelivery = { id: alert.id, type: alert.type, firedAt: alert.firedAt, finishedAt: new Date().toISOString(), ...result };
-      await recordDelivery(redis, prefix, settings.tenantId, delivery).catch((error: unknown) => log(`alert delivery ${alert.id} could not be logged: ${(error as Error).message}`));
+      if (result.outcome === "failed")
+        log(
+          `alert ${alert.id} (${alert.type}) of tenant ${settings.tenantId} could not be delivered after ${result.attempts} attempt(s): ${result.error}`,
+        );
+      const delivery: AlertDelivery = {
+        id: alert.id,
+        type: alert.type,
+        firedAt: alert.firedAt,
+        finishedAt: new Date().toISOString(),
+        ...result,
+      };
+      await recordDelivery(redis, prefix, settings.tenantId, delivery).catch((error: unknown) =>
+        log(`alert delivery ${alert.id} could not be logged: ${(error as Error).message}`),
+      );
     },
     onFailure: () => m.alertEvaluationFailures.inc(),
     log,

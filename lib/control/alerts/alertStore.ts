@@ -15,7 +15,12 @@ import type { Prisma } from "../../db/generated/client";
 import { recordAudit, type Actor } from "../../policy/audit/auditLog";
 import { AppError } from "../../http/errors";
 import { lockTenant, noTenant } from "../../policy/tenants/tenantLock";
-import { clientLimitConditionSchema, refusalRateConditionSchema, type AlertSettings, type StoredAlertSettings } from "./alertSchema";
+import {
+  clientLimitConditionSchema,
+  refusalRateConditionSchema,
+  type AlertSettings,
+  type StoredAlertSettings,
+} from "./alertSchema";
 import type { TenantAlertSettings } from "./alertEvaluator";
 import { generateWebhookSecret, secretHint } from "./webhookSignature";
 
@@ -39,29 +44,45 @@ function conditions(row: Row) {
 }
 
 function view(row: Row): StoredAlertSettings {
-  return { webhookUrl: row.webhookUrl, ...conditions(row), secretHint: secretHint(row.secret), updatedAt: row.updatedAt.toISOString() };
+  return {
+    webhookUrl: row.webhookUrl,
+    ...conditions(row),
+    secretHint: secretHint(row.secret),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }
 
 /** What the audit log keeps: never the secret. */
-const audited = (s: StoredAlertSettings | null) => (s ? { webhookUrl: s.webhookUrl, refusalRate: s.refusalRate, clientLimit: s.clientLimit } : null);
+const audited = (s: StoredAlertSettings | null) =>
+  s ? { webhookUrl: s.webhookUrl, refusalRate: s.refusalRate, clientLimit: s.clientLimit } : null;
 
 /** The tenant's settings, or null when it has none; 404 for an unknown tenant. */
 export async function getAlertSettings(tenantId: string): Promise<StoredAlertSettings | null> {
   const db = getDb();
-  const [tenant, row] = await Promise.all([db.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }), db.alertSettings.findUnique({ where: { tenantId } })]);
+  const [tenant, row] = await Promise.all([
+    db.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }),
+    db.alertSettings.findUnique({ where: { tenantId } }),
+  ]);
   if (!tenant) throw noTenant(tenantId);
   return row ? view(row) : null;
 }
 
 /** Sets the settings (`input` must have passed alertSettingsSchema). */
-export async function putAlertSettings(actor: Actor, tenantId: string, input: AlertSettings): Promise<SavedAlertSettings> {
+export async function putAlertSettings(
+  actor: Actor,
+  tenantId: string,
+  input: AlertSettings,
+): Promise<SavedAlertSettings> {
   return getDb().$transaction(async (tx) => {
     await lockTenant(tx, tenantId);
     const existing = await tx.alertSettings.findUnique({ where: { tenantId } });
     const secret = !existing || input.rotateSecret ? generateWebhookSecret() : undefined;
     // One JSON column with both conditions (null when off): no SQL NULL JSON columns, whose
     // Prisma.DbNull sentinel must be the very instance of the client's module.
-    const data = { webhookUrl: input.webhookUrl, conditions: { refusalRate: input.refusalRate, clientLimit: input.clientLimit } };
+    const data = {
+      webhookUrl: input.webhookUrl,
+      conditions: { refusalRate: input.refusalRate, clientLimit: input.clientLimit },
+    };
     const row = existing
       ? await tx.alertSettings.update({ where: { tenantId }, data: { ...data, ...(secret ? { secret } : {}) } })
       : await tx.alertSettings.create({ data: { tenantId, secret: secret!, ...data } });
@@ -84,7 +105,13 @@ export async function deleteAlertSettings(actor: Actor, tenantId: string): Promi
     const existing = await tx.alertSettings.findUnique({ where: { tenantId } });
     if (!existing) throw noAlerts(tenantId);
     await tx.alertSettings.delete({ where: { tenantId } });
-    await recordAudit(tx, actor, { action: "alerts.delete", target: `tenant:${tenantId}`, tenantId, before: audited(view(existing)), after: null });
+    await recordAudit(tx, actor, {
+      action: "alerts.delete",
+      target: `tenant:${tenantId}`,
+      tenantId,
+      before: audited(view(existing)),
+      after: null,
+    });
   });
 }
 
@@ -93,7 +120,13 @@ export async function loadAllAlertSettings(): Promise<TenantAlertSettings[]> {
   const out: TenantAlertSettings[] = [];
   for (const row of rows) {
     try {
-      out.push({ tenantId: row.tenantId, tenantName: row.tenant.name, webhookUrl: row.webhookUrl, secret: row.secret, ...conditions(row) });
+      out.push({
+        tenantId: row.tenantId,
+        tenantName: row.tenant.name,
+        webhookUrl: row.webhookUrl,
+        secret: row.secret,
+        ...conditions(row),
+      });
     } catch {
       // A row written by another version with conditions this one cannot read: skipped.
     }

@@ -16,21 +16,46 @@ import { alertKeys, DELIVERIES_KEPT, DELIVERIES_TTL_MS } from "./alertKeys";
 
 const MINUTE_MS = 60_000;
 
-export async function claimWindow(redis: RedisClient, prefix: string, tenantId: string, type: AlertConditionType, minutes: number, window: number, owner: string): Promise<boolean> {
+export async function claimWindow(
+  redis: RedisClient,
+  prefix: string,
+  tenantId: string,
+  type: AlertConditionType,
+  minutes: number,
+  window: number,
+  owner: string,
+): Promise<boolean> {
   const key = alertKeys(prefix, tenantId).claim(type, minutes, window);
   return (await redis.set(key, owner, "PX", minutes * MINUTE_MS + MINUTE_MS, "NX")) === "OK";
 }
 
-export async function recordDelivery(redis: RedisClient, prefix: string, tenantId: string, delivery: AlertDelivery): Promise<void> {
+export async function recordDelivery(
+  redis: RedisClient,
+  prefix: string,
+  tenantId: string,
+  delivery: AlertDelivery,
+): Promise<void> {
   const key = alertKeys(prefix, tenantId).deliveries();
-  const replies = await redis.multi().lpush(key, JSON.stringify(delivery)).ltrim(key, 0, DELIVERIES_KEPT - 1).pexpire(key, DELIVERIES_TTL_MS).exec();
+  const replies = await redis
+    .multi()
+    .lpush(key, JSON.stringify(delivery))
+    .ltrim(key, 0, DELIVERIES_KEPT - 1)
+    .pexpire(key, DELIVERIES_TTL_MS)
+    .exec();
   const failed = (replies ?? []).find(([error]) => error);
   if (!replies || failed) throw failed?.[0] ?? new Error("the delivery log transaction was discarded");
 }
 
 function isDelivery(value: unknown): value is AlertDelivery {
   const d = value as AlertDelivery;
-  return typeof d === "object" && d !== null && typeof d.id === "string" && typeof d.firedAt === "string" && (d.outcome === "delivered" || d.outcome === "failed") && typeof d.attempts === "number";
+  return (
+    typeof d === "object" &&
+    d !== null &&
+    typeof d.id === "string" &&
+    typeof d.firedAt === "string" &&
+    (d.outcome === "delivered" || d.outcome === "failed") &&
+    typeof d.attempts === "number"
+  );
 }
 
 export async function lastDeliveries(redis: RedisClient, prefix: string, tenantId: string): Promise<AlertDelivery[]> {

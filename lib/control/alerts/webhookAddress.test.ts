@@ -43,10 +43,14 @@ describe("addresses webhooks may reach", () => {
   });
 
   it("the lookup hands the socket only allowed addresses, and fails when none is (DNS rebinding included)", async () => {
-    const resolving = (addresses: LookupAddress[]) => ((_host: string, _options: unknown, callback: (e: null, a: LookupAddress[]) => void) => callback(null, addresses)) as never;
+    const resolving = (addresses: LookupAddress[]) =>
+      ((_host: string, _options: unknown, callback: (e: null, a: LookupAddress[]) => void) =>
+        callback(null, addresses)) as never;
     const lookup = (addresses: LookupAddress[], all: boolean) =>
       new Promise<{ error: NodeJS.ErrnoException | null; result: unknown }>((resolve) =>
-        guardedLookup([], resolving(addresses))("hooks.example.com", { all }, (error, address, family) => resolve({ error, result: all ? address : [address, family] })),
+        guardedLookup([], resolving(addresses))("hooks.example.com", { all }, (error, address, family) =>
+          resolve({ error, result: all ? address : [address, family] }),
+        ),
       );
     const mixed = [
       { address: "10.0.0.5", family: 4 },

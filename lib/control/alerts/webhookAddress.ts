@@ -36,7 +36,9 @@ export function addressAllowed(address: string, allowed: AddressRange[]): boolea
 export function literalAddressProblem(url: URL, allowed: AddressRange[]): string | null {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host) === 0) return null;
-  return addressAllowed(host, allowed) ? null : `address ${host} is not allowed for webhooks (private, loopback or reserved; see SLUICE_ALERT_ALLOWED_ADDRESSES)`;
+  return addressAllowed(host, allowed)
+    ? null
+    : `address ${host} is not allowed for webhooks (private, loopback or reserved; see SLUICE_ALERT_ALLOWED_ADDRESSES)`;
 }
 
 /** A `lookup` for the socket that resolves the name and keeps only allowed addresses. */
@@ -46,7 +48,12 @@ export function guardedLookup(allowed: AddressRange[], resolve: typeof dnsLookup
       if (error) return callback(error, "", 0);
       const ok = (addresses as LookupAddress[]).filter((a) => addressAllowed(a.address, allowed));
       if (ok.length === 0) {
-        const refused = Object.assign(new Error(`${hostname} resolves only to addresses not allowed for webhooks (private, loopback or reserved; see SLUICE_ALERT_ALLOWED_ADDRESSES)`), { code: "EADDRNOTALLOWED" });
+        const refused = Object.assign(
+          new Error(
+            `${hostname} resolves only to addresses not allowed for webhooks (private, loopback or reserved; see SLUICE_ALERT_ALLOWED_ADDRESSES)`,
+          ),
+          { code: "EADDRNOTALLOWED" },
+        );
         return callback(refused, "", 0);
       }
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, ok);

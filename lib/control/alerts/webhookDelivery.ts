@@ -25,10 +25,18 @@ export interface DeliveryPolicy {
   timeoutMs: number;
 }
 
-export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = { attempts: 5, baseDelayMs: 1_000, maxDelayMs: 60_000, timeoutMs: 5_000 };
+export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = {
+  attempts: 5,
+  baseDelayMs: 1_000,
+  maxDelayMs: 60_000,
+  timeoutMs: 5_000,
+};
 
 /** One attempt's transport: resolves with the status, rejects when no answer came. */
-export type SendWebhook = (url: string, init: { headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<{ status: number }>;
+export type SendWebhook = (
+  url: string,
+  init: { headers: Record<string, string>; body: string; signal: AbortSignal },
+) => Promise<{ status: number }>;
 
 export interface DeliveryDeps {
   send: SendWebhook;
@@ -55,7 +63,11 @@ export class AddressNotAllowedError extends Error {
 }
 
 /** The wait after failed attempt `attempt` (1-based), for a random number in [0, 1). */
-export function backoffDelayMs(attempt: number, policy: Pick<DeliveryPolicy, "baseDelayMs" | "maxDelayMs">, random: () => number): number {
+export function backoffDelayMs(
+  attempt: number,
+  policy: Pick<DeliveryPolicy, "baseDelayMs" | "maxDelayMs">,
+  random: () => number,
+): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(step / 2 + random() * (step / 2));
 }
@@ -75,7 +87,10 @@ function refusedAddress(error: unknown): boolean {
   return error instanceof AddressNotAllowedError || e?.cause?.code === "EADDRNOTALLOWED";
 }
 
-export async function deliverWebhook(target: { url: string; secret: string; alertId: string; body: string }, deps: DeliveryDeps): Promise<DeliveryOutcome> {
+export async function deliverWebhook(
+  target: { url: string; secret: string; alertId: string; body: string },
+  deps: DeliveryDeps,
+): Promise<DeliveryOutcome> {
   let last: DeliveryOutcome = { outcome: "failed", attempts: 0, httpStatus: null, error: "not attempted" };
   for (let attempt = 1; attempt <= deps.policy.attempts; attempt++) {
     const headers = {
@@ -87,10 +102,20 @@ export async function deliverWebhook(target: { url: string; secret: string; aler
     };
     let retry: boolean;
     try {
-      const { status } = await deps.send(target.url, { headers, body: target.body, signal: AbortSignal.timeout(deps.policy.timeoutMs) });
+      const { status } = await deps.send(target.url, {
+        headers,
+        body: target.body,
+        signal: AbortSignal.timeout(deps.policy.timeoutMs),
+      });
       deps.onAttempt?.(status >= 200 && status < 300 ? "ok" : "http_error");
-      if (status >= 200 && status < 300) return { outcome: "delivered", attempts: attempt, httpStatus: status, error: null };
-      last = { outcome: "failed", attempts: attempt, httpStatus: status, error: status >= 300 && status < 400 ? `redirect ${status} (not followed)` : `receiver answered ${status}` };
+      if (status >= 200 && status < 300)
+        return { outcome: "delivered", attempts: attempt, httpStatus: status, error: null };
+      last = {
+        outcome: "failed",
+        attempts: attempt,
+        httpStatus: status,
+        error: status >= 300 && status < 400 ? `redirect ${status} (not followed)` : `receiver answered ${status}`,
+      };
       retry = retryableStatus(status);
     } catch (error) {
       deps.onAttempt?.("no_answer");

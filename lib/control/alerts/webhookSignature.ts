@@ -29,7 +29,13 @@ export function signatureHeader(secret: string, body: string, nowMs: number): st
 }
 
 /** True when `header` holds a `v1` signature of `body` by `secret`, made within `toleranceSeconds` of `nowMs`. */
-export function verifyWebhookSignature(secret: string, body: string, header: string | null, nowMs: number, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): boolean {
+export function verifyWebhookSignature(
+  secret: string,
+  body: string,
+  header: string | null,
+  nowMs: number,
+  toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
+): boolean {
   if (!header) return false;
   let t: number | null = null;
   const candidates: string[] = [];

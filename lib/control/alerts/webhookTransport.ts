@@ -15,7 +15,14 @@ export function webhookTransport(allowed: AddressRange[]): SendWebhook {
   return async (url, init) => {
     const problem = literalAddressProblem(new URL(url), allowed);
     if (problem) throw new AddressNotAllowedError(problem);
-    const response = await fetch(url, { method: "POST", headers: init.headers, body: init.body, signal: init.signal, redirect: "manual", dispatcher: agent });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: init.headers,
+      body: init.body,
+      signal: init.signal,
+      redirect: "manual",
+      dispatcher: agent,
+    });
     await response.body?.cancel().catch(() => undefined);
     return { status: response.status };
   };

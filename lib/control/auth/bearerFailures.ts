@@ -46,7 +46,9 @@ export class BearerFailures {
     const [result] = this.counts.decide([{ rule: this.rule, key: ip }], this.clock(), false);
     if (result && !result.allowed) {
       const seconds = retryAfterSeconds(result.retryAfterMs);
-      throw new AppError("rate_limited", `Too many wrong bearer tokens from this address. Try again in ${seconds} s.`, { headers: { "Retry-After": String(seconds) } });
+      throw new AppError("rate_limited", `Too many wrong bearer tokens from this address. Try again in ${seconds} s.`, {
+        headers: { "Retry-After": String(seconds) },
+      });
     }
   }
 

@@ -20,7 +20,10 @@ import { hashPassword } from "./passwordHash";
 export const BOOTSTRAP_ACTOR = { id: "bootstrap", role: "admin" } as const;
 
 /** Creates the admin when no operator exists; true when this call created it. */
-export async function createFirstAdmin(db: PrismaClient, credentials: { email: string; password: string }): Promise<boolean> {
+export async function createFirstAdmin(
+  db: PrismaClient,
+  credentials: { email: string; password: string },
+): Promise<boolean> {
   if ((await db.operator.count()) > 0) return false;
   const passwordHash = await hashPassword(credentials.password);
   try {
@@ -28,7 +31,11 @@ export async function createFirstAdmin(db: PrismaClient, credentials: { email: s
       await lockOperators(tx);
       if ((await tx.operator.count()) > 0) return false;
       const row = await tx.operator.create({ data: { email: credentials.email, passwordHash, role: "admin" } });
-      await recordAudit(tx, BOOTSTRAP_ACTOR, { action: "operator.create", target: `operator:${row.id}`, after: operatorView(row) });
+      await recordAudit(tx, BOOTSTRAP_ACTOR, {
+        action: "operator.create",
+        target: `operator:${row.id}`,
+        after: operatorView(row),
+      });
       return true;
     });
   } catch (error) {

@@ -28,9 +28,13 @@ const attempts = new SerialByKey();
 
 function limited(retryAfterMs: number, retryAt: Date): AppError {
   const seconds = retryAfterSeconds(retryAfterMs);
-  return new AppError("rate_limited", `Too many failed logins. Try again in ${seconds} s (at ${retryAt.toISOString()}).`, {
-    headers: { "Retry-After": String(seconds) },
-  });
+  return new AppError(
+    "rate_limited",
+    `Too many failed logins. Try again in ${seconds} s (at ${retryAt.toISOString()}).`,
+    {
+      headers: { "Retry-After": String(seconds) },
+    },
+  );
 }
 
 export async function logIn(input: LoginInput, ip: string, limiter: Limiter): Promise<LoggedIn> {
@@ -41,7 +45,9 @@ export async function logIn(input: LoginInput, ip: string, limiter: Limiter): Pr
     const gate = await checkLoginAllowed(limiter, subject);
     if (!gate.allowed) throw limited(gate.retryAfterMs, gate.retryAt);
     const operator = await findOperatorForLogin(input.email);
-    const ok = operator ? await verifyPassword(operator.passwordHash, input.password) : await verifyNothing(input.password);
+    const ok = operator
+      ? await verifyPassword(operator.passwordHash, input.password)
+      : await verifyNothing(input.password);
     if (!operator || !ok) {
       await recordLoginFailure(limiter, subject);
       throw new AppError("unauthorized", "Wrong email or password.");

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Limiter } from "../../limiter/decide";
-import { LimiterUnavailableError, type Decision, type LimiterRule, type RuleResult, type Subject } from "../../limiter/types";
+import {
+  LimiterUnavailableError,
+  type Decision,
+  type LimiterRule,
+  type RuleResult,
+  type Subject,
+} from "../../limiter/types";
 import {
   checkLoginAllowed,
   LOGIN_FAILURES_PER_EMAIL,
@@ -18,13 +24,23 @@ import {
  */
 function countingLimiter(options: { peekFails?: boolean } = {}) {
   const used = new Map<string, number>();
-  const subjectOf = (rule: LimiterRule, s: Subject) => (rule.scope === "ip" ? s.ip : rule.scope === "key" ? s.keyId : s.identifier);
+  const subjectOf = (rule: LimiterRule, s: Subject) =>
+    rule.scope === "ip" ? s.ip : rule.scope === "key" ? s.keyId : s.identifier;
   const keyOf = (rule: LimiterRule, s: Subject) => `${s.tenantId}|${rule.ref}|${subjectOf(rule, s)}`;
   const results = (rules: LimiterRule[], s: Subject, cost: number): RuleResult[] =>
     rules.map((rule) => {
       const left = rule.limit - (used.get(keyOf(rule, s)) ?? 0);
       const allowed = left >= Math.max(cost, 1);
-      return { rule, allowed, limit: rule.limit, remaining: left, resetMs: 0, retryAfterMs: allowed ? 0 : 60_000, nextMs: 0, source: "redis" };
+      return {
+        rule,
+        allowed,
+        limit: rule.limit,
+        remaining: left,
+        resetMs: 0,
+        retryAfterMs: allowed ? 0 : 60_000,
+        nextMs: 0,
+        source: "redis",
+      };
     });
   const decision = (r: RuleResult[]): Decision => ({
     allowed: r.every((x) => x.rule.mode === "shadow" || x.allowed),
@@ -46,7 +62,8 @@ function countingLimiter(options: { peekFails?: boolean } = {}) {
       calls.decide++;
       const r = results(rules, s, 1);
       const d = decision(r);
-      if (d.allowed) for (const x of r) if (x.allowed) used.set(keyOf(x.rule, s), (used.get(keyOf(x.rule, s)) ?? 0) + 1);
+      if (d.allowed)
+        for (const x of r) if (x.allowed) used.set(keyOf(x.rule, s), (used.get(keyOf(x.rule, s)) ?? 0) + 1);
       return d;
     },
     async release() {
@@ -85,7 +102,9 @@ describe("login limit rules", () => {
     expect(other.identifier).toBe(subject.identifier);
     expect(other.keyId).not.toBe(subject.keyId);
     // One IPv6 /64 is one address for the pair too.
-    expect(loginSubject("2001:db8::1", "ops@example.com").keyId).toBe(loginSubject("2001:db8::2", "ops@example.com").keyId);
+    expect(loginSubject("2001:db8::1", "ops@example.com").keyId).toBe(
+      loginSubject("2001:db8::2", "ops@example.com").keyId,
+    );
   });
 });
 
@@ -108,7 +127,8 @@ describe("checkLoginAllowed / recordLoginFailure", () => {
 
   it("past the email's ceiling (50, spread over many addresses) an address without failures still gets through, and gets one guess", async () => {
     const { limiter } = countingLimiter();
-    for (let a = 0; a < LOGIN_FAILURES_PER_EMAIL / LOGIN_FAILURES_PER_EMAIL_AND_IP; a++) await fail(limiter, `198.51.100.${a}`, "ops@example.com", LOGIN_FAILURES_PER_EMAIL_AND_IP);
+    for (let a = 0; a < LOGIN_FAILURES_PER_EMAIL / LOGIN_FAILURES_PER_EMAIL_AND_IP; a++)
+      await fail(limiter, `198.51.100.${a}`, "ops@example.com", LOGIN_FAILURES_PER_EMAIL_AND_IP);
     // The operator, from their own address, is let in to try their (right) password.
     expect(await checkLoginAllowed(limiter, loginSubject("10.0.0.1", "ops@example.com"))).toEqual({ allowed: true });
     // A new guessing address gets one try; once it failed, the ceiling applies to it.
@@ -118,7 +138,8 @@ describe("checkLoginAllowed / recordLoginFailure", () => {
 
   it("a failure is charged to the address and the pair even when the email's ceiling is full", async () => {
     const { limiter, used } = countingLimiter();
-    for (let a = 0; a < LOGIN_FAILURES_PER_EMAIL / LOGIN_FAILURES_PER_EMAIL_AND_IP; a++) await fail(limiter, `198.51.100.${a}`, "ops@example.com", LOGIN_FAILURES_PER_EMAIL_AND_IP);
+    for (let a = 0; a < LOGIN_FAILURES_PER_EMAIL / LOGIN_FAILURES_PER_EMAIL_AND_IP; a++)
+      await fail(limiter, `198.51.100.${a}`, "ops@example.com", LOGIN_FAILURES_PER_EMAIL_AND_IP);
     const subject = loginSubject("203.0.113.2", "ops@example.com");
     await recordLoginFailure(limiter, subject);
     expect(used.get(`${LOGIN_TENANT}|ip|203.0.113.2`)).toBe(1);

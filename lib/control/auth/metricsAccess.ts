@@ -10,7 +10,11 @@ import { clientIp } from "../../dataplane/admission/clientIp";
 import { bearerToken, sameSecret } from "../../http/bearerToken";
 import { AppError } from "../../http/errors";
 
-export function assertMetricsAccess(request: Request, token = config().metricsToken, failures: () => BearerFailures = bearerFailures): void {
+export function assertMetricsAccess(
+  request: Request,
+  token = config().metricsToken,
+  failures: () => BearerFailures = bearerFailures,
+): void {
   if (token === undefined) return;
   const given = bearerToken(request.headers);
   if (given !== null) {
@@ -19,5 +23,7 @@ export function assertMetricsAccess(request: Request, token = config().metricsTo
     if (sameSecret(given, token)) return;
     failures().recordFailure(ip);
   }
-  throw new AppError("unauthorized", "GET /api/metrics needs Authorization: Bearer <SLUICE_METRICS_TOKEN>.", { headers: { "WWW-Authenticate": 'Bearer realm="sluice-metrics"' } });
+  throw new AppError("unauthorized", "GET /api/metrics needs Authorization: Bearer <SLUICE_METRICS_TOKEN>.", {
+    headers: { "WWW-Authenticate": 'Bearer realm="sluice-metrics"' },
+  });
 }

@@ -24,18 +24,43 @@ describe("createOperatorSchema", () => {
   });
 
   it.each([
-    ["an 11-character password", { ...valid, password: "x".repeat(11) }, "password", "password must be at least 12 characters"],
-    ["a 1025-character password", { ...valid, password: "x".repeat(1025) }, "password", "password must be at most 1024 characters"],
+    [
+      "an 11-character password",
+      { ...valid, password: "x".repeat(11) },
+      "password",
+      "password must be at least 12 characters",
+    ],
+    [
+      "a 1025-character password",
+      { ...valid, password: "x".repeat(1025) },
+      "password",
+      "password must be at most 1024 characters",
+    ],
     ["a numeric password", { ...valid, password: 123456789012 }, "password", "password is required and must be text"],
     ["no password", { email: valid.email, role: "admin" }, "password", "password is required and must be text"],
     ["no email", { password: valid.password, role: "admin" }, "email", "email is required and must be text"],
     ["an email without @", { ...valid, email: "ops.example.com" }, "email", "email must be an email address"],
     ["an email of spaces", { ...valid, email: "   " }, "email", "email must be an email address"],
-    ["an email over 254 characters", { ...valid, email: `${"a".repeat(250)}@example.com` }, "email", "email must be at most 254 characters"],
-    ["NUL in the email", { ...valid, email: "ops\u0000@example.com" }, "email", "email must not contain control characters (U+0000 at position 3)"],
+    [
+      "an email over 254 characters",
+      { ...valid, email: `${"a".repeat(250)}@example.com` },
+      "email",
+      "email must be at most 254 characters",
+    ],
+    [
+      "NUL in the email",
+      { ...valid, email: "ops\u0000@example.com" },
+      "email",
+      "email must not contain control characters (U+0000 at position 3)",
+    ],
     ["an unknown role", { ...valid, role: "owner" }, "role", "role must be one of admin, viewer"],
     ["no role", { email: valid.email, password: valid.password }, "role", "role must be one of admin, viewer"],
-    ["a password hash smuggled in", { ...valid, passwordHash: "$argon2id$..." }, "", 'Unrecognized key: "passwordHash"'],
+    [
+      "a password hash smuggled in",
+      { ...valid, passwordHash: "$argon2id$..." },
+      "",
+      'Unrecognized key: "passwordHash"',
+    ],
   ])("rejects %s, naming the field", (_, input, field, message) => {
     expect(issues(createOperatorSchema, input)).toContainEqual([field, message]);
   });
@@ -62,15 +87,28 @@ describe("updateOperatorSchema", () => {
 
 describe("loginSchema", () => {
   it("normalizes the email like the operator schema, and never applies the password policy", () => {
-    expect(loginSchema.parse({ email: " Ops@Example.com", password: "short" })).toEqual({ email: "ops@example.com", password: "short" });
+    expect(loginSchema.parse({ email: " Ops@Example.com", password: "short" })).toEqual({
+      email: "ops@example.com",
+      password: "short",
+    });
   });
 
   it.each([
     ["no email", { password: "x" }, "email", "email is required and must be text"],
     ["an empty password", { email: "a@b.c", password: "" }, "password", "password must not be empty"],
-    ["an over-long password", { email: "a@b.c", password: "x".repeat(1025) }, "password", "password must be at most 1024 characters"],
+    [
+      "an over-long password",
+      { email: "a@b.c", password: "x".repeat(1025) },
+      "password",
+      "password must be at most 1024 characters",
+    ],
     ["an extra field", { email: "a@b.c", password: "x", remember: true }, "", 'Unrecognized key: "remember"'],
-    ["an unpaired surrogate in the email (it reached Postgres: 500)", { email: "a\udc00@b.c", password: "x" }, "email", "email must not contain an unpaired surrogate (U+DC00 at position 1); send well-formed Unicode"],
+    [
+      "an unpaired surrogate in the email (it reached Postgres: 500)",
+      { email: "a\udc00@b.c", password: "x" },
+      "email",
+      "email must not contain an unpaired surrogate (U+DC00 at position 1); send well-formed Unicode",
+    ],
   ])("rejects %s", (_, input, field, message) => {
     expect(issues(loginSchema, input)).toContainEqual([field, message]);
   });

@@ -28,12 +28,25 @@ export const createOperatorSchema = z
 export const updateOperatorSchema = z
   .object({ role: roleSchema.optional(), password: newPasswordSchema.optional() })
   .strict()
-  .refine((input) => input.role !== undefined || input.password !== undefined, { message: "send role, password or both" });
+  .refine((input) => input.role !== undefined || input.password !== undefined, {
+    message: "send role, password or both",
+  });
 
 export const loginSchema = z
   .object({
-    email: plainText(z.string({ error: "email is required and must be text" }).trim().toLowerCase().min(1, "email must not be empty").max(254, "email must be at most 254 characters"), "email"),
-    password: z.string({ error: "password is required and must be text" }).min(1, "password must not be empty").max(MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`),
+    email: plainText(
+      z
+        .string({ error: "email is required and must be text" })
+        .trim()
+        .toLowerCase()
+        .min(1, "email must not be empty")
+        .max(254, "email must be at most 254 characters"),
+      "email",
+    ),
+    password: z
+      .string({ error: "password is required and must be text" })
+      .min(1, "password must not be empty")
+      .max(MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`),
   })
   .strict();
 

@@ -28,7 +28,12 @@ export interface OperatorView {
 type OperatorRow = { id: string; email: string; role: Role; createdAt: Date };
 type Tx = Prisma.TransactionClient;
 
-export const operatorView = (o: OperatorRow): OperatorView => ({ id: o.id, email: o.email, role: o.role, createdAt: o.createdAt.toISOString() });
+export const operatorView = (o: OperatorRow): OperatorView => ({
+  id: o.id,
+  email: o.email,
+  role: o.role,
+  createdAt: o.createdAt.toISOString(),
+});
 
 const operatorMissing = (id: string) => new AppError("not_found", `No operator with id ${JSON.stringify(id)}.`);
 
@@ -58,11 +63,16 @@ export async function createOperator(actor: Actor, input: CreateOperatorInput): 
   try {
     return await getDb().$transaction(async (tx) => {
       const row = await tx.operator.create({ data: { email: input.email, passwordHash, role: input.role } });
-      await recordAudit(tx, actor, { action: "operator.create", target: `operator:${row.id}`, after: operatorView(row) });
+      await recordAudit(tx, actor, {
+        action: "operator.create",
+        target: `operator:${row.id}`,
+        after: operatorView(row),
+      });
       return operatorView(row);
     });
   } catch (error) {
-    if (isUniqueViolation(error, "email")) throw new AppError("conflict", `An operator with email ${JSON.stringify(input.email)} already exists.`);
+    if (isUniqueViolation(error, "email"))
+      throw new AppError("conflict", `An operator with email ${JSON.stringify(input.email)} already exists.`);
     throw error;
   }
 }

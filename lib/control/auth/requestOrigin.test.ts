@@ -8,10 +8,28 @@ function req(url: string, headers: Record<string, string> = {}, method = "POST")
 describe("requestOrigin", () => {
   it.each([
     ["the URL without a Host header", "http://test.local/api", {}, 0, "http://test.local"],
-    ["the Host header over the URL", "http://127.0.0.1:3000/api", { host: "sluice.example.com:3000" }, 0, "http://sluice.example.com:3000"],
+    [
+      "the Host header over the URL",
+      "http://127.0.0.1:3000/api",
+      { host: "sluice.example.com:3000" },
+      0,
+      "http://sluice.example.com:3000",
+    ],
     ["an https URL, default port dropped", "https://sluice.example.com:443/api", {}, 0, "https://sluice.example.com"],
-    ["forwarded headers ignored without trusted proxies", "http://internal:3000/api", { host: "internal:3000", "x-forwarded-proto": "https", "x-forwarded-host": "evil.example" }, 0, "http://internal:3000"],
-    ["forwarded proto and host behind a trusted proxy", "http://internal:3000/api", { host: "internal:3000", "x-forwarded-proto": "https", "x-forwarded-host": "sluice.example.com" }, 1, "https://sluice.example.com"],
+    [
+      "forwarded headers ignored without trusted proxies",
+      "http://internal:3000/api",
+      { host: "internal:3000", "x-forwarded-proto": "https", "x-forwarded-host": "evil.example" },
+      0,
+      "http://internal:3000",
+    ],
+    [
+      "forwarded proto and host behind a trusted proxy",
+      "http://internal:3000/api",
+      { host: "internal:3000", "x-forwarded-proto": "https", "x-forwarded-host": "sluice.example.com" },
+      1,
+      "https://sluice.example.com",
+    ],
     ["the first forwarded value", "http://internal/api", { "x-forwarded-proto": "https, http" }, 1, "https://internal"],
   ])("%s", (_, url, headers, hops, expected) => {
     expect(requestOrigin(req(url, headers), hops)).toBe(expected);
@@ -43,7 +61,11 @@ describe("originCheck (CSRF)", () => {
     ["a sibling subdomain (same site, other origin)", { origin: "http://app.sluice.test:3000" }, "cross"],
     ["Origin: null (sandboxed or privacy-stripped)", { origin: "null" }, "cross"],
     ["a malformed Origin", { origin: "not a url" }, "cross"],
-    ["Origin wins over a same-origin Referer", { origin: "http://evil.test", referer: "http://sluice.test:3000/" }, "cross"],
+    [
+      "Origin wins over a same-origin Referer",
+      { origin: "http://evil.test", referer: "http://sluice.test:3000/" },
+      "cross",
+    ],
     ["a cross-origin Referer", { referer: "http://evil.test/page" }, "cross"],
     ["a look-alike prefix", { origin: "http://sluice.test:3000.evil.test" }, "cross"],
   ])("%s → %s", (_, headers, expected) => {
@@ -51,12 +73,20 @@ describe("originCheck (CSRF)", () => {
   });
 
   it("compares with the Host header the browser used", () => {
-    expect(originCheck(req("http://127.0.0.1:3000/api", { host: "localhost:3000", origin: "http://localhost:3000" }), 0)).toBe("same");
-    expect(originCheck(req("http://127.0.0.1:3000/api", { host: "localhost:3000", origin: "http://127.0.0.1:3000" }), 0)).toBe("cross");
+    expect(
+      originCheck(req("http://127.0.0.1:3000/api", { host: "localhost:3000", origin: "http://localhost:3000" }), 0),
+    ).toBe("same");
+    expect(
+      originCheck(req("http://127.0.0.1:3000/api", { host: "localhost:3000", origin: "http://127.0.0.1:3000" }), 0),
+    ).toBe("cross");
   });
 
   it("behind a TLS proxy, an https page is this origin", () => {
-    const behindProxy = req("http://10.0.0.5:3000/api", { host: "sluice.example.com", "x-forwarded-proto": "https", origin: "https://sluice.example.com" });
+    const behindProxy = req("http://10.0.0.5:3000/api", {
+      host: "sluice.example.com",
+      "x-forwarded-proto": "https",
+      origin: "https://sluice.example.com",
+    });
     expect(originCheck(behindProxy, 1)).toBe("same");
     expect(originCheck(behindProxy, 0)).toBe("cross");
   });

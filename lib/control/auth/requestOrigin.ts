@@ -35,7 +35,10 @@ export function isHttpsByHeaders(headers: Headers, trustProxyHops: number): bool
 
 /** The request's own origin, e.g. `https://sluice.example.com`; null when it cannot be formed. */
 export function requestOrigin(request: Request, trustProxyHops: number): string | null {
-  const host = forwarded(request.headers, "x-forwarded-host", trustProxyHops) ?? request.headers.get("host") ?? new URL(request.url).host;
+  const host =
+    forwarded(request.headers, "x-forwarded-host", trustProxyHops) ??
+    request.headers.get("host") ??
+    new URL(request.url).host;
   const scheme = isHttpsRequest(request, trustProxyHops) ? "https:" : "http:";
   return originOf(`${scheme}//${host}`);
 }

@@ -18,7 +18,11 @@ describe("SerialByKey", () => {
       running--;
       return name;
     };
-    const results = await Promise.all([serial.run(["a"], task("1")), serial.run(["a", "b"], task("2")), serial.run(["b"], task("3"))]);
+    const results = await Promise.all([
+      serial.run(["a"], task("1")),
+      serial.run(["a", "b"], task("2")),
+      serial.run(["b"], task("3")),
+    ]);
     expect(results).toEqual(["1", "2", "3"]);
     expect(maxRunning).toBe(1);
     expect(log).toEqual(["start 1", "end 1", "start 2", "end 2", "start 3", "end 3"]);

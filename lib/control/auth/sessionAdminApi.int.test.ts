@@ -15,7 +15,12 @@ afterAll(close);
 
 describe("the admin API with a session cookie", () => {
   const createTenant = (headers: Record<string, string>) =>
-    callRoute(tenants.POST, { method: "POST", path: "/api/admin/tenants", body: { name: `auth-test-${randomBytes(5).toString("hex")}` }, headers });
+    callRoute(tenants.POST, {
+      method: "POST",
+      path: "/api/admin/tenants",
+      body: { name: `auth-test-${randomBytes(5).toString("hex")}` },
+      headers,
+    });
   const remember = (res: RouteAnswer) => {
     if (res.status === 201) tenantIds.push(res.body.id);
     return res;
@@ -31,7 +36,9 @@ describe("the admin API with a session cookie", () => {
 
   it("a viewer session reads (200) and gets 403 on a write, which changes nothing", async () => {
     const session = await sessionOf("viewer");
-    expect((await callRoute(tenants.GET, { path: "/api/admin/tenants", headers: { cookie: session.cookie } })).status).toBe(200);
+    expect(
+      (await callRoute(tenants.GET, { path: "/api/admin/tenants", headers: { cookie: session.cookie } })).status,
+    ).toBe(200);
     const before = await db.getDb().tenant.count();
     const res = remember(await createTenant({ cookie: session.cookie, origin: ORIGIN }));
     expect(res.status).toBe(403);
@@ -63,11 +70,15 @@ describe("the admin API with a session cookie", () => {
     const session = await sessionOf("admin");
     expect(remember(await createTenant({ cookie: session.cookie, referer: `${ORIGIN}/tenants` })).status).toBe(201);
     expect(remember(await createTenant({ authorization: `Bearer ${TOKEN}` })).status).toBe(201);
-    expect(remember(await createTenant({ authorization: `Bearer ${TOKEN}`, origin: "http://evil.test" })).status).toBe(201);
+    expect(remember(await createTenant({ authorization: `Bearer ${TOKEN}`, origin: "http://evil.test" })).status).toBe(
+      201,
+    );
   });
 
   it("a wrong bearer token is 401 even with a valid cookie (the token is checked first)", async () => {
     const session = await sessionOf("admin");
-    expect(remember(await createTenant({ cookie: session.cookie, origin: ORIGIN, authorization: "Bearer wrong" })).status).toBe(401);
+    expect(
+      remember(await createTenant({ cookie: session.cookie, origin: ORIGIN, authorization: "Bearer wrong" })).status,
+    ).toBe(401);
   });
 });

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { clearedSessionCookie, readSessionCookie, SECURE_SESSION_COOKIE, SESSION_COOKIE, SESSION_TTL_MS, sessionCookie } from "./sessionCookie";
+import {
+  clearedSessionCookie,
+  readSessionCookie,
+  SECURE_SESSION_COOKIE,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  sessionCookie,
+} from "./sessionCookie";
 
-const attributesOf = (setCookie: string) => setCookie.split(";").slice(1).map((a) => a.trim());
+const attributesOf = (setCookie: string) =>
+  setCookie
+    .split(";")
+    .slice(1)
+    .map((a) => a.trim());
 
 describe("sessionCookie", () => {
   it("is HttpOnly, SameSite=Lax, Path=/, 12 h, and not Secure over plain HTTP", () => {

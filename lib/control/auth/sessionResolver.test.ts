@@ -38,7 +38,11 @@ describe("assertSameOriginLogin", () => {
     ["another origin", OTHER, "csrf 403"],
     ["a cross-origin Referer", { referer: "http://evil.test/login" }, "csrf 403"],
   ])("%s → %s", (_, headers, expected) => {
-    expect(outcome(() => assertSameOriginLogin(new Request("http://sluice.test/api/auth/login", { method: "POST", headers }), 0))).toBe(expected);
+    expect(
+      outcome(() =>
+        assertSameOriginLogin(new Request("http://sluice.test/api/auth/login", { method: "POST", headers }), 0),
+      ),
+    ).toBe(expected);
   });
 });
 
@@ -49,7 +53,10 @@ describe("requestSession", () => {
   });
 
   it("refuses a cookie-carried cross-origin write before looking the session up", async () => {
-    const request = new Request(URL_, { method: "POST", headers: { cookie: `${SESSION_COOKIE}=${"a".repeat(43)}`, ...OTHER } });
+    const request = new Request(URL_, {
+      method: "POST",
+      headers: { cookie: `${SESSION_COOKIE}=${"a".repeat(43)}`, ...OTHER },
+    });
     await expect(requestSession(request)).rejects.toMatchObject({ code: "csrf", status: 403 });
   });
 

@@ -19,7 +19,8 @@ import { originCheck, isHttpsRequest, isStateChanging } from "./requestOrigin";
 import { readSessionCookie } from "./sessionCookie";
 import { deleteSession, findSession, type OperatorSession } from "./sessionStore";
 
-const cookieOf = (request: Request): string | null => readSessionCookie(request.headers, isHttpsRequest(request, config().trustProxyHops));
+const cookieOf = (request: Request): string | null =>
+  readSessionCookie(request.headers, isHttpsRequest(request, config().trustProxyHops));
 
 export const operatorActorId = (email: string): string => `operator:${email}`;
 

@@ -14,11 +14,17 @@ const secure = (request: Request): boolean => isHttpsRequest(request, config().t
 export function loggedInResponse(request: Request, loggedIn: LoggedIn): Response {
   const maxAgeMs = loggedIn.session.expiresAt.getTime() - Date.now();
   return Response.json(loggedIn.operator, {
-    headers: { "Set-Cookie": sessionCookie(loggedIn.session.token, secure(request), maxAgeMs), "Cache-Control": "no-store" },
+    headers: {
+      "Set-Cookie": sessionCookie(loggedIn.session.token, secure(request), maxAgeMs),
+      "Cache-Control": "no-store",
+    },
   });
 }
 
 /** 204 that makes the browser drop the session cookie. */
 export function loggedOutResponse(request: Request): Response {
-  return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie(secure(request)), "Cache-Control": "no-store" } });
+  return new Response(null, {
+    status: 204,
+    headers: { "Set-Cookie": clearedSessionCookie(secure(request)), "Cache-Control": "no-store" },
+  });
 }

@@ -8,7 +8,13 @@ import { mintSessionToken } from "./sessionToken";
 
 const findUnique = vi.fn();
 vi.mock("../../db/client", () => ({
-  getDb: () => ({ session: { findUnique, updateMany: vi.fn(async () => ({ count: 1 })), deleteMany: vi.fn(async () => ({ count: 0 })) } }),
+  getDb: () => ({
+    session: {
+      findUnique,
+      updateMany: vi.fn(async () => ({ count: 1 })),
+      deleteMany: vi.fn(async () => ({ count: 0 })),
+    },
+  }),
 }));
 
 const { findSession } = await import("./sessionStore");
@@ -19,7 +25,13 @@ describe("findSession", () => {
 
   it("returns the operator's session while both exist", async () => {
     findUnique.mockResolvedValueOnce({ ...row, operator: { email: "ops@example.com", role: "viewer" } });
-    expect(await findSession(mintSessionToken().token, now)).toEqual({ sessionId: "s1", operatorId: "o1", email: "ops@example.com", role: "viewer", expiresAt: row.expiresAt });
+    expect(await findSession(mintSessionToken().token, now)).toEqual({
+      sessionId: "s1",
+      operatorId: "o1",
+      email: "ops@example.com",
+      role: "viewer",
+      expiresAt: row.expiresAt,
+    });
   });
 
   it("returns null when the operator was deleted between the two reads", async () => {

@@ -41,7 +41,10 @@ export async function createSession(operatorId: string, now = new Date()): Promi
 export async function findSession(token: string, now = new Date()): Promise<OperatorSession | null> {
   if (!isSessionTokenShape(token)) return null;
   const db = getDb();
-  const row = await db.session.findUnique({ where: { tokenHash: hashSessionToken(token) }, include: { operator: true } });
+  const row = await db.session.findUnique({
+    where: { tokenHash: hashSessionToken(token) },
+    include: { operator: true },
+  });
   // Prisma reads the session and its operator in two queries: an operator deleted in between (its
   // sessions go with it, ON DELETE CASCADE) leaves the relation null despite its type. That session
   // is gone: 401, not a 500 (seen in CI while a deleted viewer's page was still polling).
@@ -54,7 +57,13 @@ export async function findSession(token: string, now = new Date()): Promise<Oper
   if (!row.lastSeenAt || now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS) {
     await db.session.updateMany({ where: { id: row.id }, data: { lastSeenAt: now } });
   }
-  return { sessionId: row.id, operatorId: row.operatorId, email: operator.email, role: operator.role, expiresAt: row.expiresAt };
+  return {
+    sessionId: row.id,
+    operatorId: row.operatorId,
+    email: operator.email,
+    role: operator.role,
+    expiresAt: row.expiresAt,
+  };
 }
 
 /** Ends the session of `token`, if there is one. */

@@ -39,14 +39,21 @@ describe("POST /api/auth/login", () => {
   it("the cookie is Secure when the request came over HTTPS, and X-Forwarded-Proto is ignored without trusted proxies", async () => {
     const operator = await newOperator("viewer");
     const overHttps = await login.POST!(
-      new Request("https://sluice.test/api/auth/login", { method: "POST", headers: { "x-forwarded-for": freshIp() }, body: JSON.stringify({ email: operator.email, password: PASSWORD }) }),
+      new Request("https://sluice.test/api/auth/login", {
+        method: "POST",
+        headers: { "x-forwarded-for": freshIp() },
+        body: JSON.stringify({ email: operator.email, password: PASSWORD }),
+      }),
       { params: Promise.resolve({}) },
     );
     expect(overHttps.status).toBe(200);
-    expect(overHttps.headers.get("set-cookie")).toMatch(/^__Host-sluice_session=[A-Za-z0-9_-]{43}; Path=\/; .*; Secure$/);
+    expect(overHttps.headers.get("set-cookie")).toMatch(
+      /^__Host-sluice_session=[A-Za-z0-9_-]{43}; Path=\/; .*; Secure$/,
+    );
     // That cookie is the session over HTTPS; a plain `sluice_session` (a sibling subdomain could plant one) is not.
     const token = /^__Host-sluice_session=([^;]+)/.exec(overHttps.headers.get("set-cookie")!)![1]!;
-    const meOver = (cookie: string) => me.GET!(new Request("https://sluice.test/api/auth/me", { headers: { cookie } }), { params: Promise.resolve({}) });
+    const meOver = (cookie: string) =>
+      me.GET!(new Request("https://sluice.test/api/auth/me", { headers: { cookie } }), { params: Promise.resolve({}) });
     expect((await meOver(`__Host-sluice_session=${token}`)).status).toBe(200);
     expect((await meOver(`sluice_session=${token}`)).status).toBe(401);
     const spoofed = await logIn(operator.email, PASSWORD, { headers: { "x-forwarded-proto": "https" } });
@@ -94,7 +101,9 @@ describe("POST /api/auth/login", () => {
     const bad = await callRoute(login.POST, { method: "POST", path: "/api/auth/login", body: { email: "a@b.c" } });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.password).toContain("password is required and must be text");
-    const raw = await login.POST!(new Request(`${ORIGIN}/api/auth/login`, { method: "POST", body: "{nope" }), { params: Promise.resolve({}) });
+    const raw = await login.POST!(new Request(`${ORIGIN}/api/auth/login`, { method: "POST", body: "{nope" }), {
+      params: Promise.resolve({}),
+    });
     expect(raw.status).toBe(400);
     expect((await callRoute(login.GET, { path: "/api/auth/login" })).status).toBe(405);
   });
@@ -105,7 +114,12 @@ describe("POST /api/auth/login", () => {
     expect(res.status).toBe(403);
     expect(res.headers.get("set-cookie")).toBeNull();
     expect(await db.getDb().session.count({ where: { operatorId: operator.id } })).toBe(0);
-    const scripted = await callRoute(login.POST, { method: "POST", path: "/api/auth/login", body: { email: operator.email, password: PASSWORD }, headers: { "x-forwarded-for": freshIp() } });
+    const scripted = await callRoute(login.POST, {
+      method: "POST",
+      path: "/api/auth/login",
+      body: { email: operator.email, password: PASSWORD },
+      headers: { "x-forwarded-for": freshIp() },
+    });
     expect(scripted.status).toBe(200);
   });
 });
@@ -117,23 +131,40 @@ describe("GET /api/auth/me and POST /api/auth/logout", () => {
     expect(mine.status).toBe(200);
     expect(mine.body).toEqual({ email: session.email, role: "viewer" });
     expect((await callRoute(me.GET, { path: "/api/auth/me" })).status).toBe(401);
-    expect((await callRoute(me.GET, { path: "/api/auth/me", headers: { cookie: `sluice_session=${randomBytes(32).toString("base64url")}` } })).status).toBe(401);
+    expect(
+      (
+        await callRoute(me.GET, {
+          path: "/api/auth/me",
+          headers: { cookie: `sluice_session=${randomBytes(32).toString("base64url")}` },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it("logout deletes the session and clears the cookie; the old cookie then gets 401 everywhere", async () => {
     const session = await sessionOf("admin");
-    const out = await callRoute(logout.POST, { method: "POST", path: "/api/auth/logout", headers: { cookie: session.cookie, origin: ORIGIN } });
+    const out = await callRoute(logout.POST, {
+      method: "POST",
+      path: "/api/auth/logout",
+      headers: { cookie: session.cookie, origin: ORIGIN },
+    });
     expect(out.status).toBe(204);
     expect(out.headers.get("set-cookie")).toMatch(/^sluice_session=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax$/);
     expect(await db.getDb().session.count({ where: { tokenHash: sha256(tokenOf(session.cookie)) } })).toBe(0);
     expect((await callRoute(me.GET, { path: "/api/auth/me", headers: { cookie: session.cookie } })).status).toBe(401);
-    expect((await callRoute(tenants.GET, { path: "/api/admin/tenants", headers: { cookie: session.cookie } })).status).toBe(401);
+    expect(
+      (await callRoute(tenants.GET, { path: "/api/admin/tenants", headers: { cookie: session.cookie } })).status,
+    ).toBe(401);
   });
 
   it("logout without a session still clears the cookie; logout from another origin is refused and ends nothing", async () => {
     expect((await callRoute(logout.POST, { method: "POST", path: "/api/auth/logout" })).status).toBe(204);
     const session = await sessionOf("admin");
-    const forged = await callRoute(logout.POST, { method: "POST", path: "/api/auth/logout", headers: { cookie: session.cookie, origin: "http://evil.test" } });
+    const forged = await callRoute(logout.POST, {
+      method: "POST",
+      path: "/api/auth/logout",
+      headers: { cookie: session.cookie, origin: "http://evil.test" },
+    });
     expect(forged.status).toBe(403);
     expect((await callRoute(me.GET, { path: "/api/auth/me", headers: { cookie: session.cookie } })).status).toBe(200);
   });
@@ -141,9 +172,14 @@ describe("GET /api/auth/me and POST /api/auth/logout", () => {
   it("an expired session is refused and deleted", async () => {
     const session = await sessionOf("admin");
     const tokenHash = sha256(tokenOf(session.cookie));
-    await db.getDb().session.update({ where: { tokenHash }, data: { createdAt: new Date(Date.now() - 13 * 3_600_000), expiresAt: new Date(Date.now() - 1000) } });
+    await db.getDb().session.update({
+      where: { tokenHash },
+      data: { createdAt: new Date(Date.now() - 13 * 3_600_000), expiresAt: new Date(Date.now() - 1000) },
+    });
     expect((await callRoute(me.GET, { path: "/api/auth/me", headers: { cookie: session.cookie } })).status).toBe(401);
     expect(await db.getDb().session.count({ where: { tokenHash } })).toBe(0);
-    expect((await callRoute(tenants.GET, { path: "/api/admin/tenants", headers: { cookie: session.cookie } })).status).toBe(401);
+    expect(
+      (await callRoute(tenants.GET, { path: "/api/admin/tenants", headers: { cookie: session.cookie } })).status,
+    ).toBe(401);
   });
 });

@@ -27,7 +27,9 @@ describe("demo data", () => {
       ["admin@sluice.demo", "admin"],
       ["viewer@sluice.demo", "viewer"],
     ]);
-    expect(demoOperators({ SLUICE_ADMIN_EMAIL: "ops@example.com", SLUICE_ADMIN_PASSWORD: "a long password" })[0]).toEqual({ email: "ops@example.com", password: "a long password", role: "admin" });
+    expect(
+      demoOperators({ SLUICE_ADMIN_EMAIL: "ops@example.com", SLUICE_ADMIN_PASSWORD: "a long password" })[0],
+    ).toEqual({ email: "ops@example.com", password: "a long password", role: "admin" });
   });
 });
 
@@ -44,8 +46,22 @@ describe("startDemoTraffic", () => {
       keyOf: (tenant, client) => `key-of-${client}`,
       fetchImpl,
       behaviours: [
-        { tenant: "T", client: "a", ip: "10.9.0.1", everyMs: 1_000, burst: 2, request: () => ({ method: "GET", path: "/api/v1/echo" }) },
-        { tenant: "T", client: "b", ip: "10.9.0.2", everyMs: 3_000, burst: 1, request: (i) => ({ method: "POST", path: "/api/v1/check", body: { rule: "r", identifier: `id-${i}` } }) },
+        {
+          tenant: "T",
+          client: "a",
+          ip: "10.9.0.1",
+          everyMs: 1_000,
+          burst: 2,
+          request: () => ({ method: "GET", path: "/api/v1/echo" }),
+        },
+        {
+          tenant: "T",
+          client: "b",
+          ip: "10.9.0.2",
+          everyMs: 3_000,
+          burst: 1,
+          request: (i) => ({ method: "POST", path: "/api/v1/check", body: { rule: "r", identifier: `id-${i}` } }),
+        },
       ],
     });
     await vi.advanceTimersByTimeAsync(3_000);
@@ -71,7 +87,16 @@ describe("startDemoTraffic", () => {
       fetchImpl: (async () => {
         throw new TypeError("fetch failed");
       }) as unknown as typeof fetch,
-      behaviours: [{ tenant: "T", client: "a", ip: "10.9.0.1", everyMs: 1_000, burst: 1, request: () => ({ method: "GET", path: "/" }) }],
+      behaviours: [
+        {
+          tenant: "T",
+          client: "a",
+          ip: "10.9.0.1",
+          everyMs: 1_000,
+          burst: 1,
+          request: () => ({ method: "GET", path: "/" }),
+        },
+      ],
     });
     await vi.advanceTimersByTimeAsync(1_000);
     traffic.stop();

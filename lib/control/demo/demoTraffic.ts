@@ -33,7 +33,14 @@ const echo = (path = "/api/v1/echo/items"): DemoRequest => ({ method: "GET", pat
 export const DEMO_BEHAVIOURS: readonly DemoBehaviour[] = [
   { tenant: "Acme (demo)", client: "steady", ip: "10.1.0.1", everyMs: 1_000, burst: 1, request: () => echo() },
   { tenant: "Acme (demo)", client: "bursty", ip: "10.1.0.2", everyMs: 5_000, burst: 25, request: () => echo() },
-  { tenant: "Acme (demo)", client: "abusive", ip: "10.1.0.3", everyMs: 200, burst: 4, request: (i) => (i % 4 === 0 ? { method: "POST", path: "/api/v1/echo/items" } : echo()) },
+  {
+    tenant: "Acme (demo)",
+    client: "abusive",
+    ip: "10.1.0.3",
+    everyMs: 200,
+    burst: 4,
+    request: (i) => (i % 4 === 0 ? { method: "POST", path: "/api/v1/echo/items" } : echo()),
+  },
   {
     tenant: "Acme (demo)",
     client: "partner",
@@ -41,10 +48,28 @@ export const DEMO_BEHAVIOURS: readonly DemoBehaviour[] = [
     everyMs: 2_000,
     burst: 1,
     // The decision API: sign-ups of a few identifiers, one of them far too often.
-    request: (i) => ({ method: "POST", path: "/api/v1/check", body: { rule: "signups", identifier: i % 2 === 0 ? "signup:203.0.113.7" : `signup:user-${i % 9}` } }),
+    request: (i) => ({
+      method: "POST",
+      path: "/api/v1/check",
+      body: { rule: "signups", identifier: i % 2 === 0 ? "signup:203.0.113.7" : `signup:user-${i % 9}` },
+    }),
   },
-  { tenant: "Globex (demo)", client: "mobile", ip: "10.2.0.1", everyMs: 1_000, burst: 3, request: (i) => echo(i % 3 === 0 ? "/api/v1/echo/profile" : "/api/v1/echo/feed") },
-  { tenant: "Globex (demo)", client: "batch", ip: "10.2.0.2", everyMs: 10_000, burst: 40, request: (i) => echo(`/api/v1/echo/export/page-${i % 100}`) },
+  {
+    tenant: "Globex (demo)",
+    client: "mobile",
+    ip: "10.2.0.1",
+    everyMs: 1_000,
+    burst: 3,
+    request: (i) => echo(i % 3 === 0 ? "/api/v1/echo/profile" : "/api/v1/echo/feed"),
+  },
+  {
+    tenant: "Globex (demo)",
+    client: "batch",
+    ip: "10.2.0.2",
+    everyMs: 10_000,
+    burst: 40,
+    request: (i) => echo(`/api/v1/echo/export/page-${i % 100}`),
+  },
 ];
 
 export type Tally = Map<string, Map<number, number>>;
@@ -75,7 +100,11 @@ export function startDemoTraffic(options: {
       try {
         const response = await doFetch(options.baseUrl + request.path, {
           method: request.method,
-          headers: { authorization: `Bearer ${key}`, "x-forwarded-for": behaviour.ip, ...(request.body === undefined ? {} : { "content-type": "application/json" }) },
+          headers: {
+            authorization: `Bearer ${key}`,
+            "x-forwarded-for": behaviour.ip,
+            ...(request.body === undefined ? {} : { "content-type": "application/json" }),
+          },
           body: request.body === undefined ? undefined : JSON.stringify(request.body),
         });
         await response.arrayBuffer();
@@ -100,5 +129,7 @@ export function startDemoTraffic(options: {
 
 /** One line per client: `Acme (demo)/steady: 200×12 429×3`. */
 export function formatTally(tally: Tally): string {
-  return [...tally].map(([client, counts]) => `${client}: ${[...counts].map(([status, n]) => `${status}×${n}`).join(" ") || "-"}`).join("\n");
+  return [...tally]
+    .map(([client, counts]) => `${client}: ${[...counts].map(([status, n]) => `${status}×${n}`).join(" ") || "-"}`)
+    .join("\n");
 }

@@ -35,7 +35,14 @@ export const DEMO_TENANTS = [
       { name: "burst", algorithm: "token_bucket", scope: "key", limit: 10, windowMs: 1_000, burst: 20 },
       { name: "per-ip", algorithm: "gcra", scope: "ip", limit: 600, windowMs: 60_000, burst: 50 },
       { name: "tenant-total", algorithm: "fixed_window", scope: "tenant", limit: 20_000, windowMs: 60_000 },
-      { name: "writes", algorithm: "sliding_log", scope: "key", limit: 10, windowMs: 60_000, match: { methods: ["POST", "PUT", "PATCH", "DELETE"] } },
+      {
+        name: "writes",
+        algorithm: "sliding_log",
+        scope: "key",
+        limit: 10,
+        windowMs: 60_000,
+        match: { methods: ["POST", "PUT", "PATCH", "DELETE"] },
+      },
       { name: "strict-trial", algorithm: "fixed_window", scope: "key", limit: 30, windowMs: 60_000, mode: "shadow" },
       { name: "signups", algorithm: "sliding_window", scope: "identifier", limit: 5, windowMs: 60_000 },
     ],
@@ -45,7 +52,15 @@ export const DEMO_TENANTS = [
     name: "Globex (demo)",
     rules: [
       { name: "per-key", algorithm: "gcra", scope: "key", limit: 300, windowMs: 60_000, burst: 20 },
-      { name: "nightly-export", algorithm: "token_bucket", scope: "key", limit: 2, windowMs: 1_000, burst: 30, match: { path: "/api/v1/echo/export/**" } },
+      {
+        name: "nightly-export",
+        algorithm: "token_bucket",
+        scope: "key",
+        limit: 2,
+        windowMs: 1_000,
+        burst: 30,
+        match: { path: "/api/v1/echo/export/**" },
+      },
     ],
     clients: ["mobile", "batch"],
   },
@@ -60,7 +75,11 @@ export interface DemoOperator {
 /** Defaults of the demo logins; SLUICE_ADMIN_EMAIL / SLUICE_ADMIN_PASSWORD override the admin's. */
 export function demoOperators(env: Record<string, string | undefined> = process.env): DemoOperator[] {
   return [
-    { email: env.SLUICE_ADMIN_EMAIL || "admin@sluice.demo", password: env.SLUICE_ADMIN_PASSWORD || "sluice-demo-admin", role: "admin" },
+    {
+      email: env.SLUICE_ADMIN_EMAIL || "admin@sluice.demo",
+      password: env.SLUICE_ADMIN_PASSWORD || "sluice-demo-admin",
+      role: "admin",
+    },
     { email: "viewer@sluice.demo", password: "sluice-demo-viewer", role: "viewer" },
   ];
 }
@@ -85,7 +104,8 @@ async function seedTenant(tenant: DemoTenant): Promise<SeededTenant> {
     if (!key.revokedAt && key.name.startsWith(KEY_NAME_PREFIX)) await revokeKey(SEED_ACTOR, key.id);
   }
   const keys: Record<string, string> = {};
-  for (const client of tenant.clients) keys[client] = (await createKey(SEED_ACTOR, id, `${KEY_NAME_PREFIX}${client}`)).key;
+  for (const client of tenant.clients)
+    keys[client] = (await createKey(SEED_ACTOR, id, `${KEY_NAME_PREFIX}${client}`)).key;
   return { id, name: tenant.name, keys };
 }
 

@@ -15,8 +15,16 @@ describe("checkHealth", () => {
   });
 
   it("names only the service whose probe rejects as down", async () => {
-    expect(await checkHealth({ pingDb: ok, pingRedis: fails, evictionPolicy: policy("unknown") }, 50)).toEqual({ redis: "down", db: "ok", redisMaxmemoryPolicy: "unknown" });
-    expect(await checkHealth({ pingDb: fails, pingRedis: ok, evictionPolicy: safe }, 50)).toEqual({ redis: "ok", db: "down", redisMaxmemoryPolicy: "noeviction" });
+    expect(await checkHealth({ pingDb: ok, pingRedis: fails, evictionPolicy: policy("unknown") }, 50)).toEqual({
+      redis: "down",
+      db: "ok",
+      redisMaxmemoryPolicy: "unknown",
+    });
+    expect(await checkHealth({ pingDb: fails, pingRedis: ok, evictionPolicy: safe }, 50)).toEqual({
+      redis: "ok",
+      db: "down",
+      redisMaxmemoryPolicy: "noeviction",
+    });
   });
 
   it("treats a probe slower than the deadline as down, without waiting for it", async () => {
@@ -31,19 +39,24 @@ describe("checkHealth", () => {
     const throwsNow = () => {
       throw new Error("boom");
     };
-    await expect(checkHealth({ pingDb: throwsNow, pingRedis: throwsNow, evictionPolicy: throwsNow }, 50)).resolves.toEqual({
+    await expect(
+      checkHealth({ pingDb: throwsNow, pingRedis: throwsNow, evictionPolicy: throwsNow }, 50),
+    ).resolves.toEqual({
       redis: "down",
       db: "down",
       redisMaxmemoryPolicy: "unknown",
     });
   });
 
-  it.each(["allkeys-lru", "allkeys-random", "volatile-lru", "volatile-ttl"])("warns for an evicting policy (%s) but stays healthy: it still serves", async (p) => {
-    const report = await checkHealth({ pingDb: ok, pingRedis: ok, evictionPolicy: policy(p) }, 50);
-    expect(report.redisMaxmemoryPolicy).toBe(p);
-    expect(report.warnings).toEqual([expect.stringMatching(new RegExp(`maxmemory-policy is ${p}.*noeviction`))]);
-    expect(isHealthy(report)).toBe(true);
-  });
+  it.each(["allkeys-lru", "allkeys-random", "volatile-lru", "volatile-ttl"])(
+    "warns for an evicting policy (%s) but stays healthy: it still serves",
+    async (p) => {
+      const report = await checkHealth({ pingDb: ok, pingRedis: ok, evictionPolicy: policy(p) }, 50);
+      expect(report.redisMaxmemoryPolicy).toBe(p);
+      expect(report.warnings).toEqual([expect.stringMatching(new RegExp(`maxmemory-policy is ${p}.*noeviction`))]);
+      expect(isHealthy(report)).toBe(true);
+    },
+  );
 
   it("warns when the policy cannot be read (CONFIG and INFO denied) while Redis answers", async () => {
     const report = await checkHealth({ pingDb: ok, pingRedis: ok, evictionPolicy: policy("unknown") }, 50);

@@ -63,7 +63,12 @@ async function policyOf(probe: HealthProbes["evictionPolicy"], timeoutMs: number
     timer = setTimeout(() => resolve(UNKNOWN_POLICY), timeoutMs);
   });
   try {
-    return await Promise.race([Promise.resolve().then(probe).catch(() => UNKNOWN_POLICY), deadline]);
+    return await Promise.race([
+      Promise.resolve()
+        .then(probe)
+        .catch(() => UNKNOWN_POLICY),
+      deadline,
+    ]);
   } finally {
     clearTimeout(timer);
   }

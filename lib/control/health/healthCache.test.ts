@@ -9,10 +9,13 @@ describe("HealthCache", () => {
     let now = 1_000_000;
     let checks = 0;
     let report: HealthReport = { redis: "ok", db: "ok", redisMaxmemoryPolicy: "noeviction" };
-    const cache = new HealthCache(async () => {
-      checks++;
-      return report;
-    }, () => now);
+    const cache = new HealthCache(
+      async () => {
+        checks++;
+        return report;
+      },
+      () => now,
+    );
     const first = await Promise.all(Array.from({ length: 50 }, () => cache.report()));
     expect(checks).toBe(1);
     expect(first.every((r) => r.db === "ok")).toBe(true);
@@ -30,11 +33,14 @@ describe("HealthCache", () => {
   it("a failed check is not cached as a success, and the next call after it checks again", async () => {
     let now = 0;
     let checks = 0;
-    const cache = new HealthCache(async () => {
-      checks++;
-      if (checks === 1) throw new Error("boom");
-      return OK;
-    }, () => now);
+    const cache = new HealthCache(
+      async () => {
+        checks++;
+        if (checks === 1) throw new Error("boom");
+        return OK;
+      },
+      () => now,
+    );
     await expect(cache.report()).rejects.toThrow("boom");
     expect(await cache.report()).toEqual(OK);
     now += 10;

@@ -18,20 +18,29 @@ export const JSON_TYPE = "application/json";
 /** RFC 9457 problem details as Sluice sends them (lib/http/problem.ts). */
 export const problemSchema = z
   .object({
-    type: z.string().meta({ description: "A URI naming the kind of problem; `about:blank` when the status says it all." }),
+    type: z
+      .string()
+      .meta({ description: "A URI naming the kind of problem; `about:blank` when the status says it all." }),
     title: z.string(),
     status: z.number().int(),
     detail: z.string().meta({ description: "What went wrong, for a person; never internals." }),
     errors: z
       .record(z.string(), z.array(z.string()))
       .optional()
-      .meta({ description: "422 only: messages per field path (`rules.0.limit`; `\"\"` for the body as a whole)." }),
+      .meta({ description: '422 only: messages per field path (`rules.0.limit`; `""` for the body as a whole).' }),
     "violated-policies": z.array(z.string()).optional().meta({ description: "429 only: the rules that refused." }),
-    retryAfterMs: z.number().int().optional().meta({ description: "429 and 503: milliseconds until a retry can succeed." }),
+    retryAfterMs: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "429 and 503: milliseconds until a retry can succeed." }),
     attribute: z
       .object({ in: z.enum(["header", "query"]), name: z.string() })
       .optional()
-      .meta({ description: "400 under /api/v1 only: the header or query parameter a `header`/`query` rule with `onMissing: refuse` counts by, which the request lacked (`rule` names that rule)." }),
+      .meta({
+        description:
+          "400 under /api/v1 only: the header or query parameter a `header`/`query` rule with `onMissing: refuse` counts by, which the request lacked (`rule` names that rule).",
+      }),
     rule: z.string().optional().meta({ description: "With `attribute`: the rule that needs it." }),
   })
   .meta({ description: "An RFC 9457 problem details object (`application/problem+json`)." });
@@ -51,16 +60,19 @@ const RESPONSE_NAME: Partial<Record<ErrorCode, string>> = {
 };
 
 const ERROR_DESCRIPTION: Partial<Record<ErrorCode, string>> = {
-  bad_request: "The request is malformed (bad JSON, an encoded `/` or `\\` in the path), or lacks the header or query parameter of a `header`/`query` rule with `onMissing: refuse` (`attribute` names it; nothing is charged).",
+  bad_request:
+    "The request is malformed (bad JSON, an encoded `/` or `\\` in the path), or lacks the header or query parameter of a `header`/`query` rule with `onMissing: refuse` (`attribute` names it; nothing is charged).",
   unauthorized: "Missing, malformed, unknown or revoked credentials.",
-  forbidden: "Not allowed: a viewer operator changing state, a cross-origin session request, or a request matching the tenant's deny list.",
+  forbidden:
+    "Not allowed: a viewer operator changing state, a cross-origin session request, or a request matching the tenant's deny list.",
   not_found: "Nothing with this id, or no such rule.",
   conflict: "The change conflicts with the current state (a duplicate name, the last admin).",
   payload_too_large: "The body is over 64 KiB.",
   invalid: "The input is invalid; `errors` names each field with its messages.",
   rate_limited: "Refused by a rate limit. `Retry-After` says when to try again; no quota was consumed.",
   internal: "An internal error; nothing about it is disclosed.",
-  limiter_unavailable: "A dependency is down: Redis under a `closed` rule, or Postgres; for a change, it could not be put in force. `Retry-After` says when to try again.",
+  limiter_unavailable:
+    "A dependency is down: Redis under a `closed` rule, or Postgres; for a change, it could not be put in force. `Retry-After` says when to try again.",
 };
 
 export type DocumentedError = keyof typeof RESPONSE_NAME;
@@ -70,23 +82,32 @@ const problemContent = { [PROBLEM_TYPE]: { schema: problemSchema } };
 /** The rate-limit headers (CONTRACT.md "Headers on every response that at least one rule applied to"). */
 export const RATE_LIMIT_HEADERS = {
   "RateLimit-Policy": {
-    description: 'Every applied rule, draft-ietf-httpapi-ratelimit-headers-10 syntax: `"per-key";q=100;w=60`. Absent when no rule applied.',
+    description:
+      'Every applied rule, draft-ietf-httpapi-ratelimit-headers-10 syntax: `"per-key";q=100;w=60`. Absent when no rule applied.',
     schema: { type: "string" },
   },
   RateLimit: {
-    description: 'Every applied enforce rule, most restrictive first, with remaining units and seconds until more quota: `"per-key";r=42;t=17`.',
+    description:
+      'Every applied enforce rule, most restrictive first, with remaining units and seconds until more quota: `"per-key";r=42;t=17`.',
     schema: { type: "string" },
   },
   "X-RateLimit-Limit": { description: "The most restrictive rule's limit.", schema: { type: "integer" } },
   "X-RateLimit-Remaining": { description: "The most restrictive rule's remaining units.", schema: { type: "integer" } },
-  "X-RateLimit-Reset": { description: "UTC epoch second at which the most restrictive rule next gives quota back.", schema: { type: "integer" } },
+  "X-RateLimit-Reset": {
+    description: "UTC epoch second at which the most restrictive rule next gives quota back.",
+    schema: { type: "integer" },
+  },
 } as const;
 
 export const RETRY_AFTER_HEADER = {
-  "Retry-After": { description: "Whole seconds (at least 1) until a retry can succeed: `ceil(retryAfterMs / 1000)`.", schema: { type: "integer", minimum: 1 } },
+  "Retry-After": {
+    description: "Whole seconds (at least 1) until a retry can succeed: `ceil(retryAfterMs / 1000)`.",
+    schema: { type: "integer", minimum: 1 },
+  },
 } as const;
 
-const headerRefs = (names: readonly string[]): Record<string, { $ref: string }> => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+const headerRefs = (names: readonly string[]): Record<string, { $ref: string }> =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 export const rateLimitHeaderRefs = () => headerRefs(Object.keys(RATE_LIMIT_HEADERS));
 const retryHeaderRefs = () => headerRefs([...Object.keys(RATE_LIMIT_HEADERS), ...Object.keys(RETRY_AFTER_HEADER)]);
@@ -103,8 +124,14 @@ export function errorResponseComponents(): Record<string, ZodOpenApiResponseObje
     };
   }
   // The gateway's own answers (CONTRACT.md "Gateway"), not codes of lib/http/errors.ts.
-  out.BadGateway = { description: "502 Bad Gateway: the tenant's upstream could not be reached.", content: problemContent };
-  out.GatewayTimeout = { description: "504 Gateway Timeout: the upstream did not answer within its `timeoutMs`.", content: problemContent };
+  out.BadGateway = {
+    description: "502 Bad Gateway: the tenant's upstream could not be reached.",
+    content: problemContent,
+  };
+  out.GatewayTimeout = {
+    description: "504 Gateway Timeout: the upstream did not answer within its `timeoutMs`.",
+    content: problemContent,
+  };
   return out;
 }
 
@@ -113,12 +140,17 @@ type StatusKey = `${1 | 2 | 3 | 4 | 5}${string}`;
 /** References to the error responses `codes`, keyed by status. */
 export function errors(...codes: DocumentedError[]): Record<StatusKey, { $ref: string }> {
   const out: Record<StatusKey, { $ref: string }> = {};
-  for (const code of codes) out[`${ERROR_STATUS[code]}` as StatusKey] = { $ref: `#/components/responses/${RESPONSE_NAME[code]}` };
+  for (const code of codes)
+    out[`${ERROR_STATUS[code]}` as StatusKey] = { $ref: `#/components/responses/${RESPONSE_NAME[code]}` };
   return out;
 }
 
 /** A 200/201 JSON answer. */
-export function jsonAnswer(description: string, schema: z.ZodType, headers?: Record<string, { $ref: string }>): ZodOpenApiResponseObject {
+export function jsonAnswer(
+  description: string,
+  schema: z.ZodType,
+  headers?: Record<string, { $ref: string }>,
+): ZodOpenApiResponseObject {
   return { description, ...(headers ? { headers } : {}), content: { [JSON_TYPE]: { schema } } };
 }
 
@@ -140,18 +172,40 @@ export const SECURITY_SCHEMES = {
     type: "apiKey",
     in: "cookie",
     name: "sluice_session",
-    description: "An operator's dashboard session (POST /api/auth/login); named `__Host-sluice_session` over HTTPS. Changes need a same-origin request.",
+    description:
+      "An operator's dashboard session (POST /api/auth/login); named `__Host-sluice_session` over HTTPS. Changes need a same-origin request.",
   },
-  apiKeyBearer: { type: "http", scheme: "bearer", description: `A tenant's API key (\`${KEY_PREFIX}<keyId>_<secret>\`): \`Authorization: Bearer <key>\`.` },
+  apiKeyBearer: {
+    type: "http",
+    scheme: "bearer",
+    description: `A tenant's API key (\`${KEY_PREFIX}<keyId>_<secret>\`): \`Authorization: Bearer <key>\`.`,
+  },
   apiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key", description: "A tenant's API key in `x-api-key`." },
-  metricsToken: { type: "http", scheme: "bearer", description: "`Authorization: Bearer $SLUICE_METRICS_TOKEN`, when that is set." },
+  metricsToken: {
+    type: "http",
+    scheme: "bearer",
+    description: "`Authorization: Bearer $SLUICE_METRICS_TOKEN`, when that is set.",
+  },
 } as const;
 
-export const tenantIdPath = z.object({ tenantId: z.string().regex(ID_PATTERN).meta({ description: `A tenant id (${ID_LENGTH} letters or digits).` }) });
-export const keyIdPath = z.object({ keyId: z.string().regex(ID_PATTERN).meta({ description: `An API key id (${ID_LENGTH} letters or digits; not the key itself).` }) });
+export const tenantIdPath = z.object({
+  tenantId: z
+    .string()
+    .regex(ID_PATTERN)
+    .meta({ description: `A tenant id (${ID_LENGTH} letters or digits).` }),
+});
+export const keyIdPath = z.object({
+  keyId: z
+    .string()
+    .regex(ID_PATTERN)
+    .meta({ description: `An API key id (${ID_LENGTH} letters or digits; not the key itself).` }),
+});
 
 /** Admin operations share security and the errors any admin call may answer. */
 export function adminOperation(access: "read" | "write", op: ZodOpenApiOperationObject): ZodOpenApiOperationObject {
-  const common = access === "write" ? errors("unauthorized", "forbidden", "payload_too_large", "limiter_unavailable") : errors("unauthorized", "forbidden");
+  const common =
+    access === "write"
+      ? errors("unauthorized", "forbidden", "payload_too_large", "limiter_unavailable")
+      : errors("unauthorized", "forbidden");
   return { security: ADMIN_SECURITY, ...op, responses: { ...op.responses, ...common, ...errors("internal") } };
 }

@@ -11,7 +11,11 @@ import { ROUTE_GROUPS } from "./routeGroups";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 type Operation = { summary?: string; description?: string; responses?: Record<string, unknown> };
-type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { responses: Record<string, { headers: object; content: object }> } };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { responses: Record<string, { headers: object; content: object }> };
+};
 const doc = () => openApiDocument() as unknown as Doc;
 /** The operation `method` of `path`, failing the test when it is not described. */
 function operation(document: Doc, path: string, method: string): Operation {
@@ -21,9 +25,19 @@ function operation(document: Doc, path: string, method: string): Operation {
 }
 
 async function problemsOf(document: unknown) {
-  const config = await createConfig({ extends: ["recommended"], rules: { "info-license": "off", "info-license-url": "off", "no-server-example.com": "off", "operation-4xx-response": "off" } });
+  const config = await createConfig({
+    extends: ["recommended"],
+    rules: {
+      "info-license": "off",
+      "info-license-url": "off",
+      "no-server-example.com": "off",
+      "operation-4xx-response": "off",
+    },
+  });
   const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: "openapi.json", config });
-  return problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+  return problems
+    .filter((p) => p.severity === "error")
+    .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
 }
 
 describe("the OpenAPI document", () => {
@@ -34,7 +48,10 @@ describe("the OpenAPI document", () => {
 
   it("the validator catches a broken document (a response without description, a dangling $ref)", async () => {
     const broken = structuredClone(openApiDocument()) as unknown as Doc;
-    operation(broken, "/api/admin/tenants", "get").responses = { "200": { content: {} }, "404": { $ref: "#/components/responses/Nope" } };
+    operation(broken, "/api/admin/tenants", "get").responses = {
+      "200": { content: {} },
+      "404": { $ref: "#/components/responses/Nope" },
+    };
     expect((await problemsOf(broken)).length).toBeGreaterThan(0);
   });
 
@@ -54,7 +71,9 @@ describe("the OpenAPI document", () => {
   });
 
   it("describes nothing that does not exist", async () => {
-    const served = new Set((await servedRoutes(ROOT)).flatMap((r) => r.paths.flatMap((p) => r.methods.map((m) => `${m} ${p}`))));
+    const served = new Set(
+      (await servedRoutes(ROOT)).flatMap((r) => r.paths.flatMap((p) => r.methods.map((m) => `${m} ${p}`))),
+    );
     const stale = Object.entries(doc().paths).flatMap(([p, item]) =>
       Object.keys(item)
         .filter((k) => ["get", "head", "post", "put", "patch", "delete", "options"].includes(k))
@@ -65,14 +84,20 @@ describe("the OpenAPI document", () => {
   });
 
   it("renders request bodies from the schemas the routes validate with", () => {
-    const put = operation(doc(), "/api/admin/tenants/{tenantId}/rules", "put") as unknown as { requestBody: { content: Record<string, { schema: unknown }> } };
-    const direct: Record<string, unknown> = { ...z.toJSONSchema(tenantRulesSchema, { io: "input", target: "draft-2020-12" }) };
+    const put = operation(doc(), "/api/admin/tenants/{tenantId}/rules", "put") as unknown as {
+      requestBody: { content: Record<string, { schema: unknown }> };
+    };
+    const direct: Record<string, unknown> = {
+      ...z.toJSONSchema(tenantRulesSchema, { io: "input", target: "draft-2020-12" }),
+    };
     delete direct.$schema;
     expect(put.requestBody.content["application/json"]?.schema).toEqual(direct);
   });
 
   it("documents a rule's penalty (blockMs) with its bounds and default", () => {
-    const put = operation(doc(), "/api/admin/tenants/{tenantId}/rules", "put") as unknown as { requestBody: { content: Record<string, { schema: unknown }> } };
+    const put = operation(doc(), "/api/admin/tenants/{tenantId}/rules", "put") as unknown as {
+      requestBody: { content: Record<string, { schema: unknown }> };
+    };
     const text = JSON.stringify(put.requestBody.content["application/json"]?.schema);
     expect(text).toMatch(/"blockMs":\{[^}]*"default":0/);
     expect(text).toMatch(/"blockMs":\{[^}]*"maximum":31622400000/);
@@ -80,8 +105,12 @@ describe("the OpenAPI document", () => {
   });
 
   it("documents the rate-limit headers and problem answers of the client API", () => {
-    const check = operation(doc(), "/api/v1/check", "post") as unknown as { responses: Record<string, { headers?: object; $ref?: string }> };
-    expect(Object.keys(check.responses["200"]?.headers ?? {})).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy", "X-RateLimit-Reset"]));
+    const check = operation(doc(), "/api/v1/check", "post") as unknown as {
+      responses: Record<string, { headers?: object; $ref?: string }>;
+    };
+    expect(Object.keys(check.responses["200"]?.headers ?? {})).toEqual(
+      expect.arrayContaining(["RateLimit", "RateLimit-Policy", "X-RateLimit-Reset"]),
+    );
     expect(check.responses["429"]?.$ref).toBe("#/components/responses/TooManyRequests");
     const tooMany = doc().components.responses.TooManyRequests;
     expect(Object.keys(tooMany?.headers ?? {})).toContain("Retry-After");
@@ -107,8 +136,14 @@ describe("route files", () => {
   });
 
   it("serve their exported methods less those answered 405", () => {
-    expect(servedMethods(`export const GET = a;\nexport const POST = b;\nexport const { PUT, PATCH, DELETE } = notAllowed(["GET", "POST"]);`)).toEqual(["GET", "POST"]);
+    expect(
+      servedMethods(
+        `export const GET = a;\nexport const POST = b;\nexport const { PUT, PATCH, DELETE } = notAllowed(["GET", "POST"]);`,
+      ),
+    ).toEqual(["GET", "POST"]);
     expect(servedMethods(`const x = y;\nexport { x as GET, x as POST };`)).toEqual(["GET", "POST"]);
-    expect(servedMethods(`export async function GET() {}\nexport const { POST } = notAllowed(["GET"]);`)).toEqual(["GET"]);
+    expect(servedMethods(`export async function GET() {}\nexport const { POST } = notAllowed(["GET"]);`)).toEqual([
+      "GET",
+    ]);
   });
 });

@@ -8,7 +8,13 @@
  * twice, or a schema zod cannot render): a programming error, caught by openApiDocument.test.ts.
  */
 import { createDocument, type ZodOpenApiPathsObject } from "zod-openapi";
-import { errorResponseComponents, problemSchema, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, SECURITY_SCHEMES } from "./common";
+import {
+  errorResponseComponents,
+  problemSchema,
+  RATE_LIMIT_HEADERS,
+  RETRY_AFTER_HEADER,
+  SECURITY_SCHEMES,
+} from "./common";
 import { storedRuleSchema } from "./ruleDocs";
 import { ROUTE_GROUPS } from "./routeGroups";
 
@@ -28,41 +34,46 @@ function mergedPaths(groups: readonly ZodOpenApiPathsObject[]): ZodOpenApiPathsO
 }
 
 export function buildOpenApiDocument(groups: readonly ZodOpenApiPathsObject[] = ROUTE_GROUPS): OpenApiDocument {
-  return createDocument(
-    {
-      openapi: "3.1.0",
-      info: {
-        title: "Sluice API",
-        version: API_VERSION,
-        description:
-          "Rate limiting for API teams. `/api/v1` is the client-facing API (API-key credentials; every call is limited and carries the RateLimit headers when a rule applied); `/api/admin` is the operator API (admin token or operator session). Every error is `application/problem+json` (RFC 9457).",
-      },
-      // Relative: the document describes the instance that serves it.
-      servers: [{ url: "/", description: "This Sluice instance" }],
-      tags: [
-        { name: "Client API", description: "Calls made with a tenant's API key; each is one rate-limit decision." },
-        { name: "Tenants" },
-        { name: "API keys" },
-        { name: "Gateway", description: "Sluice in front of an API: a tenant's upstream receives admitted requests." },
-        { name: "Alerts", description: "In-product alerts: webhooks for refusal spikes and clients hitting their limits, signed and retried (docs/webhooks.md)." },
-        { name: "Rules", description: "Rules as in CONTRACT.md: a rule change is in force on every instance within 1 s." },
-        { name: "Quota" },
-        { name: "Monitoring" },
-        { name: "Simulator" },
-        { name: "Audit" },
-        { name: "Operators" },
-        { name: "Session" },
-        { name: "Service" },
-      ],
-      paths: mergedPaths(groups),
-      components: {
-        schemas: { Problem: problemSchema, Rule: storedRuleSchema },
-        responses: errorResponseComponents(),
-        headers: { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER },
-        securitySchemes: SECURITY_SCHEMES,
-      },
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Sluice API",
+      version: API_VERSION,
+      description:
+        "Rate limiting for API teams. `/api/v1` is the client-facing API (API-key credentials; every call is limited and carries the RateLimit headers when a rule applied); `/api/admin` is the operator API (admin token or operator session). Every error is `application/problem+json` (RFC 9457).",
     },
-  );
+    // Relative: the document describes the instance that serves it.
+    servers: [{ url: "/", description: "This Sluice instance" }],
+    tags: [
+      { name: "Client API", description: "Calls made with a tenant's API key; each is one rate-limit decision." },
+      { name: "Tenants" },
+      { name: "API keys" },
+      { name: "Gateway", description: "Sluice in front of an API: a tenant's upstream receives admitted requests." },
+      {
+        name: "Alerts",
+        description:
+          "In-product alerts: webhooks for refusal spikes and clients hitting their limits, signed and retried (docs/webhooks.md).",
+      },
+      {
+        name: "Rules",
+        description: "Rules as in CONTRACT.md: a rule change is in force on every instance within 1 s.",
+      },
+      { name: "Quota" },
+      { name: "Monitoring" },
+      { name: "Simulator" },
+      { name: "Audit" },
+      { name: "Operators" },
+      { name: "Session" },
+      { name: "Service" },
+    ],
+    paths: mergedPaths(groups),
+    components: {
+      schemas: { Problem: problemSchema, Rule: storedRuleSchema },
+      responses: errorResponseComponents(),
+      headers: { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER },
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  });
 }
 
 let cached: OpenApiDocument | undefined;

@@ -46,7 +46,8 @@ export function openApiPaths(routeDir: string): string[] {
 export function servedMethods(source: string): HttpMethod[] {
   const exported = new Set<HttpMethod>();
   for (const statement of source.match(/^export\b[^;]*/gm) ?? []) {
-    for (const method of HTTP_METHODS) if (new RegExp(`\\b${method}\\b`).test(statement.replace(/"[^"]*"/g, ""))) exported.add(method);
+    for (const method of HTTP_METHODS)
+      if (new RegExp(`\\b${method}\\b`).test(statement.replace(/"[^"]*"/g, ""))) exported.add(method);
   }
   const allowList = /notAllowed\(\s*\[([^\]]*)\]\s*\)/.exec(source);
   if (!allowList) return [...exported];
@@ -59,11 +60,19 @@ const NOT_FOUND_ROUTE = "api/[[...path]]";
 
 export async function servedRoutes(root: string, apiDir = "app/api"): Promise<ServedRoute[]> {
   // /api/v1 is served by the data plane, which has no route files: its declared routes.
-  const out: ServedRoute[] = DATA_PLANE_ROUTES.map((r) => ({ file: "lib/dataplane/routes.ts", paths: r.paths, methods: r.methods }));
+  const out: ServedRoute[] = DATA_PLANE_ROUTES.map((r) => ({
+    file: "lib/dataplane/routes.ts",
+    paths: r.paths,
+    methods: r.methods,
+  }));
   for (const file of (await routeFiles(path.join(root, apiDir))).sort()) {
     const dir = path.relative(path.join(root, "app"), path.dirname(file)).split(path.sep).join("/");
     if (dir === NOT_FOUND_ROUTE) continue;
-    out.push({ file: path.relative(root, file), paths: openApiPaths(dir), methods: servedMethods(await readFile(file, "utf8")) });
+    out.push({
+      file: path.relative(root, file),
+      paths: openApiPaths(dir),
+      methods: servedMethods(await readFile(file, "utf8")),
+    });
   }
   return out;
 }

@@ -16,4 +16,16 @@ import { monitoringPaths } from "./paths/monitoring";
 import { systemPaths } from "./paths/system";
 import { tenantPaths } from "./paths/tenants";
 
-export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [dataPlanePaths, tenantPaths, gatewayPaths, accessListPaths, alertPaths, keyPaths, counterResetPaths, identifierOverridePaths, monitoringPaths, auditAndOperatorPaths, systemPaths];
+export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [
+  dataPlanePaths,
+  tenantPaths,
+  gatewayPaths,
+  accessListPaths,
+  alertPaths,
+  keyPaths,
+  counterResetPaths,
+  identifierOverridePaths,
+  monitoringPaths,
+  auditAndOperatorPaths,
+  systemPaths,
+];

@@ -7,6 +7,8 @@
 import { z } from "zod";
 import { ruleSchema } from "../../policy/rules/ruleSchema";
 
-export const storedRuleSchema = ruleSchema.in.required({ burst: true }).meta({ description: "A rule as stored, every default filled in." });
+export const storedRuleSchema = ruleSchema.in
+  .required({ burst: true })
+  .meta({ description: "A rule as stored, every default filled in." });
 
 export const storedRuleListSchema = z.array(storedRuleSchema);

@@ -5,12 +5,21 @@ import { aggregate, type ReplayedRequest } from "./aggregate";
 const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
 const MIN = 60_000;
 
-const req = (atMs: number, keyId: string | null, ip: string | null = "192.0.2.1"): ReplayedRequest => ({ atMs, keyId, ip });
+const req = (atMs: number, keyId: string | null, ip: string | null = "192.0.2.1"): ReplayedRequest => ({
+  atMs,
+  keyId,
+  ip,
+});
 const flags = (...bits: number[]) => Uint8Array.from(bits);
 
 describe("aggregate: per-minute series", () => {
   it("covers every minute the range touches, zeros included, each minute at its start", () => {
-    const out = aggregate({ fromMs: T0 + 30_000, toMs: T0 + 3 * MIN + 1 }, [req(T0 + 2 * MIN + 5, "k1")], flags(1), flags(0));
+    const out = aggregate(
+      { fromMs: T0 + 30_000, toMs: T0 + 3 * MIN + 1 },
+      [req(T0 + 2 * MIN + 5, "k1")],
+      flags(1),
+      flags(0),
+    );
     expect(out.current.perMinute).toEqual([
       { minuteMs: T0, allowed: 0, refused: 0 },
       { minuteMs: T0 + MIN, allowed: 0, refused: 0 },
@@ -36,7 +45,12 @@ describe("aggregate: per-minute series", () => {
 
 describe("aggregate: clients", () => {
   it("a client is the key when there is one, else the IP; clientsAffected counts clients with a refusal", () => {
-    const requests = [req(T0, "k1", "192.0.2.1"), req(T0, "k1", "192.0.2.2"), req(T0, null, "192.0.2.1"), req(T0, null, "192.0.2.9")];
+    const requests = [
+      req(T0, "k1", "192.0.2.1"),
+      req(T0, "k1", "192.0.2.2"),
+      req(T0, null, "192.0.2.1"),
+      req(T0, null, "192.0.2.9"),
+    ];
     const out = aggregate({ fromMs: T0, toMs: T0 + MIN }, requests, flags(1, 1, 0, 0), flags(1, 0, 1, 1));
     expect(out.current.clientsAffected).toBe(1);
     expect(out.candidate.clientsAffected).toBe(3);
@@ -63,15 +77,32 @@ describe("aggregate: clients", () => {
     add("tied-a", 4, 0, 3); // +3, 3 refused
     add("same", 4, 2, 2); // not newly refused
     add("fewer", 4, 3, 1); // refused less: not listed
-    const out = aggregate({ fromMs: T0, toMs: T0 + MIN }, requests, Uint8Array.from(current), Uint8Array.from(candidate));
+    const out = aggregate(
+      { fromMs: T0, toMs: T0 + MIN },
+      requests,
+      Uint8Array.from(current),
+      Uint8Array.from(candidate),
+    );
     expect(out.newlyRefused.map((c) => [c.keyId, c.candidateRefused - c.currentRefused])).toEqual([
       ["big", 7],
       ["tied-b", 3],
       ["tied-a", 3],
       ["small", 1],
     ]);
-    expect(out.newlyRefused[0]).toMatchObject({ keyId: "big", clientIp: null, requests: 10, currentRefused: 2, candidateRefused: 9 });
-    const capped = aggregate({ fromMs: T0, toMs: T0 + MIN }, requests, Uint8Array.from(current), Uint8Array.from(candidate), 2);
+    expect(out.newlyRefused[0]).toMatchObject({
+      keyId: "big",
+      clientIp: null,
+      requests: 10,
+      currentRefused: 2,
+      candidateRefused: 9,
+    });
+    const capped = aggregate(
+      { fromMs: T0, toMs: T0 + MIN },
+      requests,
+      Uint8Array.from(current),
+      Uint8Array.from(candidate),
+      2,
+    );
     expect(capped.newlyRefused.map((c) => c.keyId)).toEqual(["big", "tied-b"]);
   });
 });

@@ -40,7 +40,11 @@ function emptySide(firstMinute: number, minutes: number): SideFigures {
     allowed: 0,
     refused: 0,
     clientsAffected: 0,
-    perMinute: Array.from({ length: minutes }, (_, i) => ({ minuteMs: (firstMinute + i) * MINUTE_MS, allowed: 0, refused: 0 })),
+    perMinute: Array.from({ length: minutes }, (_, i) => ({
+      minuteMs: (firstMinute + i) * MINUTE_MS,
+      allowed: 0,
+      refused: 0,
+    })),
   };
 }
 
@@ -70,14 +74,27 @@ export function aggregate(
   const clients = new Map<string, ClientTally>();
 
   requests.forEach((request, i) => {
-    const minute = request.atMs >= range.fromMs && request.atMs < range.toMs ? Math.floor(request.atMs / MINUTE_MS) - firstMinute : -1;
+    const minute =
+      request.atMs >= range.fromMs && request.atMs < range.toMs
+        ? Math.floor(request.atMs / MINUTE_MS) - firstMinute
+        : -1;
     const nowRefused = currentRefused[i] === 1;
     const thenRefused = candidateRefused[i] === 1;
     count(current, minute, nowRefused);
     count(candidate, minute, thenRefused);
     const id = request.keyId !== null ? `k${request.keyId}` : `i${request.ip ?? ""}`;
     let client = clients.get(id);
-    if (!client) clients.set(id, (client = { keyId: request.keyId, ip: request.keyId !== null ? null : request.ip, requests: 0, currentRefused: 0, candidateRefused: 0 }));
+    if (!client)
+      clients.set(
+        id,
+        (client = {
+          keyId: request.keyId,
+          ip: request.keyId !== null ? null : request.ip,
+          requests: 0,
+          currentRefused: 0,
+          candidateRefused: 0,
+        }),
+      );
     client.requests++;
     if (nowRefused) client.currentRefused++;
     if (thenRefused) client.candidateRefused++;

@@ -39,7 +39,12 @@ export class ReplayCounters {
    * Decides a request of `rules` (with their counter `keys`, and the ids of their penalties where a
    * rule has one) at `nowMs`; true when it is refused.
    */
-  refuses(rules: readonly LimiterRule[], keys: readonly string[], nowMs: number, penaltyIds: readonly string[] = []): boolean {
+  refuses(
+    rules: readonly LimiterRule[],
+    keys: readonly string[],
+    nowMs: number,
+    penaltyIds: readonly string[] = [],
+  ): boolean {
     const allowed: boolean[] = [];
     const next: unknown[] = [];
     let refused = false;
@@ -49,7 +54,12 @@ export class ReplayCounters {
         allowed.push(this.log(keys[i]!).admits(nowMs, rule.limit, rule.windowMs, rule.cost));
         next.push(undefined);
       } else {
-        const evaluation = ALGORITHM_DEFS[rule.algorithm].model.evaluate(this.states.get(keys[i]!), rule, nowMs, rule.cost);
+        const evaluation = ALGORITHM_DEFS[rule.algorithm].model.evaluate(
+          this.states.get(keys[i]!),
+          rule,
+          nowMs,
+          rule.cost,
+        );
         allowed.push(evaluation.allowed);
         next.push(evaluation.next);
       }

@@ -75,7 +75,9 @@ export async function replayPass(entries: readonly TraceEntry[], pass: ReplayPas
     let subject = subjects.get(id);
     if (!subject) subjects.set(id, (subject = { tenantId: pass.tenantId, keyId: entry.keyId ?? undefined, ip }));
     const keys = rules.map((rule) => keyOf(rule, id, subject!));
-    const penalties = rules.some((rule) => rule.blockMs > 0) ? rules.map((rule) => penaltyOf(rule, id, subject!)) : undefined;
+    const penalties = rules.some((rule) => rule.blockMs > 0)
+      ? rules.map((rule) => penaltyOf(rule, id, subject!))
+      : undefined;
     if (counters.refuses(rules, keys, entry.atMs, penalties)) refused[i] = 1;
   }
   return refused;
@@ -87,6 +89,7 @@ export async function replayPass(entries: readonly TraceEntry[], pass: ReplayPas
  * those counted by response (chargeOn: the trace holds no response statuses).
  */
 function replayedRules(rules: LimiterRule[]): LimiterRule[] {
-  const left = (rule: LimiterRule) => rule.algorithm === "concurrency" || rule.attribute !== undefined || rule.chargeOn !== undefined;
+  const left = (rule: LimiterRule) =>
+    rule.algorithm === "concurrency" || rule.attribute !== undefined || rule.chargeOn !== undefined;
   return rules.some(left) ? rules.filter((rule) => !left(rule)) : rules;
 }

@@ -42,18 +42,40 @@ let entries: TraceEntry[];
 const CANDIDATE: RuleInput[] = [
   { name: "per-key", algorithm: "sliding_window", limit: 4, windowMs: 60_000 },
   { name: "paced", algorithm: "gcra", limit: 2, windowMs: 5_000, burst: 2, match: { path: "/api/v1/echo/**" } },
-  { name: "tenant-gets", scope: "tenant", algorithm: "sliding_log", limit: 25, windowMs: 60_000, match: { methods: ["GET"] } },
-  { name: "per-ip-post", scope: "ip", algorithm: "token_bucket", limit: 1, windowMs: 10_000, burst: 2, match: { methods: ["POST"] } },
+  {
+    name: "tenant-gets",
+    scope: "tenant",
+    algorithm: "sliding_log",
+    limit: 25,
+    windowMs: 60_000,
+    match: { methods: ["GET"] },
+  },
+  {
+    name: "per-ip-post",
+    scope: "ip",
+    algorithm: "token_bucket",
+    limit: 1,
+    windowMs: 10_000,
+    burst: 2,
+    match: { methods: ["POST"] },
+  },
   { name: "watch", algorithm: "fixed_window", limit: 1, windowMs: 60_000, mode: "shadow" },
 ];
 
-const admin = (handler: Routes, init: { method?: string; path?: string; body?: unknown; params?: Record<string, string> } = {}): Promise<RouteAnswer> =>
-  callRoute(handler[init.method ?? "GET"], { ...init, headers: auth });
+const admin = (
+  handler: Routes,
+  init: { method?: string; path?: string; body?: unknown; params?: Record<string, string> } = {},
+): Promise<RouteAnswer> => callRoute(handler[init.method ?? "GET"], { ...init, headers: auth });
 
 beforeAll(async () => {
   await redis.connect();
   trace = await recordTrace(admin, routes, () => services().recorder.drain());
-  const read = await readTrace({ redis, prefix, timeoutMs: 5_000 }, trace.tenantId, { fromMs: trace.startedMs - 5_000, toMs: trace.endedMs + 5_000 }, 1_000);
+  const read = await readTrace(
+    { redis, prefix, timeoutMs: 5_000 },
+    trace.tenantId,
+    { fromMs: trace.startedMs - 5_000, toMs: trace.endedMs + 5_000 },
+    1_000,
+  );
   entries = read.entries;
 });
 
@@ -69,9 +91,12 @@ const refusedOf = (entry: TraceEntry) => (entry.decision === "allowed" ? 0 : 1);
 describe("the recorded trace", () => {
   it("holds every request with what live enforcement decided, admitted ones in the order they were decided", () => {
     expect(entries).toHaveLength(PLAN.length);
-    const line = (status: number, ip: string | null, method: string, path: string) => `${status} ${ip} ${method} ${path}`;
+    const line = (status: number, ip: string | null, method: string, path: string) =>
+      `${status} ${ip} ${method} ${path}`;
     trace.keys.forEach((key, index) => {
-      const recorded = entries.filter((e) => e.keyId === key.id).map((e) => line(e.decision === "allowed" ? 200 : 429, e.ip, e.method, e.path));
+      const recorded = entries
+        .filter((e) => e.keyId === key.id)
+        .map((e) => line(e.decision === "allowed" ? 200 : 429, e.ip, e.method, e.path));
       const live = PLAN.flatMap((p, i) => (p.key === index ? [line(trace.statuses[i]!, p.ip, p.method, p.path)] : []));
       // A refusal answered from the refusal cache is recorded at the cached Redis time plus the time
       // elapsed on this process's clock, which lags by the Redis round trip, so it may sort a few ms
@@ -99,7 +124,10 @@ describe("replaying the current rules", () => {
   });
 
   it("decides every request as live enforcement did", async () => {
-    const sets = await prismaSimulationStore.ruleSets(trace.tenantId, trace.keys.map((k) => k.id));
+    const sets = await prismaSimulationStore.ruleSets(
+      trace.tenantId,
+      trace.keys.map((k) => k.id),
+    );
     const replayed = await replayPass(entries, {
       tenantId: trace.tenantId,
       rulesOf: (keyId) => mergeRules(sets.tenant, sets.overrides.get(keyId ?? "") ?? []),
@@ -112,11 +140,20 @@ describe("replaying the current rules", () => {
       method: "POST",
       params: { tenantId: trace.tenantId },
       headers: auth,
-      body: { rules: [{ name: "per-key", limit: 1, windowMs: 3_600_000, algorithm: "fixed_window" }], fromMs: trace.startedMs - 5_000, toMs: trace.endedMs + 5_000 },
+      body: {
+        rules: [{ name: "per-key", limit: 1, windowMs: 3_600_000, algorithm: "fixed_window" }],
+        fromMs: trace.startedMs - 5_000,
+        toMs: trace.endedMs + 5_000,
+      },
     });
     expect(res.status).toBe(200);
     const live = entries.map(refusedOf);
-    const expected = aggregate({ fromMs: res.body.fromMs, toMs: res.body.toMs }, entries, Uint8Array.from(live), Uint8Array.from(live));
+    const expected = aggregate(
+      { fromMs: res.body.fromMs, toMs: res.body.toMs },
+      entries,
+      Uint8Array.from(live),
+      Uint8Array.from(live),
+    );
     expect(res.body.current).toEqual(expected.current);
     // Per client: every key that the one-per-hour candidate newly refuses shows its live refusals.
     for (const client of res.body.newlyRefused) {
@@ -132,13 +169,19 @@ describe("replaying the current rules", () => {
 
 describe("the candidate's figures", () => {
   it("equal a reference computed by the TypeScript reference models over the same trace", async () => {
-    const sets = await prismaSimulationStore.ruleSets(trace.tenantId, trace.keys.map((k) => k.id));
+    const sets = await prismaSimulationStore.ruleSets(
+      trace.tenantId,
+      trace.keys.map((k) => k.id),
+    );
     const candidate = ruleListSchema.parse(CANDIDATE).map((rule) => compileRule(rule, rule.name, false));
     const models = new LocalLimiter();
     const reference = entries.map((e) => {
       const rules = rulesForRequest(mergeRules(candidate, sets.overrides.get(e.keyId!) ?? []), e.method, e.path);
       const subject = { tenantId: trace.tenantId, keyId: e.keyId!, ip: e.ip! };
-      const results = models.decide(rules.map((rule) => ({ rule, key: stateId(counterKey("model:", rule, subject), counterField(rule)) })), e.atMs);
+      const results = models.decide(
+        rules.map((rule) => ({ rule, key: stateId(counterKey("model:", rule, subject), counterField(rule)) })),
+        e.atMs,
+      );
       return results.some((r) => r.rule.mode === "enforce" && !r.allowed) ? 1 : 0;
     });
     const res = await callRoute(routes.simulate.POST, {
@@ -148,9 +191,15 @@ describe("the candidate's figures", () => {
       body: { rules: CANDIDATE, fromMs: trace.startedMs - 5_000, toMs: trace.endedMs + 5_000 },
     });
     expect(res.status).toBe(200);
-    const expected = aggregate({ fromMs: res.body.fromMs, toMs: res.body.toMs }, entries, Uint8Array.from(entries.map(refusedOf)), Uint8Array.from(reference));
+    const expected = aggregate(
+      { fromMs: res.body.fromMs, toMs: res.body.toMs },
+      entries,
+      Uint8Array.from(entries.map(refusedOf)),
+      Uint8Array.from(reference),
+    );
     expect(res.body.candidate).toEqual(expected.candidate);
-    const withoutName = (clients: { keyName: string | null }[]) => clients.map((client) => ({ ...client, keyName: null }));
+    const withoutName = (clients: { keyName: string | null }[]) =>
+      clients.map((client) => ({ ...client, keyName: null }));
     expect(withoutName(res.body.newlyRefused)).toEqual(withoutName(expected.newlyRefused));
     // The candidate is stricter than the current rules: the comparison is not vacuous.
     expect(expected.candidate.refused).toBeGreaterThan(expected.current.refused);

@@ -28,11 +28,19 @@ const redis = plainRedis();
 const operatorIds: string[] = [];
 let trace: RecordedTrace;
 
-const admin = (handler: Routes, init: { method?: string; path?: string; body?: unknown; params?: Record<string, string> } = {}): Promise<RouteAnswer> =>
-  callRoute(handler[init.method ?? "GET"], { ...init, headers: auth });
+const admin = (
+  handler: Routes,
+  init: { method?: string; path?: string; body?: unknown; params?: Record<string, string> } = {},
+): Promise<RouteAnswer> => callRoute(handler[init.method ?? "GET"], { ...init, headers: auth });
 
 const simulate = (body: unknown, { tenantId = trace.tenantId, headers = auth as Record<string, string> } = {}) =>
-  callRoute(routes.simulate.POST, { method: "POST", path: `/api/admin/tenants/${tenantId}/simulate`, params: { tenantId }, body, headers });
+  callRoute(routes.simulate.POST, {
+    method: "POST",
+    path: `/api/admin/tenants/${tenantId}/simulate`,
+    params: { tenantId },
+    body,
+    headers,
+  });
 
 const range = () => ({ fromMs: trace.startedMs - 60_000, toMs: trace.endedMs + 1_000 });
 
@@ -53,7 +61,18 @@ describe("200", () => {
   it("answers the documented shape, the range clipped to what is recorded", async () => {
     const res = await simulate({ rules: CURRENT_RULES, ...range() });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(["candidate", "current", "fromMs", "newlyRefused", "notSimulated", "recordedFromMs", "requests", "tenantId", "toMs", "truncated"]);
+    expect(Object.keys(res.body).sort()).toEqual([
+      "candidate",
+      "current",
+      "fromMs",
+      "newlyRefused",
+      "notSimulated",
+      "recordedFromMs",
+      "requests",
+      "tenantId",
+      "toMs",
+      "truncated",
+    ]);
     const { body } = res;
     expect(body.tenantId).toBe(trace.tenantId);
     expect(body.requests).toBe(PLAN.length);
@@ -67,7 +86,9 @@ describe("200", () => {
       expect(side.allowed + side.refused).toBe(PLAN.length);
       expect(side.perMinute[0].minuteMs).toBe(Math.floor(body.fromMs / 60_000) * 60_000);
       expect(side.perMinute.at(-1).minuteMs).toBe(Math.floor((body.toMs - 1) / 60_000) * 60_000);
-      expect(side.perMinute.reduce((n: number, m: { allowed: number; refused: number }) => n + m.allowed + m.refused, 0)).toBe(PLAN.length);
+      expect(
+        side.perMinute.reduce((n: number, m: { allowed: number; refused: number }) => n + m.allowed + m.refused, 0),
+      ).toBe(PLAN.length);
     }
     // The same rules as now: the same figures, nobody newly refused.
     expect(body.candidate).toEqual(body.current);
@@ -78,20 +99,36 @@ describe("200", () => {
 
   it("counts its cost in the Prometheus metrics (runs by outcome, requests replayed, run time)", async () => {
     const m = metrics();
-    const value = async (metric: { get(): Promise<{ values: { value: number; labels: Record<string, unknown>; metricName?: string }[] }> }, match: (v: { labels: Record<string, unknown>; metricName?: string }) => boolean) =>
-      (await metric.get()).values.filter(match).reduce((n, v) => n + v.value, 0);
+    const value = async (
+      metric: { get(): Promise<{ values: { value: number; labels: Record<string, unknown>; metricName?: string }[] }> },
+      match: (v: { labels: Record<string, unknown>; metricName?: string }) => boolean,
+    ) => (await metric.get()).values.filter(match).reduce((n, v) => n + v.value, 0);
     const completed = () => value(m.simulations, (v) => v.labels.outcome === "completed");
     const replayed = () => value(m.simulationRequests, () => true);
     const timed = () => value(m.simulationSeconds, (v) => v.metricName === "sluice_simulation_duration_seconds_count");
     const before = [await completed(), await replayed(), await timed()];
     expect((await simulate({ rules: CURRENT_RULES, ...range() })).status).toBe(200);
-    expect([await completed(), await replayed(), await timed()]).toEqual([before[0]! + 1, before[1]! + PLAN.length, before[2]! + 1]);
+    expect([await completed(), await replayed(), await timed()]).toEqual([
+      before[0]! + 1,
+      before[1]! + PLAN.length,
+      before[2]! + 1,
+    ]);
   });
 
   it("lists the clients a tighter candidate newly refuses, by key, with names, most newly refused first", async () => {
-    const res = await simulate({ rules: [{ name: "per-key", algorithm: "fixed_window", limit: 2, windowMs: 60_000 }], ...range() });
+    const res = await simulate({
+      rules: [{ name: "per-key", algorithm: "fixed_window", limit: 2, windowMs: 60_000 }],
+      ...range(),
+    });
     expect(res.status).toBe(200);
-    const newly = res.body.newlyRefused as { keyId: string; keyName: string; clientIp: null; requests: number; currentRefused: number; candidateRefused: number }[];
+    const newly = res.body.newlyRefused as {
+      keyId: string;
+      keyName: string;
+      clientIp: null;
+      requests: number;
+      currentRefused: number;
+      candidateRefused: number;
+    }[];
     // The override key keeps its own per-key limit (12) in both replays, so it is never newly refused.
     expect(newly.map((c) => c.keyId).sort()).toEqual([trace.keys[0]!.id, trace.keys[1]!.id].sort());
     for (const client of newly) {
@@ -133,10 +170,23 @@ describe("200", () => {
   it("a viewer may run it (it changes nothing), from this site", async () => {
     const email = `sim-viewer-${randomBytes(5).toString("hex")}@example.com`;
     const password = "correct horse battery staple";
-    operatorIds.push((await db.getDb().operator.create({ data: { email, passwordHash: await hashPassword(password), role: "viewer" } })).id);
-    const login = await callRoute(routes.login.POST, { method: "POST", path: "/api/auth/login", body: { email, password }, headers: { origin: ORIGIN, "x-forwarded-for": "198.51.100.77" } });
+    operatorIds.push(
+      (
+        await db
+          .getDb()
+          .operator.create({ data: { email, passwordHash: await hashPassword(password), role: "viewer" } })
+      ).id,
+    );
+    const login = await callRoute(routes.login.POST, {
+      method: "POST",
+      path: "/api/auth/login",
+      body: { email, password },
+      headers: { origin: ORIGIN, "x-forwarded-for": "198.51.100.77" },
+    });
     const cookie = sessionCookieOf(login);
-    expect((await simulate({ rules: CURRENT_RULES, ...range() }, { headers: { cookie, origin: ORIGIN } })).status).toBe(200);
+    expect((await simulate({ rules: CURRENT_RULES, ...range() }, { headers: { cookie, origin: ORIGIN } })).status).toBe(
+      200,
+    );
     // 403: the same-origin check every cookie-carried POST gets.
     expect((await simulate({ rules: CURRENT_RULES, ...range() }, { headers: { cookie } })).status).toBe(403);
   });
@@ -144,11 +194,13 @@ describe("200", () => {
 
 describe("401, 404", () => {
   it("401 without credentials or with a wrong token", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong" }] as Record<string, string>[]) expect((await simulate({ rules: [], ...range() }, { headers })).status).toBe(401);
+    for (const headers of [{}, { authorization: "Bearer wrong" }] as Record<string, string>[])
+      expect((await simulate({ rules: [], ...range() }, { headers })).status).toBe(401);
   });
 
   it("404 for an unknown tenant, and for a value that cannot be a tenant id", async () => {
-    for (const tenantId of ["Zz9Zz9Zz", "not a tenant"]) expect((await simulate({ rules: [], ...range() }, { tenantId })).status).toBe(404);
+    for (const tenantId of ["Zz9Zz9Zz", "not a tenant"])
+      expect((await simulate({ rules: [], ...range() }, { tenantId })).status).toBe(404);
   });
 });
 

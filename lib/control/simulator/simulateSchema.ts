@@ -24,8 +24,10 @@ export const simulateSchema = z
   })
   .strict()
   .superRefine((body, ctx) => {
-    if (body.toMs <= body.fromMs) ctx.addIssue({ code: "custom", path: ["toMs"], message: "toMs must be after fromMs" });
-    else if (body.toMs - body.fromMs > MAX_SIMULATION_RANGE_MS) ctx.addIssue({ code: "custom", path: ["toMs"], message: "the range must be at most 24 hours" });
+    if (body.toMs <= body.fromMs)
+      ctx.addIssue({ code: "custom", path: ["toMs"], message: "toMs must be after fromMs" });
+    else if (body.toMs - body.fromMs > MAX_SIMULATION_RANGE_MS)
+      ctx.addIssue({ code: "custom", path: ["toMs"], message: "the range must be at most 24 hours" });
   });
 
 export type SimulateInput = z.output<typeof simulateSchema>;

@@ -37,7 +37,7 @@ function entries(count: number, everyMs: number): TraceEntry[] {
 /** A Redis with one stream (ids = recorded times), answering XRANGE only; `gate` holds every call until it resolves. */
 function traceRedis(trace: TraceEntry[], gate?: Promise<void>) {
   const stream = trace.map((e, i) => ({ ms: e.atMs, seq: i, fields: traceFields(e) }));
-  const compare = (a: { ms: number; seq: number }, ms: number, seq: number) => (a.ms - ms) || (a.seq - seq);
+  const compare = (a: { ms: number; seq: number }, ms: number, seq: number) => a.ms - ms || a.seq - seq;
   /** Index of the first entry after (ms, seq), or at it when `inclusive`. */
   const firstFrom = (ms: number, seq: number, inclusive: boolean) => {
     let lo = 0;
@@ -89,7 +89,11 @@ describe("a simulation", () => {
     const trace = entries(3_000, 100);
     const { redis, commands } = traceRedis(trace);
     const simulator = createSimulator({ redis, prefix: "t:", store: store([]), clock: () => T0 + 86_400_000 });
-    const result = await simulator.simulate(TENANT, { rules: rules([{ name: "tenant-log", scope: "tenant", algorithm: "sliding_log", limit: 10, windowMs: 60_000 }]), fromMs: T0, toMs: T0 + 3_600_000 });
+    const result = await simulator.simulate(TENANT, {
+      rules: rules([{ name: "tenant-log", scope: "tenant", algorithm: "sliding_log", limit: 10, windowMs: 60_000 }]),
+      fromMs: T0,
+      toMs: T0 + 3_600_000,
+    });
     expect(new Set(commands.map((c) => c.name))).toEqual(new Set(["XRANGE"]));
     expect(Math.max(...commands.map((c) => c.count!))).toBeLessThanOrEqual(1_000);
     expect(result.requests).toBe(3_000);
@@ -101,8 +105,15 @@ describe("a simulation", () => {
   it("the review's hostile candidate (a tenant-wide sliding_log of the largest limit, a day's window, 50,000 requests) finishes, exact", async () => {
     const trace = entries(50_000, 20);
     const { redis, commands } = traceRedis(trace);
-    const simulator = createSimulator({ redis, prefix: "t:", store: store([{ name: "per-key", algorithm: "sliding_window", limit: 1_000_000, windowMs: 60_000 }]), clock: () => T0 + 86_400_000 });
-    const candidate = rules([{ name: "per-key", scope: "tenant", algorithm: "sliding_log", limit: 10_000, windowMs: 86_400_000 }]);
+    const simulator = createSimulator({
+      redis,
+      prefix: "t:",
+      store: store([{ name: "per-key", algorithm: "sliding_window", limit: 1_000_000, windowMs: 60_000 }]),
+      clock: () => T0 + 86_400_000,
+    });
+    const candidate = rules([
+      { name: "per-key", scope: "tenant", algorithm: "sliding_log", limit: 10_000, windowMs: 86_400_000 },
+    ]);
     const result = await simulator.simulate(TENANT, { rules: candidate, fromMs: T0, toMs: T0 + 86_400_000 });
     expect(result.requests).toBe(50_000);
     expect(result.current).toMatchObject({ allowed: 50_000, refused: 0 });
@@ -110,21 +121,31 @@ describe("a simulation", () => {
     expect(commands.every((c) => c.name === "XRANGE")).toBe(true);
   }, 120_000);
 
-  it.each(["fixed_window", "sliding_log"] as const)("applies penalties (%s): once the rule refuses, everything is refused until the penalty's end", async (algorithm) => {
-    const trace = entries(3_000, 100); // one request per 100 ms for 300 s
-    const { redis } = traceRedis(trace);
-    const simulator = createSimulator({ redis, prefix: "t:", store: store([]), clock: () => T0 + 86_400_000 });
-    const candidate = rules([{ name: "tenant-total", scope: "tenant", algorithm, limit: 10, windowMs: 60_000, blockMs: 120_000 }]);
-    const result = await simulator.simulate(TENANT, { rules: candidate, fromMs: T0, toMs: T0 + 3_600_000 });
-    // 10 pass at 0 s, the 11th (1 s) starts a penalty until 121 s; 10 pass from 121 s, the next one
-    // (122 s) starts one until 242 s; 10 pass from 242 s, then a penalty past the trace's end.
-    expect(result.candidate).toMatchObject({ allowed: 30, refused: 2_970 });
-  });
+  it.each(["fixed_window", "sliding_log"] as const)(
+    "applies penalties (%s): once the rule refuses, everything is refused until the penalty's end",
+    async (algorithm) => {
+      const trace = entries(3_000, 100); // one request per 100 ms for 300 s
+      const { redis } = traceRedis(trace);
+      const simulator = createSimulator({ redis, prefix: "t:", store: store([]), clock: () => T0 + 86_400_000 });
+      const candidate = rules([
+        { name: "tenant-total", scope: "tenant", algorithm, limit: 10, windowMs: 60_000, blockMs: 120_000 },
+      ]);
+      const result = await simulator.simulate(TENANT, { rules: candidate, fromMs: T0, toMs: T0 + 3_600_000 });
+      // 10 pass at 0 s, the 11th (1 s) starts a penalty until 121 s; 10 pass from 121 s, the next one
+      // (122 s) starts one until 242 s; 10 pass from 242 s, then a penalty past the trace's end.
+      expect(result.candidate).toMatchObject({ allowed: 30, refused: 2_970 });
+    },
+  );
 
   it("does not replay rules counted by response (the trace has no statuses) and says so", async () => {
     const trace = entries(600, 100);
     const { redis } = traceRedis(trace);
-    const simulator = createSimulator({ redis, prefix: "t:", store: store([{ name: "logins", scope: "tenant", limit: 1, windowMs: 60_000, chargeOn: ["4xx"] }]), clock: () => T0 + 86_400_000 });
+    const simulator = createSimulator({
+      redis,
+      prefix: "t:",
+      store: store([{ name: "logins", scope: "tenant", limit: 1, windowMs: 60_000, chargeOn: ["4xx"] }]),
+      clock: () => T0 + 86_400_000,
+    });
     const candidate = rules([
       { name: "logins", scope: "tenant", limit: 1, windowMs: 60_000, chargeOn: ["4xx"] },
       { name: "total", scope: "tenant", algorithm: "fixed_window", limit: 100, windowMs: 3_600_000 },
@@ -133,7 +154,9 @@ describe("a simulation", () => {
     // Never charged (no status to charge by), never refusing: only `total` counts.
     expect(result.current).toMatchObject({ allowed: 600, refused: 0 });
     expect(result.candidate).toMatchObject({ allowed: 100, refused: 500 });
-    expect(result.notSimulated).toEqual([{ rule: "logins", reason: expect.stringMatching(/does not record response statuses/) }]);
+    expect(result.notSimulated).toEqual([
+      { rule: "logins", reason: expect.stringMatching(/does not record response statuses/) },
+    ]);
   });
 
   it("is one at a time per instance: another one meanwhile is a 503 simulator_busy with Retry-After, and the next one after it runs", async () => {
@@ -159,7 +182,9 @@ describe("a simulation", () => {
 describe("replayPass", () => {
   it("yields to the event loop while it replays (a timer set before it fires before it ends)", async () => {
     const trace = entries(200_000, 20);
-    const tenant = rules([{ name: "log", scope: "tenant", algorithm: "sliding_log", limit: 10_000, windowMs: 86_400_000 }]).map((r) => compileRule(r, "r0", false));
+    const tenant = rules([
+      { name: "log", scope: "tenant", algorithm: "sliding_log", limit: 10_000, windowMs: 86_400_000 },
+    ]).map((r) => compileRule(r, "r0", false));
     const order: string[] = [];
     setTimeout(() => order.push("timer"), 0);
     const refused = await replayPass(trace, { tenantId: TENANT, rulesOf: () => tenant });
@@ -184,7 +209,10 @@ describe("a simulation with access lists", () => {
       refusedBy: null,
     }));
     const { redis } = traceRedis(trace);
-    const withLists: SimulationStore = { ...store([{ name: "tenant-log", scope: "tenant", algorithm: "sliding_log", limit: 10, windowMs: 3_600_000 }]), accessLists: async () => ({ allow: ["key:Kallow01"], deny: ["198.51.100.3"] }) };
+    const withLists: SimulationStore = {
+      ...store([{ name: "tenant-log", scope: "tenant", algorithm: "sliding_log", limit: 10, windowMs: 3_600_000 }]),
+      accessLists: async () => ({ allow: ["key:Kallow01"], deny: ["198.51.100.3"] }),
+    };
     const simulator = createSimulator({ redis, prefix: "t:", store: withLists, clock: () => T0 + 86_400_000 });
     const result = await simulator.simulate(TENANT, { rules: rules([]), fromMs: T0, toMs: T0 + 3_600_000 });
     // Current: 25 denied; 50 allowed by key, uncharged; the other 25 share the limit of 10.

@@ -88,12 +88,17 @@ function ruleSetsOf(tenantRules: CompiledRule[], sets: TenantRuleSets): (keyId: 
   };
 }
 
-const NOT_SIMULATED_REASON = "concurrency rule: the trace does not record how long requests took, so slots in flight cannot be replayed";
-const NOT_SIMULATED_ATTRIBUTE = "header or query rule: the trace does not record request headers or query strings, so the values it counts by are unknown";
-const NOT_SIMULATED_STATUS = "counted by response (chargeOn): the trace does not record response statuses, so its charges cannot be replayed";
+const NOT_SIMULATED_REASON =
+  "concurrency rule: the trace does not record how long requests took, so slots in flight cannot be replayed";
+const NOT_SIMULATED_ATTRIBUTE =
+  "header or query rule: the trace does not record request headers or query strings, so the values it counts by are unknown";
+const NOT_SIMULATED_STATUS =
+  "counted by response (chargeOn): the trace does not record response statuses, so its charges cannot be replayed";
 
 /** The concurrency, header/query and count-by-response rules among `rules`, once per name. */
-function notSimulated(rules: readonly Pick<Rule, "name" | "algorithm" | "scope" | "chargeOn">[]): SimulationResult["notSimulated"] {
+function notSimulated(
+  rules: readonly Pick<Rule, "name" | "algorithm" | "scope" | "chargeOn">[],
+): SimulationResult["notSimulated"] {
   const out = new Map<string, string>();
   for (const rule of rules) {
     if (rule.algorithm === "concurrency") out.set(rule.name, NOT_SIMULATED_REASON);
@@ -104,10 +109,16 @@ function notSimulated(rules: readonly Pick<Rule, "name" | "algorithm" | "scope" 
 }
 
 const busy = () =>
-  new AppError("simulator_busy", "Another simulation is running on this instance. Retry in a few seconds.", { headers: { "Retry-After": "5" } });
+  new AppError("simulator_busy", "Another simulation is running on this instance. Retry in a few seconds.", {
+    headers: { "Retry-After": "5" },
+  });
 
 const unavailable = () =>
-  new AppError("limiter_unavailable", "The simulation cannot run right now: Redis is unavailable or too slow. Retry shortly.", { headers: { "Retry-After": "1" } });
+  new AppError(
+    "limiter_unavailable",
+    "The simulation cannot run right now: Redis is unavailable or too slow. Retry shortly.",
+    { headers: { "Retry-After": "1" } },
+  );
 
 export function createSimulator(deps: SimulatorDeps): Simulator {
   const timeoutMs = deps.timeoutMs ?? SIMULATION_TIMEOUT_MS;
@@ -117,10 +128,17 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
 
   async function replayBoth(tenantId: string, entries: TraceEntry[], candidateRules: Rule[]) {
     const keyIds = [...new Set(entries.flatMap((e) => (e.keyId === null ? [] : [e.keyId])))];
-    const [sets, lists] = await Promise.all([deps.store.ruleSets(tenantId, keyIds), deps.store.accessLists?.(tenantId)]);
+    const [sets, lists] = await Promise.all([
+      deps.store.ruleSets(tenantId, keyIds),
+      deps.store.accessLists?.(tenantId),
+    ]);
     const accessLists = lists ? compileAccessLists(lists) : undefined;
     const current = await replayPass(entries, { tenantId, rulesOf: ruleSetsOf(sets.tenant, sets), accessLists });
-    const candidate = await replayPass(entries, { tenantId, rulesOf: ruleSetsOf(compileCandidate(candidateRules, sets.refs), sets), accessLists });
+    const candidate = await replayPass(entries, {
+      tenantId,
+      rulesOf: ruleSetsOf(compileCandidate(candidateRules, sets.refs), sets),
+      accessLists,
+    });
     return [current, candidate, sets.tenant.map((r) => r.rule)] as const;
   }
 
@@ -138,11 +156,24 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
       ({ entries, truncated } = await readTrace(reader, tenantId, { fromMs, toMs }, maxReplay));
       if (truncated) toMs = entries[entries.length - 1]!.atMs + 1;
     }
-    const [current, candidate, currentRules] = entries.length === 0 ? [new Uint8Array(0), new Uint8Array(0), []] : await replayBoth(tenantId, entries, input.rules);
+    const [current, candidate, currentRules] =
+      entries.length === 0
+        ? [new Uint8Array(0), new Uint8Array(0), []]
+        : await replayBoth(tenantId, entries, input.rules);
     const figures = aggregate({ fromMs, toMs }, entries, current, candidate);
     const names = await deps.store.keyNames(figures.newlyRefused.flatMap((c) => (c.keyId === null ? [] : [c.keyId])));
-    for (const client of figures.newlyRefused) client.keyName = client.keyId === null ? null : (names.get(client.keyId) ?? null);
-    return { tenantId, fromMs, toMs, recordedFromMs, requests: entries.length, truncated, notSimulated: notSimulated([...currentRules, ...input.rules]), ...figures };
+    for (const client of figures.newlyRefused)
+      client.keyName = client.keyId === null ? null : (names.get(client.keyId) ?? null);
+    return {
+      tenantId,
+      fromMs,
+      toMs,
+      recordedFromMs,
+      requests: entries.length,
+      truncated,
+      notSimulated: notSimulated([...currentRules, ...input.rules]),
+      ...figures,
+    };
   }
 
   const maxConcurrent = deps.maxConcurrent ?? MAX_CONCURRENT_SIMULATIONS;
@@ -153,7 +184,8 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
       if (running >= maxConcurrent) throw busy();
       running++;
       const started = performance.now();
-      const told = (outcome: SimulationRun["outcome"], requests: number) => deps.onRun?.({ outcome, seconds: (performance.now() - started) / 1000, requests });
+      const told = (outcome: SimulationRun["outcome"], requests: number) =>
+        deps.onRun?.({ outcome, seconds: (performance.now() - started) / 1000, requests });
       try {
         const result = await simulate(tenantId, input);
         told("completed", result.requests);

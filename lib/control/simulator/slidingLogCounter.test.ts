@@ -12,7 +12,11 @@ const T0 = 1_700_000_000_000;
 
 describe("SlidingLogCounter", () => {
   it("admits and refuses exactly as the reference model, on random sequences (two windows may share a counter)", () => {
-    const step = fc.record({ dt: fc.integer({ min: 0, max: 4_000 }), cost: fc.integer({ min: 0, max: 4 }), wide: fc.boolean() });
+    const step = fc.record({
+      dt: fc.integer({ min: 0, max: 4_000 }),
+      cost: fc.integer({ min: 0, max: 4 }),
+      wide: fc.boolean(),
+    });
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 12 }), fc.array(step, { minLength: 1, maxLength: 120 }), (limit, steps) => {
         const counter = new SlidingLogCounter();
@@ -21,7 +25,12 @@ describe("SlidingLogCounter", () => {
         for (const { dt, cost, wide } of steps) {
           now += dt;
           const windowMs = wide ? 10_000 : 3_000;
-          const model = slidingLog.evaluate(state, { algorithm: "sliding_log", limit, windowMs, burst: limit }, now, cost);
+          const model = slidingLog.evaluate(
+            state,
+            { algorithm: "sliding_log", limit, windowMs, burst: limit },
+            now,
+            cost,
+          );
           expect(counter.admits(now, limit, windowMs, cost)).toBe(model.allowed);
           if (model.allowed) {
             counter.commit(now, windowMs, cost);

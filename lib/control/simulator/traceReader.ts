@@ -43,8 +43,18 @@ export interface TraceReaderDeps {
   timeoutMs: number;
 }
 
-async function xrange(deps: TraceReaderDeps, key: string, start: string, end: string, count: number): Promise<RawEntry[]> {
-  const reply = await withDeadline(deps.redis, () => deps.redis.call("XRANGE", key, start, end, "COUNT", count), deps.timeoutMs);
+async function xrange(
+  deps: TraceReaderDeps,
+  key: string,
+  start: string,
+  end: string,
+  count: number,
+): Promise<RawEntry[]> {
+  const reply = await withDeadline(
+    deps.redis,
+    () => deps.redis.call("XRANGE", key, start, end, "COUNT", count),
+    deps.timeoutMs,
+  );
   if (!isRawEntries(reply)) throw new Error("XRANGE answered something other than a list of entries");
   return reply;
 }
@@ -56,7 +66,12 @@ export async function oldestRecorded(deps: TraceReaderDeps, tenantId: string): P
   return first ? (parseTraceFields(tenantId, first[1])?.atMs ?? null) : null;
 }
 
-export async function readTrace(deps: TraceReaderDeps, tenantId: string, range: TraceRange, cap: number): Promise<TraceRead> {
+export async function readTrace(
+  deps: TraceReaderDeps,
+  tenantId: string,
+  range: TraceRange,
+  cap: number,
+): Promise<TraceRead> {
   const key = monitoringKeys(deps.prefix, tenantId).trace();
   const end = String(range.toMs + ID_LAG_MS);
   const entries: TraceEntry[] = [];

@@ -92,7 +92,14 @@ export interface AdmitRequest {
 }
 
 export type Admission =
-  | { admitted: true; client: Client; headers: Record<string, string>; lease?: Lease; charge?: DeferredCharge; then?: Decision }
+  | {
+      admitted: true;
+      client: Client;
+      headers: Record<string, string>;
+      lease?: Lease;
+      charge?: DeferredCharge;
+      then?: Decision;
+    }
   | { admitted: false; reply: Reply };
 
 /** Gives an admission's concurrency slots back (once, when the request is over); never throws. */
@@ -110,10 +117,15 @@ export async function releaseLease(deps: Pick<AdmitDeps, "limiter" | "metrics">,
 /** The response for a decision that refused: 503 when the limiter was unavailable, else 429. */
 export function refusalReply(decision: Decision, headers: Record<string, string>): Reply {
   if (decision.unavailable) {
-    return problemReplyFor("limiter_unavailable", "The rate limiter is unavailable and a rule that applies fails closed. Retry later.", {}, {
-      ...headers,
-      "Retry-After": String(retryAfterSeconds(decision.retryAfterMs)),
-    });
+    return problemReplyFor(
+      "limiter_unavailable",
+      "The rate limiter is unavailable and a rule that applies fails closed. Retry later.",
+      {},
+      {
+        ...headers,
+        "Retry-After": String(retryAfterSeconds(decision.retryAfterMs)),
+      },
+    );
   }
   const violated = violatedPolicies(decision);
   return problemReply(
@@ -142,11 +154,32 @@ function count(deps: AdmitDeps, outcome: string, decision?: Decision): void {
 }
 
 /** Feeds the monitoring data; `decision` null: no rule matched (admitted without a decision). */
-function record(deps: AdmitDeps, request: AdmitRequest, tenantId: string, keyId: string | undefined, decision: Decision | null, attributes?: Readonly<Record<string, string>>): void {
-  deps.recorder?.recordRequest({ tenantId, keyId, decision, method: request.method, path: request.path.slice(0, MAX_PATH_CHARS), ip: request.ip, attributes });
+function record(
+  deps: AdmitDeps,
+  request: AdmitRequest,
+  tenantId: string,
+  keyId: string | undefined,
+  decision: Decision | null,
+  attributes?: Readonly<Record<string, string>>,
+): void {
+  deps.recorder?.recordRequest({
+    tenantId,
+    keyId,
+    decision,
+    method: request.method,
+    path: request.path.slice(0, MAX_PATH_CHARS),
+    ip: request.ip,
+    attributes,
+  });
 }
 
-async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Subject, hold = false, then?: { rules: LimiterRule[]; subject: Subject }): Promise<[Decision, Decision | undefined]> {
+async function timedDecide(
+  deps: AdmitDeps,
+  rules: LimiterRule[],
+  subject: Subject,
+  hold = false,
+  then?: { rules: LimiterRule[]; subject: Subject },
+): Promise<[Decision, Decision | undefined]> {
   const stop = deps.metrics?.decideSeconds.startTimer();
   try {
     if (then) return await deps.limiter.decideThen(rules, subject, hold ? { hold } : {}, then);
@@ -157,7 +190,10 @@ async function timedDecide(deps: AdmitDeps, rules: LimiterRule[], subject: Subje
 }
 
 async function anonymous(deps: AdmitDeps, request: AdmitRequest, reason: string): Promise<Admission> {
-  const [decision] = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], { tenantId: ANONYMOUS_TENANT, ip: request.ip });
+  const [decision] = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], {
+    tenantId: ANONYMOUS_TENANT,
+    ip: request.ip,
+  });
   const headers = rateLimitHeaders(decision);
   record(deps, request, ANONYMOUS_TENANT, undefined, decision);
   if (!decision.allowed) {
@@ -177,20 +213,36 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     await deps.access.ready();
   } catch {
     count(deps, "store_unavailable");
-    return { admitted: false, reply: problemReplyFor("db_unavailable", "API keys cannot be checked yet: the rule store is unavailable. Retry shortly.", {}, { "Retry-After": "5" }) };
+    return {
+      admitted: false,
+      reply: problemReplyFor(
+        "db_unavailable",
+        "API keys cannot be checked yet: the rule store is unavailable. Retry shortly.",
+        {},
+        { "Retry-After": "5" },
+      ),
+    };
   }
   const presented = presentedKey(request.headers);
-  if (presented === null) return anonymous(deps, request, "An API key is required: send Authorization: Bearer <key> or x-api-key: <key>.");
+  if (presented === null)
+    return anonymous(deps, request, "An API key is required: send Authorization: Bearer <key> or x-api-key: <key>.");
   const keyId = keyIdOf(presented);
   const key = keyId ? deps.access.liveKey(keyId) : undefined;
-  if (!key || !verifyKey(presented, key.secretHash)) return anonymous(deps, request, "The API key is malformed, unknown, revoked or expired.");
+  if (!key || !verifyKey(presented, key.secretHash))
+    return anonymous(deps, request, "The API key is malformed, unknown, revoked or expired.");
 
   deps.keyUsage?.noteUse(key.id);
   const listed = deps.access.tenant(key.tenantId)?.accessLists?.verdict(ip, key.id) ?? null;
   if (listed === "deny") {
     count(deps, "access_denied");
     deps.metrics?.accessListVerdicts.inc({ verdict: "deny" });
-    return { admitted: false, reply: problemReplyFor("forbidden", "This client is denied by the tenant's access list (its address or its API key).") };
+    return {
+      admitted: false,
+      reply: problemReplyFor(
+        "forbidden",
+        "This client is denied by the tenant's access list (its address or its API key).",
+      ),
+    };
   }
   const client: Client = { tenantId: key.tenantId, key, ip };
   if (listed === "allow") {
@@ -207,21 +259,28 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     const what = describeAttribute(resolved.missing);
     return {
       admitted: false,
-      reply: problemReplyFor("bad_request", `This request must send the ${what}: rule ${JSON.stringify(resolved.rule.name)} counts requests by it.`, {
-        attribute: { in: resolved.missing.source, name: resolved.missing.name },
-        rule: resolved.rule.name,
-      }),
+      reply: problemReplyFor(
+        "bad_request",
+        `This request must send the ${what}: rule ${JSON.stringify(resolved.rule.name)} counts requests by it.`,
+        {
+          attribute: { in: resolved.missing.source, name: resolved.missing.name },
+          rule: resolved.rule.name,
+        },
+      ),
     };
   }
   const { attributes } = resolved;
   let rules = resolved.rules;
-  if (request.forwardAuth && rules.some((rule) => rule.algorithm === "concurrency")) rules = rules.filter((rule) => rule.algorithm !== "concurrency");
+  if (request.forwardAuth && rules.some((rule) => rule.algorithm === "concurrency"))
+    rules = rules.filter((rule) => rule.algorithm !== "concurrency");
   if (rules.length === 0) {
     count(deps, "unmatched");
     record(deps, request, key.tenantId, key.id, null);
     return { admitted: true, client, headers: {} };
   }
-  const subject: Subject = attributes ? { tenantId: key.tenantId, keyId: key.id, ip, attributes } : { tenantId: key.tenantId, keyId: key.id, ip };
+  const subject: Subject = attributes
+    ? { tenantId: key.tenantId, keyId: key.id, ip, attributes }
+    : { tenantId: key.tenantId, keyId: key.id, ip };
   const deferred = request.forwardAuth ? [] : rules.filter((rule) => rule.chargeOn);
   const then = request.then ? await request.then(client) : undefined;
   const [decision, thenDecision] = await timedDecide(deps, rules, subject, deferred.length > 0, then);

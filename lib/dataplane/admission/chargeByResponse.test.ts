@@ -13,19 +13,39 @@ function fakeLimiter(answer: "charged" | "no_quota" | "down") {
   const limiter = {
     async charge(rules: LimiterRule[], s: Subject): Promise<Decision> {
       calls.push(rules.map((r) => `${r.name}@${s.keyId}`));
-      if (answer === "down") throw new LimiterUnavailableError("redis did not answer within 100 ms", { kind: "timeout" });
-      return { allowed: answer === "charged", unavailable: false, retryAfterMs: answer === "charged" ? 0 : 1000, nowMs: 0, results: [] };
+      if (answer === "down")
+        throw new LimiterUnavailableError("redis did not answer within 100 ms", { kind: "timeout" });
+      return {
+        allowed: answer === "charged",
+        unavailable: false,
+        retryAfterMs: answer === "charged" ? 0 : 1000,
+        nowMs: 0,
+        results: [],
+      };
     },
   };
   const counted: string[] = [];
   const metrics = { responseCharges: { inc: (labels: { outcome: string }) => void counted.push(labels.outcome) } };
   const logged: string[] = [];
-  return { calls, counted, logged, deps: { limiter, metrics: metrics as never, log: (m: string) => void logged.push(m) } };
+  return {
+    calls,
+    counted,
+    logged,
+    deps: { limiter, metrics: metrics as never, log: (m: string) => void logged.push(m) },
+  };
 }
 
 describe("the charge decision by status", () => {
   it("maps a status to its class, and nothing outside 100..599", () => {
-    expect([101, 200, 302, 401, 429, 503, 599].map(statusClassOf)).toEqual(["1xx", "2xx", "3xx", "4xx", "4xx", "5xx", "5xx"]);
+    expect([101, 200, 302, 401, 429, 503, 599].map(statusClassOf)).toEqual([
+      "1xx",
+      "2xx",
+      "3xx",
+      "4xx",
+      "4xx",
+      "5xx",
+      "5xx",
+    ]);
     expect([0, 99, 600, 200.5].map(statusClassOf)).toEqual([undefined, undefined, undefined, undefined]);
   });
 
@@ -64,7 +84,12 @@ describe("which rules are checked without consuming (held) at admission", () => 
     const plain = limiterRule({ name: "plain", cost: 2 });
     const byResponse = limiterRule({ name: "by-response", cost: 2, chargeOn: ["4xx"] });
     const cost = (rule: LimiterRule, hold: boolean) => ruleSpec(rule, true, hold).fields[4];
-    expect([cost(plain, true), cost(plain, false), cost(byResponse, true), cost(byResponse, false)]).toEqual(["2", "2", "-2", "2"]);
+    expect([cost(plain, true), cost(plain, false), cost(byResponse, true), cost(byResponse, false)]).toEqual([
+      "2",
+      "2",
+      "-2",
+      "2",
+    ]);
     // Held and charging specs differ, so a refusal cached for one never answers the other.
     expect(ruleSpec(byResponse, true, true).id).not.toBe(ruleSpec(byResponse, true, false).id);
   });

@@ -42,7 +42,11 @@ export function rulesToCharge(rules: readonly LimiterRule[], status: number): Li
   return rules.filter((rule) => rule.chargeOn?.includes(cls));
 }
 
-export async function chargeByResponse(charge: DeferredCharge | undefined, status: number | undefined, deps: ChargeDeps): Promise<void> {
+export async function chargeByResponse(
+  charge: DeferredCharge | undefined,
+  status: number | undefined,
+  deps: ChargeDeps,
+): Promise<void> {
   if (!charge || status === undefined) return;
   const rules = rulesToCharge(charge.rules, status);
   if (rules.length === 0) return;
@@ -52,6 +56,8 @@ export async function chargeByResponse(charge: DeferredCharge | undefined, statu
   } catch (error) {
     deps.metrics?.responseCharges.inc({ outcome: "failed" });
     const names = rules.map((rule) => rule.name).join(", ");
-    (deps.log ?? console.warn)(`[sluice] could not charge a ${status} response to ${names} (tenant ${charge.subject.tenantId}): ${(error as Error).message}`);
+    (deps.log ?? console.warn)(
+      `[sluice] could not charge a ${status} response to ${names} (tenant ${charge.subject.tenantId}): ${(error as Error).message}`,
+    );
   }
 }

@@ -24,7 +24,10 @@ import type { TenantAccess } from "../../policy/compiled/accessLoader";
  * so two identifiers would share one counter).
  */
 export const identifierSchema = plainText(
-  z.string({ error: "identifier is required and must be text" }).min(1, "identifier must not be empty").max(IDENTIFIER_MAX, `identifier must be at most ${IDENTIFIER_MAX} characters`),
+  z
+    .string({ error: "identifier is required and must be text" })
+    .min(1, "identifier must not be empty")
+    .max(IDENTIFIER_MAX, `identifier must be at most ${IDENTIFIER_MAX} characters`),
   "identifier",
   { allowControls: true },
 );
@@ -32,8 +35,16 @@ export const identifierSchema = plainText(
 export const checkRequestSchema = z
   .object({
     identifier: identifierSchema,
-    rule: z.string({ error: "rule is required and must be a rule name" }).min(1, "rule must not be empty").max(RULE_NAME_MAX, `rule must be at most ${RULE_NAME_MAX} characters`),
-    cost: z.number({ error: "cost must be a number" }).int("cost must be a whole number").min(0, "cost must be at least 0").max(MAX_UNITS, `cost must be at most ${MAX_UNITS.toLocaleString("en")}`).optional(),
+    rule: z
+      .string({ error: "rule is required and must be a rule name" })
+      .min(1, "rule must not be empty")
+      .max(RULE_NAME_MAX, `rule must be at most ${RULE_NAME_MAX} characters`),
+    cost: z
+      .number({ error: "cost must be a number" })
+      .int("cost must be a whole number")
+      .min(0, "cost must be at least 0")
+      .max(MAX_UNITS, `cost must be at most ${MAX_UNITS.toLocaleString("en")}`)
+      .optional(),
   })
   .strict();
 
@@ -49,11 +60,18 @@ export interface CheckAnswer {
 }
 
 /** The decision to make for `input`: the rule (with the call's cost) and the identifier's subject. */
-export function identifierDecision(tenant: TenantAccess | undefined, input: CheckRequest): { rules: LimiterRule[]; subject: Subject } {
+export function identifierDecision(
+  tenant: TenantAccess | undefined,
+  input: CheckRequest,
+): { rules: LimiterRule[]; subject: Subject } {
   const found = tenant?.rules.find((r) => r.rule.name === input.rule);
-  if (!tenant || !found) throw new AppError("not_found", `This tenant has no rule named ${JSON.stringify(input.rule)}.`);
+  if (!tenant || !found)
+    throw new AppError("not_found", `This tenant has no rule named ${JSON.stringify(input.rule)}.`);
   if (found.rule.scope !== "identifier") {
-    throw new AppError("not_found", `Rule ${JSON.stringify(input.rule)} has scope ${found.rule.scope}; only identifier rules can be checked.`);
+    throw new AppError(
+      "not_found",
+      `Rule ${JSON.stringify(input.rule)} has scope ${found.rule.scope}; only identifier rules can be checked.`,
+    );
   }
   // Exact override, else the longest matching prefix, else the rule (lib/policy/overrides/overrideMatcher.ts).
   const charged = tenant.identifierOverrides?.get(input.rule)?.ruleFor(input.identifier) ?? found.limiter;
@@ -62,9 +80,19 @@ export function identifierDecision(tenant: TenantAccess | undefined, input: Chec
 }
 
 /** The answer for `decision`, made as `identifierDecision` says (recorded; 503 when Redis could not answer and the rule fails closed). */
-export function checkAnswer(tenantId: string, input: CheckRequest, decision: Decision, recorder?: DecisionSink): CheckAnswer {
+export function checkAnswer(
+  tenantId: string,
+  input: CheckRequest,
+  decision: Decision,
+  recorder?: DecisionSink,
+): CheckAnswer {
   recorder?.recordCheck(tenantId, decision, undefined, input.identifier);
-  if (decision.unavailable) throw new AppError("limiter_unavailable", "The rate limiter is unavailable and this rule fails closed. Retry later.", { headers: { "Retry-After": "1" } });
+  if (decision.unavailable)
+    throw new AppError(
+      "limiter_unavailable",
+      "The rate limiter is unavailable and this rule fails closed. Retry later.",
+      { headers: { "Retry-After": "1" } },
+    );
   const result = decision.results[0]!;
   return {
     allowed: result.rule.mode === "shadow" ? true : result.allowed,
@@ -76,7 +104,12 @@ export function checkAnswer(tenantId: string, input: CheckRequest, decision: Dec
   };
 }
 
-export async function checkIdentifier(limiter: Limiter, tenant: TenantAccess | undefined, input: CheckRequest, recorder?: DecisionSink): Promise<CheckAnswer> {
+export async function checkIdentifier(
+  limiter: Limiter,
+  tenant: TenantAccess | undefined,
+  input: CheckRequest,
+  recorder?: DecisionSink,
+): Promise<CheckAnswer> {
   const { rules, subject } = identifierDecision(tenant, input);
   return checkAnswer(subject.tenantId, input, await limiter.decide(rules, subject), recorder);
 }

@@ -8,7 +8,12 @@ const fromServer = (peer: string, xff?: string) =>
 
 describe("clientIp", () => {
   it.each([
-    ["no proxy trusted: the socket address, whatever X-Forwarded-For says", fromServer("10.0.0.9", "1.2.3.4"), 0, "10.0.0.9"],
+    [
+      "no proxy trusted: the socket address, whatever X-Forwarded-For says",
+      fromServer("10.0.0.9", "1.2.3.4"),
+      0,
+      "10.0.0.9",
+    ],
     ["one hop: the entry our proxy appended", fromServer("10.0.0.1", "6.6.6.6, 1.2.3.4"), 1, "1.2.3.4"],
     ["two hops", fromServer("10.0.0.1", "6.6.6.6, 1.2.3.4, 10.0.0.2"), 2, "1.2.3.4"],
     ["more hops than entries: the left-most", fromServer("10.0.0.1", "1.2.3.4"), 5, "1.2.3.4"],

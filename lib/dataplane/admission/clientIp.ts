@@ -37,7 +37,11 @@ export function clientIp(headers: Headers, trustProxyHops: number, secret = proc
  * joined by commas): `peer` itself, or the address `trustProxyHops` hops back in the chain.
  * `peer` null: the socket is unknown (Next without Sluice's server), best effort.
  */
-export function clientIpOf(forwardedFor: string | null | undefined, peer: string | null, trustProxyHops: number): string {
+export function clientIpOf(
+  forwardedFor: string | null | undefined,
+  peer: string | null,
+  trustProxyHops: number,
+): string {
   if (peer !== null && trustProxyHops === 0) return normalizeIp(peer);
   const forwarded = (forwardedFor ?? "")
     .split(",")

@@ -3,7 +3,12 @@ import { counterKey, penaltyKey } from "../../limiter/keys";
 import { ALGORITHMS, type LimiterRule } from "../../limiter/types";
 import { identifierCounterKeys, keyCounterKeys } from "./counterReset";
 
-const rule = (name: string, ref: string, scope: LimiterRule["scope"], algorithm: LimiterRule["algorithm"] = "sliding_window"): LimiterRule => ({
+const rule = (
+  name: string,
+  ref: string,
+  scope: LimiterRule["scope"],
+  algorithm: LimiterRule["algorithm"] = "sliding_window",
+): LimiterRule => ({
   name,
   ref,
   scope,
@@ -23,15 +28,27 @@ const K = "KeyId001";
 describe("counters charged to a key", () => {
   it("are the key-scoped rules' counters, under every algorithm's name, as the key builder names them", () => {
     const perKey = rule("per-key", "1", "key", "gcra");
-    const names = keyCounterKeys("p:", [perKey, rule("tenant-total", "2", "tenant"), rule("per-ip", "3", "ip"), rule("checked", "4", "identifier")], T, K);
-    const expected = new Set(ALGORITHMS.map((algorithm) => counterKey("p:", { ...perKey, algorithm }, { tenantId: T, keyId: K })));
+    const names = keyCounterKeys(
+      "p:",
+      [perKey, rule("tenant-total", "2", "tenant"), rule("per-ip", "3", "ip"), rule("checked", "4", "identifier")],
+      T,
+      K,
+    );
+    const expected = new Set(
+      ALGORITHMS.map((algorithm) => counterKey("p:", { ...perKey, algorithm }, { tenantId: T, keyId: K })),
+    );
     // Exactly those, once each: no tenant, ip or identifier counter is named (they are shared).
     expect(new Set(names)).toEqual(expected);
     expect(names).toHaveLength(expected.size);
   });
 
   it("name each counter once when rules share a ref or a subject key", () => {
-    const names = keyCounterKeys("p:", [rule("per-key", "1", "key"), rule("per-key", "1", "key", "token_bucket"), rule("other", "5", "key")], T, K);
+    const names = keyCounterKeys(
+      "p:",
+      [rule("per-key", "1", "key"), rule("per-key", "1", "key", "token_bucket"), rule("other", "5", "key")],
+      T,
+      K,
+    );
     expect(names).toHaveLength(new Set(names).size);
     expect(names).toContain(counterKey("p:", rule("other", "5", "key", "sliding_log"), { tenantId: T, keyId: K }));
   });
@@ -53,7 +70,9 @@ describe("counters of one identifier", () => {
     const names = identifierCounterKeys("p:", checked, T, long);
     expect(names).toContain(counterKey("p:", checked, { tenantId: T, identifier: long }));
     expect(names.every((n) => n.length < 80)).toBe(true);
-    expect(names).toContain(penaltyKey("p:", { ...checked, algorithm: "sliding_log", blockMs: 1000 }, { tenantId: T, identifier: long }));
+    expect(names).toContain(
+      penaltyKey("p:", { ...checked, algorithm: "sliding_log", blockMs: 1000 }, { tenantId: T, identifier: long }),
+    );
   });
 
   it("refuse a rule of another scope (a caller bug)", () => {

@@ -35,7 +35,12 @@ export function keyCounterKeys(prefix: string, rules: LimiterRule[], tenantId: s
   return [...names];
 }
 
-export function identifierCounterKeys(prefix: string, rule: LimiterRule, tenantId: string, identifier: string): string[] {
+export function identifierCounterKeys(
+  prefix: string,
+  rule: LimiterRule,
+  tenantId: string,
+  identifier: string,
+): string[] {
   if (rule.scope !== "identifier") throw new Error(`rule "${rule.name}" has scope ${rule.scope}, not identifier`);
   return everyAlgorithm(prefix, rule, { tenantId, identifier });
 }

@@ -6,7 +6,12 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { deleteByPrefix, plainRedis, uniquePrefix } from "@/test/support/testRedis";
 import { limiterRule } from "@/test/support/rules";
-import { checkLoginAllowed, LOGIN_FAILURES_PER_IP, loginSubject, recordLoginFailure } from "../../control/auth/loginLimit";
+import {
+  checkLoginAllowed,
+  LOGIN_FAILURES_PER_IP,
+  loginSubject,
+  recordLoginFailure,
+} from "../../control/auth/loginLimit";
 import { createLimiter } from "../../limiter/decide";
 import type { AccessCache } from "../../policy/compiled/accessCache";
 import { admit } from "./admit";
@@ -38,7 +43,10 @@ describe("IPv6 clients are limited per /64", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
       // The data plane hands admit() the connection's address (lib/dataplane/dataPlane.ts).
-      const admission = await admit({ method: "GET", path: "/api/v1/things", headers: new Headers(), ip: rotated() }, deps);
+      const admission = await admit(
+        { method: "GET", path: "/api/v1/things", headers: new Headers(), ip: rotated() },
+        deps,
+      );
       statuses.push(admission.admitted ? 200 : admission.reply.status);
     }
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
@@ -50,7 +58,11 @@ describe("IPv6 clients are limited per /64", () => {
       expect((await checkLoginAllowed(limiter, subject)).allowed).toBe(true);
       await recordLoginFailure(limiter, subject);
     }
-    expect((await checkLoginAllowed(limiter, loginSubject(rotated(), `v6-${prefix}-fresh@example.com`))).allowed).toBe(false);
-    expect((await checkLoginAllowed(limiter, loginSubject("2001:db8:a:d::1", `v6-${prefix}-fresh@example.com`))).allowed).toBe(true);
+    expect((await checkLoginAllowed(limiter, loginSubject(rotated(), `v6-${prefix}-fresh@example.com`))).allowed).toBe(
+      false,
+    );
+    expect(
+      (await checkLoginAllowed(limiter, loginSubject("2001:db8:a:d::1", `v6-${prefix}-fresh@example.com`))).allowed,
+    ).toBe(true);
   });
 });

@@ -6,14 +6,22 @@ import { limiterRule } from "@/test/support/rules";
 import { releaseLease } from "./admit";
 
 const rule = limiterRule({ name: "inflight", algorithm: "concurrency", limit: 2 });
-const lease: Lease = { id: "L1", keys: ["p:{t}cinflightKk", "p:{t}cotherT"], rules: [rule, { ...rule, name: "other", scope: "tenant" }] };
+const lease: Lease = {
+  id: "L1",
+  keys: ["p:{t}cinflightKk", "p:{t}cotherT"],
+  rules: [rule, { ...rule, name: "other", scope: "tenant" }],
+};
 
 /** Releases `lease` with a limiter answering `answer`; the counter increments by event. */
 async function counted(answer: number | null): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   const released: Lease[] = [];
   const limiter = { release: async (l: Lease) => (released.push(l), answer) } as unknown as Limiter;
-  const metrics = { concurrencyLeases: { inc: ({ event }: { event: string }, n: number) => void (counts[event] = (counts[event] ?? 0) + n) } } as unknown as SluiceMetrics;
+  const metrics = {
+    concurrencyLeases: {
+      inc: ({ event }: { event: string }, n: number) => void (counts[event] = (counts[event] ?? 0) + n),
+    },
+  } as unknown as SluiceMetrics;
   await releaseLease({ limiter, metrics }, lease);
   expect(released).toEqual([lease]);
   return counts;

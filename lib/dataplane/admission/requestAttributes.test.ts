@@ -4,12 +4,19 @@ import type { LimiterRule } from "../../limiter/types";
 import { ruleSchema, toLimiterRule } from "../../policy/rules/ruleSchema";
 import { boundedAttributeValue, MAX_ATTRIBUTE_BYTES, resolveAttributes } from "./requestAttributes";
 
-const rule = (input: Record<string, unknown>, ref: string): LimiterRule => toLimiterRule(ruleSchema.parse({ limit: 5, windowMs: 60_000, ...input }), ref);
+const rule = (input: Record<string, unknown>, ref: string): LimiterRule =>
+  toLimiterRule(ruleSchema.parse({ limit: 5, windowMs: 60_000, ...input }), ref);
 const perUser = rule({ name: "per-user", scope: "header", scopeKey: "X-User-Id" }, "1");
-const perUserStrict = rule({ name: "per-user-strict", scope: "header", scopeKey: "x-user-id", onMissing: "refuse" }, "2");
+const perUserStrict = rule(
+  { name: "per-user-strict", scope: "header", scopeKey: "x-user-id", onMissing: "refuse" },
+  "2",
+);
 const perQuery = rule({ name: "per-q", scope: "query", scopeKey: "user", onMissing: "refuse" }, "3");
 const perKey = rule({ name: "per-key" }, "4");
-const shadowStrict = rule({ name: "shadow", scope: "header", scopeKey: "x-org", onMissing: "refuse", mode: "shadow" }, "5");
+const shadowStrict = rule(
+  { name: "shadow", scope: "header", scopeKey: "x-org", onMissing: "refuse", mode: "shadow" },
+  "5",
+);
 
 const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] });
 
@@ -20,12 +27,22 @@ describe("resolveAttributes", () => {
   });
 
   it("reads a header (lower-case name) and a query parameter (decoded once)", () => {
-    const resolved = resolveAttributes([perKey, perUser, perQuery], { headers: headers({ "x-user-id": " alice " }), query: "?user=b%C3%B6b+x&user=second" });
-    expect(resolved).toEqual({ ok: true, rules: [perKey, perUser, perQuery], attributes: { "header:x-user-id": "alice", "query:user": "böb x" } });
+    const resolved = resolveAttributes([perKey, perUser, perQuery], {
+      headers: headers({ "x-user-id": " alice " }),
+      query: "?user=b%C3%B6b+x&user=second",
+    });
+    expect(resolved).toEqual({
+      ok: true,
+      rules: [perKey, perUser, perQuery],
+      attributes: { "header:x-user-id": "alice", "query:user": "böb x" },
+    });
   });
 
   it("a missing attribute of a skip rule leaves that rule out, keeping the others in order", () => {
-    expect(resolveAttributes([perUser, perKey], { headers: headers({}), query: "" })).toEqual({ ok: true, rules: [perKey] });
+    expect(resolveAttributes([perUser, perKey], { headers: headers({}), query: "" })).toEqual({
+      ok: true,
+      rules: [perKey],
+    });
   });
 
   it("an empty (blank) value counts as missing", () => {
@@ -75,7 +92,8 @@ describe("attribute values in counter keys", () => {
 describe("the refusal cache keys attribute refusals by value", () => {
   it("two values of one rule have different refusal fingerprints", async () => {
     const { refusalFingerprint } = await import("../../limiter/decide");
-    const keyFor = (value: string) => counterKey("p:", perUser, { tenantId: "T1", attributes: { "header:x-user-id": value } });
+    const keyFor = (value: string) =>
+      counterKey("p:", perUser, { tenantId: "T1", attributes: { "header:x-user-id": value } });
     expect(refusalFingerprint([perUser], [keyFor("alice")])).not.toBe(refusalFingerprint([perUser], [keyFor("bob")]));
   });
 });

@@ -38,7 +38,11 @@ export function boundedAttributeValue(value: string): string {
   return "#" + createHash("sha256").update(value).digest("base64url").slice(0, 22);
 }
 
-function readAttribute(attribute: RuleAttribute, source: AttributeSource, params: () => URLSearchParams): string | undefined {
+function readAttribute(
+  attribute: RuleAttribute,
+  source: AttributeSource,
+  params: () => URLSearchParams,
+): string | undefined {
   const raw = attribute.source === "header" ? source.headers.get(attribute.name) : params().get(attribute.name);
   const value = raw?.trim();
   return value ? boundedAttributeValue(value) : undefined;

@@ -28,7 +28,11 @@ describe("failures", () => {
     expect(res.status).toBe(504);
     expect(res.headers["content-type"]).toBe("application/problem+json");
     expect(res.headers["x-ratelimit-remaining"]).toBe("99");
-    expect(json(res)).toMatchObject({ status: 504, title: "Gateway Timeout", detail: "The upstream did not answer within 300 ms." });
+    expect(json(res)).toMatchObject({
+      status: 504,
+      title: "Gateway Timeout",
+      detail: "The upstream did not answer within 300 ms.",
+    });
     expect(res.body.toString()).not.toContain(String(up.port));
     expect(await outcomes("timeout")).toBe(before + 1);
   });
@@ -39,7 +43,12 @@ describe("failures", () => {
     const res = await send(port, { method: "POST", path: "/api/v1/down", body: "payload" });
     expect(res.status).toBe(502);
     expect(res.headers["content-type"]).toBe("application/problem+json");
-    expect(json(res)).toEqual({ type: "about:blank", title: "Bad Gateway", status: 502, detail: "The upstream could not be reached." });
+    expect(json(res)).toEqual({
+      type: "about:blank",
+      title: "Bad Gateway",
+      status: 502,
+      detail: "The upstream could not be reached.",
+    });
     expect(await outcomes("unreachable")).toBe(before + 1);
   });
 
@@ -111,7 +120,8 @@ describe("the status sent, for count by response (onStatus)", () => {
     const req = http.request({ host: "127.0.0.1", port, path: "/api/v1/slow", agent: false });
     req.on("error", () => undefined);
     req.end();
-    const aborted = async () => (await metrics().gatewayResponses.get()).values.find((v) => v.labels.outcome === "aborted")?.value ?? 0;
+    const aborted = async () =>
+      (await metrics().gatewayResponses.get()).values.find((v) => v.labels.outcome === "aborted")?.value ?? 0;
     const before = await aborted();
     await waitUntil(async () => up.seen.length === 1, 5_000, "the request reaches the upstream");
     req.destroy();

@@ -38,11 +38,28 @@ describe("upstreamRequestHeaders", () => {
       },
       ctx,
     );
-    expect(Object.keys(out).sort()).toEqual(["accept", "x-api-key", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-sluice-key", "x-sluice-tenant"]);
+    expect(Object.keys(out).sort()).toEqual([
+      "accept",
+      "x-api-key",
+      "x-forwarded-for",
+      "x-forwarded-host",
+      "x-forwarded-proto",
+      "x-sluice-key",
+      "x-sluice-tenant",
+    ]);
   });
 
   it("sets X-Forwarded-* and X-Sluice-*, appending the client to an X-Forwarded-For that came, replacing client-sent X-Sluice-*", () => {
-    const out = upstreamRequestHeaders({ host: "gw.example:8443", "x-forwarded-for": "203.0.113.1, 203.0.113.2", "x-forwarded-proto": "gopher", "x-sluice-tenant": "evil", "x-sluice-peer-auth": "s" }, ctx);
+    const out = upstreamRequestHeaders(
+      {
+        host: "gw.example:8443",
+        "x-forwarded-for": "203.0.113.1, 203.0.113.2",
+        "x-forwarded-proto": "gopher",
+        "x-sluice-tenant": "evil",
+        "x-sluice-peer-auth": "s",
+      },
+      ctx,
+    );
     expect(out).toEqual({
       "x-forwarded-for": "203.0.113.1, 203.0.113.2, 192.0.2.1",
       "x-forwarded-proto": "https",
@@ -53,7 +70,15 @@ describe("upstreamRequestHeaders", () => {
   });
 
   it("keeps end-to-end headers as they came, repeated ones too", () => {
-    const out = upstreamRequestHeaders({ "x-api-key": "sk_1", authorization: "Basic dTpw", cookie: "a=1; b=2", "x-multi": ["1", "2"] as unknown as string }, ctx);
+    const out = upstreamRequestHeaders(
+      {
+        "x-api-key": "sk_1",
+        authorization: "Basic dTpw",
+        cookie: "a=1; b=2",
+        "x-multi": ["1", "2"] as unknown as string,
+      },
+      ctx,
+    );
     expect(out.authorization).toBe("Basic dTpw");
     expect(out["x-api-key"]).toBeUndefined();
     expect(out.cookie).toBe("a=1; b=2");
@@ -64,9 +89,24 @@ describe("upstreamRequestHeaders", () => {
 describe("clientResponseHeaders", () => {
   it("passes the upstream's headers but hop-by-hop ones, and sets the rate-limit headers over any of the same name", () => {
     const out = clientResponseHeaders(
-      { "content-type": "text/plain", "set-cookie": ["a=1", "b=2"], connection: "close, X-Hop", "x-hop": "1", "transfer-encoding": "chunked", "keep-alive": "timeout=5", "X-RateLimit-Remaining": "0", "content-length": "12" },
+      {
+        "content-type": "text/plain",
+        "set-cookie": ["a=1", "b=2"],
+        connection: "close, X-Hop",
+        "x-hop": "1",
+        "transfer-encoding": "chunked",
+        "keep-alive": "timeout=5",
+        "X-RateLimit-Remaining": "0",
+        "content-length": "12",
+      },
       { "X-RateLimit-Remaining": "41", RateLimit: '"per-key";r=41;t=9' },
     );
-    expect(out).toEqual({ "content-type": "text/plain", "set-cookie": ["a=1", "b=2"], "content-length": "12", "x-ratelimit-remaining": "41", ratelimit: '"per-key";r=41;t=9' });
+    expect(out).toEqual({
+      "content-type": "text/plain",
+      "set-cookie": ["a=1", "b=2"],
+      "content-length": "12",
+      "x-ratelimit-remaining": "41",
+      ratelimit: '"per-key";r=41;t=9',
+    });
   });
 });

@@ -22,7 +22,15 @@ import type { IncomingHttpHeaders } from "node:http";
 
 export type HeaderMap = Record<string, string | string[]>;
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "proxy-connection"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "proxy-connection",
+]);
 const NOT_FORWARDED = new Set(["host", "expect"]);
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -65,7 +73,13 @@ export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, ctx: Forwa
   const out: HeaderMap = {};
   for (const [name, value] of Object.entries(incoming)) {
     if (value === undefined || isHopByHop(name, listed) || NOT_FORWARDED.has(name) || name === consumed) continue;
-    if (name.startsWith("x-sluice-") || name === "x-forwarded-for" || name === "x-forwarded-proto" || name === "x-forwarded-host") continue;
+    if (
+      name.startsWith("x-sluice-") ||
+      name === "x-forwarded-for" ||
+      name === "x-forwarded-proto" ||
+      name === "x-forwarded-host"
+    )
+      continue;
     out[name] = value;
   }
   const priorFor = [incoming["x-forwarded-for"] ?? []].flat().join(", ").trim();
@@ -77,7 +91,10 @@ export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, ctx: Forwa
   return out;
 }
 
-export function clientResponseHeaders(upstream: Record<string, string | string[] | undefined>, rateLimitHeaders: Record<string, string>): HeaderMap {
+export function clientResponseHeaders(
+  upstream: Record<string, string | string[] | undefined>,
+  rateLimitHeaders: Record<string, string>,
+): HeaderMap {
   const listed = connectionListed(upstream.connection);
   const ours = new Set(Object.keys(rateLimitHeaders).map((name) => name.toLowerCase()));
   const out: HeaderMap = {};

@@ -27,14 +27,24 @@ describe("streaming both ways", () => {
     let receivedWhenHalfSent = -1;
     let gotWhenHalfSent = -1;
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port, method: "POST", path: "/api/v1/upload", agent: false, headers: { "content-type": "application/octet-stream" } }, (res) => {
-        res.on("data", (c: Buffer) => {
-          got += c.length;
-          gotHash.update(c);
-        });
-        res.on("end", () => resolve(res.statusCode!));
-        res.on("error", reject);
-      });
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: "/api/v1/upload",
+          agent: false,
+          headers: { "content-type": "application/octet-stream" },
+        },
+        (res) => {
+          res.on("data", (c: Buffer) => {
+            got += c.length;
+            gotHash.update(c);
+          });
+          res.on("end", () => resolve(res.statusCode!));
+          res.on("error", reject);
+        },
+      );
       req.on("error", reject);
       let i = 0;
       const writeMore = () => {

@@ -17,12 +17,26 @@ describe("what passes to the upstream and back", () => {
       req.setEncoding("utf8");
       req.on("data", (c: string) => (body += c));
       req.on("end", () => {
-        res.writeHead(201, [["content-type", "application/vnd.orders+json"], ["set-cookie", "a=1"], ["set-cookie", "b=2"], ["x-upstream", "yes"], ["x-ratelimit-remaining", "0"]].flat());
+        res.writeHead(
+          201,
+          [
+            ["content-type", "application/vnd.orders+json"],
+            ["set-cookie", "a=1"],
+            ["set-cookie", "b=2"],
+            ["x-upstream", "yes"],
+            ["x-ratelimit-remaining", "0"],
+          ].flat(),
+        );
         res.end('{"created":42}');
       });
     });
     const port = await front(`${up.url}/base`);
-    const res = await send(port, { method: "PATCH", path: "/api/v1/orders/42?x=1&y=%20z", headers: { "content-type": "application/json", authorization: "Bearer sk_secret" }, body: '{"qty":3}' });
+    const res = await send(port, {
+      method: "PATCH",
+      path: "/api/v1/orders/42?x=1&y=%20z",
+      headers: { "content-type": "application/json", authorization: "Bearer sk_secret" },
+      body: '{"qty":3}',
+    });
     expect(up.seen.map((s) => [s.method, s.url])).toEqual([["PATCH", "/base/orders/42?x=1&y=%20z"]]);
     expect(body).toBe('{"qty":3}');
     expect(res.status).toBe(201);
@@ -42,7 +56,12 @@ describe("what passes to the upstream and back", () => {
       res.end("back at 2");
     });
     const res = await send(await front(up.url), { path: "/api/v1/x" });
-    expect([res.status, res.headers["content-type"], res.headers["retry-after"], res.body.toString()]).toEqual([503, "text/plain", "30", "back at 2"]);
+    expect([res.status, res.headers["content-type"], res.headers["retry-after"], res.body.toString()]).toEqual([
+      503,
+      "text/plain",
+      "30",
+      "back at 2",
+    ]);
   });
 
   it("headers: the consumed Bearer credential, hop-by-hop and X-Sluice-* dropped; X-Forwarded-* and X-Sluice-Tenant/Key added; x-api-key passes", async () => {
@@ -68,7 +87,15 @@ describe("what passes to the upstream and back", () => {
       },
     });
     const h = up.seen[0]!.headers;
-    for (const name of ["authorization", "x-hop-listed", "keep-alive", "te", "proxy-authorization", "x-sluice-peer-auth"]) expect(h[name], name).toBeUndefined();
+    for (const name of [
+      "authorization",
+      "x-hop-listed",
+      "keep-alive",
+      "te",
+      "proxy-authorization",
+      "x-sluice-peer-auth",
+    ])
+      expect(h[name], name).toBeUndefined();
     expect(h["x-api-key"]).toBe("the-upstreams-own-key");
     expect(h["x-end-to-end"]).toBe("kept");
     expect(h.cookie).toBe("c=1");
@@ -82,7 +109,10 @@ describe("what passes to the upstream and back", () => {
 
   it("headers: a key sent as x-api-key is dropped and the upstream's own Authorization passes", async () => {
     const up = await upstream();
-    await send(await front(up.url), { path: "/api/v1/h", headers: { "x-api-key": "sk_live_secret", authorization: "Basic dXNlcjpwdw==" } });
+    await send(await front(up.url), {
+      path: "/api/v1/h",
+      headers: { "x-api-key": "sk_live_secret", authorization: "Basic dXNlcjpwdw==" },
+    });
     expect(up.seen[0]!.headers["x-api-key"]).toBeUndefined();
     expect(up.seen[0]!.headers.authorization).toBe("Basic dXNlcjpwdw==");
   });
@@ -90,7 +120,13 @@ describe("what passes to the upstream and back", () => {
   it("the upstream's hop-by-hop response headers are not passed back", async () => {
     const up = await upstream((req, res) => {
       req.resume();
-      res.writeHead(200, { connection: "x-secret-hop", "x-secret-hop": "1", "keep-alive": "timeout=5", "proxy-authenticate": "Basic", "x-kept": "1" });
+      res.writeHead(200, {
+        connection: "x-secret-hop",
+        "x-secret-hop": "1",
+        "keep-alive": "timeout=5",
+        "proxy-authenticate": "Basic",
+        "x-kept": "1",
+      });
       res.end("ok");
     });
     const res = await send(await front(up.url), { path: "/api/v1/h" });
@@ -107,7 +143,17 @@ describe("connections", () => {
     const port = await front(up.url);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      for (let i = 0; i < 20; i++) expect((await send(port, { method: i % 2 ? "POST" : "GET", path: `/api/v1/n/${i}`, body: i % 2 ? "x" : undefined, agent })).status).toBe(200);
+      for (let i = 0; i < 20; i++)
+        expect(
+          (
+            await send(port, {
+              method: i % 2 ? "POST" : "GET",
+              path: `/api/v1/n/${i}`,
+              body: i % 2 ? "x" : undefined,
+              agent,
+            })
+          ).status,
+        ).toBe(200);
     } finally {
       agent.destroy();
     }

@@ -57,7 +57,11 @@ const globalForGateway = globalThis as unknown as { sluiceGatewayAgent?: Agent }
 
 /** The process's HTTP client: undici's Agent keeps one connection Pool per upstream origin. */
 export function gatewayAgent(): Agent {
-  globalForGateway.sluiceGatewayAgent ??= new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: 60_000, connect: { timeout: CONNECT_TIMEOUT_MS } });
+  globalForGateway.sluiceGatewayAgent ??= new Agent({
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: 60_000,
+    connect: { timeout: CONNECT_TIMEOUT_MS },
+  });
   return globalForGateway.sluiceGatewayAgent;
 }
 
@@ -130,7 +134,12 @@ export async function forwardToUpstream(f: ForwardRequest): Promise<void> {
       origin: target.origin,
       path: target.prefix + restOf(f.path),
       method: (f.req.method ?? "GET") as Dispatcher.HttpMethod,
-      headers: upstreamRequestHeaders(f.req.headers, { clientIp: f.clientIp, proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http", tenantId: f.tenantId, keyId: f.keyId }),
+      headers: upstreamRequestHeaders(f.req.headers, {
+        clientIp: f.clientIp,
+        proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http",
+        tenantId: f.tenantId,
+        keyId: f.keyId,
+      }),
       body: hasBody(f.req) ? f.req : null,
       signal: abort,
       // The timer above covers connect + headers; this one is the silence allowed between body chunks.
@@ -139,10 +148,21 @@ export async function forwardToUpstream(f: ForwardRequest): Promise<void> {
     });
   } catch (error) {
     clearTimeout(timer);
-    const outcome: Outcome = clientGone ? "aborted" : timedOut || (error as { code?: string }).code === "UND_ERR_HEADERS_TIMEOUT" ? "timeout" : "unreachable";
+    const outcome: Outcome = clientGone
+      ? "aborted"
+      : timedOut || (error as { code?: string }).code === "UND_ERR_HEADERS_TIMEOUT"
+        ? "timeout"
+        : "unreachable";
     observe(outcome);
-    if (outcome === "timeout") writeGatewayProblem(f.res, "upstream_timeout", `The upstream did not answer within ${f.upstream.timeoutMs} ms.`, f.rateLimitHeaders);
-    else if (outcome === "unreachable") writeGatewayProblem(f.res, "upstream_unreachable", "The upstream could not be reached.", f.rateLimitHeaders);
+    if (outcome === "timeout")
+      writeGatewayProblem(
+        f.res,
+        "upstream_timeout",
+        `The upstream did not answer within ${f.upstream.timeoutMs} ms.`,
+        f.rateLimitHeaders,
+      );
+    else if (outcome === "unreachable")
+      writeGatewayProblem(f.res, "upstream_unreachable", "The upstream could not be reached.", f.rateLimitHeaders);
     // Only a status the client was sent (a response already gone cannot take a problem).
     if (outcome !== "aborted" && f.res.headersSent) f.onStatus?.(f.res.statusCode);
     return;
@@ -154,7 +174,12 @@ export async function forwardToUpstream(f: ForwardRequest): Promise<void> {
   } catch {
     // Node refused what the upstream sent (an invalid header value or status): not forwardable.
     answer.body.destroy();
-    writeGatewayProblem(f.res, "upstream_unreachable", "The upstream sent a response that cannot be forwarded.", f.rateLimitHeaders);
+    writeGatewayProblem(
+      f.res,
+      "upstream_unreachable",
+      "The upstream sent a response that cannot be forwarded.",
+      f.rateLimitHeaders,
+    );
     if (f.res.headersSent) f.onStatus?.(f.res.statusCode);
     return;
   }

@@ -8,7 +8,12 @@ import type { ServerResponse } from "node:http";
 import { ERROR_STATUS, ERROR_TITLE } from "../../http/errors";
 import { PROBLEM_TYPE } from "../../http/problem";
 
-export function writeGatewayProblem(res: ServerResponse, code: "upstream_unreachable" | "upstream_timeout", detail: string, rateLimitHeaders: Record<string, string>): void {
+export function writeGatewayProblem(
+  res: ServerResponse,
+  code: "upstream_unreachable" | "upstream_timeout",
+  detail: string,
+  rateLimitHeaders: Record<string, string>,
+): void {
   if (res.headersSent || res.destroyed) return;
   const status = ERROR_STATUS[code];
   const body = JSON.stringify({ type: "about:blank", title: ERROR_TITLE[code], status, detail });

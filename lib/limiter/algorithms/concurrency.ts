@@ -24,7 +24,8 @@ export type ConcurrencyState = readonly { id: string; expiresAt: number }[];
 /** Retry time of a refusal: one second, the shortest Retry-After. */
 export const CONCURRENCY_RETRY_MS = 1000;
 
-const live = (state: ConcurrencyState | undefined, now: number) => (state ?? []).filter((lease) => lease.expiresAt > now);
+const live = (state: ConcurrencyState | undefined, now: number) =>
+  (state ?? []).filter((lease) => lease.expiresAt > now);
 
 export const concurrency: AlgorithmModel<ConcurrencyState> = {
   evaluate(state, { limit, windowMs }, now, cost, lease = "") {
@@ -43,7 +44,11 @@ export const concurrency: AlgorithmModel<ConcurrencyState> = {
 };
 
 /** Gives lease `id` back: the state without it, and whether it was still held (not expired, not released). */
-export function releaseLease(state: ConcurrencyState | undefined, id: string, now: number): { state: ConcurrencyState; released: boolean } {
+export function releaseLease(
+  state: ConcurrencyState | undefined,
+  id: string,
+  now: number,
+): { state: ConcurrencyState; released: boolean } {
   const held = live(state, now).some((lease) => lease.id === id);
   return { state: (state ?? []).filter((lease) => lease.id !== id), released: held };
 }

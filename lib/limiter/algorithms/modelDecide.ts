@@ -21,7 +21,13 @@ export interface ModelRuleResult {
   nextMs: number;
 }
 
-export function modelDecide(states: Map<string, unknown>, rules: readonly LimiterRule[], nowMs: number, commit = true, lease = ""): ModelRuleResult[] {
+export function modelDecide(
+  states: Map<string, unknown>,
+  rules: readonly LimiterRule[],
+  nowMs: number,
+  commit = true,
+  lease = "",
+): ModelRuleResult[] {
   const outcomes = rules.map((r) => {
     const own = ALGORITHM_DEFS[r.algorithm].model.evaluate(states.get(r.ref), r, nowMs, r.cost, lease);
     const outcome = applyPenalty(own, states.get("!" + r.ref) as number | undefined, r.blockMs, nowMs, commit);
@@ -34,6 +40,11 @@ export function modelDecide(states: Map<string, unknown>, rules: readonly Limite
     if (consumed) states.set(rules[i]!.ref, e.next!.state);
     const view = roundView(consumed ? e.after : e.before);
     // decide.ts turns "never" (-1) into one window; so does this.
-    return { allowed: e.allowed, penalized, ...view, retryAfterMs: e.retryAfterMs < 0 ? rules[i]!.windowMs : e.retryAfterMs };
+    return {
+      allowed: e.allowed,
+      penalized,
+      ...view,
+      retryAfterMs: e.retryAfterMs < 0 ? rules[i]!.windowMs : e.retryAfterMs,
+    };
   });
 }

@@ -47,12 +47,19 @@ describe("every algorithm", () => {
     windowMs: fc.integer({ min: 1000, max: 120_000 }),
     burstExtra: fc.integer({ min: 0, max: 20 }),
   });
-  const traceArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 60 });
+  const traceArb = fc.array(fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 4 })), {
+    minLength: 1,
+    maxLength: 60,
+  });
 
   type Step = (e: Evaluation<unknown>, stateBefore: unknown, stateAfter: unknown, now: number, cost: number) => void;
 
   /** Walks random traces through the model, calling `step` after each decision. */
-  function everyStep(algorithm: Algorithm, seed: number, step: (params: LimitParams, model: AlgorithmModel<unknown>) => Step) {
+  function everyStep(
+    algorithm: Algorithm,
+    seed: number,
+    step: (params: LimitParams, model: AlgorithmModel<unknown>) => Step,
+  ) {
     fc.assert(
       fc.property(paramsArb, traceArb, ({ limit, windowMs, burstExtra }, trace) => {
         const params = { algorithm, limit, windowMs, burst: limit + burstExtra };

@@ -5,8 +5,20 @@ import { applyPenalty, penaltyLeft } from "./penalty";
 import type { Evaluation } from "./model";
 
 const T0 = 1_700_000_000_000;
-const refusedByCounter: Evaluation<number> = { allowed: false, retryAfterMs: 400, before: { remaining: 0, resetMs: 400, nextMs: 400 }, after: { remaining: 0, resetMs: 400, nextMs: 400 }, next: null };
-const admittedByCounter: Evaluation<number> = { allowed: true, retryAfterMs: 0, before: { remaining: 5, resetMs: 100, nextMs: 100 }, after: { remaining: 4, resetMs: 100, nextMs: 100 }, next: { state: 1, ttlMs: 100 } };
+const refusedByCounter: Evaluation<number> = {
+  allowed: false,
+  retryAfterMs: 400,
+  before: { remaining: 0, resetMs: 400, nextMs: 400 },
+  after: { remaining: 0, resetMs: 400, nextMs: 400 },
+  next: null,
+};
+const admittedByCounter: Evaluation<number> = {
+  allowed: true,
+  retryAfterMs: 0,
+  before: { remaining: 5, resetMs: 100, nextMs: 100 },
+  after: { remaining: 4, resetMs: 100, nextMs: 100 },
+  next: { state: 1, ttlMs: 100 },
+};
 
 describe("penaltyLeft", () => {
   it.each([
@@ -24,24 +36,48 @@ describe("applyPenalty", () => {
   it("starts a penalty when the rule's own counter refuses a charged request, telling the client to wait to its end", () => {
     const outcome = applyPenalty(refusedByCounter, undefined, 5000, T0, true);
     expect(outcome).toMatchObject({ penalized: false, startsUntil: T0 + 5000 });
-    expect(outcome.evaluation).toMatchObject({ allowed: false, retryAfterMs: 5000, before: { remaining: 0, resetMs: 5000, nextMs: 5000 } });
+    expect(outcome.evaluation).toMatchObject({
+      allowed: false,
+      retryAfterMs: 5000,
+      before: { remaining: 0, resetMs: 5000, nextMs: 5000 },
+    });
   });
 
   it("refuses under a penalty in force whatever the counter says, without extending it", () => {
     const outcome = applyPenalty(admittedByCounter, T0 + 2500, 5000, T0, true);
     expect(outcome).toMatchObject({ penalized: true, startsUntil: null });
-    expect(outcome.evaluation).toMatchObject({ allowed: false, retryAfterMs: 2500, before: { remaining: 0, resetMs: 2500, nextMs: 2500 } });
+    expect(outcome.evaluation).toMatchObject({
+      allowed: false,
+      retryAfterMs: 2500,
+      before: { remaining: 0, resetMs: 2500, nextMs: 2500 },
+    });
   });
 
   it("never starts one on a peek, nor for a rule without a penalty, nor when the counter admits", () => {
-    expect(applyPenalty(refusedByCounter, undefined, 5000, T0, false)).toEqual({ evaluation: refusedByCounter, penalized: false, startsUntil: null });
-    expect(applyPenalty(refusedByCounter, undefined, 0, T0, true)).toEqual({ evaluation: refusedByCounter, penalized: false, startsUntil: null });
-    expect(applyPenalty(admittedByCounter, undefined, 5000, T0, true)).toEqual({ evaluation: admittedByCounter, penalized: false, startsUntil: null });
+    expect(applyPenalty(refusedByCounter, undefined, 5000, T0, false)).toEqual({
+      evaluation: refusedByCounter,
+      penalized: false,
+      startsUntil: null,
+    });
+    expect(applyPenalty(refusedByCounter, undefined, 0, T0, true)).toEqual({
+      evaluation: refusedByCounter,
+      penalized: false,
+      startsUntil: null,
+    });
+    expect(applyPenalty(admittedByCounter, undefined, 5000, T0, true)).toEqual({
+      evaluation: admittedByCounter,
+      penalized: false,
+      startsUntil: null,
+    });
   });
 
   it("keeps a counter's longer wait, and 'never' (-1) for a cost above capacity", () => {
-    expect(applyPenalty({ ...refusedByCounter, retryAfterMs: 9000 }, T0 + 2000, 5000, T0, true).evaluation.retryAfterMs).toBe(9000);
-    expect(applyPenalty({ ...refusedByCounter, retryAfterMs: -1 }, undefined, 5000, T0, true).evaluation.retryAfterMs).toBe(-1);
+    expect(
+      applyPenalty({ ...refusedByCounter, retryAfterMs: 9000 }, T0 + 2000, 5000, T0, true).evaluation.retryAfterMs,
+    ).toBe(9000);
+    expect(
+      applyPenalty({ ...refusedByCounter, retryAfterMs: -1 }, undefined, 5000, T0, true).evaluation.retryAfterMs,
+    ).toBe(-1);
   });
 });
 

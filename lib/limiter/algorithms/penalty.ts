@@ -31,7 +31,13 @@ export function penaltyLeft(end: number | undefined, blockMs: number, now: numbe
 }
 
 /** A rule's own verdict with its penalty applied (`commit`: the request is to be charged). */
-export function applyPenalty<S>(evaluation: Evaluation<S>, end: number | undefined, blockMs: number, now: number, commit: boolean): PenaltyOutcome<S> {
+export function applyPenalty<S>(
+  evaluation: Evaluation<S>,
+  end: number | undefined,
+  blockMs: number,
+  now: number,
+  commit: boolean,
+): PenaltyOutcome<S> {
   let left = penaltyLeft(end, blockMs, now);
   const penalized = left > 0;
   let startsUntil: number | null = null;

@@ -21,7 +21,9 @@ function unpack(state: SlidingWindowState): Counts {
 }
 
 function pack(c: Counts): SlidingWindowState {
-  return c.current < SW_COUNT && c.previous < SW_COUNT && c.window < PACK_WINDOWS ? (c.window * SW_COUNT + c.previous) * SW_COUNT + c.current : c;
+  return c.current < SW_COUNT && c.previous < SW_COUNT && c.window < PACK_WINDOWS
+    ? (c.window * SW_COUNT + c.previous) * SW_COUNT + c.current
+    : c;
 }
 
 export const slidingWindow: AlgorithmModel<SlidingWindowState> = {
@@ -57,7 +59,10 @@ export const slidingWindow: AlgorithmModel<SlidingWindowState> = {
       retryAfterMs: retry,
       before: view(cur),
       after: view(cur + cost),
-      next: cost > 0 ? { state: pack({ window: w, current: cur + cost, previous: prev }), ttlMs: ttlMs(untilEnd + window) } : null,
+      next:
+        cost > 0
+          ? { state: pack({ window: w, current: cur + cost, previous: prev }), ttlMs: ttlMs(untilEnd + window) }
+          : null,
     };
   },
 };

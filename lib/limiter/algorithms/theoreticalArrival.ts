@@ -31,7 +31,7 @@ function aheadOf(state: TatState, now: number, q: number): number {
   let ahead: number;
   if (typeof state === "number") {
     const f = Math.min(state % UNITS, q - 1);
-    ahead = ((state - f) / UNITS - now) + f / q;
+    ahead = (state - f) / UNITS - now + f / q;
   } else {
     ahead = state.tatMs - now + state.fraction;
   }

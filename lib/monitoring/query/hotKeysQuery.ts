@@ -80,7 +80,10 @@ export async function hotKeys(deps: MonitoringReadDeps, query: HotKeysQuery): Pr
     const [ref, refused] = [...t.byRule].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0] ?? [];
     return { client: parseClientMember(scope, member), t, ref, refused: refused ?? 0 };
   });
-  const label = await labelRules(deps.directory, topRules.flatMap(({ client, ref }) => (ref === undefined ? [] : [[client.tenantId, ref] as [string, string]])));
+  const label = await labelRules(
+    deps.directory,
+    topRules.flatMap(({ client, ref }) => (ref === undefined ? [] : [[client.tenantId, ref] as [string, string]])),
+  );
   const out: HotKey[] = topRules.map(({ client: { tenantId, keyId }, t, ref, refused }) => ({
     tenantId,
     tenantName: deps.directory.tenantName(tenantId),

@@ -24,8 +24,26 @@ describe("GET /api/admin/keys/{keyId}/decisions", () => {
     expect(Object.keys(res.body)).toEqual(["decisions"]);
     const list = res.body.decisions;
     expect(list).toHaveLength(6);
-    expect(list[0]).toEqual({ atMs: expect.any(Number), method: "POST", path: "/api/v1/echo/a/b", allowed: false, unavailable: false, shadowRefused: ["trial"], refusedBy: "per-key", remaining: 0 });
-    expect(list[5]).toEqual({ atMs: expect.any(Number), method: "GET", path: "/api/v1/echo", allowed: true, unavailable: false, shadowRefused: [], refusedBy: null, remaining: 2 });
+    expect(list[0]).toEqual({
+      atMs: expect.any(Number),
+      method: "POST",
+      path: "/api/v1/echo/a/b",
+      allowed: false,
+      unavailable: false,
+      shadowRefused: ["trial"],
+      refusedBy: "per-key",
+      remaining: 0,
+    });
+    expect(list[5]).toEqual({
+      atMs: expect.any(Number),
+      method: "GET",
+      path: "/api/v1/echo",
+      allowed: true,
+      unavailable: false,
+      shadowRefused: [],
+      refusedBy: null,
+      remaining: 2,
+    });
     expect(list.map((d: { allowed: boolean }) => d.allowed)).toEqual([false, false, false, true, true, true]);
     expect(list[4]).toMatchObject({ allowed: true, shadowRefused: ["trial"], remaining: 1 });
     const times = list.map((d: { atMs: number }) => d.atMs);

@@ -27,11 +27,19 @@ describe("limited right now", () => {
     [`${T}/4`, perCaller],
     [`${other}/1`, perKey],
   ]);
-  const live = { rule: (tenantId: string, ref: string) => rules.get(`${tenantId}/${ref}`) ?? null, peek: limiter.peek.bind(limiter) };
+  const live = {
+    rule: (tenantId: string, ref: string) => rules.get(`${tenantId}/${ref}`) ?? null,
+    peek: limiter.peek.bind(limiter),
+  };
   const deps = { redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, directory: bed.directory };
 
   const setup = (async () => {
-    const recorder = new DecisionRecorder({ redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, log: () => undefined });
+    const recorder = new DecisionRecorder({
+      redis: bed.redis,
+      prefix: bed.prefix,
+      timeoutMs: 2_000,
+      log: () => undefined,
+    });
     // Key A: two admitted, two refused by per-key (limit 2 per minute).
     for (let i = 0; i < 4; i++) {
       const decision = await limiter.decide([perKey], { tenantId: T, keyId: "KeyAAAA1" });
@@ -43,7 +51,11 @@ describe("limited right now", () => {
       recorder.recordCheck(T, decision, decision.nowMs, "user\t42");
     }
     // Key B of another tenant was refused 90 s ago: not limited "right now".
-    const old = await limiter.decide([{ ...perKey, limit: 0 }], { tenantId: other, keyId: "KeyBBBB1" }, { nowMs: Date.now() - 90_000 });
+    const old = await limiter.decide(
+      [{ ...perKey, limit: 0 }],
+      { tenantId: other, keyId: "KeyBBBB1" },
+      { nowMs: Date.now() - 90_000 },
+    );
     recorder.recordRequest(req(other, "KeyBBBB1", old), Date.now() - 90_000);
     expect(await recorder.flush()).toBe("written");
   })();
@@ -86,6 +98,8 @@ describe("limited right now", () => {
 
   it("Redis down is a 503 AppError, not an empty list", async () => {
     const down = bed.client("redis://127.0.0.1:1");
-    await expect(limitedNow({ ...deps, redis: down, timeoutMs: 300 }, live, { tenantId: T, nowMs: Date.now() })).rejects.toMatchObject({ code: "limiter_unavailable" });
+    await expect(
+      limitedNow({ ...deps, redis: down, timeoutMs: 300 }, live, { tenantId: T, nowMs: Date.now() }),
+    ).rejects.toMatchObject({ code: "limiter_unavailable" });
   });
 });

@@ -72,7 +72,8 @@ interface Seen {
   lastMs: number;
 }
 
-const capacityOf = (rule: LimiterRule): number => (rule.algorithm === "token_bucket" || rule.algorithm === "gcra" ? rule.burst : rule.limit);
+const capacityOf = (rule: LimiterRule): number =>
+  rule.algorithm === "token_bucket" || rule.algorithm === "gcra" ? rule.burst : rule.limit;
 
 function subjectOf(s: LimitedSubject): Subject {
   switch (s.scope) {
@@ -91,7 +92,10 @@ function subjectOf(s: LimitedSubject): Subject {
 }
 
 /** Peeks every subject's refusing rules, one call per subject; null for rules gone. */
-async function peekQuotas(live: LiveRules | undefined, seen: Seen[]): Promise<{ nowMs: number | null; quotas: Map<string, LimitedQuota | null> }> {
+async function peekQuotas(
+  live: LiveRules | undefined,
+  seen: Seen[],
+): Promise<{ nowMs: number | null; quotas: Map<string, LimitedQuota | null> }> {
   const quotas = new Map<string, LimitedQuota | null>();
   if (!live) return { nowMs: null, quotas };
   const bySubject = new Map<string, { subject: Subject; rows: { member: string; rule: LimiterRule }[] }>();
@@ -102,7 +106,8 @@ async function peekQuotas(live: LiveRules | undefined, seen: Seen[]): Promise<{ 
     let group = bySubject.get(id);
     if (!group) bySubject.set(id, (group = { subject: subjectOf(s.subject), rows: [] }));
     group.rows.push({ member: s.member, rule });
-    if (rule.attribute) group.subject.attributes = { ...group.subject.attributes, [rule.attribute.id]: s.subject.value };
+    if (rule.attribute)
+      group.subject.attributes = { ...group.subject.attributes, [rule.attribute.id]: s.subject.value };
   }
   let nowMs: number | null = null;
   try {
@@ -116,13 +121,24 @@ async function peekQuotas(live: LiveRules | undefined, seen: Seen[]): Promise<{ 
         rows.forEach(({ member, rule }, i) => {
           const r = decision.results[i];
           if (!r) return;
-          quotas.set(member, { limit: rule.limit, windowMs: rule.windowMs, capacity: capacityOf(rule), remaining: r.remaining, retryAfterMs: r.retryAfterMs, resetMs: r.resetMs });
+          quotas.set(member, {
+            limit: rule.limit,
+            windowMs: rule.windowMs,
+            capacity: capacityOf(rule),
+            remaining: r.remaining,
+            retryAfterMs: r.retryAfterMs,
+            resetMs: r.resetMs,
+          });
         });
       }),
     );
   } catch (error) {
     if (error instanceof LimiterUnavailableError) {
-      throw new AppError("limiter_unavailable", "Remaining quota cannot be read right now: Redis is unavailable or too slow. Retry shortly.", { headers: { "Retry-After": "1" } });
+      throw new AppError(
+        "limiter_unavailable",
+        "Remaining quota cannot be read right now: Redis is unavailable or too slow. Retry shortly.",
+        { headers: { "Retry-After": "1" } },
+      );
     }
     throw error;
   }
@@ -131,7 +147,11 @@ async function peekQuotas(live: LiveRules | undefined, seen: Seen[]): Promise<{ 
 
 const stillLimited = (c: LimitedClient): number => (c.quota && c.quota.retryAfterMs > 0 ? 0 : 1);
 
-export async function limitedNow(deps: MonitoringReadDeps, live: LiveRules | undefined, query: LimitedNowQuery): Promise<LimitedNow> {
+export async function limitedNow(
+  deps: MonitoringReadDeps,
+  live: LiveRules | undefined,
+  query: LimitedNowQuery,
+): Promise<LimitedNow> {
   const input = parseInput(limitedNowQuerySchema, query);
   const scope = input.tenantId ?? GLOBAL_SCOPE;
   const keys = monitoringKeys(deps.prefix, scope);
@@ -159,7 +179,9 @@ export async function limitedNow(deps: MonitoringReadDeps, live: LiveRules | und
       if (known) known.refused += n;
     }
   }
-  const recent = [...seen.values()].filter((s) => s.lastMs >= input.nowMs - WINDOW_MS && s.lastMs <= input.nowMs + WINDOW_MS);
+  const recent = [...seen.values()].filter(
+    (s) => s.lastMs >= input.nowMs - WINDOW_MS && s.lastMs <= input.nowMs + WINDOW_MS,
+  );
 
   const [{ nowMs, quotas }, label] = await Promise.all([
     peekQuotas(live, recent),
@@ -179,7 +201,14 @@ export async function limitedNow(deps: MonitoringReadDeps, live: LiveRules | und
     lastRefusedMs: s.lastMs,
     quota: quotas.get(s.member) ?? null,
   }));
-  const member = (c: LimitedClient) => limitedMember({ tenantId: c.tenantId, ref: c.rule.ref, scope: c.scope, value: c.subject });
-  clients.sort((x, y) => stillLimited(x) - stillLimited(y) || y.refused - x.refused || y.lastRefusedMs - x.lastRefusedMs || (member(x) < member(y) ? -1 : 1));
+  const member = (c: LimitedClient) =>
+    limitedMember({ tenantId: c.tenantId, ref: c.rule.ref, scope: c.scope, value: c.subject });
+  clients.sort(
+    (x, y) =>
+      stillLimited(x) - stillLimited(y) ||
+      y.refused - x.refused ||
+      y.lastRefusedMs - x.lastRefusedMs ||
+      (member(x) < member(y) ? -1 : 1),
+  );
   return { nowMs: nowMs ?? input.nowMs, sinceMs: (minute - 1) * MINUTE_MS, clients: clients.slice(0, input.limit) };
 }

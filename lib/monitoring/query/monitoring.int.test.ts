@@ -7,7 +7,19 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { decisionOf, ruleResult } from "@/test/support/decisions";
-import { counts, HOUR, MIN, monitoringTestBed, NOW, per, perRefused, req, SEC, trialPass, trialRefuses } from "@/test/support/monitoringTestBed";
+import {
+  counts,
+  HOUR,
+  MIN,
+  monitoringTestBed,
+  NOW,
+  per,
+  perRefused,
+  req,
+  SEC,
+  trialPass,
+  trialRefuses,
+} from "@/test/support/monitoringTestBed";
 import { keysByPrefix } from "@/test/support/testRedis";
 import { HOT_KEYS_KEPT, monitoringKeys, RETENTION_MS } from "../record/monitoringKeys";
 
@@ -29,7 +41,10 @@ describe("recording and reading back traffic", () => {
     // Tenant B admits two; an unauthenticated request is refused.
     r.recordRequest(req(B, "KeyBBBB1", decisionOf([per])), SEC + 300);
     r.recordRequest(req(B, "KeyBBBB1", decisionOf([per])), SEC + 400);
-    r.recordRequest(req("-anon", undefined, decisionOf([ruleResult({ name: "anonymous", ref: "anon" }, { allowed: false })])), SEC + 500);
+    r.recordRequest(
+      req("-anon", undefined, decisionOf([ruleResult({ name: "anonymous", ref: "anon" }, { allowed: false })])),
+      SEC + 500,
+    );
     // Second SEC + 1: a request of A no rule matched.
     r.recordRequest(req(A, "KeyAAAA1", null), SEC + 1_000);
     expect(await r.flush()).toBe("written");
@@ -77,7 +92,12 @@ describe("recording and reading back traffic", () => {
     expect(minute.points).toHaveLength(21);
     const hit = minute.points.filter((p) => p.allowed + p.refused > 0);
     expect(hit.map((p) => [p.t, ...counts(p)!])).toEqual([[Math.floor(NOW / MIN) * MIN, 5, 1, 1]]);
-    const day = await queries.trafficSeries({ fromMs: NOW - 12 * HOUR, toMs: NOW + 12 * HOUR, stepMs: 5 * MIN, tenantId: A });
+    const day = await queries.trafficSeries({
+      fromMs: NOW - 12 * HOUR,
+      toMs: NOW + 12 * HOUR,
+      stepMs: 5 * MIN,
+      tenantId: A,
+    });
     expect(day.points).toHaveLength(289);
     expect(day.points.filter((p) => p.allowed + p.refused > 0).map(counts)).toEqual([[3, 1, 1]]);
   });
@@ -89,10 +109,19 @@ describe("recording and reading back traffic", () => {
     expect(ids).toEqual(expect.arrayContaining([A, B, "-anon"]));
     const lineA = rates.byTenant.find((l) => l.tenantId === A)!;
     expect(lineA.tenantName).toBe(`name of ${A}`);
-    expect(lineA.total).toMatchObject({ allowed: 3, refused: 1, shadowRefused: 1, requests: 4, refusedPct: 25, shadowRefusedPct: 25 });
+    expect(lineA.total).toMatchObject({
+      allowed: 3,
+      refused: 1,
+      shadowRefused: 1,
+      requests: 4,
+      refusedPct: 25,
+      shadowRefusedPct: 25,
+    });
     expect(lineA.points[0]).toMatchObject({ requests: 3, refusedPct: 100 / 3 });
     const ruleLines = rates.byRule.filter((l) => l.tenantId === A);
-    expect(ruleLines.map((l) => [l.rule?.name, l.rule?.mode, l.total.refused, l.total.shadowRefused, l.total.requests])).toEqual([
+    expect(
+      ruleLines.map((l) => [l.rule?.name, l.rule?.mode, l.total.refused, l.total.shadowRefused, l.total.requests]),
+    ).toEqual([
       ["per-key", "enforce", 1, 0, 3],
       ["trial", "shadow", 0, 1, 3],
     ]);
@@ -109,7 +138,9 @@ describe("recording and reading back traffic", () => {
     r.recordRequest(req(C, "KeyCCCC1", decisionOf([per, trialRefuses])), SEC);
     await r.flush();
     const rates = await queries.refusalRate({ fromMs: SEC, toMs: SEC + 1_000, stepMs: 1_000, tenantId: C, limit: 1 });
-    expect(rates.byRule.map((l) => [l.rule?.name, l.total.shadowRefused, l.total.shadowRefusedPct])).toEqual([["trial", 2, (100 * 2) / 3]]);
+    expect(rates.byRule.map((l) => [l.rule?.name, l.total.shadowRefused, l.total.shadowRefusedPct])).toEqual([
+      ["trial", 2, (100 * 2) / 3],
+    ]);
     expect(rates.byTenant[0]!.total).toMatchObject({ allowed: 2, refused: 1, shadowRefused: 2 });
   });
 
@@ -118,8 +149,24 @@ describe("recording and reading back traffic", () => {
     const hot = await queries.hotKeys({ fromMs: NOW - MIN, toMs: NOW + MIN, tenantId: A });
     expect(hot.resolution).toBe("minute");
     expect(hot.keys).toEqual([
-      { tenantId: A, tenantName: `name of ${A}`, keyId: "KeyAAAA1", keyName: "key KeyAAAA1", requests: 3, refused: 1, topRule: { ref: "1", name: "per-key", mode: "enforce", refused: 1 } },
-      { tenantId: A, tenantName: `name of ${A}`, keyId: "KeyAAAA2", keyName: "key KeyAAAA2", requests: 1, refused: 0, topRule: null },
+      {
+        tenantId: A,
+        tenantName: `name of ${A}`,
+        keyId: "KeyAAAA1",
+        keyName: "key KeyAAAA1",
+        requests: 3,
+        refused: 1,
+        topRule: { ref: "1", name: "per-key", mode: "enforce", refused: 1 },
+      },
+      {
+        tenantId: A,
+        tenantName: `name of ${A}`,
+        keyId: "KeyAAAA2",
+        keyName: "key KeyAAAA2",
+        requests: 1,
+        refused: 0,
+        topRule: null,
+      },
     ]);
     const global = await queries.hotKeys({ fromMs: NOW - 2 * HOUR, toMs: NOW + MIN });
     expect(global.resolution).toBe("hour");
@@ -160,7 +207,8 @@ describe("bounds", () => {
     // 130 keys; key i makes i % 7 + 1 requests, in two flushes.
     for (const half of [0, 1]) {
       for (let i = half; i < 130; i += 2) {
-        for (let n = 0; n <= i % 7; n++) r.recordRequest(req(T, `K${String(i).padStart(7, "0")}`, decisionOf([per])), NOW);
+        for (let n = 0; n <= i % 7; n++)
+          r.recordRequest(req(T, `K${String(i).padStart(7, "0")}`, decisionOf([per])), NOW);
       }
       expect(await r.flush()).toBe("written");
     }
@@ -175,4 +223,3 @@ describe("bounds", () => {
     expect(limited.keys.map((k) => k.requests)).toEqual([7, 7, 7]);
   });
 });
-

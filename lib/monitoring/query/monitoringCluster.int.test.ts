@@ -39,8 +39,20 @@ describe("monitoring on a Redis Cluster", () => {
     const tenants = ["TenantAA", "TenantBB"];
     for (const tenantId of tenants) {
       const keyId = tenantId === "TenantAA" ? "KeyAAAA1" : "KeyBBBB1";
-      recorder.recordRequest({ tenantId, keyId, decision: decisionOf([ruleResult({ name: "r", ref: "1" })]), method: "GET", path: "/a" });
-      recorder.recordRequest({ tenantId, keyId, decision: decisionOf([ruleResult({ name: "r", ref: "1" }, { allowed: false })]), method: "GET", path: "/b" });
+      recorder.recordRequest({
+        tenantId,
+        keyId,
+        decision: decisionOf([ruleResult({ name: "r", ref: "1" })]),
+        method: "GET",
+        path: "/a",
+      });
+      recorder.recordRequest({
+        tenantId,
+        keyId,
+        decision: decisionOf([ruleResult({ name: "r", ref: "1" }, { allowed: false })]),
+        method: "GET",
+        path: "/b",
+      });
     }
     expect(await recorder.flush()).toBe("written");
 

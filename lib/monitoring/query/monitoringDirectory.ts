@@ -53,10 +53,16 @@ function currentRules(tenant: TenantAccess | undefined): Map<string, { name: str
   return out;
 }
 
-export function accessDirectory(access: AccessCache, storedRefs: StoredRuleRefs, storedKeyTenant: StoredKeyTenant): MonitoringDirectory {
+export function accessDirectory(
+  access: AccessCache,
+  storedRefs: StoredRuleRefs,
+  storedKeyTenant: StoredKeyTenant,
+): MonitoringDirectory {
   const anonymous = anonymousRule(1);
   const known = (tenantId: string) =>
-    tenantId === ANONYMOUS_TENANT ? new Map([[anonymous.ref, { name: anonymous.name, mode: anonymous.mode }]]) : currentRules(access.tenant(tenantId));
+    tenantId === ANONYMOUS_TENANT
+      ? new Map([[anonymous.ref, { name: anonymous.name, mode: anonymous.mode }]])
+      : currentRules(access.tenant(tenantId));
   const stored = async (tenantId: string) => {
     if (tenantId === ANONYMOUS_TENANT) return [];
     try {
@@ -66,7 +72,8 @@ export function accessDirectory(access: AccessCache, storedRefs: StoredRuleRefs,
     }
   };
   return {
-    tenantName: (tenantId) => (tenantId === ANONYMOUS_TENANT ? ANONYMOUS_TENANT_NAME : (access.tenant(tenantId)?.name ?? null)),
+    tenantName: (tenantId) =>
+      tenantId === ANONYMOUS_TENANT ? ANONYMOUS_TENANT_NAME : (access.tenant(tenantId)?.name ?? null),
     keyName: (tenantId, keyId) => access.tenant(tenantId)?.keys.get(keyId)?.name ?? null,
     async describeRules(tenantId, refs) {
       const current = known(tenantId);
@@ -97,7 +104,10 @@ export function accessDirectory(access: AccessCache, storedRefs: StoredRuleRefs,
  * The rule a ref names in force now, as the limiter takes it (tenant rules and key overrides; the
  * anonymous rule of `-anon` with this process's limit); null when no such rule exists any more.
  */
-export function liveRuleOf(access: AccessCache, anonLimitPerMinute: number): (tenantId: string, ref: string) => LimiterRule | null {
+export function liveRuleOf(
+  access: AccessCache,
+  anonLimitPerMinute: number,
+): (tenantId: string, ref: string) => LimiterRule | null {
   return (tenantId, ref) => {
     if (tenantId === ANONYMOUS_TENANT) return ref === "anon" ? anonymousRule(anonLimitPerMinute) : null;
     const tenant = access.tenant(tenantId);
@@ -113,7 +123,10 @@ export function liveRuleOf(access: AccessCache, anonLimitPerMinute: number): (te
 }
 
 /** Labels of rules of several tenants, one `describeRules` per tenant; unknown pairs get an unnamed label. */
-export async function labelRules(directory: MonitoringDirectory, rules: [tenantId: string, ref: string][]): Promise<(tenantId: string, ref: string) => RuleLabel> {
+export async function labelRules(
+  directory: MonitoringDirectory,
+  rules: [tenantId: string, ref: string][],
+): Promise<(tenantId: string, ref: string) => RuleLabel> {
   const byTenant = new Map<string, Set<string>>();
   for (const [tenantId, ref] of rules) {
     let refs = byTenant.get(tenantId);
@@ -121,6 +134,10 @@ export async function labelRules(directory: MonitoringDirectory, rules: [tenantI
     refs.add(ref);
   }
   const labels = new Map<string, Map<string, RuleLabel>>();
-  await Promise.all([...byTenant].map(async ([tenantId, refs]) => labels.set(tenantId, await directory.describeRules(tenantId, [...refs]))));
+  await Promise.all(
+    [...byTenant].map(async ([tenantId, refs]) =>
+      labels.set(tenantId, await directory.describeRules(tenantId, [...refs])),
+    ),
+  );
   return (tenantId, ref) => labels.get(tenantId)?.get(ref) ?? { ref, name: null, mode: null };
 }

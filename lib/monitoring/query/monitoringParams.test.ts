@@ -50,12 +50,26 @@ describe("time windows", () => {
   });
 
   it("step, to, tenantId and limit are taken as given", () => {
-    expect(refusalRateInput(q(`range=1h&to=${NOW - HOUR}&step=120000&tenantId=${T}&limit=3`), NOW)).toEqual({ tenantId: T, limit: 3, fromMs: NOW - 2 * HOUR, toMs: NOW - HOUR, stepMs: 120_000 });
-    expect(hotKeysInput(q("tenantId=-anon"), NOW)).toEqual({ tenantId: "-anon", limit: undefined, fromMs: NOW - 5 * MIN, toMs: NOW });
+    expect(refusalRateInput(q(`range=1h&to=${NOW - HOUR}&step=120000&tenantId=${T}&limit=3`), NOW)).toEqual({
+      tenantId: T,
+      limit: 3,
+      fromMs: NOW - 2 * HOUR,
+      toMs: NOW - HOUR,
+      stepMs: 120_000,
+    });
+    expect(hotKeysInput(q("tenantId=-anon"), NOW)).toEqual({
+      tenantId: "-anon",
+      limit: undefined,
+      fromMs: NOW - 5 * MIN,
+      toMs: NOW,
+    });
   });
 
   it("a rule is named and resolved to its ref; it needs a tenantId", async () => {
-    expect(await trafficInput(q(`tenantId=${T}&rule=per-key`), NOW, directory)).toMatchObject({ tenantId: T, ruleRef: "1" });
+    expect(await trafficInput(q(`tenantId=${T}&rule=per-key`), NOW, directory)).toMatchObject({
+      tenantId: T,
+      ruleRef: "1",
+    });
     const missing = await rejection(() => trafficInput(q(`tenantId=${T}&rule=nope`), NOW, directory));
     expect(missing.code).toBe("not_found");
     expect(missing.message).toContain('"nope"');
@@ -78,7 +92,16 @@ describe("422s name the parameter as given", () => {
     ["traffic", `from=${NOW - 1.5}`, { from: ["from must be a whole number of milliseconds"] }],
     ["traffic", "step=500", { step: ["step must be at least 1000"] }],
     ["traffic", "step=1500", { step: ["step must be a whole number of seconds"] }],
-    ["traffic", "range=24h&step=30000", { step: ["step is too small for this range: at most 1440 points", "for a range over 1 h, step must be a whole number of minutes"] }],
+    [
+      "traffic",
+      "range=24h&step=30000",
+      {
+        step: [
+          "step is too small for this range: at most 1440 points",
+          "for a range over 1 h, step must be a whole number of minutes",
+        ],
+      },
+    ],
     ["refusal-rate", "limit=0", { limit: ["limit must be at least 1"] }],
     ["refusal-rate", "limit=51", { limit: ["limit must be at most 50"] }],
     ["hot-keys", "limit=101", { limit: ["limit must be at most 100"] }],

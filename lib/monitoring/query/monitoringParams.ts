@@ -61,7 +61,16 @@ const windowParams = {
 };
 
 export const seriesParamsSchema = z.object({ ...windowParams, step: number("step").optional() }).strict();
-export const trafficParamsSchema = seriesParamsSchema.extend({ rule: z.string().min(1, "rule must not be empty").max(RULE_NAME_MAX, `rule must be at most ${RULE_NAME_MAX} characters`).optional() }).strict().omit({ limit: true });
+export const trafficParamsSchema = seriesParamsSchema
+  .extend({
+    rule: z
+      .string()
+      .min(1, "rule must not be empty")
+      .max(RULE_NAME_MAX, `rule must be at most ${RULE_NAME_MAX} characters`)
+      .optional(),
+  })
+  .strict()
+  .omit({ limit: true });
 export const listParamsSchema = z.object(windowParams).strict();
 export const limitedParamsSchema = z.object({ tenantId: windowParams.tenantId, limit: windowParams.limit }).strict();
 export const decisionsParamsSchema = z.object({ limit: number("limit").optional() }).strict();
@@ -93,7 +102,8 @@ export function defaultStepMs(rangeMs: number): number {
 }
 
 function timeWindow(params: WindowParams, nowMs: number): { fromMs: number; toMs: number; stepMs: number } {
-  if (params.range !== undefined && params.from !== undefined) throw invalid({ from: ["give either range or from, not both"] });
+  if (params.range !== undefined && params.from !== undefined)
+    throw invalid({ from: ["give either range or from, not both"] });
   const toMs = params.to ?? nowMs;
   const preset = RANGE_PRESETS[params.range ?? "5m"];
   const fromMs = params.from ?? toMs - preset.rangeMs;
@@ -112,17 +122,26 @@ function validated<S extends z.ZodType>(schema: S, input: unknown): z.input<S> {
   } catch (error) {
     if (!(error instanceof AppError) || !error.extra.errors) throw error;
     const rename = (text: string) => text.replace(FIELD_NAME, (name) => PARAM_NAMES[name] ?? name);
-    throw invalid(Object.fromEntries(Object.entries(error.extra.errors).map(([field, messages]) => [rename(field), messages.map(rename)])));
+    throw invalid(
+      Object.fromEntries(
+        Object.entries(error.extra.errors).map(([field, messages]) => [rename(field), messages.map(rename)]),
+      ),
+    );
   }
 }
 
-export async function trafficInput(params: URLSearchParams, nowMs: number, directory: MonitoringDirectory): Promise<TrafficQuery> {
+export async function trafficInput(
+  params: URLSearchParams,
+  nowMs: number,
+  directory: MonitoringDirectory,
+): Promise<TrafficQuery> {
   const p = parseParams(trafficParamsSchema, params);
   let ruleRef: string | undefined;
   if (p.rule !== undefined) {
     if (p.tenantId === undefined) throw invalid({ rule: ["rule needs a tenantId"] });
     ruleRef = (await directory.refOf(p.tenantId, p.rule)) ?? undefined;
-    if (ruleRef === undefined) throw new AppError("not_found", `Tenant ${p.tenantId} has no rule named ${JSON.stringify(p.rule)}.`);
+    if (ruleRef === undefined)
+      throw new AppError("not_found", `Tenant ${p.tenantId} has no rule named ${JSON.stringify(p.rule)}.`);
   }
   return validated(trafficQuerySchema, { tenantId: p.tenantId, ruleRef, ...timeWindow(p, nowMs) });
 }

@@ -9,7 +9,14 @@ import { hotKeys, type HotKeys } from "./hotKeysQuery";
 import type { MonitoringDirectory } from "./monitoringDirectory";
 import type { MonitoringReadDeps } from "./readDeps";
 import { limitedNow, type LimitedNow, type LiveRules } from "./limitedNowQuery";
-import type { HotKeysQuery, LimitedNowQuery, NearLimitQuery, RecentDecisionsQuery, RefusalRateQuery, TrafficQuery } from "./monitoringSchemas";
+import type {
+  HotKeysQuery,
+  LimitedNowQuery,
+  NearLimitQuery,
+  RecentDecisionsQuery,
+  RefusalRateQuery,
+  TrafficQuery,
+} from "./monitoringSchemas";
 import { nearLimit, type NearLimit } from "./nearLimitQuery";
 import { recentDecisions, type RecentDecisions } from "./recentDecisionsQuery";
 import { refusalRate, type RefusalRates } from "./refusalRateQuery";

@@ -50,7 +50,9 @@ describe("GET /api/admin/monitoring/traffic", () => {
   });
 
   it("200: one rule's series, a shadow rule's would-refusals apart from refusals", async () => {
-    const shadow = await admin(traffic, { path: `/api/admin/monitoring/traffic?tenantId=${tenantId}&rule=trial&range=1h` });
+    const shadow = await admin(traffic, {
+      path: `/api/admin/monitoring/traffic?tenantId=${tenantId}&rule=trial&range=1h`,
+    });
     expect(shadow.status).toBe(200);
     expect(shadow.body.rule).toEqual({ ref: expect.any(String), name: "trial", mode: "shadow" });
     expect(shadow.body.source).toBe("minute");
@@ -86,7 +88,14 @@ describe("GET /api/admin/monitoring/refusal-rate", () => {
     expect(res.body.byTenant).toHaveLength(1);
     const [line] = res.body.byTenant;
     expect(line).toMatchObject({ tenantId, tenantName: expect.stringContaining("monitoring-routes-"), rule: null });
-    expect(line.total).toEqual({ allowed: 4, refused: 3, shadowRefused: 2, requests: 7, refusedPct: 300 / 7, shadowRefusedPct: 200 / 7 });
+    expect(line.total).toEqual({
+      allowed: 4,
+      refused: 3,
+      shadowRefused: 2,
+      requests: 7,
+      refusedPct: 300 / 7,
+      shadowRefusedPct: 200 / 7,
+    });
     expect(res.body.byRule.map((l: { rule: { name: string } }) => l.rule.name).sort()).toEqual(["per-key", "trial"]);
   });
 
@@ -103,8 +112,24 @@ describe("GET /api/admin/monitoring/hot-keys", () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(["fromMs", "keys", "resolution", "toMs"]);
     expect(res.body.keys).toEqual([
-      { tenantId, tenantName: expect.any(String), keyId: key1.id, keyName: "busy <b>key</b>", requests: 6, refused: 3, topRule: { ref: expect.any(String), name: "per-key", mode: "enforce", refused: 3 } },
-      { tenantId, tenantName: expect.any(String), keyId: key2.id, keyName: "quiet key", requests: 1, refused: 0, topRule: null },
+      {
+        tenantId,
+        tenantName: expect.any(String),
+        keyId: key1.id,
+        keyName: "busy <b>key</b>",
+        requests: 6,
+        refused: 3,
+        topRule: { ref: expect.any(String), name: "per-key", mode: "enforce", refused: 3 },
+      },
+      {
+        tenantId,
+        tenantName: expect.any(String),
+        keyId: key2.id,
+        keyName: "quiet key",
+        requests: 1,
+        refused: 0,
+        topRule: null,
+      },
     ]);
     const global = await admin(hotKeys, { path: "/api/admin/monitoring/hot-keys?limit=100" });
     expect(global.status).toBe(200);
@@ -122,7 +147,17 @@ describe("GET /api/admin/monitoring/near-limit", () => {
     const res = await admin(nearLimit, { path: `/api/admin/monitoring/near-limit?tenantId=${tenantId}` });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(["clients", "fromMs", "resolution", "toMs"]);
-    expect(res.body.clients.map((c: { keyId: string; remaining: number; capacity: number; fraction: number; rule: { name: string } }) => [c.keyId, c.rule.name, c.capacity, c.remaining, c.fraction])).toEqual([
+    expect(
+      res.body.clients.map(
+        (c: { keyId: string; remaining: number; capacity: number; fraction: number; rule: { name: string } }) => [
+          c.keyId,
+          c.rule.name,
+          c.capacity,
+          c.remaining,
+          c.fraction,
+        ],
+      ),
+    ).toEqual([
       [key1.id, "per-key", 3, 0, 0],
       [key2.id, "per-key", 3, 2, 0.666667], // fractions are stored to 1e-6
     ]);

@@ -17,14 +17,22 @@ const { auth: headers, close } = routeTestEnv("mondown", { redisUrl: `redis://12
 // Loaded after the environment is set: config() reads it once, on first use.
 const loaded = await loadRoutes("traffic", "refusalRate", "hotKeys", "nearLimit", "keyDecisions");
 // Named by their paths.
-const routes = { traffic: loaded.traffic, "refusal-rate": loaded.refusalRate, "hot-keys": loaded.hotKeys, "near-limit": loaded.nearLimit, decisions: loaded.keyDecisions };
+const routes = {
+  traffic: loaded.traffic,
+  "refusal-rate": loaded.refusalRate,
+  "hot-keys": loaded.hotKeys,
+  "near-limit": loaded.nearLimit,
+  decisions: loaded.keyDecisions,
+};
 const db = await import("@/lib/db/client");
 const tenantId = newId();
 const keyId = newId();
 
 beforeAll(async () => {
   await db.getDb().tenant.create({ data: { id: tenantId, name: `monitoring-down-${tenantId}` } });
-  await db.getDb().apiKey.create({ data: { id: keyId, tenantId, name: "k", prefix: `sluice_${keyId}`, secretHash: "0".repeat(64) } });
+  await db
+    .getDb()
+    .apiKey.create({ data: { id: keyId, tenantId, name: "k", prefix: `sluice_${keyId}`, secretHash: "0".repeat(64) } });
 });
 
 afterAll(async () => {
@@ -46,8 +54,14 @@ describe("Redis down", () => {
   });
 
   it("bad parameters are still 422, an unknown key still 404", async () => {
-    expect((await callRoute(routes.traffic.GET, { path: "/api/admin/monitoring/traffic?range=2h", headers })).status).toBe(422);
-    expect((await callRoute(routes.decisions.GET, { path: "/x?limit=99", headers, params: { keyId } })).status).toBe(422);
-    expect((await callRoute(routes.decisions.GET, { path: "/x", headers, params: { keyId: "ZZZZZZZZ" } })).status).toBe(404);
+    expect(
+      (await callRoute(routes.traffic.GET, { path: "/api/admin/monitoring/traffic?range=2h", headers })).status,
+    ).toBe(422);
+    expect((await callRoute(routes.decisions.GET, { path: "/x?limit=99", headers, params: { keyId } })).status).toBe(
+      422,
+    );
+    expect((await callRoute(routes.decisions.GET, { path: "/x", headers, params: { keyId: "ZZZZZZZZ" } })).status).toBe(
+      404,
+    );
   });
 });

@@ -15,7 +15,9 @@ export const monitoringTenantIdSchema = z
   .string({ error: "tenantId must be a tenant id" })
   .regex(new RegExp(`^(?:[${BASE62_CLASS}]{${ID_LENGTH}}|-anon)$`), "tenantId must be a tenant id");
 
-export const ruleRefSchema = z.string({ error: "ruleRef must be a rule ref" }).regex(/^[a-z0-9_-]{1,64}$/, "ruleRef must be a rule ref");
+export const ruleRefSchema = z
+  .string({ error: "ruleRef must be a rule ref" })
+  .regex(/^[a-z0-9_-]{1,64}$/, "ruleRef must be a rule ref");
 
 const epochMs = (name: string) =>
   z
@@ -25,7 +27,12 @@ const epochMs = (name: string) =>
     .max(8.64e15, `${name} is out of range`);
 
 const limitSchema = (fallback: number, max: number) =>
-  z.number({ error: "limit must be a number" }).int("limit must be a whole number").min(1, "limit must be at least 1").max(max, `limit must be at most ${max}`).default(fallback);
+  z
+    .number({ error: "limit must be a number" })
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(max, `limit must be at most ${max}`)
+    .default(fallback);
 
 const stepSchema = z
   .number({ error: "stepMs must be a number" })
@@ -45,9 +52,18 @@ function checkRange(input: RangeInput, ctx: z.RefinementCtx): void {
   if (span > DAY_MS) ctx.addIssue({ code: "custom", path: ["fromMs"], message: "the range must be at most 24 h" });
   const step = input.stepMs;
   if (step === undefined) return;
-  if (span / step > MAX_POINTS) ctx.addIssue({ code: "custom", path: ["stepMs"], message: `stepMs is too small for this range: at most ${MAX_POINTS} points` });
+  if (span / step > MAX_POINTS)
+    ctx.addIssue({
+      code: "custom",
+      path: ["stepMs"],
+      message: `stepMs is too small for this range: at most ${MAX_POINTS} points`,
+    });
   if (step % MINUTE_MS !== 0 && span > HOUR_MS) {
-    ctx.addIssue({ code: "custom", path: ["stepMs"], message: "for a range over 1 h, stepMs must be a whole number of minutes" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["stepMs"],
+      message: "for a range over 1 h, stepMs must be a whole number of minutes",
+    });
   }
 }
 
@@ -62,7 +78,8 @@ export const trafficQuerySchema = z
   .strict()
   .superRefine((input, ctx) => {
     checkRange(input, ctx);
-    if (input.ruleRef !== undefined && input.tenantId === undefined) ctx.addIssue({ code: "custom", path: ["ruleRef"], message: "ruleRef needs a tenantId" });
+    if (input.ruleRef !== undefined && input.tenantId === undefined)
+      ctx.addIssue({ code: "custom", path: ["ruleRef"], message: "ruleRef needs a tenantId" });
   });
 
 export const refusalRateQuerySchema = z

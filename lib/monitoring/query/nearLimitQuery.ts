@@ -54,7 +54,8 @@ function parseMark(member: string, fraction: number, atMs: number): Mark | null 
 }
 
 /** Lower fraction first; then the later sighting; then by rule ref. */
-const lower = (x: Mark, y: Mark): number => x.fraction - y.fraction || y.atMs - x.atMs || (x.ref < y.ref ? -1 : x.ref > y.ref ? 1 : 0);
+const lower = (x: Mark, y: Mark): number =>
+  x.fraction - y.fraction || y.atMs - x.atMs || (x.ref < y.ref ? -1 : x.ref > y.ref ? 1 : 0);
 
 export async function nearLimit(deps: MonitoringReadDeps, query: NearLimitQuery): Promise<NearLimit> {
   const input = parseInput(nearLimitQuerySchema, query);
@@ -80,7 +81,10 @@ export async function nearLimit(deps: MonitoringReadDeps, query: NearLimitQuery)
   const top = [...lowest.values()].sort((x, y) => lower(x, y) || (x.client < y.client ? -1 : 1)).slice(0, input.limit);
 
   const marks = top.map((mark) => ({ mark, client: parseClientMember(scope, mark.client) }));
-  const label = await labelRules(deps.directory, marks.map(({ mark, client }) => [client.tenantId, mark.ref]));
+  const label = await labelRules(
+    deps.directory,
+    marks.map(({ mark, client }) => [client.tenantId, mark.ref]),
+  );
   const clients: NearLimitClient[] = marks.map(({ mark, client: { tenantId, keyId } }) => ({
     tenantId,
     tenantName: deps.directory.tenantName(tenantId),

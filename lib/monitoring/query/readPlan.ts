@@ -31,7 +31,11 @@ export class ReadPlan {
     try {
       replies = await runPipelines(redis, this.groups, timeoutMs);
     } catch {
-      throw new AppError("limiter_unavailable", "Monitoring data cannot be read right now: Redis is unavailable or too slow. Retry shortly.", { headers: { "Retry-After": "1" } });
+      throw new AppError(
+        "limiter_unavailable",
+        "Monitoring data cannot be read right now: Redis is unavailable or too slow. Retry shortly.",
+        { headers: { "Retry-After": "1" } },
+      );
     }
     return (handle) => replies.get(handle.scope)?.[handle.index];
   }
@@ -44,7 +48,8 @@ export function pairs(reply: unknown): [string, string][] {
     for (let i = 0; i + 1 < reply.length; i += 2) out.push([String(reply[i]), String(reply[i + 1])]);
     return out;
   }
-  if (reply && typeof reply === "object") return Object.entries(reply as Record<string, unknown>).map(([k, v]) => [k, String(v)]);
+  if (reply && typeof reply === "object")
+    return Object.entries(reply as Record<string, unknown>).map(([k, v]) => [k, String(v)]);
   return [];
 }
 

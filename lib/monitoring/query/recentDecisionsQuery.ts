@@ -26,7 +26,12 @@ export async function recentDecisions(deps: MonitoringReadDeps, query: RecentDec
   const tenantId = await deps.directory.keyTenant(input.keyId);
   if (tenantId === null) throw new AppError("not_found", `No API key with id ${JSON.stringify(input.keyId)}.`);
   const plan = new ReadPlan();
-  const handle = plan.add(tenantId, ["LRANGE", monitoringKeys(deps.prefix, tenantId).recent(input.keyId), 0, RECENT_DECISIONS_KEPT - 1]);
+  const handle = plan.add(tenantId, [
+    "LRANGE",
+    monitoringKeys(deps.prefix, tenantId).recent(input.keyId),
+    0,
+    RECENT_DECISIONS_KEPT - 1,
+  ]);
   const reply = (await plan.run(deps.redis, deps.timeoutMs))(handle);
   const decisions = (Array.isArray(reply) ? reply : [])
     .map(parseRecentDecision)

@@ -54,7 +54,12 @@ const pct = (part: number, whole: number): number | null => (whole > 0 ? (100 * 
 
 function rated<P extends Counts>(point: P, perRule: boolean): P & Rates {
   const requests = point.allowed + point.refused + (perRule ? point.shadowRefused : 0);
-  return { ...point, requests, refusedPct: pct(point.refused, requests), shadowRefusedPct: pct(point.shadowRefused, requests) };
+  return {
+    ...point,
+    requests,
+    refusedPct: pct(point.refused, requests),
+    shadowRefusedPct: pct(point.shadowRefused, requests),
+  };
 }
 
 function line(tenantId: string, tenantName: string | null, rule: RuleLabel | null, points: SeriesPoint[]): RateLine {
@@ -64,13 +69,25 @@ function line(tenantId: string, tenantName: string | null, rule: RuleLabel | nul
     sum.refused += p.refused;
     sum.shadowRefused += p.shadowRefused;
   }
-  return { tenantId, tenantName, rule, total: rated(sum, rule !== null), points: points.map((p) => rated(p, rule !== null)) };
+  return {
+    tenantId,
+    tenantName,
+    rule,
+    total: rated(sum, rule !== null),
+    points: points.map((p) => rated(p, rule !== null)),
+  };
 }
 
 /** Sums the scores of several sorted sets; highest first, ties by member. */
-async function ranked(deps: MonitoringReadDeps, reads: { scope: string; key: string }[]): Promise<[string, string, number][]> {
+async function ranked(
+  deps: MonitoringReadDeps,
+  reads: { scope: string; key: string }[],
+): Promise<[string, string, number][]> {
   const plan = new ReadPlan();
-  const handles: [string, ReadHandle][] = reads.map(({ scope, key }) => [scope, plan.add(scope, ["ZRANGE", key, 0, -1, "WITHSCORES"])]);
+  const handles: [string, ReadHandle][] = reads.map(({ scope, key }) => [
+    scope,
+    plan.add(scope, ["ZRANGE", key, 0, -1, "WITHSCORES"]),
+  ]);
   const replies = await plan.run(deps.redis, deps.timeoutMs);
   const sums = new Map<string, [string, string, number]>();
   for (const [scope, handle] of handles) {
@@ -81,23 +98,39 @@ async function ranked(deps: MonitoringReadDeps, reads: { scope: string; key: str
       sums.set(id, entry);
     }
   }
-  const byId = (x: [string, string, number], y: [string, string, number]) => (x[0] === y[0] ? (x[1] < y[1] ? -1 : 1) : x[0] < y[0] ? -1 : 1);
+  const byId = (x: [string, string, number], y: [string, string, number]) =>
+    x[0] === y[0] ? (x[1] < y[1] ? -1 : 1) : x[0] < y[0] ? -1 : 1;
   return [...sums.values()].sort((x, y) => y[2] - x[2] || byId(x, y));
 }
 
 async function rankedTenants(deps: MonitoringReadDeps, hours: number[], limit: number): Promise<string[]> {
   const keys = monitoringKeys(deps.prefix, GLOBAL_SCOPE);
-  const tenants = await ranked(deps, hours.map((h) => ({ scope: GLOBAL_SCOPE, key: keys.tenants(h) })));
+  const tenants = await ranked(
+    deps,
+    hours.map((h) => ({ scope: GLOBAL_SCOPE, key: keys.tenants(h) })),
+  );
   return tenants.slice(0, limit).map(([, tenantId]) => tenantId);
 }
 
-async function rankedRules(deps: MonitoringReadDeps, tenantIds: string[], hours: number[], limit: number): Promise<[string, string][]> {
-  const reads = tenantIds.flatMap((tenantId) => hours.map((h) => ({ scope: tenantId, key: monitoringKeys(deps.prefix, tenantId).rules(h) })));
+async function rankedRules(
+  deps: MonitoringReadDeps,
+  tenantIds: string[],
+  hours: number[],
+  limit: number,
+): Promise<[string, string][]> {
+  const reads = tenantIds.flatMap((tenantId) =>
+    hours.map((h) => ({ scope: tenantId, key: monitoringKeys(deps.prefix, tenantId).rules(h) })),
+  );
   const rules = await ranked(deps, reads);
   return rules.slice(0, limit).map(([tenantId, ref]) => [tenantId, ref]);
 }
 
-async function readLines(deps: MonitoringReadDeps, grid: TimeGrid, tenantIds: string[], rules: [string, string][]): Promise<{ byTenant: RateLine[]; byRule: RateLine[] }> {
+async function readLines(
+  deps: MonitoringReadDeps,
+  grid: TimeGrid,
+  tenantIds: string[],
+  rules: [string, string][],
+): Promise<{ byTenant: RateLine[]; byRule: RateLine[] }> {
   const plan = new ReadPlan();
   const tenantSeries = tenantIds.map((id) => planSeries(plan, deps.prefix, id, TOTAL_REF, grid));
   const ruleSeries = rules.map(([id, ref]) => planSeries(plan, deps.prefix, id, ref, grid));

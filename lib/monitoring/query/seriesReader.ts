@@ -19,12 +19,26 @@ const CELL = /^(\d{1,2})([ars])$/;
 const FIELD = { a: "allowed", r: "refused", s: "shadowRefused" } as const;
 
 /** Plans the reads of one series; the returned function sums them once the plan has run. */
-export function planSeries(plan: ReadPlan, prefix: string, scope: string, ref: string, grid: TimeGrid): (replies: Replies) => SeriesPoint[] {
+export function planSeries(
+  plan: ReadPlan,
+  prefix: string,
+  scope: string,
+  ref: string,
+  grid: TimeGrid,
+): (replies: Replies) => SeriesPoint[] {
   const keys = monitoringKeys(prefix, scope);
   const reads: { baseMs: number; unitMs: number; handle: ReadHandle }[] =
     grid.source === "second"
-      ? periodsCovering("minute", grid.startMs, grid.toMs).map((m) => ({ baseMs: m * MINUTE_MS, unitMs: SECOND_MS, handle: plan.add(scope, ["HGETALL", keys.seconds(ref, m)]) }))
-      : periodsCovering("hour", grid.startMs, grid.toMs).map((h) => ({ baseMs: h * HOUR_MS, unitMs: MINUTE_MS, handle: plan.add(scope, ["HGETALL", keys.minutes(ref, h)]) }));
+      ? periodsCovering("minute", grid.startMs, grid.toMs).map((m) => ({
+          baseMs: m * MINUTE_MS,
+          unitMs: SECOND_MS,
+          handle: plan.add(scope, ["HGETALL", keys.seconds(ref, m)]),
+        }))
+      : periodsCovering("hour", grid.startMs, grid.toMs).map((h) => ({
+          baseMs: h * HOUR_MS,
+          unitMs: MINUTE_MS,
+          handle: plan.add(scope, ["HGETALL", keys.minutes(ref, h)]),
+        }));
   return (replies) => {
     const points: SeriesPoint[] = bucketTimes(grid).map((t) => ({ t, allowed: 0, refused: 0, shadowRefused: 0 }));
     for (const read of reads) {

@@ -33,6 +33,17 @@ export async function trafficSeries(deps: MonitoringReadDeps, query: TrafficQuer
   const plan = new ReadPlan();
   const series = planSeries(plan, deps.prefix, input.tenantId ?? GLOBAL_SCOPE, input.ruleRef ?? TOTAL_REF, grid);
   const replies = await plan.run(deps.redis, deps.timeoutMs);
-  const rule = input.tenantId && input.ruleRef ? ((await deps.directory.describeRules(input.tenantId, [input.ruleRef])).get(input.ruleRef) ?? null) : null;
-  return { fromMs: grid.startMs, toMs: grid.toMs, stepMs: grid.stepMs, source: grid.source, tenantId: input.tenantId ?? null, rule, points: series(replies) };
+  const rule =
+    input.tenantId && input.ruleRef
+      ? ((await deps.directory.describeRules(input.tenantId, [input.ruleRef])).get(input.ruleRef) ?? null)
+      : null;
+  return {
+    fromMs: grid.startMs,
+    toMs: grid.toMs,
+    stepMs: grid.stepMs,
+    source: grid.source,
+    tenantId: input.tenantId ?? null,
+    rule,
+    points: series(replies),
+  };
 }

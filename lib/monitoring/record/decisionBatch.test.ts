@@ -22,10 +22,26 @@ const cell = (batch: DecisionBatch, ref: string, second = SECOND) => batch.cells
 
 describe("DecisionBatch: series cells keep allowed, refused and shadow-refused apart", () => {
   it.each([
-    ["admitted by every rule", [ruleResult(enforce), ruleResult(shadow)], { total: [1, 0, 0], enforce: [1, 0, 0], shadow: [1, 0, 0] }],
-    ["refused by an enforce rule", [ruleResult(enforce, { allowed: false }), ruleResult(shadow)], { total: [0, 1, 0], enforce: [0, 1, 0], shadow: [1, 0, 0] }],
-    ["admitted while a shadow rule would refuse", [ruleResult(enforce), ruleResult(shadow, { allowed: false })], { total: [1, 0, 1], enforce: [1, 0, 0], shadow: [0, 0, 1] }],
-    ["refused, and a shadow rule would refuse too (counted once, as a refusal)", [ruleResult(enforce, { allowed: false }), ruleResult(shadow, { allowed: false })], { total: [0, 1, 0], enforce: [0, 1, 0], shadow: [0, 0, 1] }],
+    [
+      "admitted by every rule",
+      [ruleResult(enforce), ruleResult(shadow)],
+      { total: [1, 0, 0], enforce: [1, 0, 0], shadow: [1, 0, 0] },
+    ],
+    [
+      "refused by an enforce rule",
+      [ruleResult(enforce, { allowed: false }), ruleResult(shadow)],
+      { total: [0, 1, 0], enforce: [0, 1, 0], shadow: [1, 0, 0] },
+    ],
+    [
+      "admitted while a shadow rule would refuse",
+      [ruleResult(enforce), ruleResult(shadow, { allowed: false })],
+      { total: [1, 0, 1], enforce: [1, 0, 0], shadow: [0, 0, 1] },
+    ],
+    [
+      "refused, and a shadow rule would refuse too (counted once, as a refusal)",
+      [ruleResult(enforce, { allowed: false }), ruleResult(shadow, { allowed: false })],
+      { total: [0, 1, 0], enforce: [0, 1, 0], shadow: [0, 0, 1] },
+    ],
   ])("%s", (_label, results, want) => {
     const batch = new DecisionBatch();
     batch.addRequest(request(decisionOf(results)), NOW);
@@ -47,7 +63,10 @@ describe("DecisionBatch: series cells keep allowed, refused and shadow-refused a
 
   it("a 503 under a closed rule is a refusal", () => {
     const batch = new DecisionBatch();
-    batch.addRequest(request(decisionOf([ruleResult({ ...enforce, failMode: "closed" }, { allowed: false, source: "fail_closed" })])), NOW);
+    batch.addRequest(
+      request(decisionOf([ruleResult({ ...enforce, failMode: "closed" }, { allowed: false, source: "fail_closed" })])),
+      NOW,
+    );
     expect(cell(batch, "*")).toMatchObject({ a: 0, r: 1 });
   });
 
@@ -63,7 +82,11 @@ describe("DecisionBatch: series cells keep allowed, refused and shadow-refused a
 
   it("a check decision adds its rule cell only (the request itself is recorded by addRequest)", () => {
     const batch = new DecisionBatch();
-    batch.addCheck(T, decisionOf([ruleResult({ name: "per-user", ref: "4", scope: "identifier" }, { allowed: false })]), NOW);
+    batch.addCheck(
+      T,
+      decisionOf([ruleResult({ name: "per-user", ref: "4", scope: "identifier" }, { allowed: false })]),
+      NOW,
+    );
     expect(cell(batch, "4")).toMatchObject({ a: 0, r: 1, s: 0 });
     expect(cell(batch, "*")).toBeUndefined();
     expect(batch.clients.size).toBe(0);
@@ -85,7 +108,10 @@ describe("DecisionBatch: clients and near-limit marks", () => {
 
   it("requests without a key (unauthenticated) make no client, mark or recent entry", () => {
     const batch = new DecisionBatch();
-    batch.addRequest(request(decisionOf([ruleResult(enforce, { allowed: false })]), { tenantId: "-anon", keyId: undefined }), NOW);
+    batch.addRequest(
+      request(decisionOf([ruleResult(enforce, { allowed: false })]), { tenantId: "-anon", keyId: undefined }),
+      NOW,
+    );
     expect(batch.clients.size + batch.lows.size + batch.recent.size).toBe(0);
     expect(batch.cells.size).toBe(2);
   });
@@ -97,7 +123,10 @@ describe("DecisionBatch: clients and near-limit marks", () => {
     batch.addRequest(request(decisionOf([ruleResult({ ...enforce, limit: 10 }, { remaining: 8 })])), NOW + 2);
     expect([...batch.lows.values()].map((l) => [l.ref, l.capacity, l.fraction])).toEqual([["1", 10, 0.3]]);
     // A cost-5 request refused with 3 units left: the key is at its limit.
-    batch.addRequest(request(decisionOf([ruleResult({ ...enforce, limit: 10, cost: 5 }, { allowed: false, remaining: 3 })])), NOW + 3);
+    batch.addRequest(
+      request(decisionOf([ruleResult({ ...enforce, limit: 10, cost: 5 }, { allowed: false, remaining: 3 })])),
+      NOW + 3,
+    );
     expect([...batch.lows.values()][0]!.fraction).toBe(0);
   });
 
@@ -112,7 +141,10 @@ describe("DecisionBatch: clients and near-limit marks", () => {
       ),
       NOW,
     );
-    expect(Object.fromEntries([...batch.lows.values()].map((l) => [l.ref, [l.capacity, l.fraction]]))).toEqual({ "5": [40, 0.25], "6": [10, 0.5] });
+    expect(Object.fromEntries([...batch.lows.values()].map((l) => [l.ref, [l.capacity, l.fraction]]))).toEqual({
+      "5": [40, 0.25],
+      "6": [10, 0.5],
+    });
   });
 
   it("shadow rules and fail-open or fail-closed results leave no near-limit mark", () => {
@@ -138,8 +170,26 @@ describe("DecisionBatch: recent decisions of a key", () => {
     batch.addRequest(request(decisionOf([ruleResult(enforce, { allowed: false, remaining: 0 })])), NOW + 5);
     const entries = batch.recent.keys.get(`${T}\n${K}`)!.entries;
     expect(entries).toEqual([
-      { atMs: NOW, method: "POST", path: "/api/v1/echo/a", allowed: true, unavailable: false, shadowRefused: [], refusedBy: null, remaining: null },
-      { atMs: NOW + 5, method: "GET", path: "/api/v1/echo", allowed: false, unavailable: false, shadowRefused: [], refusedBy: "per-key", remaining: 0 },
+      {
+        atMs: NOW,
+        method: "POST",
+        path: "/api/v1/echo/a",
+        allowed: true,
+        unavailable: false,
+        shadowRefused: [],
+        refusedBy: null,
+        remaining: null,
+      },
+      {
+        atMs: NOW + 5,
+        method: "GET",
+        path: "/api/v1/echo",
+        allowed: false,
+        unavailable: false,
+        shadowRefused: [],
+        refusedBy: "per-key",
+        remaining: 0,
+      },
     ]);
   });
 
@@ -186,11 +236,16 @@ describe("DecisionBatch: bounds", () => {
 });
 
 describe("DecisionBatch: subjects refused, for limited right now", () => {
-  const limited = (batch: DecisionBatch) => [...batch.limited.values()].map((m) => [m.subject.scope, m.subject.value, m.subject.ref, m.refused, m.lastMs]);
+  const limited = (batch: DecisionBatch) =>
+    [...batch.limited.values()].map((m) => [m.subject.scope, m.subject.value, m.subject.ref, m.refused, m.lastMs]);
 
   it("each refusing enforce rule marks the subject its scope counts, with refusals and the latest time", () => {
     const batch = new DecisionBatch();
-    const refused = decisionOf([ruleResult(enforce, { allowed: false }), ruleResult({ ...other, scope: "ip" }, { allowed: false }), ruleResult(shadow, { allowed: false })]);
+    const refused = decisionOf([
+      ruleResult(enforce, { allowed: false }),
+      ruleResult({ ...other, scope: "ip" }, { allowed: false }),
+      ruleResult(shadow, { allowed: false }),
+    ]);
     batch.addRequest(request(refused, { ip: "10.0.0.1" }), NOW);
     batch.addRequest(request(refused, { ip: "10.0.0.1" }), NOW + 500);
     expect(limited(batch)).toEqual([
@@ -202,14 +257,22 @@ describe("DecisionBatch: subjects refused, for limited right now", () => {
   it("admitted requests, fail-closed outages and shadow refusals mark nobody", () => {
     const batch = new DecisionBatch();
     batch.addRequest(request(decisionOf([ruleResult(enforce)])), NOW);
-    batch.addRequest(request(decisionOf([ruleResult({ ...enforce, failMode: "closed" }, { allowed: false, source: "fail_closed" })])), NOW);
+    batch.addRequest(
+      request(decisionOf([ruleResult({ ...enforce, failMode: "closed" }, { allowed: false, source: "fail_closed" })])),
+      NOW,
+    );
     batch.addRequest(request(decisionOf([ruleResult(enforce), ruleResult(shadow, { allowed: false })])), NOW);
     expect(batch.limited.size).toBe(0);
   });
 
   it("a refused check marks its identifier, whatever characters it holds", () => {
     const batch = new DecisionBatch();
-    batch.addCheck(T, decisionOf([ruleResult({ name: "per-caller", ref: "4", scope: "identifier" }, { allowed: false })]), NOW, 'a/"b"\n');
+    batch.addCheck(
+      T,
+      decisionOf([ruleResult({ name: "per-caller", ref: "4", scope: "identifier" }, { allowed: false })]),
+      NOW,
+      'a/"b"\n',
+    );
     expect(limited(batch)).toEqual([["identifier", 'a/"b"\n', "4", 1, NOW]]);
   });
 });

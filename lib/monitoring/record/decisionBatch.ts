@@ -99,7 +99,14 @@ export interface BatchLimits {
   maxLimited?: number;
 }
 
-export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxCells: 20_000, maxClients: 20_000, maxLows: 20_000, maxRecent: 20_000, maxTrace: 20_000, maxLimited: 20_000 };
+export const DEFAULT_BATCH_LIMITS: BatchLimits = {
+  maxCells: 20_000,
+  maxClients: 20_000,
+  maxLows: 20_000,
+  maxRecent: 20_000,
+  maxTrace: 20_000,
+  maxLimited: 20_000,
+};
 
 const SAFE_PART = /^[A-Za-z0-9_-]{1,64}$/;
 const QUOTA_SOURCES = new Set<RuleResult["source"]>(["redis", "cache", "fail_local"]);
@@ -125,7 +132,9 @@ export class DecisionBatch {
   }
 
   get size(): number {
-    return this.cells.size + this.clients.size + this.lows.size + this.recent.size + this.trace.size + this.limited.size;
+    return (
+      this.cells.size + this.clients.size + this.lows.size + this.recent.size + this.trace.size + this.limited.size
+    );
   }
 
   addRequest(request: RecordedRequest, nowMs: number): void {
@@ -143,7 +152,11 @@ export class DecisionBatch {
       if (admitted && decision?.results.some((r) => r.rule.mode === "shadow" && !r.allowed)) total.s++;
     }
     if (decision) this.addResults(tenantId, decision, second);
-    if (decision && !decision.allowed) this.addLimited(refusedSubjects(tenantId, decision, { keyId, ip: request.ip, attributes: request.attributes }), nowMs);
+    if (decision && !decision.allowed)
+      this.addLimited(
+        refusedSubjects(tenantId, decision, { keyId, ip: request.ip, attributes: request.attributes }),
+        nowMs,
+      );
     if (keyId === undefined) return;
     if (!isPseudoTenant(tenantId) && !this.trace.add(traceEntry(request, decision, nowMs))) this.overflow++;
     const client = this.client(tenantId, keyId, minuteOf(nowMs));
@@ -151,13 +164,15 @@ export class DecisionBatch {
       client.requests++;
       if (!admitted) client.refused++;
       for (const r of decision?.results ?? []) {
-        if (r.rule.mode === "enforce" && !r.allowed) client.refusedByRule.set(r.rule.ref, (client.refusedByRule.get(r.rule.ref) ?? 0) + 1);
+        if (r.rule.mode === "enforce" && !r.allowed)
+          client.refusedByRule.set(r.rule.ref, (client.refusedByRule.get(r.rule.ref) ?? 0) + 1);
       }
     }
     for (const r of decision?.results ?? []) {
       if (r.rule.mode === "enforce" && QUOTA_SOURCES.has(r.source)) this.low(tenantId, keyId, r, minuteOf(nowMs));
     }
-    if (!this.recent.add(tenantId, keyId, recentDecision(decision, request.method, request.path, nowMs))) this.overflow++;
+    if (!this.recent.add(tenantId, keyId, recentDecision(decision, request.method, request.path, nowMs)))
+      this.overflow++;
   }
 
   /** `identifier`: the one the check charged (its refusals go to "Limited right now"). */

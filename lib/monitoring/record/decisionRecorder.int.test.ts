@@ -7,7 +7,17 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { decisionOf, ruleResult } from "@/test/support/decisions";
 import { freePort } from "@/test/support/freePort";
-import { counts, MIN, monitoringTestBed, NOW, per, perRefused, req, SEC, trialRefuses } from "@/test/support/monitoringTestBed";
+import {
+  counts,
+  MIN,
+  monitoringTestBed,
+  NOW,
+  per,
+  perRefused,
+  req,
+  SEC,
+  trialRefuses,
+} from "@/test/support/monitoringTestBed";
 import { AppError } from "../../http/errors";
 import { monitoringKeys, RECENT_DECISIONS_KEPT, RETENTION_MS } from "./monitoringKeys";
 import { monitoringQueries } from "../query/monitoringQueries";
@@ -25,7 +35,8 @@ describe("recent decisions of a key", () => {
     const r = recorder();
     for (let i = 0; i < 40; i++) r.recordRequest(req(T, "KeyRcnt1", decisionOf([per]), `/api/v1/echo/${i}`), NOW + i);
     expect(await r.flush()).toBe("written");
-    for (let i = 40; i < 60; i++) r.recordRequest(req(T, "KeyRcnt1", decisionOf([perRefused, trialRefuses]), `/api/v1/echo/${i}`), NOW + i);
+    for (let i = 40; i < 60; i++)
+      r.recordRequest(req(T, "KeyRcnt1", decisionOf([perRefused, trialRefuses]), `/api/v1/echo/${i}`), NOW + i);
     expect(await r.flush()).toBe("written");
 
     const key = monitoringKeys(PREFIX, T).recent("KeyRcnt1");
@@ -34,8 +45,24 @@ describe("recent decisions of a key", () => {
 
     const { decisions } = await queries.recentDecisions({ keyId: "KeyRcnt1" });
     expect(decisions).toHaveLength(RECENT_DECISIONS_KEPT);
-    expect(decisions[0]).toEqual({ atMs: NOW + 59, method: "GET", path: "/api/v1/echo/59", allowed: false, unavailable: false, shadowRefused: ["trial"], refusedBy: "per-key", remaining: 0 });
-    expect(decisions.at(-1)).toMatchObject({ atMs: NOW + 10, path: "/api/v1/echo/10", allowed: true, shadowRefused: [], refusedBy: null, remaining: 5 });
+    expect(decisions[0]).toEqual({
+      atMs: NOW + 59,
+      method: "GET",
+      path: "/api/v1/echo/59",
+      allowed: false,
+      unavailable: false,
+      shadowRefused: ["trial"],
+      refusedBy: "per-key",
+      remaining: 0,
+    });
+    expect(decisions.at(-1)).toMatchObject({
+      atMs: NOW + 10,
+      path: "/api/v1/echo/10",
+      allowed: true,
+      shadowRefused: [],
+      refusedBy: null,
+      remaining: 5,
+    });
     expect(decisions.map((d) => d.atMs)).toEqual([...decisions.map((d) => d.atMs)].sort((x, y) => y - x));
 
     const five = await queries.recentDecisions({ keyId: "KeyRcnt1", limit: 5 });
@@ -53,7 +80,11 @@ describe("recent decisions of a key", () => {
     two.recordRequest(req(T, "KeyRcnt2", null, "/two/a"), NOW + 2);
     await one.flush();
     await two.flush();
-    expect((await queries.recentDecisions({ keyId: "KeyRcnt2" })).decisions.map((d) => d.path)).toEqual(["/one/b", "/two/a", "/one/a"]);
+    expect((await queries.recentDecisions({ keyId: "KeyRcnt2" })).decisions.map((d) => d.path)).toEqual([
+      "/one/b",
+      "/two/a",
+      "/one/a",
+    ]);
     expect(await queries.recentDecisions({ keyId: "KeyQuiet" })).toEqual({ decisions: [] });
     await expect(queries.recentDecisions({ keyId: "KeyNone0" })).rejects.toMatchObject({ code: "not_found" });
   });
@@ -64,14 +95,19 @@ describe("several recorders", () => {
     const T = newTenant();
     const recorders = [recorder(), recorder(), recorder()];
     recorders.forEach((r, i) => {
-      r.recordRequest(req(T, "KeyMulti", decisionOf([ruleResult({ name: "per-key", ref: "1", limit: 10 }, { remaining: 8 - i })])), SEC);
+      r.recordRequest(
+        req(T, "KeyMulti", decisionOf([ruleResult({ name: "per-key", ref: "1", limit: 10 }, { remaining: 8 - i })])),
+        SEC,
+      );
       r.recordRequest(req(T, "KeyMulti", decisionOf([perRefused])), SEC + 10);
     });
     expect(await Promise.all(recorders.map((r) => r.flush()))).toEqual(["written", "written", "written"]);
     const series = await queries.trafficSeries({ fromMs: SEC, toMs: SEC + 1_000, stepMs: 1_000, tenantId: T });
     expect(series.points.map(counts)).toEqual([[3, 3, 0]]);
     const hot = await queries.hotKeys({ fromMs: NOW - MIN, toMs: NOW + MIN, tenantId: T });
-    expect(hot.keys).toMatchObject([{ keyId: "KeyMulti", requests: 6, refused: 3, topRule: { name: "per-key", refused: 3 } }]);
+    expect(hot.keys).toMatchObject([
+      { keyId: "KeyMulti", requests: 6, refused: 3, topRule: { name: "per-key", refused: 3 } },
+    ]);
     const near = await queries.nearLimit({ fromMs: NOW - MIN, toMs: NOW + MIN, tenantId: T });
     expect(near.clients.map((c) => c.fraction)).toEqual([0]);
   });
@@ -98,7 +134,12 @@ describe("Redis outage", () => {
 
   it("queries answer 503 (limiter_unavailable) when Redis cannot answer", async () => {
     const port = await freePort();
-    const down = monitoringQueries({ redis: client(`redis://127.0.0.1:${port}`), prefix: PREFIX, timeoutMs: 500, directory });
+    const down = monitoringQueries({
+      redis: client(`redis://127.0.0.1:${port}`),
+      prefix: PREFIX,
+      timeoutMs: 500,
+      directory,
+    });
     keyTenants.set("KeyDown2", "TnDown00");
     const range = { fromMs: NOW - MIN, toMs: NOW };
     for (const call of [

@@ -104,14 +104,17 @@ export class DecisionRecorder implements DecisionSink {
       const timeoutMs = this.options.timeoutMs ?? FLUSH_TIMEOUT_MS;
       await runPipelines(this.options.redis, flushCommands(batch, this.options.prefix), timeoutMs, { atomic: true });
       // The trace apart, chunk after chunk: see traceChunks.
-      for (const chunk of traceChunks(batch.trace, this.options.prefix, this.options.traceMaxLen)) await withDeadline(this.options.redis, () => appendTrace(this.options.redis, chunk), timeoutMs);
+      for (const chunk of traceChunks(batch.trace, this.options.prefix, this.options.traceMaxLen))
+        await withDeadline(this.options.redis, () => appendTrace(this.options.redis, chunk), timeoutMs);
       outcome = "written";
-      if (this.failing) this.log(`monitoring data is written again (${this.droppedBatches} batch(es) dropped during the outage)`);
+      if (this.failing)
+        this.log(`monitoring data is written again (${this.droppedBatches} batch(es) dropped during the outage)`);
       this.failing = false;
       this.droppedBatches = 0;
     } catch (error) {
       this.droppedBatches++;
-      if (!this.failing) this.log(`monitoring data could not be written, dropping it until Redis answers: ${(error as Error).message}`);
+      if (!this.failing)
+        this.log(`monitoring data could not be written, dropping it until Redis answers: ${(error as Error).message}`);
       this.failing = true;
     }
     try {

@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { decisionOf, ruleResult } from "@/test/support/decisions";
 import { DecisionBatch, type RecordedRequest } from "./decisionBatch";
 import { flushCommands } from "./flushCommands";
-import { GLOBAL_SCOPE, HOT_KEYS_KEPT, LOWS_KEPT, monitoringKeys, RECENT_DECISIONS_KEPT, REFUSALS_KEPT, RETENTION_MS } from "./monitoringKeys";
+import {
+  GLOBAL_SCOPE,
+  HOT_KEYS_KEPT,
+  LOWS_KEPT,
+  monitoringKeys,
+  RECENT_DECISIONS_KEPT,
+  REFUSALS_KEPT,
+  RETENTION_MS,
+} from "./monitoringKeys";
 import type { WriteCommand } from "./scopeWrites";
 
 const P = "pfx:";
@@ -15,20 +23,46 @@ const HOUR = Math.floor(NOW / 3_600_000);
 const tk = monitoringKeys(P, T);
 const gk = monitoringKeys(P, GLOBAL_SCOPE);
 
-const req = (over: Partial<RecordedRequest>): RecordedRequest => ({ tenantId: T, keyId: K, decision: null, method: "GET", path: "/api/v1/echo", ...over });
+const req = (over: Partial<RecordedRequest>): RecordedRequest => ({
+  tenantId: T,
+  keyId: K,
+  decision: null,
+  method: "GET",
+  path: "/api/v1/echo",
+  ...over,
+});
 
 function commandsOf(batch: DecisionBatch): Map<string, WriteCommand[]> {
   return flushCommands(batch, P) as Map<string, WriteCommand[]>;
 }
 
-const find = (commands: WriteCommand[] | undefined, name: string, key: string) => (commands ?? []).filter(([c, k]) => c === name && k === key);
+const find = (commands: WriteCommand[] | undefined, name: string, key: string) =>
+  (commands ?? []).filter(([c, k]) => c === name && k === key);
 
 describe("flushCommands", () => {
   const batch = new DecisionBatch();
   const shadow = { name: "trial", ref: "3", mode: "shadow" as const };
-  batch.addRequest(req({ decision: decisionOf([ruleResult({ name: "per-key", ref: "1" }, { allowed: false }), ruleResult(shadow, { allowed: false })]) }), NOW);
-  batch.addRequest(req({ decision: decisionOf([ruleResult({ name: "per-key", ref: "1" }), ruleResult(shadow, { allowed: false })]) }), NOW);
-  batch.addRequest(req({ tenantId: "-anon", keyId: undefined, decision: decisionOf([ruleResult({ name: "anonymous", ref: "anon" }, { allowed: false })]) }), NOW);
+  batch.addRequest(
+    req({
+      decision: decisionOf([
+        ruleResult({ name: "per-key", ref: "1" }, { allowed: false }),
+        ruleResult(shadow, { allowed: false }),
+      ]),
+    }),
+    NOW,
+  );
+  batch.addRequest(
+    req({ decision: decisionOf([ruleResult({ name: "per-key", ref: "1" }), ruleResult(shadow, { allowed: false })]) }),
+    NOW,
+  );
+  batch.addRequest(
+    req({
+      tenantId: "-anon",
+      keyId: undefined,
+      decision: decisionOf([ruleResult({ name: "anonymous", ref: "anon" }, { allowed: false })]),
+    }),
+    NOW,
+  );
   const groups = commandsOf(batch);
   const tenant = groups.get(T)!;
   const global = groups.get(GLOBAL_SCOPE)!;
@@ -50,10 +84,17 @@ describe("flushCommands", () => {
         ["HINCRBY", tk.seconds("*", MINUTE), `${second}s`, 1],
       ]),
     );
-    expect(find(tenant, "HINCRBY", tk.minutes("3", HOUR))).toEqual([["HINCRBY", tk.minutes("3", HOUR), `${minute}s`, 2]]);
+    expect(find(tenant, "HINCRBY", tk.minutes("3", HOUR))).toEqual([
+      ["HINCRBY", tk.minutes("3", HOUR), `${minute}s`, 2],
+    ]);
     expect(find(global, "HINCRBY", gk.seconds("*", MINUTE))).toHaveLength(3);
     // The unauthenticated requests are a line of their own, never part of the global series...
-    expect(find(global, "HINCRBY", gk.seconds("*", MINUTE)).find(([, , f]) => f === `${second}r`)).toEqual(["HINCRBY", gk.seconds("*", MINUTE), `${second}r`, 1]);
+    expect(find(global, "HINCRBY", gk.seconds("*", MINUTE)).find(([, , f]) => f === `${second}r`)).toEqual([
+      "HINCRBY",
+      gk.seconds("*", MINUTE),
+      `${second}r`,
+      1,
+    ]);
     // ...but they are ranked among the tenants.
     expect(find(global, "ZINCRBY", gk.tenants(HOUR)).map(([, , by, member]) => [member, by])).toEqual(
       expect.arrayContaining([
@@ -73,20 +114,32 @@ describe("flushCommands", () => {
   });
 
   it("trims hot keys, refusals and near-limit sets to their bounds, and the recent list to 50", () => {
-    expect(find(tenant, "ZREMRANGEBYRANK", tk.hotKeys("minute", MINUTE))).toEqual([["ZREMRANGEBYRANK", tk.hotKeys("minute", MINUTE), 0, -(HOT_KEYS_KEPT + 1)]]);
-    expect(find(global, "ZREMRANGEBYRANK", gk.refusals("hour", HOUR))).toEqual([["ZREMRANGEBYRANK", gk.refusals("hour", HOUR), 0, -(REFUSALS_KEPT + 1)]]);
-    expect(find(tenant, "ZREMRANGEBYRANK", tk.lows("minute", MINUTE))).toEqual([["ZREMRANGEBYRANK", tk.lows("minute", MINUTE), LOWS_KEPT, -1]]);
+    expect(find(tenant, "ZREMRANGEBYRANK", tk.hotKeys("minute", MINUTE))).toEqual([
+      ["ZREMRANGEBYRANK", tk.hotKeys("minute", MINUTE), 0, -(HOT_KEYS_KEPT + 1)],
+    ]);
+    expect(find(global, "ZREMRANGEBYRANK", gk.refusals("hour", HOUR))).toEqual([
+      ["ZREMRANGEBYRANK", gk.refusals("hour", HOUR), 0, -(REFUSALS_KEPT + 1)],
+    ]);
+    expect(find(tenant, "ZREMRANGEBYRANK", tk.lows("minute", MINUTE))).toEqual([
+      ["ZREMRANGEBYRANK", tk.lows("minute", MINUTE), LOWS_KEPT, -1],
+    ]);
     expect(find(tenant, "LTRIM", tk.recent(K))).toEqual([["LTRIM", tk.recent(K), 0, RECENT_DECISIONS_KEPT - 1]]);
   });
 
   it("names clients by key id in a tenant's sets and by tenant:key in the global ones", () => {
-    expect(find(tenant, "ZINCRBY", tk.hotKeys("minute", MINUTE))).toEqual([["ZINCRBY", tk.hotKeys("minute", MINUTE), 2, K]]);
-    expect(find(global, "ZINCRBY", gk.hotKeys("hour", HOUR))).toEqual([["ZINCRBY", gk.hotKeys("hour", HOUR), 2, `${T}:${K}`]]);
+    expect(find(tenant, "ZINCRBY", tk.hotKeys("minute", MINUTE))).toEqual([
+      ["ZINCRBY", tk.hotKeys("minute", MINUTE), 2, K],
+    ]);
+    expect(find(global, "ZINCRBY", gk.hotKeys("hour", HOUR))).toEqual([
+      ["ZINCRBY", gk.hotKeys("hour", HOUR), 2, `${T}:${K}`],
+    ]);
     expect(find(tenant, "ZINCRBY", tk.refusals("minute", MINUTE)).map(([, , by, m]) => [m, by])).toEqual([
       [K, 1],
       [`${K}/1`, 1],
     ]);
-    expect(find(tenant, "ZADD", tk.lows("minute", MINUTE))).toEqual([["ZADD", tk.lows("minute", MINUTE), "LT", 0, `${K}/1/10`]]);
+    expect(find(tenant, "ZADD", tk.lows("minute", MINUTE))).toEqual([
+      ["ZADD", tk.lows("minute", MINUTE), "LT", 0, `${K}/1/10`],
+    ]);
   });
 
   it("pushes recent decisions oldest first, so the newest ends at the head of the list", () => {
@@ -137,10 +190,16 @@ describe("flushCommands: limited subjects", () => {
       [GLOBAL_SCOPE, gk],
     ] as const) {
       const commands = groups.get(scope);
-      expect(find(commands, "ZADD", keys.limited(MINUTE))).toEqual([["ZADD", keys.limited(MINUTE), "GT", NOW + 200, member]]);
-      expect(find(commands, "ZINCRBY", keys.limitedCounts(MINUTE))).toEqual([["ZINCRBY", keys.limitedCounts(MINUTE), 2, member]]);
+      expect(find(commands, "ZADD", keys.limited(MINUTE))).toEqual([
+        ["ZADD", keys.limited(MINUTE), "GT", NOW + 200, member],
+      ]);
+      expect(find(commands, "ZINCRBY", keys.limitedCounts(MINUTE))).toEqual([
+        ["ZINCRBY", keys.limitedCounts(MINUTE), 2, member],
+      ]);
       expect(find(commands, "ZREMRANGEBYRANK", keys.limited(MINUTE))).toHaveLength(1);
-      expect(find(commands, "PEXPIRE", keys.limited(MINUTE))).toEqual([["PEXPIRE", keys.limited(MINUTE), RETENTION_MS]]);
+      expect(find(commands, "PEXPIRE", keys.limited(MINUTE))).toEqual([
+        ["PEXPIRE", keys.limited(MINUTE), RETENTION_MS],
+      ]);
     }
   });
 });

@@ -81,7 +81,8 @@ export function flushCommands(batch: DecisionBatch, prefix: string): CommandGrou
       for (const [resolution, index] of periods(client.minute)) {
         writes.zincr(keys.hotKeys(resolution, index), member, client.requests, HOT_KEYS_KEPT);
         if (client.refused > 0) writes.zincr(keys.refusals(resolution, index), member, client.refused, REFUSALS_KEPT);
-        for (const [ref, n] of client.refusedByRule) writes.zincr(keys.refusals(resolution, index), `${member}/${ref}`, n, REFUSALS_KEPT);
+        for (const [ref, n] of client.refusedByRule)
+          writes.zincr(keys.refusals(resolution, index), `${member}/${ref}`, n, REFUSALS_KEPT);
       }
     }
   }
@@ -91,7 +92,8 @@ export function flushCommands(batch: DecisionBatch, prefix: string): CommandGrou
     for (const id of scopesOf(low.tenantId)) {
       const { keys, writes } = scope(id);
       const member = `${clientMember(id, low.tenantId, low.keyId)}/${low.ref}/${low.capacity}`;
-      for (const [resolution, index] of periods(low.minute)) writes.zlow(keys.lows(resolution, index), member, score, LOWS_KEPT);
+      for (const [resolution, index] of periods(low.minute))
+        writes.zlow(keys.lows(resolution, index), member, score, LOWS_KEPT);
     }
   }
 
@@ -106,7 +108,11 @@ export function flushCommands(batch: DecisionBatch, prefix: string): CommandGrou
 
   for (const recent of batch.recent.keys.values()) {
     const { keys, writes } = scope(recent.tenantId);
-    writes.lpush(keys.recent(recent.keyId), recent.entries.map((entry) => JSON.stringify(entry)), RECENT_DECISIONS_KEPT);
+    writes.lpush(
+      keys.recent(recent.keyId),
+      recent.entries.map((entry) => JSON.stringify(entry)),
+      RECENT_DECISIONS_KEPT,
+    );
   }
 
   const groups: CommandGroups = new Map();
@@ -147,7 +153,12 @@ export interface TraceChunk {
  * could not survive the trim); none older than TRACE_MAX_AGE_MS before the flush's newest entry of
  * the tenant is kept.
  */
-export function* traceChunks(trace: TraceBuffer, prefix: string, traceMaxLen = DEFAULT_TRACE_MAX_REQUESTS, chunk = TRACE_CHUNK): Generator<TraceChunk> {
+export function* traceChunks(
+  trace: TraceBuffer,
+  prefix: string,
+  traceMaxLen = DEFAULT_TRACE_MAX_REQUESTS,
+  chunk = TRACE_CHUNK,
+): Generator<TraceChunk> {
   for (const [tenantId, { newestMs, values }] of trace.byTenant) {
     const key = monitoringKeys(prefix, tenantId).trace();
     const minId = Math.max(0, newestMs - TRACE_MAX_AGE_MS);

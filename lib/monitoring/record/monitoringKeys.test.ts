@@ -7,7 +7,15 @@ import { clientMember, GLOBAL_SCOPE, monitoringKeys, parseClientMember } from ".
 describe("monitoringKeys", () => {
   it("pins the layout: <prefix>{<scope>}m<kind>...", () => {
     const k = monitoringKeys("p:", "Tenant01");
-    expect([k.seconds("*", 7), k.minutes("1", 2), k.rules(2), k.hotKeys("minute", 7), k.refusals("hour", 2), k.lows("minute", 7), k.recent("KeyId001")]).toEqual([
+    expect([
+      k.seconds("*", 7),
+      k.minutes("1", 2),
+      k.rules(2),
+      k.hotKeys("minute", 7),
+      k.refusals("hour", 2),
+      k.lows("minute", 7),
+      k.recent("KeyId001"),
+    ]).toEqual([
       "p:{Tenant01}ms*:7",
       "p:{Tenant01}mm1:2",
       "p:{Tenant01}mr:2",
@@ -31,7 +39,13 @@ describe("monitoringKeys", () => {
   });
 
   it("client members round-trip in tenant and global scopes", () => {
-    expect(parseClientMember("Tenant01", clientMember("Tenant01", "Tenant01", "KeyId001"))).toEqual({ tenantId: "Tenant01", keyId: "KeyId001" });
-    expect(parseClientMember(GLOBAL_SCOPE, clientMember(GLOBAL_SCOPE, "Tenant01", "KeyId001"))).toEqual({ tenantId: "Tenant01", keyId: "KeyId001" });
+    expect(parseClientMember("Tenant01", clientMember("Tenant01", "Tenant01", "KeyId001"))).toEqual({
+      tenantId: "Tenant01",
+      keyId: "KeyId001",
+    });
+    expect(parseClientMember(GLOBAL_SCOPE, clientMember(GLOBAL_SCOPE, "Tenant01", "KeyId001"))).toEqual({
+      tenantId: "Tenant01",
+      keyId: "KeyId001",
+    });
   });
 });

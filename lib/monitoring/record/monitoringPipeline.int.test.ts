@@ -29,7 +29,9 @@ afterAll(async () => {
 
 /** A command as RESP puts it on the wire. */
 function resp(command: (string | number)[]): string {
-  return `*${command.length}\r\n` + command.map((part) => `$${Buffer.byteLength(String(part))}\r\n${part}\r\n`).join("");
+  return (
+    `*${command.length}\r\n` + command.map((part) => `$${Buffer.byteLength(String(part))}\r\n${part}\r\n`).join("")
+  );
 }
 
 describe("a write cut off half-way", () => {
@@ -38,7 +40,11 @@ describe("a write cut off half-way", () => {
     ["PEXPIRE", key, 60_000],
   ];
   const stateOf = (key: string) =>
-    withRedis(server.port, async (direct) => ({ exists: await direct.exists(key), ttl: await direct.pttl(key), stats: await direct.info("commandstats") }));
+    withRedis(server.port, async (direct) => ({
+      exists: await direct.exists(key),
+      ttl: await direct.pttl(key),
+      stats: await direct.info("commandstats"),
+    }));
 
   it("a plain pipeline cut after its first command leaves a key without a TTL", async () => {
     const commands = writes("cut:plain");

@@ -21,14 +21,20 @@ async function execPipeline(redis: RedisClient, commands: Command[], atomic: boo
   const pipeline: ChainableCommander = atomic ? redis.multi() : redis.pipeline();
   for (const [name, ...args] of commands) pipeline.call(name, args);
   const replies = (await pipeline.exec()) ?? [];
-  if (replies.length !== commands.length) throw new Error(`pipeline answered ${replies.length} of ${commands.length} commands`);
+  if (replies.length !== commands.length)
+    throw new Error(`pipeline answered ${replies.length} of ${commands.length} commands`);
   return replies.map(([error, reply]) => {
     if (error) throw error;
     return reply;
   });
 }
 
-export async function runPipelines(redis: RedisClient, groups: Map<string, Command[]>, timeoutMs: number, options: { atomic?: boolean } = {}): Promise<Map<string, unknown[]>> {
+export async function runPipelines(
+  redis: RedisClient,
+  groups: Map<string, Command[]>,
+  timeoutMs: number,
+  options: { atomic?: boolean } = {},
+): Promise<Map<string, unknown[]>> {
   const atomic = options.atomic ?? false;
   const entries = [...groups].filter(([, commands]) => commands.length > 0);
   const out = new Map<string, unknown[]>();
@@ -41,7 +47,11 @@ export async function runPipelines(redis: RedisClient, groups: Map<string, Comma
         entries.forEach(([group], i) => out.set(group, replies[i]!));
         return;
       }
-      const replies = await execPipeline(redis, entries.flatMap(([, commands]) => commands), atomic);
+      const replies = await execPipeline(
+        redis,
+        entries.flatMap(([, commands]) => commands),
+        atomic,
+      );
       let at = 0;
       for (const [group, commands] of entries) {
         out.set(group, replies.slice(at, at + commands.length));

@@ -1,17 +1,41 @@
 import { describe, expect, it } from "vitest";
 import { decisionOf, ruleResult } from "@/test/support/decisions";
-import { MAX_PATH_CHARS, parseRecentDecision, RecentBuffer, recentDecision, type RecentDecision } from "./recentDecisions";
+import {
+  MAX_PATH_CHARS,
+  parseRecentDecision,
+  RecentBuffer,
+  recentDecision,
+  type RecentDecision,
+} from "./recentDecisions";
 
 const AT = Date.UTC(2026, 0, 1, 12, 0, 0);
 
 describe("recentDecision", () => {
   it("a request no rule matched: admitted, nothing refused, no remaining", () => {
-    expect(recentDecision(null, "GET", "/api/v1/echo", AT)).toEqual({ atMs: AT, method: "GET", path: "/api/v1/echo", allowed: true, unavailable: false, shadowRefused: [], refusedBy: null, remaining: null });
+    expect(recentDecision(null, "GET", "/api/v1/echo", AT)).toEqual({
+      atMs: AT,
+      method: "GET",
+      path: "/api/v1/echo",
+      allowed: true,
+      unavailable: false,
+      shadowRefused: [],
+      refusedBy: null,
+      remaining: null,
+    });
   });
 
   it("names the shadow rules that would have refused, apart from the refusal", () => {
-    const d = decisionOf([ruleResult({ name: "a" }, { remaining: 4 }), ruleResult({ name: "trial", mode: "shadow" }, { allowed: false }), ruleResult({ name: "trial2", mode: "shadow" }, { allowed: false })]);
-    expect(recentDecision(d, "GET", "/p", AT)).toMatchObject({ allowed: true, shadowRefused: ["trial", "trial2"], refusedBy: null, remaining: 4 });
+    const d = decisionOf([
+      ruleResult({ name: "a" }, { remaining: 4 }),
+      ruleResult({ name: "trial", mode: "shadow" }, { allowed: false }),
+      ruleResult({ name: "trial2", mode: "shadow" }, { allowed: false }),
+    ]);
+    expect(recentDecision(d, "GET", "/p", AT)).toMatchObject({
+      allowed: true,
+      shadowRefused: ["trial", "trial2"],
+      refusedBy: null,
+      remaining: 4,
+    });
   });
 
   it("refusedBy is the enforce rule that holds the request back longest (first on a tie)", () => {
@@ -31,12 +55,21 @@ describe("recentDecision", () => {
       ruleResult({ name: "o" }, { remaining: 1, source: "fail_open" }),
     ]);
     expect(recentDecision(d, "GET", "/p", AT).remaining).toBe(3);
-    expect(recentDecision(decisionOf([ruleResult({ name: "o" }, { source: "fail_open" })]), "GET", "/p", AT).remaining).toBeNull();
+    expect(
+      recentDecision(decisionOf([ruleResult({ name: "o" }, { source: "fail_open" })]), "GET", "/p", AT).remaining,
+    ).toBeNull();
   });
 
   it("a closed rule's outage is a refusal marked unavailable", () => {
-    const d = decisionOf([ruleResult({ name: "c", failMode: "closed" }, { allowed: false, source: "fail_closed", remaining: 0 })]);
-    expect(recentDecision(d, "GET", "/p", AT)).toMatchObject({ allowed: false, unavailable: true, refusedBy: "c", remaining: null });
+    const d = decisionOf([
+      ruleResult({ name: "c", failMode: "closed" }, { allowed: false, source: "fail_closed", remaining: 0 }),
+    ]);
+    expect(recentDecision(d, "GET", "/p", AT)).toMatchObject({
+      allowed: false,
+      unavailable: true,
+      refusedBy: "c",
+      remaining: null,
+    });
   });
 
   it(`cuts the path to ${MAX_PATH_CHARS} characters`, () => {
@@ -46,11 +79,24 @@ describe("recentDecision", () => {
 });
 
 describe("parseRecentDecision", () => {
-  const good: RecentDecision = { atMs: AT, method: "GET", path: "/p", allowed: false, unavailable: false, shadowRefused: ["t"], refusedBy: "r", remaining: 0 };
+  const good: RecentDecision = {
+    atMs: AT,
+    method: "GET",
+    path: "/p",
+    allowed: false,
+    unavailable: false,
+    shadowRefused: ["t"],
+    refusedBy: "r",
+    remaining: 0,
+  };
 
   it("reads back what was stored", () => {
     expect(parseRecentDecision(JSON.stringify(good))).toEqual(good);
-    expect(parseRecentDecision(JSON.stringify({ ...good, refusedBy: null, remaining: null }))).toEqual({ ...good, refusedBy: null, remaining: null });
+    expect(parseRecentDecision(JSON.stringify({ ...good, refusedBy: null, remaining: null }))).toEqual({
+      ...good,
+      refusedBy: null,
+      remaining: null,
+    });
   });
 
   it("drops extra fields", () => {

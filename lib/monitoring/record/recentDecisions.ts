@@ -62,7 +62,9 @@ export function recentDecision(decision: Decision | null, method: string, path: 
     path: path.slice(0, MAX_PATH_CHARS),
     allowed: decision === null || decision.allowed,
     unavailable: decision?.unavailable ?? false,
-    shadowRefused: decision ? decision.results.filter((r) => r.rule.mode === "shadow" && !r.allowed).map((r) => r.rule.name) : [],
+    shadowRefused: decision
+      ? decision.results.filter((r) => r.rule.mode === "shadow" && !r.allowed).map((r) => r.rule.name)
+      : [],
     refusedBy: decision ? refusingRule(decision) : null,
     remaining: decision ? lowestRemaining(decision) : null,
   };

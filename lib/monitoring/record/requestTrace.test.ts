@@ -12,11 +12,23 @@ const request = { tenantId: T, keyId: "KeyId001", ip: "192.0.2.7", method: "POST
 
 describe("traceEntry", () => {
   it("takes the limiter's time, the units charged, and the enforce rule that refused", () => {
-    const admitted = traceEntry(request, decisionOf([ruleResult({ name: "a", cost: 2 }), ruleResult({ name: "b", cost: 3 })], NOW - 5), NOW);
+    const admitted = traceEntry(
+      request,
+      decisionOf([ruleResult({ name: "a", cost: 2 }), ruleResult({ name: "b", cost: 3 })], NOW - 5),
+      NOW,
+    );
     expect(admitted).toMatchObject({ atMs: NOW - 5, cost: 5, decision: "allowed", refusedBy: null, ip: "192.0.2.7" });
-    const refused = traceEntry(request, decisionOf([ruleResult({ name: "a" }), ruleResult({ name: "b" }, { allowed: false })], NOW), NOW);
+    const refused = traceEntry(
+      request,
+      decisionOf([ruleResult({ name: "a" }), ruleResult({ name: "b" }, { allowed: false })], NOW),
+      NOW,
+    );
     expect(refused).toMatchObject({ cost: 0, decision: "refused", refusedBy: "b" });
-    const closed = traceEntry(request, decisionOf([ruleResult({ name: "c", failMode: "closed" }, { allowed: false, source: "fail_closed" })], NOW), NOW);
+    const closed = traceEntry(
+      request,
+      decisionOf([ruleResult({ name: "c", failMode: "closed" }, { allowed: false, source: "fail_closed" })], NOW),
+      NOW,
+    );
     expect(closed.decision).toBe("unavailable");
   });
 
@@ -25,7 +37,11 @@ describe("traceEntry", () => {
   });
 
   it("round-trips through the stream's field list; malformed entries read as null", () => {
-    const entry = traceEntry({ ...request, ip: undefined }, decisionOf([ruleResult({ name: "a" }, { allowed: false })], NOW), NOW);
+    const entry = traceEntry(
+      { ...request, ip: undefined },
+      decisionOf([ruleResult({ name: "a" }, { allowed: false })], NOW),
+      NOW,
+    );
     expect(parseTraceFields(T, traceFields(entry))).toEqual(entry);
     const spaced = { ...entry, path: "/api/v1/a b" };
     expect(parseTraceFields(T, traceFields(spaced))).toEqual(spaced);
@@ -59,8 +75,15 @@ describe("the trace in the flush", () => {
     for (let i = 0; i < 7; i++) batch.addRequest({ ...request, path: `/api/v1/echo/${i}`, decision: null }, NOW + i);
     const chunks = [...traceChunks(batch.trace, "p:", 5, 2)];
     expect(chunks.map((c) => c.values.length)).toEqual([2, 2, 1]);
-    expect(chunks.flatMap((c) => c.values).map((v) => v.split(" ").at(-1))).toEqual(["/api/v1/echo/2", "/api/v1/echo/3", "/api/v1/echo/4", "/api/v1/echo/5", "/api/v1/echo/6"]);
-    for (const chunk of chunks) expect(chunk).toMatchObject({ maxLen: 5, minId: NOW + 6 - TRACE_MAX_AGE_MS, ttlMs: RETENTION_MS });
+    expect(chunks.flatMap((c) => c.values).map((v) => v.split(" ").at(-1))).toEqual([
+      "/api/v1/echo/2",
+      "/api/v1/echo/3",
+      "/api/v1/echo/4",
+      "/api/v1/echo/5",
+      "/api/v1/echo/6",
+    ]);
+    for (const chunk of chunks)
+      expect(chunk).toMatchObject({ maxLen: 5, minId: NOW + 6 - TRACE_MAX_AGE_MS, ttlMs: RETENTION_MS });
   });
 
   it("keeps at most maxTrace entries per flush, counting the rest as overflow", () => {

@@ -100,8 +100,19 @@ export function parseTraceFields(tenantId: string, raw: unknown): TraceEntry | n
   const atMs = Number(t);
   const cost = Number(c);
   const decision = DECISION_OF[d];
-  if (!Number.isSafeInteger(atMs) || !Number.isSafeInteger(cost) || decision === undefined || method === "") return null;
-  return { tenantId, atMs, keyId: orNull(keyId), ip: orNull(ip), method, path: value.slice(at), cost, decision, refusedBy: orNull(refusedBy) };
+  if (!Number.isSafeInteger(atMs) || !Number.isSafeInteger(cost) || decision === undefined || method === "")
+    return null;
+  return {
+    tenantId,
+    atMs,
+    keyId: orNull(keyId),
+    ip: orNull(ip),
+    method,
+    path: value.slice(at),
+    cost,
+    decision,
+    refusedBy: orNull(refusedBy),
+  };
 }
 
 /** One tenant's entries of one flush interval: their values (traceValue), oldest first, and the newest `t`. */

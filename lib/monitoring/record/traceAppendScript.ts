@@ -12,7 +12,16 @@ const COMMAND = "sluiceTraceAppend";
 let source: string | undefined;
 const defined = new WeakSet<RedisClient>();
 
-type WithTraceAppend = { [COMMAND](numKeys: number, key: string, maxLen: number, minId: number, ttlMs: number, values: readonly string[]): Promise<unknown> };
+type WithTraceAppend = {
+  [COMMAND](
+    numKeys: number,
+    key: string,
+    maxLen: number,
+    minId: number,
+    ttlMs: number,
+    values: readonly string[],
+  ): Promise<unknown>;
+};
 
 export function appendTrace(redis: RedisClient, chunk: TraceChunk): Promise<unknown> {
   if (!defined.has(redis)) {
@@ -21,5 +30,12 @@ export function appendTrace(redis: RedisClient, chunk: TraceChunk): Promise<unkn
     defined.add(redis);
   }
   // ioredis flattens an array argument one level (Command's `args.flat()`), sparing a copy.
-  return (redis as unknown as WithTraceAppend)[COMMAND](1, chunk.key, chunk.maxLen, chunk.minId, chunk.ttlMs, chunk.values);
+  return (redis as unknown as WithTraceAppend)[COMMAND](
+    1,
+    chunk.key,
+    chunk.maxLen,
+    chunk.minId,
+    chunk.ttlMs,
+    chunk.values,
+  );
 }

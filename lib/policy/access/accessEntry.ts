@@ -50,7 +50,12 @@ function v4Range(octets: number[], bits: number): ParsedEntry {
 function v6Range(address: ipaddr.IPv6, bits: number): ParsedEntry {
   const start = ipv6ToBigInt(address.parts);
   const text = address.toRFC5952String();
-  return { kind: "ipv6", canonical: bits === 128 ? text : `${text}/${bits}`, start, end: start + (1n << BigInt(128 - bits)) - 1n };
+  return {
+    kind: "ipv6",
+    canonical: bits === 128 ? text : `${text}/${bits}`,
+    start,
+    end: start + (1n << BigInt(128 - bits)) - 1n,
+  };
 }
 
 function parseAddressEntry(text: string): EntryParse {
@@ -65,19 +70,24 @@ function parseAddressEntry(text: string): EntryParse {
   const maxBits = address.kind() === "ipv4" ? 32 : 128;
   let bits = maxBits;
   if (bitsText !== null) {
-    if (!/^\d{1,3}$/.test(bitsText) || Number(bitsText) > maxBits) return invalid(`has a prefix length outside 0..${maxBits}`);
+    if (!/^\d{1,3}$/.test(bitsText) || Number(bitsText) > maxBits)
+      return invalid(`has a prefix length outside 0..${maxBits}`);
     bits = Number(bitsText);
   }
   if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
     address = (address as ipaddr.IPv6).toIPv4Address();
     bits -= 96;
   }
-  const network = address.kind() === "ipv4" ? ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${bits}`) : ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${bits}`);
+  const network =
+    address.kind() === "ipv4"
+      ? ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${bits}`)
+      : ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${bits}`);
   if (network.toString() !== address.toString()) {
     const shown = network.kind() === "ipv6" ? (network as ipaddr.IPv6).toRFC5952String() : network.toString();
     return invalid(`has host bits set: the block is ${shown}/${bits}`);
   }
-  const parsed = address.kind() === "ipv4" ? v4Range((address as ipaddr.IPv4).octets, bits) : v6Range(address as ipaddr.IPv6, bits);
+  const parsed =
+    address.kind() === "ipv4" ? v4Range((address as ipaddr.IPv4).octets, bits) : v6Range(address as ipaddr.IPv6, bits);
   return { ok: true, ...parsed };
 }
 

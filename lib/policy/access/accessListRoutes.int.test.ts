@@ -17,16 +17,16 @@ import { viewerSession } from "@/test/support/viewerSession";
 
 const { auth, close } = routeTestEnv("access");
 // Loaded after the environment is set: config() reads it once, on first use.
-const { tenants, tenantKeys, tenantRules, tenantAccess: access, audit, auditRevert, login, echo } = await loadRoutes(
-  "tenants",
-  "tenantKeys",
-  "tenantRules",
-  "tenantAccess",
-  "audit",
-  "auditRevert",
-  "login",
-  "echo",
-);
+const {
+  tenants,
+  tenantKeys,
+  tenantRules,
+  tenantAccess: access,
+  audit,
+  auditRevert,
+  login,
+  echo,
+} = await loadRoutes("tenants", "tenantKeys", "tenantRules", "tenantAccess", "audit", "auditRevert", "login", "echo");
 const runtime = await import("@/lib/runtime/services");
 const db = await import("@/lib/db/client");
 const created: string[] = [];
@@ -38,14 +38,28 @@ afterAll(async () => {
   await close();
 });
 
-const call = (routes: Routes, method: string, path: string, params: Record<string, string>, body?: unknown, headers: Record<string, string> = auth): Promise<RouteAnswer> =>
-  callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers });
+const call = (
+  routes: Routes,
+  method: string,
+  path: string,
+  params: Record<string, string>,
+  body?: unknown,
+  headers: Record<string, string> = auth,
+): Promise<RouteAnswer> => callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers });
 const get = (tenantId: string) => call(access, "GET", `/tenants/${tenantId}/access`, { tenantId });
 const put = (tenantId: string, body: unknown) => call(access, "PUT", `/tenants/${tenantId}/access`, { tenantId }, body);
-const auditOf = async (tenantId: string) => (await call(audit, "GET", `/audit?tenantId=${tenantId}`, {})).body as { id: string; action: string; before: unknown; after: unknown; revertOf: string | null }[];
+const auditOf = async (tenantId: string) =>
+  (await call(audit, "GET", `/audit?tenantId=${tenantId}`, {})).body as {
+    id: string;
+    action: string;
+    before: unknown;
+    after: unknown;
+    revertOf: string | null;
+  }[];
 const revert = (auditId: string) => call(auditRevert, "POST", `/audit/${auditId}/revert`, { auditId });
 /** A request of the demo route from `ip` (the in-process data plane trusts one X-Forwarded-For hop). */
-const echoFrom = (apiKey: string, ip: string) => callRoute(echo.GET, { path: "/api/v1/echo", headers: { authorization: `Bearer ${apiKey}`, "x-forwarded-for": ip } });
+const echoFrom = (apiKey: string, ip: string) =>
+  callRoute(echo.GET, { path: "/api/v1/echo", headers: { authorization: `Bearer ${apiKey}`, "x-forwarded-for": ip } });
 
 async function newTenant(): Promise<string> {
   const res = await call(tenants, "POST", "/tenants", {}, { name: `access-${randomBytes(4).toString("hex")}` });
@@ -58,7 +72,9 @@ async function newTenant(): Promise<string> {
 /** A tenant whose one rule allows each key 3 requests an hour, and a key of it. */
 async function limitedTenant(): Promise<{ tenantId: string; keyId: string; key: string }> {
   const tenantId = await newTenant();
-  const rules = await call(tenantRules, "PUT", `/tenants/${tenantId}/rules`, { tenantId }, [{ name: "per-key", scope: "key", algorithm: "fixed_window", limit: 3, windowMs: 3_600_000 }]);
+  const rules = await call(tenantRules, "PUT", `/tenants/${tenantId}/rules`, { tenantId }, [
+    { name: "per-key", scope: "key", algorithm: "fixed_window", limit: 3, windowMs: 3_600_000 },
+  ]);
   expect(rules.status).toBe(200);
   const key = await call(tenantKeys, "POST", `/tenants/${tenantId}/keys`, { tenantId }, { name: "k" });
   expect(key.status).toBe(201);
@@ -75,7 +91,10 @@ describe("200", () => {
 
   it("PUT answers the lists as stored (canonical, no repeats), GET reads them back", async () => {
     const tenantId = await newTenant();
-    const res = await put(tenantId, { allow: ["2001:DB8::/32", "::ffff:192.0.2.1", "192.0.2.1"], deny: ["key:AbCd1234"] });
+    const res = await put(tenantId, {
+      allow: ["2001:DB8::/32", "::ffff:192.0.2.1", "192.0.2.1"],
+      deny: ["key:AbCd1234"],
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ allow: ["2001:db8::/32", "192.0.2.1"], deny: ["key:AbCd1234"] });
     expect((await get(tenantId)).body).toEqual(res.body);
@@ -99,7 +118,9 @@ describe("admission right after the change, on this instance", () => {
 
   it("an allowed address passes every rule without charging and without rate-limit headers; deny wins over allow", async () => {
     const { tenantId, key } = await limitedTenant();
-    expect((await put(tenantId, { allow: ["198.51.100.0/24", "2001:db8::/32"], deny: ["198.51.100.66"] })).status).toBe(200);
+    expect((await put(tenantId, { allow: ["198.51.100.0/24", "2001:db8::/32"], deny: ["198.51.100.66"] })).status).toBe(
+      200,
+    );
     for (let i = 0; i < 5; i++) {
       const allowed = await echoFrom(key, i % 2 ? "198.51.100.7" : "2001:db8::7");
       expect(allowed.status).toBe(200);
@@ -130,7 +151,14 @@ describe("403", () => {
     const read = await call(access, "GET", `/tenants/${tenantId}/access`, { tenantId }, undefined, viewer);
     expect(read.status).toBe(200);
     expect(read.body).toEqual({ allow: ["192.0.2.0/24"], deny: [] });
-    const change = await call(access, "PUT", `/tenants/${tenantId}/access`, { tenantId }, { allow: [], deny: [] }, viewer);
+    const change = await call(
+      access,
+      "PUT",
+      `/tenants/${tenantId}/access`,
+      { tenantId },
+      { allow: [], deny: [] },
+      viewer,
+    );
     expect(change.status).toBe(403);
     expect((await get(tenantId)).body).toEqual({ allow: ["192.0.2.0/24"], deny: [] });
   });
@@ -139,7 +167,13 @@ describe("403", () => {
 describe("404", () => {
   it.each(["GET", "PUT"])("%s of an unknown tenant, or of a value that is no tenant id", async (method) => {
     for (const tenantId of ["ZZZZZZZZ", "not-an-id"]) {
-      const res = await call(access, method, `/tenants/${tenantId}/access`, { tenantId }, method === "PUT" ? { allow: [], deny: [] } : undefined);
+      const res = await call(
+        access,
+        method,
+        `/tenants/${tenantId}/access`,
+        { tenantId },
+        method === "PUT" ? { allow: [], deny: [] } : undefined,
+      );
       expect(res.status).toBe(404);
     }
   });

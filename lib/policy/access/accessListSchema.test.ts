@@ -12,10 +12,20 @@ const errorsOf = (input: unknown) => {
 describe("accessListsSchema", () => {
   it("stores entries canonical and without repeats, in the order given", () => {
     const parsed = accessListsSchema.parse({
-      allow: [" 10.0.0.0/8 ", "2001:DB8:0:0::1", "::ffff:192.0.2.1", "KEY:AbCd1234", "10.0.0.0/8", "::ffff:10.0.0.0/104"],
+      allow: [
+        " 10.0.0.0/8 ",
+        "2001:DB8:0:0::1",
+        "::ffff:192.0.2.1",
+        "KEY:AbCd1234",
+        "10.0.0.0/8",
+        "::ffff:10.0.0.0/104",
+      ],
       deny: ["2001:db8::/32"],
     });
-    expect(parsed).toEqual({ allow: ["10.0.0.0/8", "2001:db8::1", "192.0.2.1", "key:AbCd1234"], deny: ["2001:db8::/32"] });
+    expect(parsed).toEqual({
+      allow: ["10.0.0.0/8", "2001:db8::1", "192.0.2.1", "key:AbCd1234"],
+      deny: ["2001:db8::/32"],
+    });
   });
 
   it.each([

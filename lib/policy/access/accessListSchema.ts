@@ -14,7 +14,6 @@ import { z } from "zod";
 import { MAX_ACCESS_ENTRIES } from "../../common/fieldLimits";
 import { parseAccessEntry } from "./accessEntry";
 
-
 const entrySchema = z.string({ error: "each entry must be text" }).transform((raw, ctx) => {
   const parsed = parseAccessEntry(raw);
   if (parsed.ok) return parsed.canonical;

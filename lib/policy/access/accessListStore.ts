@@ -29,8 +29,8 @@ export interface AccessChangeNote {
   revertOf?: string;
 }
 
-
-const view = (row: { allow: string[]; deny: string[] } | null): AccessLists => (row ? { allow: row.allow, deny: row.deny } : { ...EMPTY_ACCESS_LISTS });
+const view = (row: { allow: string[]; deny: string[] } | null): AccessLists =>
+  row ? { allow: row.allow, deny: row.deny } : { ...EMPTY_ACCESS_LISTS };
 
 /** The tenant's lists (both empty when it never had any); 404 for an unknown tenant. */
 export async function getAccessLists(tenantId: string): Promise<AccessLists> {
@@ -44,7 +44,13 @@ export async function getAccessLists(tenantId: string): Promise<AccessLists> {
 }
 
 /** Replaces both lists (`lists` must have passed accessListsSchema). */
-export async function replaceAccessListsIn(tx: Tx, actor: Actor, tenantId: string, lists: AccessLists, note: AccessChangeNote = {}): Promise<ChangedAccessLists> {
+export async function replaceAccessListsIn(
+  tx: Tx,
+  actor: Actor,
+  tenantId: string,
+  lists: AccessLists,
+  note: AccessChangeNote = {},
+): Promise<ChangedAccessLists> {
   await lockTenant(tx, tenantId);
   const before = view(await tx.accessLists.findUnique({ where: { tenantId }, select: { allow: true, deny: true } }));
   const row = await tx.accessLists.upsert({
@@ -53,10 +59,21 @@ export async function replaceAccessListsIn(tx: Tx, actor: Actor, tenantId: strin
     update: { allow: lists.allow, deny: lists.deny },
   });
   const after = view(row);
-  const audit = await recordAudit(tx, actor, { action: note.action ?? ACCESS_REPLACE_ACTION, target: `tenant:${tenantId}`, tenantId, before, after, revertOf: note.revertOf });
+  const audit = await recordAudit(tx, actor, {
+    action: note.action ?? ACCESS_REPLACE_ACTION,
+    target: `tenant:${tenantId}`,
+    tenantId,
+    before,
+    after,
+    revertOf: note.revertOf,
+  });
   return { tenantId, lists: after, audit };
 }
 
-export async function replaceAccessLists(actor: Actor, tenantId: string, lists: AccessLists): Promise<ChangedAccessLists> {
+export async function replaceAccessLists(
+  actor: Actor,
+  tenantId: string,
+  lists: AccessLists,
+): Promise<ChangedAccessLists> {
   return getDb().$transaction((tx) => replaceAccessListsIn(tx, actor, tenantId, lists));
 }

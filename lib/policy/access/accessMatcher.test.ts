@@ -55,7 +55,8 @@ describe("AccessMatcher: keys, precedence and merging", () => {
 
   it("overlapping and adjacent blocks are merged without losing an address", () => {
     const m = matcher(["10.0.0.0/25", "10.0.0.128/25", "10.0.0.64/26", "10.0.2.0/24", "10.0.0.5"]);
-    for (const ip of ["10.0.0.0", "10.0.0.127", "10.0.0.128", "10.0.0.255", "10.0.2.0", "10.0.2.255"]) expect(m.verdict(ip, undefined)).toBe("allow");
+    for (const ip of ["10.0.0.0", "10.0.0.127", "10.0.0.128", "10.0.0.255", "10.0.2.0", "10.0.2.255"])
+      expect(m.verdict(ip, undefined)).toBe("allow");
     for (const ip of ["10.0.1.0", "10.0.1.255", "10.0.3.0"]) expect(m.verdict(ip, undefined)).toBeNull();
   });
 

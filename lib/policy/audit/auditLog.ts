@@ -75,7 +75,13 @@ export const auditView = (row: AuditRow): AuditEventView => ({
   before: row.before ?? null,
   after: row.after ?? null,
   revertOf: row.revertOf?.toString() ?? null,
-  revertible: isRevertible({ id: row.id.toString(), action: row.action, target: row.target, before: row.before ?? null, after: row.after ?? null }),
+  revertible: isRevertible({
+    id: row.id.toString(),
+    action: row.action,
+    target: row.target,
+    before: row.before ?? null,
+    after: row.after ?? null,
+  }),
 });
 
 export async function recordAudit(tx: Tx, actor: Actor, entry: AuditEntry): Promise<AuditEventView> {
@@ -105,8 +111,14 @@ export interface AuditQuery {
 }
 
 async function olderThan(cursorId: string): Promise<Prisma.AuditEventWhereInput> {
-  const cursor = await getDb().auditEvent.findUnique({ where: { id: BigInt(cursorId) }, select: { id: true, at: true } });
-  if (!cursor) throw new AppError("invalid", `No audit event with id ${cursorId} to page from.`, { errors: { before: ["before must be the id of an audit event"] } });
+  const cursor = await getDb().auditEvent.findUnique({
+    where: { id: BigInt(cursorId) },
+    select: { id: true, at: true },
+  });
+  if (!cursor)
+    throw new AppError("invalid", `No audit event with id ${cursorId} to page from.`, {
+      errors: { before: ["before must be the id of an audit event"] },
+    });
   return { OR: [{ at: { lt: cursor.at } }, { at: cursor.at, id: { lt: cursor.id } }] };
 }
 
@@ -115,7 +127,8 @@ export async function listAudit(query: AuditQuery): Promise<AuditEventView[]> {
   if (query.tenantId) where.push({ tenantId: query.tenantId });
   if (query.before !== undefined) where.push(await olderThan(query.before));
   if (query.actor !== undefined) where.push({ actor: query.actor });
-  if (query.action !== undefined) where.push(query.action.endsWith(".") ? { action: { startsWith: query.action } } : { action: query.action });
+  if (query.action !== undefined)
+    where.push(query.action.endsWith(".") ? { action: { startsWith: query.action } } : { action: query.action });
   if (query.from !== undefined) where.push({ at: { gte: query.from } });
   if (query.to !== undefined) where.push({ at: { lt: query.to } });
   const rows = await getDb().auditEvent.findMany({
@@ -124,7 +137,13 @@ export async function listAudit(query: AuditQuery): Promise<AuditEventView[]> {
     take: query.limit,
   });
   const keyIds = [...new Set(rows.flatMap((r) => (r.target.startsWith("key:") ? [r.target.slice(4)] : [])))];
-  const keys = keyIds.length > 0 ? await getDb().apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, name: true } }) : [];
+  const keys =
+    keyIds.length > 0
+      ? await getDb().apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, name: true } })
+      : [];
   const keyName = new Map(keys.map((k) => [k.id, k.name]));
-  return rows.map((row) => ({ ...auditView(row), targetName: row.target.startsWith("key:") ? (keyName.get(row.target.slice(4)) ?? null) : null }));
+  return rows.map((row) => ({
+    ...auditView(row),
+    targetName: row.target.startsWith("key:") ? (keyName.get(row.target.slice(4)) ?? null) : null,
+  }));
 }

@@ -23,7 +23,6 @@ import { isId } from "../../common/ids";
 
 export { baseAction } from "./auditAction";
 
-
 export type RevertPlan =
   | { kind: "rules"; owner: { kind: "tenant"; tenantId: string } | { kind: "key"; keyId: string }; rules: unknown[] }
   | { kind: "revoke_key"; keyId: string }
@@ -46,7 +45,15 @@ export interface RevertableEvent {
 /** The action a revert of `action` is audited under (a revert of a revert is still `<base>.revert`). */
 export const revertAction = (action: string): string => baseAction(action) + REVERT_SUFFIX;
 
-const REVERTIBLE = new Set(["rules.replace", "key.revoke", "key.expiry", "upstream.replace", "upstream.delete", "access.replace", "overrides.replace"]);
+const REVERTIBLE = new Set([
+  "rules.replace",
+  "key.revoke",
+  "key.expiry",
+  "upstream.replace",
+  "upstream.delete",
+  "access.replace",
+  "overrides.replace",
+]);
 
 /** Whether the action can ever be reverted (a revocation `key.revoke` never can). */
 export function isRevertibleAction(action: string): boolean {
@@ -75,7 +82,8 @@ function targetId(event: RevertableEvent, kind: "tenant" | "key"): string | null
   return isId(id) ? id : null;
 }
 
-const refuse = (event: RevertableEvent, why: string) => new AppError("conflict", `Audit event ${event.id} (${event.action}) cannot be reverted: ${why}`);
+const refuse = (event: RevertableEvent, why: string) =>
+  new AppError("conflict", `Audit event ${event.id} (${event.action}) cannot be reverted: ${why}`);
 
 const revokedAtOf = (view: unknown): string | null | undefined => {
   if (!view || typeof view !== "object" || !("revokedAt" in view)) return undefined;
@@ -119,25 +127,32 @@ export function revertPlan(event: RevertableEvent): RevertPlan {
   if (base === "upstream.replace" || base === "upstream.delete") {
     const tenantId = targetId(event, "tenant");
     if (!tenantId) throw refuse(event, `its target ${JSON.stringify(event.target)} is not a tenant.`);
-    if (event.before !== null && (typeof event.before !== "object" || Array.isArray(event.before))) throw refuse(event, "it holds no earlier upstream.");
+    if (event.before !== null && (typeof event.before !== "object" || Array.isArray(event.before)))
+      throw refuse(event, "it holds no earlier upstream.");
     return { kind: "upstream", tenantId, upstream: event.before };
   }
   if (base === "access.replace") {
     const tenantId = targetId(event, "tenant");
     if (!tenantId) throw refuse(event, `its target ${JSON.stringify(event.target)} is not a tenant.`);
-    if (!event.before || typeof event.before !== "object" || Array.isArray(event.before)) throw refuse(event, "it holds no earlier access lists.");
+    if (!event.before || typeof event.before !== "object" || Array.isArray(event.before))
+      throw refuse(event, "it holds no earlier access lists.");
     return { kind: "access", tenantId, lists: event.before };
   }
   if (base === "overrides.replace") {
     const tenantId = targetId(event, "tenant");
     if (!tenantId) throw refuse(event, `its target ${JSON.stringify(event.target)} is not a tenant.`);
     const before = event.before as { rule?: unknown; overrides?: unknown } | null;
-    if (!before || typeof before.rule !== "string" || !Array.isArray(before.overrides)) throw refuse(event, "it holds no earlier override list.");
+    if (!before || typeof before.rule !== "string" || !Array.isArray(before.overrides))
+      throw refuse(event, "it holds no earlier override list.");
     return { kind: "overrides", tenantId, rule: before.rule, overrides: before.overrides };
   }
   if (base.endsWith(".counters.reset")) throw refuse(event, "reset counters cannot be restored.");
   if (base === "tenant.create") throw refuse(event, "tenants cannot be deleted through the admin API.");
   if (base === "key.create") throw refuse(event, "revoke the key instead (DELETE /api/admin/keys/{keyId}).");
-  if (base.startsWith("operator.")) throw refuse(event, "operator changes are made on the operators page, not reverted.");
-  throw refuse(event, "only rule changes, key revocations, key expiry changes, upstream changes and access-list changes can be reverted.");
+  if (base.startsWith("operator."))
+    throw refuse(event, "operator changes are made on the operators page, not reverted.");
+  throw refuse(
+    event,
+    "only rule changes, key revocations, key expiry changes, upstream changes and access-list changes can be reverted.",
+  );
 }

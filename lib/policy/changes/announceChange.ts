@@ -42,7 +42,10 @@ export async function announceChange(targets: ChangeTargets, tenantId: string, s
       "change_not_in_force",
       `The change was saved but is not yet in force on this instance: reloading tenant ${tenantId} from the rule store failed. ` +
         `This instance applies it at its next successful reload (every ${targets.refreshSeconds} s); until then it enforces what it had.`,
-      { headers: { "Retry-After": String(targets.refreshSeconds) }, members: { saved: true, ...(saved === undefined ? {} : { resource: saved }) } },
+      {
+        headers: { "Retry-After": String(targets.refreshSeconds) },
+        members: { saved: true, ...(saved === undefined ? {} : { resource: saved }) },
+      },
     );
   }
 }

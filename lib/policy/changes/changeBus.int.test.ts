@@ -26,7 +26,10 @@ it("a subscription made while Redis is down receives changes once Redis is up", 
   await server.kill();
   const received: string[] = [];
   let subscribedTimes = 0;
-  const subscription = subscribeChanges(redis, PREFIX, { onChange: (id) => received.push(id), onSubscribed: () => subscribedTimes++ });
+  const subscription = subscribeChanges(redis, PREFIX, {
+    onChange: (id) => received.push(id),
+    onSubscribed: () => subscribedTimes++,
+  });
   const publish = (id: string) => withRedis(server.port, (direct) => direct.publish(changesChannel(PREFIX), id));
   try {
     // Several reconnect attempts fail first; nothing can have subscribed yet.
@@ -52,7 +55,8 @@ it("a subscription made while Redis is down receives changes once Redis is up", 
     expect(await publish("after")).toBe(1);
     expect(await publish("marker")).toBe(1);
     const sentAt = performance.now();
-    while (!received.includes("marker") && performance.now() - sentAt < 2_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!received.includes("marker") && performance.now() - sentAt < 2_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     // (A late copy of a polling notice "t<n>" may still arrive in between: those are not counted.)
     expect(received.filter((id) => !published.includes(id))).toEqual(["after", "marker"]);
   } finally {

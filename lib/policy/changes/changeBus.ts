@@ -32,7 +32,9 @@ export async function publishChange(redis: RedisClient, prefix: string, tenantId
   try {
     await redis.publish(changesChannel(prefix), tenantId);
   } catch (error) {
-    console.warn(`[sluice] could not announce a change of tenant ${tenantId} (other instances see it at their next full refresh): ${(error as Error).message}`);
+    console.warn(
+      `[sluice] could not announce a change of tenant ${tenantId} (other instances see it at their next full refresh): ${(error as Error).message}`,
+    );
   }
 }
 
@@ -65,7 +67,10 @@ export function subscribeChanges(
   };
   if (redis.isCluster) {
     // Follows failovers of the subscribed node and reports each resubscription (see the module).
-    const subscription = subscribeOnCluster(redis as Cluster, changesChannel(prefix), { onMessage: dispatch, onSubscribed: handlers.onSubscribed });
+    const subscription = subscribeOnCluster(redis as Cluster, changesChannel(prefix), {
+      onMessage: dispatch,
+      onSubscribed: handlers.onSubscribed,
+    });
     return {
       async close() {
         subscription.close();
@@ -93,7 +98,11 @@ export function subscribeChanges(
   subscriber.on("error", () => {
     // The command client logs outages; the subscriber reconnects by itself.
   });
-  subscriber.subscribe(channel).catch((error: Error) => console.warn(`[sluice] change subscription failed, relying on periodic refresh: ${error.message}`));
+  subscriber
+    .subscribe(channel)
+    .catch((error: Error) =>
+      console.warn(`[sluice] change subscription failed, relying on periodic refresh: ${error.message}`),
+    );
   const ping = setInterval(() => {
     withDeadline(subscriber, () => subscriber.ping(), SUBSCRIBER_PING_TIMEOUT_MS).catch(() => undefined);
   }, SUBSCRIBER_PING_MS);

@@ -38,7 +38,12 @@ function masterOf(cluster: Cluster, slot: number): { host: string; port: number 
   return { host: key.slice(0, at), port: Number(key.slice(at + 1)) };
 }
 
-export function subscribeOnCluster(cluster: Cluster, channel: string, handlers: ClusterSubscriptionHandlers, retryMs = 250): ClusterSubscription {
+export function subscribeOnCluster(
+  cluster: Cluster,
+  channel: string,
+  handlers: ClusterSubscriptionHandlers,
+  retryMs = 250,
+): ClusterSubscription {
   let slot: number | null = null;
   let connection: Redis | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -59,13 +64,10 @@ export function subscribeOnCluster(cluster: Cluster, channel: string, handlers: 
     if (closed) return;
     if (slot === null) {
       // Asked once (this also connects the lazy Cluster client and fills its slot map).
-      cluster.call("CLUSTER", "KEYSLOT", channel).then(
-        (reply) => {
-          slot = Number(reply);
-          attempt();
-        },
-        retryLater,
-      );
+      cluster.call("CLUSTER", "KEYSLOT", channel).then((reply) => {
+        slot = Number(reply);
+        attempt();
+      }, retryLater);
       return;
     }
     const node = masterOf(cluster, slot);

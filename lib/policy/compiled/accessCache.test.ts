@@ -3,7 +3,12 @@ import { AccessCache } from "./accessCache";
 import type { AccessLoader, KeyAccess, TenantAccess } from "./accessLoader";
 
 function tenant(id: string, keyIds: string[], name = id, expiresAtMs: Record<string, number> = {}): TenantAccess {
-  const keys = new Map<string, KeyAccess>(keyIds.map((k) => [k, { id: k, tenantId: id, name: k, secretHash: "h", expiresAtMs: expiresAtMs[k] ?? null, overrides: [], rules: [] }]));
+  const keys = new Map<string, KeyAccess>(
+    keyIds.map((k) => [
+      k,
+      { id: k, tenantId: id, name: k, secretHash: "h", expiresAtMs: expiresAtMs[k] ?? null, overrides: [], rules: [] },
+    ]),
+  );
   return { id, name, rules: [], keys };
 }
 
@@ -11,8 +16,10 @@ function tenant(id: string, keyIds: string[], name = id, expiresAtMs: Record<str
 function controlledLoader() {
   const pending: { kind: "all" | string; resolve: (v: unknown) => void; reject: (e: Error) => void }[] = [];
   const loader: AccessLoader = {
-    loadAll: () => new Promise((resolve, reject) => pending.push({ kind: "all", resolve: resolve as (v: unknown) => void, reject })),
-    loadTenant: (id) => new Promise((resolve, reject) => pending.push({ kind: id, resolve: resolve as (v: unknown) => void, reject })),
+    loadAll: () =>
+      new Promise((resolve, reject) => pending.push({ kind: "all", resolve: resolve as (v: unknown) => void, reject })),
+    loadTenant: (id) =>
+      new Promise((resolve, reject) => pending.push({ kind: id, resolve: resolve as (v: unknown) => void, reject })),
   };
   return { loader, pending };
 }
@@ -37,7 +44,12 @@ describe("AccessCache", () => {
     const replaced: string[] = [];
     const cache = new AccessCache(loader, { onTenantReplaced: (id) => replaced.push(id) });
     const ready = cache.ready();
-    pending.shift()!.resolve(new Map([["T1", tenant("T1", ["K1", "K2"])], ["T2", tenant("T2", ["K3"])]]));
+    pending.shift()!.resolve(
+      new Map([
+        ["T1", tenant("T1", ["K1", "K2"])],
+        ["T2", tenant("T2", ["K3"])],
+      ]),
+    );
     await ready;
     const reload = cache.tenantChanged("T1");
     pending.shift()!.resolve(tenant("T1", ["K2"]));

@@ -137,7 +137,10 @@ export class AccessCache {
   private failed(kind: "tenant" | "full", error: unknown): void {
     this.events.onReload?.(kind, "error");
     // One line: Prisma's messages span several, which log collectors would split into entries.
-    if (!this.failing) console.warn(`[sluice] rule store unreachable, serving the rules last loaded: ${(error as Error).message.replace(/\s+/g, " ").trim()}`);
+    if (!this.failing)
+      console.warn(
+        `[sluice] rule store unreachable, serving the rules last loaded: ${(error as Error).message.replace(/\s+/g, " ").trim()}`,
+      );
     this.failing = true;
   }
 }

@@ -52,7 +52,10 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
   const byTenant = tenantIds ? { tenantId: { in: tenantIds } } : {};
   const [tenants, keys, rules, refs, upstreams, accessLists, overrideRows] = await Promise.all([
     db.tenant.findMany({ where, select: { id: true, name: true } }),
-    db.apiKey.findMany({ where: { ...byTenant, revokedAt: null }, select: { id: true, tenantId: true, name: true, secretHash: true, expiresAt: true } }),
+    db.apiKey.findMany({
+      where: { ...byTenant, revokedAt: null },
+      select: { id: true, tenantId: true, name: true, secretHash: true, expiresAt: true },
+    }),
     db.rule.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
     db.ruleRef.findMany({ where: byTenant }),
     db.upstream.findMany({ where: byTenant, select: { tenantId: true, url: true, timeoutMs: true } }),
@@ -87,19 +90,39 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
   const out = new Map<string, TenantAccess>();
   for (const t of tenants) {
     const own = tenantRules.get(t.id) ?? [];
-    out.set(t.id, { id: t.id, name: t.name, rules: own, keys: new Map(), upstream: upstreamOf.get(t.id), accessLists: accessOf.get(t.id), identifierOverrides: matchersOf(t.id, own, overridesOf) });
+    out.set(t.id, {
+      id: t.id,
+      name: t.name,
+      rules: own,
+      keys: new Map(),
+      upstream: upstreamOf.get(t.id),
+      accessLists: accessOf.get(t.id),
+      identifierOverrides: matchersOf(t.id, own, overridesOf),
+    });
   }
   for (const k of keys) {
     const tenant = out.get(k.tenantId);
     if (!tenant) continue;
     const overrides = keyRules.get(k.id) ?? [];
-    tenant.keys.set(k.id, { id: k.id, tenantId: k.tenantId, name: k.name, secretHash: k.secretHash, expiresAtMs: k.expiresAt?.getTime() ?? null, overrides, rules: mergeRules(tenant.rules, overrides) });
+    tenant.keys.set(k.id, {
+      id: k.id,
+      tenantId: k.tenantId,
+      name: k.name,
+      secretHash: k.secretHash,
+      expiresAtMs: k.expiresAt?.getTime() ?? null,
+      overrides,
+      rules: mergeRules(tenant.rules, overrides),
+    });
   }
   return out;
 }
 
 /** Each identifier rule's overrides, compiled once per load (lookups never scan: overrideMatcher.ts). */
-function matchersOf(tenantId: string, rules: CompiledRule[], overridesOf: Map<string, IdentifierOverride[]>): Map<string, OverrideMatcher> | undefined {
+function matchersOf(
+  tenantId: string,
+  rules: CompiledRule[],
+  overridesOf: Map<string, IdentifierOverride[]>,
+): Map<string, OverrideMatcher> | undefined {
   let out: Map<string, OverrideMatcher> | undefined;
   for (const r of rules) {
     const list = r.rule.scope === "identifier" ? overridesOf.get(`${tenantId}/${r.rule.name}`) : undefined;

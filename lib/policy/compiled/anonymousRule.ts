@@ -9,5 +9,17 @@ import type { LimiterRule } from "../../limiter/types";
 export const ANONYMOUS_TENANT = "-anon";
 
 export function anonymousRule(limitPerMinute: number): LimiterRule {
-  return { name: "anonymous", ref: "anon", scope: "ip", algorithm: "sliding_window", limit: limitPerMinute, windowMs: 60_000, burst: limitPerMinute, cost: 1, blockMs: 0, failMode: "open", mode: "enforce" };
+  return {
+    name: "anonymous",
+    ref: "anon",
+    scope: "ip",
+    algorithm: "sliding_window",
+    limit: limitPerMinute,
+    windowMs: 60_000,
+    burst: limitPerMinute,
+    cost: 1,
+    blockMs: 0,
+    failMode: "open",
+    mode: "enforce",
+  };
 }

@@ -37,7 +37,10 @@ export interface KeyWithRules {
 export const sourceOf = (rule: CompiledRule): RuleSource => (rule.override ? "override" : "tenant");
 
 export async function loadKeyRules(keyId: string): Promise<KeyWithRules> {
-  const row = await getDb().apiKey.findUnique({ where: { id: keyId }, include: { tenant: { select: { name: true } } } });
+  const row = await getDb().apiKey.findUnique({
+    where: { id: keyId },
+    include: { tenant: { select: { name: true } } },
+  });
   if (!row) throw new AppError("not_found", `No API key with id ${JSON.stringify(keyId)}.`);
   const sets = await loadCompiledRules(row.tenantId, [keyId]);
   return {
@@ -86,7 +89,10 @@ export async function loadLiveKeyRules(tenantId: string, maxKeys: number): Promi
     select: { id: true, name: true },
   });
   const keys = rows.slice(0, maxKeys);
-  const sets = await loadCompiledRules(tenantId, keys.map((k) => k.id));
+  const sets = await loadCompiledRules(
+    tenantId,
+    keys.map((k) => k.id),
+  );
   return {
     tenantId,
     tenantRules: sets.tenant,

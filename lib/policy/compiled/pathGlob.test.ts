@@ -40,7 +40,9 @@ describe("path globs", () => {
 function referenceRegex(glob: string): RegExp {
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const segments = glob.split("/").filter(Boolean);
-  return new RegExp(`^${segments.map((seg) => (seg === "**" ? "(?:/[^/]+)*" : seg === "*" ? "/[^/]+" : "/" + escape(seg))).join("")}$`);
+  return new RegExp(
+    `^${segments.map((seg) => (seg === "**" ? "(?:/[^/]+)*" : seg === "*" ? "/[^/]+" : "/" + escape(seg))).join("")}$`,
+  );
 }
 
 describe("path globs, matched segment by segment", () => {
@@ -79,11 +81,16 @@ describe("path globs, matched segment by segment", () => {
     const segment = fc.constantFrom("a", "b", "*", "**");
     const pathSegment = fc.constantFrom("a", "b", "c", "");
     fc.assert(
-      fc.property(fc.array(segment, { maxLength: 6 }), fc.array(pathSegment, { maxLength: 7 }), fc.boolean(), (globSegs, pathSegs, slash) => {
-        const glob = "/api/v1" + globSegs.map((s) => "/" + s).join("");
-        const path = normalizePath("/api/v1" + pathSegs.map((s) => "/" + s).join("") + (slash ? "/" : ""));
-        expect(compilePathGlob(glob).test(path)).toBe(referenceRegex(glob).test(path));
-      }),
+      fc.property(
+        fc.array(segment, { maxLength: 6 }),
+        fc.array(pathSegment, { maxLength: 7 }),
+        fc.boolean(),
+        (globSegs, pathSegs, slash) => {
+          const glob = "/api/v1" + globSegs.map((s) => "/" + s).join("");
+          const path = normalizePath("/api/v1" + pathSegs.map((s) => "/" + s).join("") + (slash ? "/" : ""));
+          expect(compilePathGlob(glob).test(path)).toBe(referenceRegex(glob).test(path));
+        },
+      ),
       { numRuns: 2_000 },
     );
   });

@@ -24,7 +24,18 @@ const refused: Decision = {
   unavailable: false,
   retryAfterMs: 60_000,
   nowMs: 0,
-  results: [{ rule: limiterRule(), allowed: false, limit: 10, remaining: 0, resetMs: 60_000, retryAfterMs: 60_000, nextMs: 60_000, source: "redis" }],
+  results: [
+    {
+      rule: limiterRule(),
+      allowed: false,
+      limit: 10,
+      remaining: 0,
+      resetMs: 60_000,
+      retryAfterMs: 60_000,
+      nextMs: 60_000,
+      source: "redis",
+    },
+  ],
 };
 
 describe("rulesFingerprint", () => {
@@ -42,7 +53,9 @@ describe("rulesFingerprint", () => {
       loadTenant: async () => load(limit),
     };
     const refusals = new RefusalCache();
-    const access = new AccessCache(loader, { onTenantReplaced: (id, tenant) => refusals.rulesLoaded(id, rulesFingerprint(tenant)) });
+    const access = new AccessCache(loader, {
+      onTenantReplaced: (id, tenant) => refusals.rulesLoaded(id, rulesFingerprint(tenant)),
+    });
     await access.ready();
     refusals.remember("T1", "fp", refused, 0);
     await access.refreshAll();

@@ -12,8 +12,12 @@ describe("key expiry", () => {
   });
 
   it("accepts ISO date-times with a zone or null, and parses them to a Date", () => {
-    expect(keyExpirySchema.parse({ expiresAt: "2026-12-31T23:59:59Z" }).expiresAt?.toISOString()).toBe("2026-12-31T23:59:59.000Z");
-    expect(keyExpirySchema.parse({ expiresAt: "2026-12-31T23:59:59+02:00" }).expiresAt?.toISOString()).toBe("2026-12-31T21:59:59.000Z");
+    expect(keyExpirySchema.parse({ expiresAt: "2026-12-31T23:59:59Z" }).expiresAt?.toISOString()).toBe(
+      "2026-12-31T23:59:59.000Z",
+    );
+    expect(keyExpirySchema.parse({ expiresAt: "2026-12-31T23:59:59+02:00" }).expiresAt?.toISOString()).toBe(
+      "2026-12-31T21:59:59.000Z",
+    );
     expect(keyExpirySchema.parse({ expiresAt: null }).expiresAt).toBeNull();
   });
 

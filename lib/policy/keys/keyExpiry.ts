@@ -14,14 +14,25 @@ import { z } from "zod";
 
 /** An ISO date-time with a zone, or null; parsed to a Date. */
 export const expiresAtSchema = z
-  .union([z.iso.datetime({ offset: true, error: "expiresAt must be an ISO 8601 date-time with a zone, e.g. 2026-12-31T23:59:59Z" }), z.null()], {
-    error: "expiresAt must be an ISO 8601 date-time with a zone, or null",
-  })
+  .union(
+    [
+      z.iso.datetime({
+        offset: true,
+        error: "expiresAt must be an ISO 8601 date-time with a zone, e.g. 2026-12-31T23:59:59Z",
+      }),
+      z.null(),
+    ],
+    {
+      error: "expiresAt must be an ISO 8601 date-time with a zone, or null",
+    },
+  )
   .transform((value) => (value === null ? null : new Date(value)));
 
 /** Creation: like `expiresAtSchema`, and the instant must be after `now()`. */
 export function futureExpiresAtSchema(now: () => number = Date.now) {
-  return expiresAtSchema.refine((date) => date === null || date.getTime() > now(), { message: "expiresAt must be in the future" });
+  return expiresAtSchema.refine((date) => date === null || date.getTime() > now(), {
+    message: "expiresAt must be in the future",
+  });
 }
 
 /** PATCH /api/admin/keys/{keyId}. */

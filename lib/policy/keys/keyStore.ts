@@ -29,7 +29,16 @@ export interface CreatedKey extends KeyView {
 
 type Tx = Prisma.TransactionClient;
 
-type KeyRow = { id: string; tenantId: string; name: string; prefix: string; createdAt: Date; revokedAt: Date | null; lastUsedAt: Date | null; expiresAt: Date | null };
+type KeyRow = {
+  id: string;
+  tenantId: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+};
 
 export const keyView = (k: KeyRow): KeyView => ({
   id: k.id,
@@ -45,13 +54,20 @@ export const keyView = (k: KeyRow): KeyView => ({
 const tenantMissing = (tenantId: string) => new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
 const keyMissing = (keyId: string) => new AppError("not_found", `No API key with id ${JSON.stringify(keyId)}.`);
 
-export async function createKey(actor: Actor, tenantId: string, name: string, expiresAt: Date | null = null): Promise<CreatedKey> {
+export async function createKey(
+  actor: Actor,
+  tenantId: string,
+  name: string,
+  expiresAt: Date | null = null,
+): Promise<CreatedKey> {
   return withFreshId((id) =>
     getDb().$transaction(async (tx) => {
       const tenant = await tx.tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
       if (!tenant) throw tenantMissing(tenantId);
       const minted = mintKey(id);
-      const row = await tx.apiKey.create({ data: { id, tenantId, name, prefix: minted.prefix, secretHash: minted.secretHash, expiresAt } });
+      const row = await tx.apiKey.create({
+        data: { id, tenantId, name, prefix: minted.prefix, secretHash: minted.secretHash, expiresAt },
+      });
       await recordAudit(tx, actor, { action: "key.create", target: `key:${id}`, tenantId, after: keyView(row) });
       return { ...keyView(row), key: minted.key };
     }),
@@ -79,14 +95,29 @@ export interface KeyChangeNote {
 }
 
 /** Revokes a key within the caller's transaction; revoking a revoked key changes nothing. */
-export async function revokeKeyIn(tx: Tx, actor: Actor, keyId: string, note: KeyChangeNote = {}): Promise<{ tenantId: string; changed: boolean; audit?: AuditEventView }> {
+export async function revokeKeyIn(
+  tx: Tx,
+  actor: Actor,
+  keyId: string,
+  note: KeyChangeNote = {},
+): Promise<{ tenantId: string; changed: boolean; audit?: AuditEventView }> {
   const row = await tx.apiKey.findUnique({ where: { id: keyId } });
   if (!row) throw keyMissing(keyId);
   // Conditional update: of two concurrent revocations only one changes the row and is audited.
-  const updated = await tx.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  const updated = await tx.apiKey.updateMany({
+    where: { id: keyId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
   if (updated.count === 0) return { tenantId: row.tenantId, changed: false };
   const revoked = await tx.apiKey.findUniqueOrThrow({ where: { id: keyId } });
-  const audit = await recordAudit(tx, actor, { action: note.action ?? "key.revoke", target: `key:${keyId}`, tenantId: row.tenantId, before: keyView(row), after: keyView(revoked), revertOf: note.revertOf });
+  const audit = await recordAudit(tx, actor, {
+    action: note.action ?? "key.revoke",
+    target: `key:${keyId}`,
+    tenantId: row.tenantId,
+    before: keyView(row),
+    after: keyView(revoked),
+    revertOf: note.revertOf,
+  });
   return { tenantId: row.tenantId, changed: true, audit };
 }
 
@@ -100,18 +131,36 @@ export async function revokeKey(actor: Actor, keyId: string): Promise<{ tenantId
  * `key.expiry` (revertible: the revert sets the `before` expiry again). A revoked key cannot be
  * given an expiry (409): it is refused already, for good. Setting the expiry it has changes nothing.
  */
-export async function setKeyExpiryIn(tx: Tx, actor: Actor, keyId: string, expiresAt: Date | null, note: KeyChangeNote = {}): Promise<{ key: KeyView; changed: boolean; audit?: AuditEventView }> {
+export async function setKeyExpiryIn(
+  tx: Tx,
+  actor: Actor,
+  keyId: string,
+  expiresAt: Date | null,
+  note: KeyChangeNote = {},
+): Promise<{ key: KeyView; changed: boolean; audit?: AuditEventView }> {
   const row = await tx.apiKey.findUnique({ where: { id: keyId } });
   if (!row) throw keyMissing(keyId);
   if (row.revokedAt) throw new AppError("conflict", `API key ${keyId} is revoked; its expiry cannot be changed.`);
-  if ((row.expiresAt?.getTime() ?? null) === (expiresAt?.getTime() ?? null)) return { key: keyView(row), changed: false };
+  if ((row.expiresAt?.getTime() ?? null) === (expiresAt?.getTime() ?? null))
+    return { key: keyView(row), changed: false };
   const updated = await tx.apiKey.update({ where: { id: keyId }, data: { expiresAt } });
-  const audit = await recordAudit(tx, actor, { action: note.action ?? "key.expiry", target: `key:${keyId}`, tenantId: row.tenantId, before: keyView(row), after: keyView(updated), revertOf: note.revertOf });
+  const audit = await recordAudit(tx, actor, {
+    action: note.action ?? "key.expiry",
+    target: `key:${keyId}`,
+    tenantId: row.tenantId,
+    before: keyView(row),
+    after: keyView(updated),
+    revertOf: note.revertOf,
+  });
   return { key: keyView(updated), changed: true, audit };
 }
 
 /** PATCH /api/admin/keys/{keyId} `{ expiresAt }`. */
-export async function setKeyExpiry(actor: Actor, keyId: string, expiresAt: Date | null): Promise<{ key: KeyView; changed: boolean }> {
+export async function setKeyExpiry(
+  actor: Actor,
+  keyId: string,
+  expiresAt: Date | null,
+): Promise<{ key: KeyView; changed: boolean }> {
   return getDb().$transaction((tx) => setKeyExpiryIn(tx, actor, keyId, expiresAt));
 }
 

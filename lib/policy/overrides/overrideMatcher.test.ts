@@ -3,7 +3,19 @@ import type { LimiterRule } from "../../limiter/types";
 import { compileOverrides } from "./overrideMatcher";
 import { identifierOverrideListSchema } from "./overrideSchema";
 
-const base: LimiterRule = { name: "per-caller", ref: "7", scope: "identifier", algorithm: "token_bucket", limit: 10, windowMs: 60_000, burst: 10, cost: 1, blockMs: 0, failMode: "open", mode: "enforce" };
+const base: LimiterRule = {
+  name: "per-caller",
+  ref: "7",
+  scope: "identifier",
+  algorithm: "token_bucket",
+  limit: 10,
+  windowMs: 60_000,
+  burst: 10,
+  cost: 1,
+  blockMs: 0,
+  failMode: "open",
+  mode: "enforce",
+};
 
 const matcher = compileOverrides(base, [
   { identifier: "enterprise:*", limit: 1000 },
@@ -27,7 +39,13 @@ describe("identifier overrides: exact beats the longest prefix beats the rule", 
 
   it("an override keeps the rule's counter (its ref) and fills window and burst", () => {
     const acme = matcher.ruleFor("enterprise:acme");
-    expect(acme).toMatchObject({ ref: "7", name: "per-caller", windowMs: 60_000, burst: 20, algorithm: "token_bucket" });
+    expect(acme).toMatchObject({
+      ref: "7",
+      name: "per-caller",
+      windowMs: 60_000,
+      burst: 20,
+      algorithm: "token_bucket",
+    });
     expect(matcher.ruleFor("enterprise:x")).toMatchObject({ limit: 1000, burst: 1000, windowMs: 60_000 });
     expect(matcher.ruleFor("enterprise:bigx").windowMs).toBe(1_000);
     expect(matcher.ruleFor("nobody")).toBe(base);
@@ -45,18 +63,56 @@ describe("identifierOverrideListSchema", () => {
   };
 
   it("accepts exact and prefix identifiers with optional window and burst", () => {
-    expect(issues([{ identifier: "acme", limit: 5 }, { identifier: "enterprise:*", limit: 1000, windowMs: 60_000, burst: 2000 }])).toEqual([]);
+    expect(
+      issues([
+        { identifier: "acme", limit: 5 },
+        { identifier: "enterprise:*", limit: 1000, windowMs: 60_000, burst: 2000 },
+      ]),
+    ).toEqual([]);
   });
 
   it.each([
-    ["a bare *", [{ identifier: "*", limit: 1 }], "0.identifier", "identifier * alone would match everyone: change the rule's own limit instead"],
-    ["a * inside", [{ identifier: "a*b", limit: 1 }], "0.identifier", "identifier may hold * only at its end (a prefix: enterprise:*)"],
+    [
+      "a bare *",
+      [{ identifier: "*", limit: 1 }],
+      "0.identifier",
+      "identifier * alone would match everyone: change the rule's own limit instead",
+    ],
+    [
+      "a * inside",
+      [{ identifier: "a*b", limit: 1 }],
+      "0.identifier",
+      "identifier may hold * only at its end (a prefix: enterprise:*)",
+    ],
     ["an empty identifier", [{ identifier: "", limit: 1 }], "0.identifier", "identifier must not be empty"],
-    ["a 257-character identifier", [{ identifier: "x".repeat(257), limit: 1 }], "0.identifier", "identifier must be at most 256 characters"],
-    ["a control character", [{ identifier: "a\u0000", limit: 1 }], "0.identifier", "identifier must not contain control characters (U+0000 at position 1)"],
+    [
+      "a 257-character identifier",
+      [{ identifier: "x".repeat(257), limit: 1 }],
+      "0.identifier",
+      "identifier must be at most 256 characters",
+    ],
+    [
+      "a control character",
+      [{ identifier: "a\u0000", limit: 1 }],
+      "0.identifier",
+      "identifier must not contain control characters (U+0000 at position 1)",
+    ],
     ["limit 0", [{ identifier: "a", limit: 0 }], "0.limit", "limit must be at least 1"],
-    ["a window under 1 s", [{ identifier: "a", limit: 1, windowMs: 999 }], "0.windowMs", "windowMs must be at least 1000 (1 second)"],
-    ["a duplicate identifier", [{ identifier: "a", limit: 1 }, { identifier: "a", limit: 2 }], "1.identifier", 'duplicate identifier "a"'],
+    [
+      "a window under 1 s",
+      [{ identifier: "a", limit: 1, windowMs: 999 }],
+      "0.windowMs",
+      "windowMs must be at least 1000 (1 second)",
+    ],
+    [
+      "a duplicate identifier",
+      [
+        { identifier: "a", limit: 1 },
+        { identifier: "a", limit: 2 },
+      ],
+      "1.identifier",
+      'duplicate identifier "a"',
+    ],
     ["an unknown field", [{ identifier: "a", limit: 1, cost: 2 }], "0", 'Unrecognized key: "cost"'],
   ])("refuses %s", (_, input, path, message) => {
     expect(issues(input)).toContainEqual([path, message]);

@@ -21,7 +21,12 @@ export interface OverrideMatcher {
 
 /** The base rule with an override's limit, window and burst. */
 export function overriddenRule(base: LimiterRule, override: IdentifierOverride): LimiterRule {
-  return { ...base, limit: override.limit, windowMs: override.windowMs ?? base.windowMs, burst: override.burst ?? override.limit };
+  return {
+    ...base,
+    limit: override.limit,
+    windowMs: override.windowMs ?? base.windowMs,
+    burst: override.burst ?? override.limit,
+  };
 }
 
 export function compileOverrides(base: LimiterRule, overrides: readonly IdentifierOverride[]): OverrideMatcher {

@@ -7,7 +7,14 @@
  * Browser-safe: zod only.
  */
 import { z } from "zod";
-import { IDENTIFIER_MAX, MAX_OVERRIDES, MAX_UNITS, MAX_WINDOW_DAYS, MAX_WINDOW_MS, MIN_WINDOW_MS } from "../../common/fieldLimits";
+import {
+  IDENTIFIER_MAX,
+  MAX_OVERRIDES,
+  MAX_UNITS,
+  MAX_WINDOW_DAYS,
+  MAX_WINDOW_MS,
+  MIN_WINDOW_MS,
+} from "../../common/fieldLimits";
 import { plainText } from "../../common/textInput";
 
 const units = (what: string) =>
@@ -23,12 +30,18 @@ export const isWildcard = (identifier: string): boolean => identifier.endsWith("
 export const identifierOverrideSchema = z
   .object({
     identifier: plainText(
-      z.string({ error: "identifier is required and must be text" }).min(1, "identifier must not be empty").max(IDENTIFIER_MAX, `identifier must be at most ${IDENTIFIER_MAX} characters`),
+      z
+        .string({ error: "identifier is required and must be text" })
+        .min(1, "identifier must not be empty")
+        .max(IDENTIFIER_MAX, `identifier must be at most ${IDENTIFIER_MAX} characters`),
       "identifier",
     )
       .refine((id) => id !== "*", "identifier * alone would match everyone: change the rule's own limit instead")
       .refine((id) => !id.slice(0, -1).includes("*"), "identifier may hold * only at its end (a prefix: enterprise:*)")
-      .meta({ description: "An exact identifier (`acme`), or a prefix ending in `*` (`enterprise:*`). Exact beats the longest matching prefix, which beats the rule." }),
+      .meta({
+        description:
+          "An exact identifier (`acme`), or a prefix ending in `*` (`enterprise:*`). Exact beats the longest matching prefix, which beats the rule.",
+      }),
     limit: units("limit"),
     windowMs: z
       .number({ error: "windowMs must be a number" })
@@ -37,7 +50,9 @@ export const identifierOverrideSchema = z
       .max(MAX_WINDOW_MS, `windowMs must be at most ${MAX_WINDOW_MS} (${MAX_WINDOW_DAYS} days)`)
       .optional()
       .meta({ description: "Default: the rule's window." }),
-    burst: units("burst").optional().meta({ description: "Capacity for token_bucket and gcra; default: this override's limit." }),
+    burst: units("burst")
+      .optional()
+      .meta({ description: "Capacity for token_bucket and gcra; default: this override's limit." }),
   })
   .strict();
 
@@ -47,7 +62,8 @@ export const identifierOverrideListSchema = z
   .superRefine((overrides, ctx) => {
     const seen = new Set<string>();
     overrides.forEach((o, i) => {
-      if (seen.has(o.identifier)) ctx.addIssue({ code: "custom", path: [i, "identifier"], message: `duplicate identifier "${o.identifier}"` });
+      if (seen.has(o.identifier))
+        ctx.addIssue({ code: "custom", path: [i, "identifier"], message: `duplicate identifier "${o.identifier}"` });
       seen.add(o.identifier);
     });
   });

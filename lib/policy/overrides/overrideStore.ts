@@ -57,9 +57,16 @@ async function identifierRule(tx: Tx, tenantId: string, rule: string, lock: bool
     ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Tenant" WHERE id = ${tenantId} FOR UPDATE`
     : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Tenant" WHERE id = ${tenantId}`;
   if (tenant.length === 0) throw new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
-  const row = await tx.rule.findFirst({ where: { tenantId, keyId: null, name: rule }, select: { scope: true, algorithm: true } });
+  const row = await tx.rule.findFirst({
+    where: { tenantId, keyId: null, name: rule },
+    select: { scope: true, algorithm: true },
+  });
   if (!row) throw new AppError("not_found", `This tenant has no rule named ${JSON.stringify(rule)}.`);
-  if (row.scope !== "identifier") throw new AppError("not_found", `Rule ${JSON.stringify(rule)} has scope ${row.scope}; only identifier rules have overrides.`);
+  if (row.scope !== "identifier")
+    throw new AppError(
+      "not_found",
+      `Rule ${JSON.stringify(rule)} has scope ${row.scope}; only identifier rules have overrides.`,
+    );
   return { algorithm: row.algorithm };
 }
 
@@ -76,19 +83,37 @@ export async function getOverrides(tenantId: string, rule: string): Promise<Rule
 }
 
 /** `overrides` must have passed identifierOverrideListSchema. */
-export async function replaceOverridesIn(tx: Tx, actor: Actor, tenantId: string, rule: string, overrides: IdentifierOverride[], note: OverrideChangeNote = {}): Promise<ReplacedOverrides> {
+export async function replaceOverridesIn(
+  tx: Tx,
+  actor: Actor,
+  tenantId: string,
+  rule: string,
+  overrides: IdentifierOverride[],
+  note: OverrideChangeNote = {},
+): Promise<ReplacedOverrides> {
   const { algorithm } = await identifierRule(tx, tenantId, rule, true);
   if (algorithm === "sliding_log") {
     const errors: Record<string, string[]> = {};
     overrides.forEach((o, i) => {
-      if (o.limit > MAX_SLIDING_LOG_LIMIT) errors[`${i}.limit`] = [`limit must be at most ${MAX_SLIDING_LOG_LIMIT.toLocaleString("en")} for a sliding_log rule`];
+      if (o.limit > MAX_SLIDING_LOG_LIMIT)
+        errors[`${i}.limit`] = [
+          `limit must be at most ${MAX_SLIDING_LOG_LIMIT.toLocaleString("en")} for a sliding_log rule`,
+        ];
     });
     if (Object.keys(errors).length > 0) throw new AppError("invalid", "The overrides are invalid.", { errors });
   }
   const before = await readOverrides(tx, tenantId, rule);
   await tx.identifierOverride.deleteMany({ where: { tenantId, rule } });
   await tx.identifierOverride.createMany({
-    data: overrides.map((o, position) => ({ tenantId, rule, position, identifier: o.identifier, limit: o.limit, windowMs: o.windowMs === undefined ? null : BigInt(o.windowMs), burst: o.burst ?? null })),
+    data: overrides.map((o, position) => ({
+      tenantId,
+      rule,
+      position,
+      identifier: o.identifier,
+      limit: o.limit,
+      windowMs: o.windowMs === undefined ? null : BigInt(o.windowMs),
+      burst: o.burst ?? null,
+    })),
   });
   const after = await readOverrides(tx, tenantId, rule);
   const audit = await recordAudit(tx, actor, {
@@ -102,6 +127,11 @@ export async function replaceOverridesIn(tx: Tx, actor: Actor, tenantId: string,
   return { tenantId, rule, overrides: after, audit };
 }
 
-export async function replaceOverrides(actor: Actor, tenantId: string, rule: string, overrides: IdentifierOverride[]): Promise<ReplacedOverrides> {
+export async function replaceOverrides(
+  actor: Actor,
+  tenantId: string,
+  rule: string,
+  overrides: IdentifierOverride[],
+): Promise<ReplacedOverrides> {
   return getDb().$transaction((tx) => replaceOverridesIn(tx, actor, tenantId, rule, overrides));
 }

@@ -12,11 +12,19 @@ function issues(input: unknown): [string, string][] {
 
 describe("header and query scopes in the rule schema", () => {
   it("a header rule: the name is lower-cased, onMissing defaults to skip", () => {
-    expect(ruleSchema.parse({ ...base, scope: "header", scopeKey: "X-User-Id" })).toMatchObject({ scope: "header", scopeKey: "x-user-id", onMissing: "skip" });
+    expect(ruleSchema.parse({ ...base, scope: "header", scopeKey: "X-User-Id" })).toMatchObject({
+      scope: "header",
+      scopeKey: "x-user-id",
+      onMissing: "skip",
+    });
   });
 
   it("a query rule keeps the parameter's case and takes onMissing refuse", () => {
-    expect(ruleSchema.parse({ ...base, scope: "query", scopeKey: "userId", onMissing: "refuse" })).toMatchObject({ scope: "query", scopeKey: "userId", onMissing: "refuse" });
+    expect(ruleSchema.parse({ ...base, scope: "query", scopeKey: "userId", onMissing: "refuse" })).toMatchObject({
+      scope: "query",
+      scopeKey: "userId",
+      onMissing: "refuse",
+    });
   });
 
   it("other scopes carry neither field (the stored shape does not change)", () => {
@@ -26,28 +34,88 @@ describe("header and query scopes in the rule schema", () => {
   });
 
   it.each([
-    ["header without scopeKey", { ...base, scope: "header" }, "scopeKey", "scopeKey is required for scope header: a header name"],
-    ["query with an empty scopeKey", { ...base, scope: "query", scopeKey: "" }, "scopeKey", "scopeKey is required for scope query: a query parameter name"],
-    ["a header name with a space", { ...base, scope: "header", scopeKey: "x user" }, "scopeKey", "scopeKey must be a header name: 1-64 letters, digits and !#$%&'*+.^_`|~-"],
-    ["a credential header", { ...base, scope: "header", scopeKey: "Authorization" }, "scopeKey", "scopeKey may not be authorization: it carries credentials (use scope key)"],
-    ["x-api-key", { ...base, scope: "header", scopeKey: "x-api-key" }, "scopeKey", "scopeKey may not be x-api-key: it carries credentials (use scope key)"],
-    ["a query name with =", { ...base, scope: "query", scopeKey: "a=b" }, "scopeKey", "scopeKey must be a query parameter name: 1-64 characters, no spaces, &, =, #, + or %"],
-    ["a 65-character scopeKey", { ...base, scope: "header", scopeKey: "x".repeat(65) }, "scopeKey", "scopeKey must be at most 64 characters"],
-    ["scopeKey on a key rule", { ...base, scope: "key", scopeKey: "x-user-id" }, "scopeKey", "scopeKey is only for scope header or query, not key"],
-    ["onMissing on an ip rule", { ...base, scope: "ip", onMissing: "skip" }, "onMissing", "onMissing is only for scope header or query, not ip"],
-    ["an unknown onMissing", { ...base, scope: "header", scopeKey: "x-user-id", onMissing: "ignore" }, "onMissing", "onMissing must be one of skip, refuse"],
+    [
+      "header without scopeKey",
+      { ...base, scope: "header" },
+      "scopeKey",
+      "scopeKey is required for scope header: a header name",
+    ],
+    [
+      "query with an empty scopeKey",
+      { ...base, scope: "query", scopeKey: "" },
+      "scopeKey",
+      "scopeKey is required for scope query: a query parameter name",
+    ],
+    [
+      "a header name with a space",
+      { ...base, scope: "header", scopeKey: "x user" },
+      "scopeKey",
+      "scopeKey must be a header name: 1-64 letters, digits and !#$%&'*+.^_`|~-",
+    ],
+    [
+      "a credential header",
+      { ...base, scope: "header", scopeKey: "Authorization" },
+      "scopeKey",
+      "scopeKey may not be authorization: it carries credentials (use scope key)",
+    ],
+    [
+      "x-api-key",
+      { ...base, scope: "header", scopeKey: "x-api-key" },
+      "scopeKey",
+      "scopeKey may not be x-api-key: it carries credentials (use scope key)",
+    ],
+    [
+      "a query name with =",
+      { ...base, scope: "query", scopeKey: "a=b" },
+      "scopeKey",
+      "scopeKey must be a query parameter name: 1-64 characters, no spaces, &, =, #, + or %",
+    ],
+    [
+      "a 65-character scopeKey",
+      { ...base, scope: "header", scopeKey: "x".repeat(65) },
+      "scopeKey",
+      "scopeKey must be at most 64 characters",
+    ],
+    [
+      "scopeKey on a key rule",
+      { ...base, scope: "key", scopeKey: "x-user-id" },
+      "scopeKey",
+      "scopeKey is only for scope header or query, not key",
+    ],
+    [
+      "onMissing on an ip rule",
+      { ...base, scope: "ip", onMissing: "skip" },
+      "onMissing",
+      "onMissing is only for scope header or query, not ip",
+    ],
+    [
+      "an unknown onMissing",
+      { ...base, scope: "header", scopeKey: "x-user-id", onMissing: "ignore" },
+      "onMissing",
+      "onMissing must be one of skip, refuse",
+    ],
   ])("refuses %s", (_, input, path, message) => {
     expect(issues(input)).toContainEqual([path, message]);
   });
 
   it("key override rules may use header and query scopes", () => {
-    expect(keyRulesSchema.safeParse([{ ...base, scope: "header", scopeKey: "x-user-id" }, { ...base, name: "q", scope: "query", scopeKey: "u" }]).success).toBe(true);
+    expect(
+      keyRulesSchema.safeParse([
+        { ...base, scope: "header", scopeKey: "x-user-id" },
+        { ...base, name: "q", scope: "query", scopeKey: "u" },
+      ]).success,
+    ).toBe(true);
   });
 
   it("round-trips through the database columns and gives the limiter its attribute", () => {
     const rule = ruleSchema.parse({ ...base, scope: "header", scopeKey: "X-User-Id", onMissing: "refuse" });
     expect(fromColumns(toColumns(rule))).toEqual(rule);
-    expect(toLimiterRule(rule, "7").attribute).toEqual({ source: "header", name: "x-user-id", onMissing: "refuse", id: "header:x-user-id" });
+    expect(toLimiterRule(rule, "7").attribute).toEqual({
+      source: "header",
+      name: "x-user-id",
+      onMissing: "refuse",
+      id: "header:x-user-id",
+    });
     expect(toLimiterRule(ruleSchema.parse(base), "8").attribute).toBeUndefined();
   });
 });

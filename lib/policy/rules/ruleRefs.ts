@@ -21,7 +21,11 @@ export async function ensureRuleRefs(tx: Prisma.TransactionClient, tenantId: str
   const known = new Set(existing.map((r) => r.name));
   const missing = wanted.filter((name) => !known.has(name));
   if (missing.length === 0) return;
-  const tenant = await tx.tenant.update({ where: { id: tenantId }, data: { nextRuleRef: { increment: missing.length } }, select: { nextRuleRef: true } });
+  const tenant = await tx.tenant.update({
+    where: { id: tenantId },
+    data: { nextRuleRef: { increment: missing.length } },
+    select: { nextRuleRef: true },
+  });
   const first = tenant.nextRuleRef - missing.length;
   await tx.ruleRef.createMany({ data: missing.map((name, i) => ({ tenantId, name, ref: first + i })) });
 }

@@ -24,7 +24,19 @@ describe("ruleSchema accepts", () => {
   });
 
   it.each([
-    ["the contract's full example", { ...valid, scope: "key", algorithm: "sliding_window", burst: 100, cost: 1, match: { methods: ["GET", "POST"], path: "/api/v1/echo/*" }, failMode: "open", mode: "enforce" }],
+    [
+      "the contract's full example",
+      {
+        ...valid,
+        scope: "key",
+        algorithm: "sliding_window",
+        burst: 100,
+        cost: 1,
+        match: { methods: ["GET", "POST"], path: "/api/v1/echo/*" },
+        failMode: "open",
+        mode: "enforce",
+      },
+    ],
     ["bounds of limit and window", { ...valid, limit: 1_000_000_000, windowMs: 31_622_400_000 }],
     ["minimum window and cost 0", { ...valid, windowMs: 1000, cost: 0 }],
     ["a ** glob", { ...valid, match: { path: "/api/v1/**" } }],
@@ -46,41 +58,146 @@ describe("ruleSchema accepts", () => {
 describe("ruleSchema rejects, naming the field", () => {
   it.each([
     ["missing name", { limit: 1, windowMs: 1000 }, "name", "name is required"],
-    ["upper-case name", { ...valid, name: "PerKey" }, "name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
-    ["name starting with -", { ...valid, name: "-x" }, "name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
-    ["65-character name", { ...valid, name: "a".repeat(65) }, "name", "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit"],
-    ["unknown scope", { ...valid, scope: "user" }, "scope", "scope must be one of key, tenant, ip, identifier, header, query"],
-    ["unknown algorithm", { ...valid, algorithm: "leaky" }, "algorithm", "algorithm must be one of fixed_window, sliding_log, sliding_window, token_bucket, gcra, concurrency"],
+    [
+      "upper-case name",
+      { ...valid, name: "PerKey" },
+      "name",
+      "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit",
+    ],
+    [
+      "name starting with -",
+      { ...valid, name: "-x" },
+      "name",
+      "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit",
+    ],
+    [
+      "65-character name",
+      { ...valid, name: "a".repeat(65) },
+      "name",
+      "name must be 1-64 characters of a-z, 0-9, _ and -, starting with a letter or digit",
+    ],
+    [
+      "unknown scope",
+      { ...valid, scope: "user" },
+      "scope",
+      "scope must be one of key, tenant, ip, identifier, header, query",
+    ],
+    [
+      "unknown algorithm",
+      { ...valid, algorithm: "leaky" },
+      "algorithm",
+      "algorithm must be one of fixed_window, sliding_log, sliding_window, token_bucket, gcra, concurrency",
+    ],
     ["limit 0", { ...valid, limit: 0 }, "limit", "limit must be at least 1"],
     ["fractional limit", { ...valid, limit: 1.5 }, "limit", "limit must be a whole number"],
     ["limit as a string", { ...valid, limit: "100" }, "limit", "limit must be a number"],
     ["limit too large", { ...valid, limit: 1_000_000_001 }, "limit", "limit must be at most 1,000,000,000"],
     ["window under 1 s", { ...valid, windowMs: 999 }, "windowMs", "windowMs must be at least 1000 (1 second)"],
-    ["window over 366 days", { ...valid, windowMs: 31_622_400_001 }, "windowMs", "windowMs must be at most 31622400000 (366 days)"],
+    [
+      "window over 366 days",
+      { ...valid, windowMs: 31_622_400_001 },
+      "windowMs",
+      "windowMs must be at most 31622400000 (366 days)",
+    ],
     ["burst 0", { ...valid, burst: 0 }, "burst", "burst must be at least 1"],
     ["negative cost", { ...valid, cost: -1 }, "cost", "cost must be at least 0"],
-    ["a relative path", { ...valid, match: { path: "api/v1/echo" } }, "match.path", "path must start with / and contain no spaces, ? or #"],
-    ["a space in the path", { ...valid, match: { path: "/api/v1/a b" } }, "match.path", "path must start with / and contain no spaces, ? or #"],
-    ["partial-segment wildcard", { ...valid, match: { path: "/api/v1/ec*" } }, "match.path", "path wildcards must be a whole segment: /* or /**"],
-    ["NUL in the path (Postgres refuses it in text)", { ...valid, match: { path: "/api/v1/a\u0000" } }, "match.path", "path must not contain control characters (U+0000 at position 9)"],
-    ["an unpaired surrogate in the path", { ...valid, match: { path: "/api/v1/\ud800" } }, "match.path", "path must not contain an unpaired surrogate (U+D800 at position 8); send well-formed Unicode"],
-    ["unknown method", { ...valid, match: { methods: ["FETCH"] } }, "match.methods.0", "methods must be among GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"],
+    [
+      "a relative path",
+      { ...valid, match: { path: "api/v1/echo" } },
+      "match.path",
+      "path must start with / and contain no spaces, ? or #",
+    ],
+    [
+      "a space in the path",
+      { ...valid, match: { path: "/api/v1/a b" } },
+      "match.path",
+      "path must start with / and contain no spaces, ? or #",
+    ],
+    [
+      "partial-segment wildcard",
+      { ...valid, match: { path: "/api/v1/ec*" } },
+      "match.path",
+      "path wildcards must be a whole segment: /* or /**",
+    ],
+    [
+      "NUL in the path (Postgres refuses it in text)",
+      { ...valid, match: { path: "/api/v1/a\u0000" } },
+      "match.path",
+      "path must not contain control characters (U+0000 at position 9)",
+    ],
+    [
+      "an unpaired surrogate in the path",
+      { ...valid, match: { path: "/api/v1/\ud800" } },
+      "match.path",
+      "path must not contain an unpaired surrogate (U+D800 at position 8); send well-formed Unicode",
+    ],
+    [
+      "unknown method",
+      { ...valid, match: { methods: ["FETCH"] } },
+      "match.methods.0",
+      "methods must be among GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS",
+    ],
     ["empty methods", { ...valid, match: { methods: [] } }, "match.methods", "methods must list at least one method"],
     ["negative penalty", { ...valid, blockMs: -1 }, "blockMs", "blockMs must be at least 0 (0: no penalty)"],
     ["fractional penalty", { ...valid, blockMs: 1.5 }, "blockMs", "blockMs must be a whole number of milliseconds"],
     ["penalty as a string", { ...valid, blockMs: "60000" }, "blockMs", "blockMs must be a number"],
-    ["penalty over 366 days", { ...valid, blockMs: 31_622_400_001 }, "blockMs", "blockMs must be at most 31622400000 (366 days)"],
-    ["an empty chargeOn (leave it out to charge at admission)", { ...valid, chargeOn: [] }, "chargeOn", "chargeOn must list at least one status class (leave it out to charge at admission)"],
-    ["a status code instead of a class", { ...valid, chargeOn: ["401"] }, "chargeOn.0", "chargeOn must list status classes among 1xx, 2xx, 3xx, 4xx, 5xx"],
-    ["a class listed twice", { ...valid, chargeOn: ["4xx", "4xx"] }, "chargeOn", "chargeOn must not list a status class twice"],
+    [
+      "penalty over 366 days",
+      { ...valid, blockMs: 31_622_400_001 },
+      "blockMs",
+      "blockMs must be at most 31622400000 (366 days)",
+    ],
+    [
+      "an empty chargeOn (leave it out to charge at admission)",
+      { ...valid, chargeOn: [] },
+      "chargeOn",
+      "chargeOn must list at least one status class (leave it out to charge at admission)",
+    ],
+    [
+      "a status code instead of a class",
+      { ...valid, chargeOn: ["401"] },
+      "chargeOn.0",
+      "chargeOn must list status classes among 1xx, 2xx, 3xx, 4xx, 5xx",
+    ],
+    [
+      "a class listed twice",
+      { ...valid, chargeOn: ["4xx", "4xx"] },
+      "chargeOn",
+      "chargeOn must not list a status class twice",
+    ],
     ["chargeOn as a string", { ...valid, chargeOn: "4xx" }, "chargeOn", "chargeOn must be a list of status classes"],
-    ["chargeOn on a concurrency rule", { ...valid, algorithm: "concurrency", chargeOn: ["4xx"] }, "chargeOn", "chargeOn is not available for concurrency (a slot is held while the request is in flight, whatever its answer)"],
-    ["chargeOn on an identifier rule", { ...valid, scope: "identifier", chargeOn: ["4xx"] }, "chargeOn", "chargeOn cannot be set on an identifier rule: POST /api/v1/check charges it, and its answer is not the caller's response"],
+    [
+      "chargeOn on a concurrency rule",
+      { ...valid, algorithm: "concurrency", chargeOn: ["4xx"] },
+      "chargeOn",
+      "chargeOn is not available for concurrency (a slot is held while the request is in flight, whatever its answer)",
+    ],
+    [
+      "chargeOn on an identifier rule",
+      { ...valid, scope: "identifier", chargeOn: ["4xx"] },
+      "chargeOn",
+      "chargeOn cannot be set on an identifier rule: POST /api/v1/check charges it, and its answer is not the caller's response",
+    ],
     ["unknown failMode", { ...valid, failMode: "retry" }, "failMode", "failMode must be one of open, closed, local"],
     ["unknown mode", { ...valid, mode: "dry-run" }, "mode", "mode must be one of enforce, shadow"],
-    ["a sliding_log limit over its cap", { ...valid, algorithm: "sliding_log", limit: 10_001 }, "limit", "limit must be at most 10,000 for sliding_log (every decision reads the whole log); use sliding_window for larger limits"],
-    ["the review's sliding_log of 1e9", { ...valid, algorithm: "sliding_log", limit: 1_000_000_000, windowMs: 86_400_000 }, "limit", "limit must be at most 10,000 for sliding_log (every decision reads the whole log); use sliding_window for larger limits"],
-    ["a glob with more than 8 wildcards", { ...valid, match: { path: "/api/v1" + "/**/a".repeat(9) } }, "match.path", "path may hold at most 8 wildcards (* or **)"],
+    [
+      "a sliding_log limit over its cap",
+      { ...valid, algorithm: "sliding_log", limit: 10_001 },
+      "limit",
+      "limit must be at most 10,000 for sliding_log (every decision reads the whole log); use sliding_window for larger limits",
+    ],
+    [
+      "the review's sliding_log of 1e9",
+      { ...valid, algorithm: "sliding_log", limit: 1_000_000_000, windowMs: 86_400_000 },
+      "limit",
+      "limit must be at most 10,000 for sliding_log (every decision reads the whole log); use sliding_window for larger limits",
+    ],
+    [
+      "a glob with more than 8 wildcards",
+      { ...valid, match: { path: "/api/v1" + "/**/a".repeat(9) } },
+      "match.path",
+      "path may hold at most 8 wildcards (* or **)",
+    ],
   ])("%s", (_, input, path, message) => {
     expect(issues(input)).toContainEqual([path, message]);
   });
@@ -92,7 +209,11 @@ describe("ruleSchema rejects, naming the field", () => {
   });
 
   it("unknown fields (a typo must not silently mean a default)", () => {
-    expect(issues({ ...valid, windowMS: 1000 }).map(([, message]) => message).join()).toMatch(/windowMS/);
+    expect(
+      issues({ ...valid, windowMS: 1000 })
+        .map(([, message]) => message)
+        .join(),
+    ).toMatch(/windowMS/);
   });
 
   it("duplicate names within one owner's list", () => {

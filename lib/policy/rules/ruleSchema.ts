@@ -18,7 +18,17 @@ import {
   RULE_NAME_MAX,
   RULE_NAME_PATTERN,
 } from "../../common/fieldLimits";
-import { FAIL_MODES, ON_MISSING, RULE_ALGORITHMS, RULE_MODES, SCOPES, STATUS_CLASSES, type LimiterRule, type OnMissing, type Scope } from "../../limiter/types";
+import {
+  FAIL_MODES,
+  ON_MISSING,
+  RULE_ALGORITHMS,
+  RULE_MODES,
+  SCOPES,
+  STATUS_CLASSES,
+  type LimiterRule,
+  type OnMissing,
+  type Scope,
+} from "../../limiter/types";
 import { plainText } from "../../common/textInput";
 
 const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -40,11 +50,13 @@ export const pathGlobSchema = plainText(
     .max(PATH_GLOB_MAX, `path must be at most ${PATH_GLOB_MAX} characters`)
     .regex(/^\/[^\s?#]*$/, "path must start with / and contain no spaces, ? or #"),
   "path",
-).refine((p) => p.split("/").every((seg) => !seg.includes("*") || seg === "*" || seg === "**"), {
-  message: "path wildcards must be a whole segment: /* or /**",
-}).refine((p) => p.split("/").filter((seg) => seg === "*" || seg === "**").length <= MAX_GLOB_WILDCARDS, {
-  message: `path may hold at most ${MAX_GLOB_WILDCARDS} wildcards (* or **)`,
-});
+)
+  .refine((p) => p.split("/").every((seg) => !seg.includes("*") || seg === "*" || seg === "**"), {
+    message: "path wildcards must be a whole segment: /* or /**",
+  })
+  .refine((p) => p.split("/").filter((seg) => seg === "*" || seg === "**").length <= MAX_GLOB_WILDCARDS, {
+    message: `path may hold at most ${MAX_GLOB_WILDCARDS} wildcards (* or **)`,
+  });
 
 export const matchSchema = z
   .object({
@@ -66,21 +78,50 @@ const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "x-a
 const isAttributeScope = (scope: Scope): scope is "header" | "query" => scope === "header" || scope === "query";
 
 /** `scopeKey` and `onMissing` belong to the header and query scopes, and only to them. */
-function checkAttributeFields(rule: { scope: Scope; scopeKey?: string; onMissing?: unknown }, ctx: z.RefinementCtx): void {
+function checkAttributeFields(
+  rule: { scope: Scope; scopeKey?: string; onMissing?: unknown },
+  ctx: z.RefinementCtx,
+): void {
   if (!isAttributeScope(rule.scope)) {
-    if (rule.scopeKey !== undefined) ctx.addIssue({ code: "custom", path: ["scopeKey"], message: `scopeKey is only for scope header or query, not ${rule.scope}` });
-    if (rule.onMissing !== undefined) ctx.addIssue({ code: "custom", path: ["onMissing"], message: `onMissing is only for scope header or query, not ${rule.scope}` });
+    if (rule.scopeKey !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["scopeKey"],
+        message: `scopeKey is only for scope header or query, not ${rule.scope}`,
+      });
+    if (rule.onMissing !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["onMissing"],
+        message: `onMissing is only for scope header or query, not ${rule.scope}`,
+      });
     return;
   }
   const what = rule.scope === "header" ? "a header name" : "a query parameter name";
   if (rule.scopeKey === undefined || rule.scopeKey === "") {
-    ctx.addIssue({ code: "custom", path: ["scopeKey"], message: `scopeKey is required for scope ${rule.scope}: ${what}` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["scopeKey"],
+      message: `scopeKey is required for scope ${rule.scope}: ${what}`,
+    });
   } else if (rule.scope === "header" && !HEADER_NAME.test(rule.scopeKey)) {
-    ctx.addIssue({ code: "custom", path: ["scopeKey"], message: `scopeKey must be a header name: 1-${ATTRIBUTE_NAME_MAX} letters, digits and !#$%&'*+.^_\`|~-` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["scopeKey"],
+      message: `scopeKey must be a header name: 1-${ATTRIBUTE_NAME_MAX} letters, digits and !#$%&'*+.^_\`|~-`,
+    });
   } else if (rule.scope === "header" && CREDENTIAL_HEADERS.has(rule.scopeKey.toLowerCase())) {
-    ctx.addIssue({ code: "custom", path: ["scopeKey"], message: `scopeKey may not be ${rule.scopeKey.toLowerCase()}: it carries credentials (use scope key)` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["scopeKey"],
+      message: `scopeKey may not be ${rule.scopeKey.toLowerCase()}: it carries credentials (use scope key)`,
+    });
   } else if (rule.scope === "query" && !QUERY_NAME.test(rule.scopeKey)) {
-    ctx.addIssue({ code: "custom", path: ["scopeKey"], message: `scopeKey must be a query parameter name: 1-${ATTRIBUTE_NAME_MAX} characters, no spaces, &, =, #, + or %` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["scopeKey"],
+      message: `scopeKey must be a query parameter name: 1-${ATTRIBUTE_NAME_MAX} characters, no spaces, &, =, #, + or %`,
+    });
   }
 }
 
@@ -88,20 +129,31 @@ export const ruleSchema = z
   .object({
     name: z
       .string({ error: "name is required" })
-      .regex(RULE_NAME_PATTERN, `name must be 1-${RULE_NAME_MAX} characters of a-z, 0-9, _ and -, starting with a letter or digit`),
+      .regex(
+        RULE_NAME_PATTERN,
+        `name must be 1-${RULE_NAME_MAX} characters of a-z, 0-9, _ and -, starting with a letter or digit`,
+      ),
     scope: z.enum(SCOPES, { error: `scope must be one of ${SCOPES.join(", ")}` }).default("key"),
     /** scope header: the header's name; scope query: the parameter's name. */
     scopeKey: z
       .string({ error: "scopeKey must be text" })
       .max(ATTRIBUTE_NAME_MAX, `scopeKey must be at most ${ATTRIBUTE_NAME_MAX} characters`)
       .optional()
-      .meta({ description: "Scope `header`: the header's name (compared in lower case; not a credential header). Scope `query`: the query parameter's name. Required for those scopes, refused for the others." }),
+      .meta({
+        description:
+          "Scope `header`: the header's name (compared in lower case; not a credential header). Scope `query`: the query parameter's name. Required for those scopes, refused for the others.",
+      }),
     /** scope header or query: the attribute missing or empty, `skip` the rule or `refuse` the request (400). */
     onMissing: z
       .enum(ON_MISSING, { error: `onMissing must be one of ${ON_MISSING.join(", ")}` })
       .optional()
-      .meta({ description: "Scope `header`/`query`, when the request lacks the attribute or sends it empty: `skip` (default) the rule does not apply; `refuse` 400 problem+json naming it, nothing charged (a shadow rule only skips)." }),
-    algorithm: z.enum(RULE_ALGORITHMS, { error: `algorithm must be one of ${RULE_ALGORITHMS.join(", ")}` }).default("sliding_window"),
+      .meta({
+        description:
+          "Scope `header`/`query`, when the request lacks the attribute or sends it empty: `skip` (default) the rule does not apply; `refuse` 400 problem+json naming it, nothing charged (a shadow rule only skips).",
+      }),
+    algorithm: z
+      .enum(RULE_ALGORITHMS, { error: `algorithm must be one of ${RULE_ALGORITHMS.join(", ")}` })
+      .default("sliding_window"),
     limit: units("limit", 1),
     windowMs: z
       .number({ error: "windowMs must be a number" })
@@ -117,20 +169,30 @@ export const ruleSchema = z
       .min(0, "blockMs must be at least 0 (0: no penalty)")
       .max(MAX_BLOCK_MS, `blockMs must be at most ${MAX_BLOCK_MS} (${MAX_WINDOW_DAYS} days)`)
       .default(0)
-      .meta({ description: "Penalty in ms: once this rule refuses a client, every request of that client that the rule applies to is refused for this long (429, Retry-After to its end), whatever the counter says. 0: no penalty." }),
+      .meta({
+        description:
+          "Penalty in ms: once this rule refuses a client, every request of that client that the rule applies to is refused for this long (429, Retry-After to its end), whatever the counter says. 0: no penalty.",
+      }),
     chargeOn: z
-      .array(z.enum(STATUS_CLASSES, { error: `chargeOn must list status classes among ${STATUS_CLASSES.join(", ")}` }), { error: "chargeOn must be a list of status classes" })
+      .array(
+        z.enum(STATUS_CLASSES, { error: `chargeOn must list status classes among ${STATUS_CLASSES.join(", ")}` }),
+        { error: "chargeOn must be a list of status classes" },
+      )
       .min(1, "chargeOn must list at least one status class (leave it out to charge at admission)")
       .refine((classes) => new Set(classes).size === classes.length, "chargeOn must not list a status class twice")
       .optional()
-      .meta({ description: "Count by response (gateway): charge only responses whose status class is listed, once the status is known; the rule is checked without charging at admission and refuses (429) when no quota is left. Unset: charged at admission. See docs/rules.md for echo, check and authorize." }),
+      .meta({
+        description:
+          "Count by response (gateway): charge only responses whose status class is listed, once the status is known; the rule is checked without charging at admission and refuses (429) when no quota is left. Unset: charged at admission. See docs/rules.md for echo, check and authorize.",
+      }),
     failMode: z.enum(FAIL_MODES, { error: `failMode must be one of ${FAIL_MODES.join(", ")}` }).default("open"),
     mode: z.enum(RULE_MODES, { error: `mode must be one of ${RULE_MODES.join(", ")}` }).default("enforce"),
   })
   .strict()
   .refine((rule) => rule.scope !== "identifier" || rule.chargeOn === undefined, {
     path: ["chargeOn"],
-    message: "chargeOn cannot be set on an identifier rule: POST /api/v1/check charges it, and its answer is not the caller's response",
+    message:
+      "chargeOn cannot be set on an identifier rule: POST /api/v1/check charges it, and its answer is not the caller's response",
   })
   .refine((rule) => rule.algorithm !== "sliding_log" || rule.limit <= MAX_SLIDING_LOG_LIMIT, {
     path: ["limit"],
@@ -145,7 +207,10 @@ export const ruleSchema = z
   })
   .superRefine(checkAttributeFields)
   .transform(({ scopeKey, onMissing, ...rule }) => {
-    const out: typeof rule & { burst: number; scopeKey?: string; onMissing?: OnMissing } = { ...rule, burst: rule.burst ?? rule.limit };
+    const out: typeof rule & { burst: number; scopeKey?: string; onMissing?: OnMissing } = {
+      ...rule,
+      burst: rule.burst ?? rule.limit,
+    };
     if (isAttributeScope(rule.scope) && scopeKey !== undefined) {
       out.scopeKey = rule.scope === "header" ? scopeKey.toLowerCase() : scopeKey;
       out.onMissing = onMissing ?? "skip";
@@ -158,25 +223,49 @@ export const ruleSchema = z
  * the requests it is about; the local fail mode could not give a slot back on the instance that
  * did not take it; an identifier (POST /api/v1/check) has no request whose end would release it.
  */
-const CONCURRENCY_REFUSALS: [string, (rule: { cost: number; blockMs: number; failMode: string; scope: string; chargeOn?: readonly string[] }) => boolean, string][] = [
+const CONCURRENCY_REFUSALS: [
+  string,
+  (rule: { cost: number; blockMs: number; failMode: string; scope: string; chargeOn?: readonly string[] }) => boolean,
+  string,
+][] = [
   ["cost", (rule) => rule.cost !== 1, "cost must be 1 for concurrency (each request in flight holds one slot)"],
-  ["blockMs", (rule) => rule.blockMs !== 0, "blockMs must be 0 for concurrency (no penalty: a slot frees when a request ends)"],
-  ["failMode", (rule) => rule.failMode === "local", "failMode local is not available for concurrency (a slot taken in one instance's memory could not be given back elsewhere); use open or closed"],
-  ["scope", (rule) => rule.scope === "identifier", "scope identifier is not available for concurrency (POST /api/v1/check has no request end to release a slot at)"],
-  ["chargeOn", (rule) => rule.chargeOn !== undefined, "chargeOn is not available for concurrency (a slot is held while the request is in flight, whatever its answer)"],
+  [
+    "blockMs",
+    (rule) => rule.blockMs !== 0,
+    "blockMs must be 0 for concurrency (no penalty: a slot frees when a request ends)",
+  ],
+  [
+    "failMode",
+    (rule) => rule.failMode === "local",
+    "failMode local is not available for concurrency (a slot taken in one instance's memory could not be given back elsewhere); use open or closed",
+  ],
+  [
+    "scope",
+    (rule) => rule.scope === "identifier",
+    "scope identifier is not available for concurrency (POST /api/v1/check has no request end to release a slot at)",
+  ],
+  [
+    "chargeOn",
+    (rule) => rule.chargeOn !== undefined,
+    "chargeOn is not available for concurrency (a slot is held while the request is in flight, whatever its answer)",
+  ],
 ];
 
 export type RuleInput = z.input<typeof ruleSchema>;
 export type Rule = z.output<typeof ruleSchema>;
 
 /** A list of rules as one owner holds them: names unique. */
-export const ruleListSchema = z.array(ruleSchema).max(MAX_RULES_PER_OWNER, `at most ${MAX_RULES_PER_OWNER} rules per owner`).superRefine((rules, ctx) => {
-  const seen = new Set<string>();
-  rules.forEach((rule, i) => {
-    if (seen.has(rule.name)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `duplicate rule name "${rule.name}"` });
-    seen.add(rule.name);
+export const ruleListSchema = z
+  .array(ruleSchema)
+  .max(MAX_RULES_PER_OWNER, `at most ${MAX_RULES_PER_OWNER} rules per owner`)
+  .superRefine((rules, ctx) => {
+    const seen = new Set<string>();
+    rules.forEach((rule, i) => {
+      if (seen.has(rule.name))
+        ctx.addIssue({ code: "custom", path: [i, "name"], message: `duplicate rule name "${rule.name}"` });
+      seen.add(rule.name);
+    });
   });
-});
 
 /** The limiter's view of a stored rule. `ref` names its counters (see lib/limiter/keys.ts). */
 export function toLimiterRule(rule: Rule, ref: string = rule.name): LimiterRule {
@@ -194,7 +283,14 @@ export function toLimiterRule(rule: Rule, ref: string = rule.name): LimiterRule 
     failMode: rule.failMode,
     mode: rule.mode,
     ...(isAttributeScope(rule.scope) && rule.scopeKey !== undefined
-      ? { attribute: { source: rule.scope, name: rule.scopeKey, onMissing: rule.onMissing ?? "skip", id: `${rule.scope}:${rule.scopeKey}` } }
+      ? {
+          attribute: {
+            source: rule.scope,
+            name: rule.scopeKey,
+            onMissing: rule.onMissing ?? "skip",
+            id: `${rule.scope}:${rule.scopeKey}`,
+          },
+        }
       : {}),
   };
 }

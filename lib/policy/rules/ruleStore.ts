@@ -35,7 +35,8 @@ async function resolveOwner(tx: Tx, owner: RuleOwner, lock: boolean): Promise<Re
   } else {
     const key = await tx.apiKey.findUnique({ where: { id: owner.keyId }, select: { tenantId: true, revokedAt: true } });
     if (!key) throw notFound(owner);
-    if (lock && key.revokedAt) throw new AppError("conflict", `API key ${owner.keyId} is revoked; its rules can no longer change.`);
+    if (lock && key.revokedAt)
+      throw new AppError("conflict", `API key ${owner.keyId} is revoked; its rules can no longer change.`);
     tenantId = key.tenantId;
     keyId = owner.keyId;
   }
@@ -47,7 +48,10 @@ async function resolveOwner(tx: Tx, owner: RuleOwner, lock: boolean): Promise<Re
 }
 
 async function readRules(tx: Tx, owner: ResolvedOwner): Promise<Rule[]> {
-  const rows = await tx.rule.findMany({ where: { tenantId: owner.tenantId, keyId: owner.keyId }, orderBy: { position: "asc" } });
+  const rows = await tx.rule.findMany({
+    where: { tenantId: owner.tenantId, keyId: owner.keyId },
+    orderBy: { position: "asc" },
+  });
   return rows.map(fromColumns);
 }
 
@@ -71,13 +75,28 @@ export interface ReplacedRules {
  * Replaces the owner's whole list within the caller's transaction; returns the list as stored, the
  * tenant to announce and the audit event written. `rules` must have passed the owner's schema.
  */
-export async function replaceRulesIn(tx: Tx, actor: Actor, owner: RuleOwner, rules: Rule[], note: ChangeNote = {}): Promise<ReplacedRules> {
+export async function replaceRulesIn(
+  tx: Tx,
+  actor: Actor,
+  owner: RuleOwner,
+  rules: Rule[],
+  note: ChangeNote = {},
+): Promise<ReplacedRules> {
   const resolved = await resolveOwner(tx, owner, true);
   const before = await readRules(tx, resolved);
-  await ensureRuleRefs(tx, resolved.tenantId, rules.map((r) => r.name));
+  await ensureRuleRefs(
+    tx,
+    resolved.tenantId,
+    rules.map((r) => r.name),
+  );
   await tx.rule.deleteMany({ where: { tenantId: resolved.tenantId, keyId: resolved.keyId } });
   await tx.rule.createMany({
-    data: rules.map((rule, position) => ({ ...toColumns(rule), tenantId: resolved.tenantId, keyId: resolved.keyId, position })),
+    data: rules.map((rule, position) => ({
+      ...toColumns(rule),
+      tenantId: resolved.tenantId,
+      keyId: resolved.keyId,
+      position,
+    })),
   });
   const after = await readRules(tx, resolved);
   if (resolved.keyId === null) {
@@ -85,7 +104,14 @@ export async function replaceRulesIn(tx: Tx, actor: Actor, owner: RuleOwner, rul
     const kept = after.filter((r) => r.scope === "identifier").map((r) => r.name);
     await tx.identifierOverride.deleteMany({ where: { tenantId: resolved.tenantId, rule: { notIn: kept } } });
   }
-  const audit = await recordAudit(tx, actor, { action: note.action ?? "rules.replace", target: resolved.target, tenantId: resolved.tenantId, before, after, revertOf: note.revertOf });
+  const audit = await recordAudit(tx, actor, {
+    action: note.action ?? "rules.replace",
+    target: resolved.target,
+    tenantId: resolved.tenantId,
+    before,
+    after,
+    revertOf: note.revertOf,
+  });
   return { tenantId: resolved.tenantId, rules: after, audit };
 }
 

@@ -48,7 +48,10 @@ export function fromColumns(row: RuleColumns): Rule {
   const match: Rule["match"] = {};
   if (row.methods.length > 0) match.methods = row.methods as NonNullable<Rule["match"]["methods"]>;
   if (row.path !== null) match.path = row.path;
-  const attribute = row.scopeKey === null ? {} : { scopeKey: row.scopeKey, onMissing: (row.onMissing === "refuse" ? "refuse" : "skip") as Rule["onMissing"] };
+  const attribute =
+    row.scopeKey === null
+      ? {}
+      : { scopeKey: row.scopeKey, onMissing: (row.onMissing === "refuse" ? "refuse" : "skip") as Rule["onMissing"] };
   return {
     name: row.name,
     scope: row.scope,

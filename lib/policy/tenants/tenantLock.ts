@@ -6,7 +6,8 @@
 import type { Prisma } from "../../db/generated/client";
 import { AppError } from "../../http/errors";
 
-export const noTenant = (tenantId: string): AppError => new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
+export const noTenant = (tenantId: string): AppError =>
+  new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
 
 export async function lockTenant(tx: Prisma.TransactionClient, tenantId: string): Promise<void> {
   const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Tenant" WHERE id = ${tenantId} FOR UPDATE`;

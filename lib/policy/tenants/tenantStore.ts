@@ -14,7 +14,11 @@ export interface TenantView {
   createdAt: string;
 }
 
-const view = (t: { id: string; name: string; createdAt: Date }): TenantView => ({ id: t.id, name: t.name, createdAt: t.createdAt.toISOString() });
+const view = (t: { id: string; name: string; createdAt: Date }): TenantView => ({
+  id: t.id,
+  name: t.name,
+  createdAt: t.createdAt.toISOString(),
+});
 
 /** Whether a unique violation concerns the given column (vs. an id collision, which is retried). */
 export function isUniqueViolation(error: unknown, column?: string): boolean {
@@ -42,12 +46,18 @@ export async function createTenant(actor: Actor, name: string): Promise<TenantVi
     return await withFreshId((id) =>
       getDb().$transaction(async (tx) => {
         const tenant = await tx.tenant.create({ data: { id, name } });
-        await recordAudit(tx, actor, { action: "tenant.create", target: `tenant:${id}`, tenantId: id, after: view(tenant) });
+        await recordAudit(tx, actor, {
+          action: "tenant.create",
+          target: `tenant:${id}`,
+          tenantId: id,
+          after: view(tenant),
+        });
         return view(tenant);
       }),
     );
   } catch (error) {
-    if (isUniqueViolation(error, "name")) throw new AppError("conflict", `A tenant named ${JSON.stringify(name)} already exists.`);
+    if (isUniqueViolation(error, "name"))
+      throw new AppError("conflict", `A tenant named ${JSON.stringify(name)} already exists.`);
     throw error;
   }
 }
@@ -58,7 +68,10 @@ export interface TenantListItem extends TenantView {
 
 export async function listTenants(now = new Date()): Promise<TenantListItem[]> {
   const live = { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
-  const rows = await getDb().tenant.findMany({ orderBy: { createdAt: "asc" }, include: { _count: { select: { keys: { where: live } } } } });
+  const rows = await getDb().tenant.findMany({
+    orderBy: { createdAt: "asc" },
+    include: { _count: { select: { keys: { where: live } } } },
+  });
   return rows.map((row) => ({ ...view(row), keyCount: row._count.keys }));
 }
 

@@ -16,7 +16,12 @@ import { loadRoutes, routeTestEnv, type Routes } from "@/test/support/routeTestE
 
 const { auth, close } = routeTestEnv("upstream");
 // Loaded after the environment is set: config() reads it once, on first use.
-const { tenants, tenantUpstream: upstream, audit, auditRevert } = await loadRoutes("tenants", "tenantUpstream", "audit", "auditRevert");
+const {
+  tenants,
+  tenantUpstream: upstream,
+  audit,
+  auditRevert,
+} = await loadRoutes("tenants", "tenantUpstream", "audit", "auditRevert");
 const runtime = await import("@/lib/runtime/services");
 const created: string[] = [];
 
@@ -25,12 +30,26 @@ afterAll(async () => {
   await close();
 });
 
-const call = (routes: Routes, method: string, path: string, params: Record<string, string>, body?: unknown): Promise<RouteAnswer> =>
+const call = (
+  routes: Routes,
+  method: string,
+  path: string,
+  params: Record<string, string>,
+  body?: unknown,
+): Promise<RouteAnswer> =>
   callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers: auth });
 const get = (tenantId: string) => call(upstream, "GET", `/tenants/${tenantId}/upstream`, { tenantId });
-const put = (tenantId: string, body: unknown) => call(upstream, "PUT", `/tenants/${tenantId}/upstream`, { tenantId }, body);
+const put = (tenantId: string, body: unknown) =>
+  call(upstream, "PUT", `/tenants/${tenantId}/upstream`, { tenantId }, body);
 const del = (tenantId: string) => call(upstream, "DELETE", `/tenants/${tenantId}/upstream`, { tenantId });
-const auditOf = async (tenantId: string) => (await call(audit, "GET", `/audit?tenantId=${tenantId}`, {})).body as { id: string; action: string; before: unknown; after: unknown; revertOf: string | null }[];
+const auditOf = async (tenantId: string) =>
+  (await call(audit, "GET", `/audit?tenantId=${tenantId}`, {})).body as {
+    id: string;
+    action: string;
+    before: unknown;
+    after: unknown;
+    revertOf: string | null;
+  }[];
 const revert = (auditId: string) => call(auditRevert, "POST", `/audit/${auditId}/revert`, { auditId });
 /** What this instance's gateway would forward to (the access cache, no Postgres). */
 const inForce = (tenantId: string) => runtime.services().access.upstreamFor(tenantId);
@@ -84,7 +103,13 @@ describe("404", () => {
 
   it.each(["GET", "PUT", "DELETE"])("%s of an unknown tenant, or of a value that is no tenant id", async (method) => {
     for (const tenantId of ["ZZZZZZZZ", "not-an-id"]) {
-      const res = await call(upstream, method, `/tenants/${tenantId}/upstream`, { tenantId }, method === "PUT" ? { url: "http://a.test" } : undefined);
+      const res = await call(
+        upstream,
+        method,
+        `/tenants/${tenantId}/upstream`,
+        { tenantId },
+        method === "PUT" ? { url: "http://a.test" } : undefined,
+      );
       expect(res.status).toBe(404);
     }
   });
@@ -109,7 +134,13 @@ describe("422 per field, nothing stored", () => {
 
   it("a body that is not JSON is a 400", async () => {
     const tenantId = await newTenant();
-    const res = await callRoute(upstream.PUT, { method: "PUT", path: `/api/admin/tenants/${tenantId}/upstream`, params: { tenantId }, rawBody: "url=x", headers: auth });
+    const res = await callRoute(upstream.PUT, {
+      method: "PUT",
+      path: `/api/admin/tenants/${tenantId}/upstream`,
+      params: { tenantId },
+      rawBody: "url=x",
+      headers: auth,
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -141,7 +172,12 @@ describe("audit and revert", () => {
     // Reverting the DELETE sets B again.
     const undoDelete = await revert(deleted!.id);
     expect(undoDelete.status).toBe(200);
-    expect(undoDelete.body).toMatchObject({ action: "upstream.delete.revert", before: null, after: B, revertOf: deleted!.id });
+    expect(undoDelete.body).toMatchObject({
+      action: "upstream.delete.revert",
+      before: null,
+      after: B,
+      revertOf: deleted!.id,
+    });
     expect(inForce(tenantId)).toEqual(B);
 
     // Reverting the replacement of A by B sets A.

@@ -51,6 +51,10 @@ describe("upstreamSchema: 422 per field", () => {
   });
 
   it("unknown fields are refused", () => {
-    expect(Object.values(errorsOf({ url: "http://a.test", headers: {} })).flat().join()).toMatch(/headers/);
+    expect(
+      Object.values(errorsOf({ url: "http://a.test", headers: {} }))
+        .flat()
+        .join(),
+    ).toMatch(/headers/);
   });
 });

@@ -22,7 +22,8 @@ export function upstreamUrlProblem(text: string): string | null {
   const problem = httpUrlProblem(text, "url", "https://api.example.com");
   if (problem) return problem;
   // `?` alone parses to an empty search: look at the text too.
-  if (new URL(text).search !== "" || text.includes("?")) return "url must not contain a query (the client's query is passed on)";
+  if (new URL(text).search !== "" || text.includes("?"))
+    return "url must not contain a query (the client's query is passed on)";
   return null;
 }
 

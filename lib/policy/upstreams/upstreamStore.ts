@@ -31,7 +31,8 @@ export interface UpstreamChangeNote {
 
 const noUpstream = (tenantId: string) => new AppError("not_found", `Tenant ${tenantId} has no upstream.`);
 
-const view = (row: { url: string; timeoutMs: number } | null): Upstream | null => (row ? { url: row.url, timeoutMs: row.timeoutMs } : null);
+const view = (row: { url: string; timeoutMs: number } | null): Upstream | null =>
+  row ? { url: row.url, timeoutMs: row.timeoutMs } : null;
 
 async function current(tx: Tx, tenantId: string): Promise<Upstream | null> {
   return view(await tx.upstream.findUnique({ where: { tenantId }, select: { url: true, timeoutMs: true } }));
@@ -54,7 +55,13 @@ export async function getUpstream(tenantId: string): Promise<Upstream> {
 }
 
 /** Sets the upstream (`upstream` must have passed upstreamSchema). */
-export async function putUpstreamIn(tx: Tx, actor: Actor, tenantId: string, upstream: Upstream, note: UpstreamChangeNote = {}): Promise<ChangedUpstream> {
+export async function putUpstreamIn(
+  tx: Tx,
+  actor: Actor,
+  tenantId: string,
+  upstream: Upstream,
+  note: UpstreamChangeNote = {},
+): Promise<ChangedUpstream> {
   await lockTenant(tx, tenantId);
   const before = await current(tx, tenantId);
   const row = await tx.upstream.upsert({
@@ -63,17 +70,36 @@ export async function putUpstreamIn(tx: Tx, actor: Actor, tenantId: string, upst
     update: { url: upstream.url, timeoutMs: upstream.timeoutMs },
   });
   const after = view(row);
-  const audit = await recordAudit(tx, actor, { action: note.action ?? "upstream.replace", target: `tenant:${tenantId}`, tenantId, before, after, revertOf: note.revertOf });
+  const audit = await recordAudit(tx, actor, {
+    action: note.action ?? "upstream.replace",
+    target: `tenant:${tenantId}`,
+    tenantId,
+    before,
+    after,
+    revertOf: note.revertOf,
+  });
   return { tenantId, upstream: after, audit };
 }
 
 /** Removes the upstream; 404 when the tenant has none. */
-export async function deleteUpstreamIn(tx: Tx, actor: Actor, tenantId: string, note: UpstreamChangeNote = {}): Promise<ChangedUpstream> {
+export async function deleteUpstreamIn(
+  tx: Tx,
+  actor: Actor,
+  tenantId: string,
+  note: UpstreamChangeNote = {},
+): Promise<ChangedUpstream> {
   await lockTenant(tx, tenantId);
   const before = await current(tx, tenantId);
   if (!before) throw noUpstream(tenantId);
   await tx.upstream.delete({ where: { tenantId } });
-  const audit = await recordAudit(tx, actor, { action: note.action ?? "upstream.delete", target: `tenant:${tenantId}`, tenantId, before, after: null, revertOf: note.revertOf });
+  const audit = await recordAudit(tx, actor, {
+    action: note.action ?? "upstream.delete",
+    target: `tenant:${tenantId}`,
+    tenantId,
+    before,
+    after: null,
+    revertOf: note.revertOf,
+  });
   return { tenantId, upstream: null, audit };
 }
 

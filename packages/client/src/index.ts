@@ -1,6 +1,16 @@
 /** @sluice/client: the typed Sluice client, its helpers and middlewares. */
 export { createSluiceClient, SluiceError } from "./sluiceClient.js";
-export type { AuthorizeInput, AuthorizeResult, CheckAnswer, CheckInput, CheckResult, Problem, SluiceApi, SluiceClient, SluiceClientOptions } from "./sluiceClient.js";
+export type {
+  AuthorizeInput,
+  AuthorizeResult,
+  CheckAnswer,
+  CheckInput,
+  CheckResult,
+  Problem,
+  SluiceApi,
+  SluiceClient,
+  SluiceClientOptions,
+} from "./sluiceClient.js";
 export { parseRateLimitHeaders, retryAfterMs } from "./rateLimitHeaders.js";
 export type { PolicyInfo, RateLimitInfo, RemainingInfo } from "./rateLimitHeaders.js";
 export { abortableSleep, backoffDelayMs, withRetry } from "./retry.js";

@@ -46,8 +46,10 @@ function items(value: string | null): Item[] {
   }
 }
 
-const num = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
-const int = (value: string | null): number | undefined => (value !== null && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined);
+const num = (value: unknown): number | undefined =>
+  typeof value === "number" && Number.isFinite(value) ? value : undefined;
+const int = (value: string | null): number | undefined =>
+  value !== null && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
 const nameOf = (item: Item): string => String(item[0]);
 
 /** `Retry-After` as milliseconds: delta-seconds, or an HTTP date relative to `nowMs`. */
@@ -61,8 +63,16 @@ export function retryAfterMs(value: string | null, nowMs: number = Date.now()): 
 
 export function parseRateLimitHeaders(headers: Headers, nowMs: number = Date.now()): RateLimitInfo {
   return {
-    policies: items(headers.get("ratelimit-policy")).map((item) => ({ name: nameOf(item), quota: num(item[1].get("q")), windowSeconds: num(item[1].get("w")) })),
-    remaining: items(headers.get("ratelimit")).map((item) => ({ name: nameOf(item), remaining: num(item[1].get("r")), resetSeconds: num(item[1].get("t")) })),
+    policies: items(headers.get("ratelimit-policy")).map((item) => ({
+      name: nameOf(item),
+      quota: num(item[1].get("q")),
+      windowSeconds: num(item[1].get("w")),
+    })),
+    remaining: items(headers.get("ratelimit")).map((item) => ({
+      name: nameOf(item),
+      remaining: num(item[1].get("r")),
+      resetSeconds: num(item[1].get("t")),
+    })),
     limit: int(headers.get("x-ratelimit-limit")),
     remainingUnits: int(headers.get("x-ratelimit-remaining")),
     resetAtEpochSeconds: int(headers.get("x-ratelimit-reset")),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { abortableSleep, backoffDelayMs, withRetry } from "./retry";
 
-const answer = (status: number, headers: Record<string, string> = {}) => new Response(status === 204 ? null : "{}", { status, headers });
+const answer = (status: number, headers: Record<string, string> = {}) =>
+  new Response(status === 204 ? null : "{}", { status, headers });
 
 /** A scripted server: each call takes the next answer (a Response, or an Error to throw). */
 function scripted(answers: (Response | Error)[]) {
@@ -40,7 +41,12 @@ describe("withRetry", () => {
   });
 
   it("stops after maxAttempts and hands back the last refusal as it is", async () => {
-    const server = scripted([answer(429, { "retry-after": "1" }), answer(429, { "retry-after": "1" }), answer(429, { "retry-after": "1" }), answer(200)]);
+    const server = scripted([
+      answer(429, { "retry-after": "1" }),
+      answer(429, { "retry-after": "1" }),
+      answer(429, { "retry-after": "1" }),
+      answer(200),
+    ]);
     const { waited, sleep } = sleeps();
     const response = await withRetry(server.call, { maxAttempts: 3, sleep });
     expect(response.status).toBe(429);

@@ -46,7 +46,10 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-export function backoffDelayMs(attempt: number, options: Pick<RetryOptions, "baseDelayMs" | "maxDelayMs" | "random">): number {
+export function backoffDelayMs(
+  attempt: number,
+  options: Pick<RetryOptions, "baseDelayMs" | "maxDelayMs" | "random">,
+): number {
   const base = options.baseDelayMs ?? 100;
   const max = options.maxDelayMs ?? 10_000;
   const ceiling = Math.min(max, base * 2 ** (attempt - 1));
@@ -54,7 +57,10 @@ export function backoffDelayMs(attempt: number, options: Pick<RetryOptions, "bas
 }
 
 /** Calls `call` until it answers with a status other than 429/503, or attempts run out. */
-export async function withRetry(call: (signal?: AbortSignal) => Promise<Response>, options: RetryOptions = {}): Promise<Response> {
+export async function withRetry(
+  call: (signal?: AbortSignal) => Promise<Response>,
+  options: RetryOptions = {},
+): Promise<Response> {
   const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
   const maxDelay = options.maxDelayMs ?? 10_000;
   const sleep = options.sleep ?? abortableSleep;

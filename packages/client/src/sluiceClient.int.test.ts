@@ -37,11 +37,32 @@ beforeAll(async () => {
     { name: "calls", scope: "key", limit: 10_000, windowMs: MINUTE, match: { path: "/api/v1/check" } },
     // One echo per 3 s window under /api/v1/echo/slow: a second call in the window is refused with
     // Retry-After until the window ends (3 s: room for a loaded machine to make both calls in it).
-    { name: "slow", scope: "key", algorithm: "fixed_window", limit: 1, windowMs: 3_000, match: { path: "/api/v1/echo/slow" } },
+    {
+      name: "slow",
+      scope: "key",
+      algorithm: "fixed_window",
+      limit: 1,
+      windowMs: 3_000,
+      match: { path: "/api/v1/echo/slow" },
+    },
     // One echo a minute under /api/v1/echo/once.
-    { name: "once", scope: "key", algorithm: "fixed_window", limit: 1, windowMs: MINUTE, match: { path: "/api/v1/echo/once" } },
+    {
+      name: "once",
+      scope: "key",
+      algorithm: "fixed_window",
+      limit: 1,
+      windowMs: MINUTE,
+      match: { path: "/api/v1/echo/once" },
+    },
     // Forward auth: the forwarded GET /orders/... of the protected API, twice a minute.
-    { name: "orders", scope: "key", algorithm: "fixed_window", limit: 2, windowMs: MINUTE, match: { methods: ["GET"], path: "/orders/*" } },
+    {
+      name: "orders",
+      scope: "key",
+      algorithm: "fixed_window",
+      limit: 2,
+      windowMs: MINUTE,
+      match: { methods: ["GET"], path: "/orders/*" },
+    },
   ]);
   key = await admin.createKey(tenantId, "client test");
   client = createSluiceClient({ baseUrl: server.url, apiKey: key.key, retry: { maxAttempts: 1 } });
@@ -84,17 +105,25 @@ describe("check()", () => {
   });
 
   it("is abortable", async () => {
-    await expect(client.check({ identifier: "user-2", rule: "per-user" }, { signal: AbortSignal.abort(new Error("stop")) })).rejects.toThrow();
+    await expect(
+      client.check({ identifier: "user-2", rule: "per-user" }, { signal: AbortSignal.abort(new Error("stop")) }),
+    ).rejects.toThrow();
   });
 });
 
 describe("retries", () => {
   it("wait out Sluice's Retry-After on a 429 and then succeed", async () => {
     const retries: { attempt: number; delayMs: number; reason: string }[] = [];
-    const patient = createSluiceClient({ baseUrl: server.url, apiKey: key.key, retry: { maxAttempts: 3, onRetry: (r) => retries.push(r) } });
+    const patient = createSluiceClient({
+      baseUrl: server.url,
+      apiKey: key.key,
+      retry: { maxAttempts: 3, onRetry: (r) => retries.push(r) },
+    });
     await awayFromWindowEdge(3_000, 2_000);
     const started = Date.now();
-    expect((await patient.api.GET("/api/v1/echo/{rest}", { params: { path: { rest: "slow" } } })).response.status).toBe(200);
+    expect((await patient.api.GET("/api/v1/echo/{rest}", { params: { path: { rest: "slow" } } })).response.status).toBe(
+      200,
+    );
     const second = await patient.api.GET("/api/v1/echo/{rest}", { params: { path: { rest: "slow" } } });
     expect(second.response.status).toBe(200);
     expect(retries.length).toBe(1);
@@ -107,7 +136,9 @@ describe("retries", () => {
 
   it("with one attempt, hand back the 429 with its Retry-After", async () => {
     await awayFromWindowEdge(MINUTE, 5_000);
-    expect((await client.api.GET("/api/v1/echo/{rest}", { params: { path: { rest: "once" } } })).response.status).toBe(200);
+    expect((await client.api.GET("/api/v1/echo/{rest}", { params: { path: { rest: "once" } } })).response.status).toBe(
+      200,
+    );
     const refused = await client.api.GET("/api/v1/echo/{rest}", { params: { path: { rest: "once" } } });
     expect(refused.response.status).toBe(429);
     expect(Number(refused.response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
@@ -165,11 +196,17 @@ describe("Next.js route handler middleware", () => {
     expect(Number(c.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(await c.json()).toMatchObject({ status: 429, "violated-policies": ["next-mw"] });
     // Another user has their own counter.
-    expect((await GET(new Request("http://app.test/api/hello", { headers: { "x-user": "bob" } }), {})).status).toBe(200);
+    expect((await GET(new Request("http://app.test/api/hello", { headers: { "x-user": "bob" } }), {})).status).toBe(
+      200,
+    );
   });
 
   it("fails open by default and closed on request when Sluice is unreachable", async () => {
-    const nowhere = createSluiceClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, apiKey: key.key, retry: { maxAttempts: 1 } });
+    const nowhere = createSluiceClient({
+      baseUrl: `http://127.0.0.1:${await freePort()}`,
+      apiKey: key.key,
+      retry: { maxAttempts: 1 },
+    });
     const handler = async () => new Response("ok");
     const open = withSluice(handler, { client: nowhere, rule: "next-mw", identifier: () => "x" });
     const closed = withSluice(handler, { client: nowhere, rule: "next-mw", identifier: () => "x", failMode: "closed" });

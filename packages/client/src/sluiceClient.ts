@@ -92,7 +92,8 @@ export function createSluiceClient(options: SluiceClientOptions): SluiceClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const baseFetch = options.fetch ?? globalThis.fetch;
   // Each attempt sends a fresh copy: a Request's body can be read once.
-  const retryingFetch = (request: Request) => withRetry((signal) => baseFetch(request.clone(), { signal }), { ...options.retry, signal: request.signal });
+  const retryingFetch = (request: Request) =>
+    withRetry((signal) => baseFetch(request.clone(), { signal }), { ...options.retry, signal: request.signal });
   const api = createClient<paths>({
     baseUrl,
     fetch: retryingFetch,
@@ -110,19 +111,31 @@ export function createSluiceClient(options: SluiceClientOptions): SluiceClient {
 
     async authorize(input, callOptions = {}) {
       const credential = input.credential ?? options.apiKey;
-      const headers: Record<string, string> = { "x-forwarded-method": input.method.toUpperCase(), "x-forwarded-uri": input.uri };
+      const headers: Record<string, string> = {
+        "x-forwarded-method": input.method.toUpperCase(),
+        "x-forwarded-uri": input.uri,
+      };
       if (credential) headers.authorization = `Bearer ${credential}`;
       if (input.forwardedFor) headers["x-forwarded-for"] = input.forwardedFor;
       // 429 and 503 are answers here: the caller decides whether its own client should wait.
-      const response = await withRetry((signal) => baseFetch(`${baseUrl}/api/v1/authorize`, { method: "GET", headers, signal }), {
-        ...options.retry,
-        maxAttempts: 1,
-        signal: callOptions.signal,
-      });
+      const response = await withRetry(
+        (signal) => baseFetch(`${baseUrl}/api/v1/authorize`, { method: "GET", headers, signal }),
+        {
+          ...options.retry,
+          maxAttempts: 1,
+          signal: callOptions.signal,
+        },
+      );
       const rateLimit = parseRateLimitHeaders(response.headers);
       if (response.status === 200) {
         await response.body?.cancel().catch(() => undefined);
-        return { allowed: true, status: 200, tenantId: response.headers.get("x-sluice-tenant") ?? undefined, keyId: response.headers.get("x-sluice-key") ?? undefined, rateLimit };
+        return {
+          allowed: true,
+          status: 200,
+          tenantId: response.headers.get("x-sluice-tenant") ?? undefined,
+          keyId: response.headers.get("x-sluice-key") ?? undefined,
+          rateLimit,
+        };
       }
       const problem = await problemOf(response);
       if (REFUSALS.has(response.status)) return { allowed: false, status: response.status, rateLimit, problem };

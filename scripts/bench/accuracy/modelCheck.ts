@@ -42,20 +42,28 @@ export async function checkAgainstModels(
   };
   for (const rule of singleRules) {
     const states = clientStates(trace);
-    await replay({ limiter, tenantId, trace, to: slice }, () => [rule], (i, decision) => {
-      const expected = modelDecide(states[trace.client[i]!]!, [rule], trace.atMs[i]!)[0]!;
-      const actual = decision.results[0]!;
-      result.compared++;
-      const differing = FIELDS.filter((f) => actual[f] !== expected[f]);
-      if (differing.length > 0) mismatch(`${rule.algorithm} request ${i}: ${differing.map((f) => `${f} lua ${actual[f]} model ${expected[f]}`).join(", ")}`);
-    });
+    await replay(
+      { limiter, tenantId, trace, to: slice },
+      () => [rule],
+      (i, decision) => {
+        const expected = modelDecide(states[trace.client[i]!]!, [rule], trace.atMs[i]!)[0]!;
+        const actual = decision.results[0]!;
+        result.compared++;
+        const differing = FIELDS.filter((f) => actual[f] !== expected[f]);
+        if (differing.length > 0)
+          mismatch(
+            `${rule.algorithm} request ${i}: ${differing.map((f) => `${f} lua ${actual[f]} model ${expected[f]}`).join(", ")}`,
+          );
+      },
+    );
   }
   const states = clientStates(trace);
   for (let i = 0; i < slice; i++) {
     const expected = modelDecide(states[trace.client[i]!]!, bundle.rules, trace.atMs[i]!);
     expected.forEach((e, k) => {
       result.compared++;
-      if (((bundle.decisions[i]! >> k) & 1) !== (e.allowed ? 1 : 0)) mismatch(`bundle ${bundle.rules[k]!.algorithm} request ${i}: lua ${!e.allowed} model ${e.allowed}`);
+      if (((bundle.decisions[i]! >> k) & 1) !== (e.allowed ? 1 : 0))
+        mismatch(`bundle ${bundle.rules[k]!.algorithm} request ${i}: lua ${!e.allowed} model ${e.allowed}`);
     });
   }
   return result;

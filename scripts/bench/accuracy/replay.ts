@@ -36,7 +36,8 @@ export async function replay(
   for (let start = from; start < to; start += depth) {
     const end = Math.min(to, start + depth);
     const pending: Promise<Decision>[] = [];
-    for (let i = start; i < end; i++) pending.push(limiter.decide(rulesFor(i), subjects[trace.client[i]!]!, { nowMs: trace.atMs[i]! }));
+    for (let i = start; i < end; i++)
+      pending.push(limiter.decide(rulesFor(i), subjects[trace.client[i]!]!, { nowMs: trace.atMs[i]! }));
     const decisions = await Promise.all(pending);
     for (let k = 0; k < decisions.length; k++) {
       const decision = decisions[k]!;

@@ -30,7 +30,9 @@ describe("generateTrace", () => {
   it("is sorted by time, in whole milliseconds within the trace's span", () => {
     const { atMs } = generateTrace(small);
     for (let i = 1; i < atMs.length; i++) expect(atMs[i]!).toBeGreaterThanOrEqual(atMs[i - 1]!);
-    expect(atMs.every((t) => Number.isInteger(t) && t >= small.startMs && t < small.startMs + small.durationMs)).toBe(true);
+    expect(atMs.every((t) => Number.isInteger(t) && t >= small.startMs && t < small.startMs + small.durationMs)).toBe(
+      true,
+    );
   });
 
   it("has the classes in order, and abusive clients far above the limit while steady ones stay well below it", () => {

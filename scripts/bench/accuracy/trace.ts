@@ -20,7 +20,15 @@ export interface TraceSpec {
   limit: number;
   windowMs: number;
   steady: { clients: number; minShare: number; maxShare: number };
-  bursty: { clients: number; baseShare: number; burstsPerClient: number; minBurstShare: number; maxBurstShare: number; minBurstMs: number; maxBurstMs: number };
+  bursty: {
+    clients: number;
+    baseShare: number;
+    burstsPerClient: number;
+    minBurstShare: number;
+    maxBurstShare: number;
+    minBurstMs: number;
+    maxBurstMs: number;
+  };
   abusive: { clients: number; minFactor: number; maxFactor: number };
 }
 
@@ -31,7 +39,15 @@ export const DEFAULT_TRACE_SPEC: TraceSpec = {
   limit: 100,
   windowMs: 60_000,
   steady: { clients: 3000, minShare: 0.01, maxShare: 0.25 },
-  bursty: { clients: 300, baseShare: 0.05, burstsPerClient: 5, minBurstShare: 0.5, maxBurstShare: 2, minBurstMs: 1000, maxBurstMs: 20_000 },
+  bursty: {
+    clients: 300,
+    baseShare: 0.05,
+    burstsPerClient: 5,
+    minBurstShare: 0.5,
+    maxBurstShare: 2,
+    minBurstMs: 1000,
+    maxBurstMs: 20_000,
+  },
   abusive: { clients: 8, minFactor: 3, maxFactor: 20 },
 };
 
@@ -48,7 +64,15 @@ export const REALISTIC_TRACE_SPEC: TraceSpec = {
   limit: 100,
   windowMs: 60_000,
   steady: { clients: 3000, minShare: 0.01, maxShare: 0.25 },
-  bursty: { clients: 270, baseShare: 0.05, burstsPerClient: 5, minBurstShare: 0.2, maxBurstShare: 0.8, minBurstMs: 1000, maxBurstMs: 20_000 },
+  bursty: {
+    clients: 270,
+    baseShare: 0.05,
+    burstsPerClient: 5,
+    minBurstShare: 0.2,
+    maxBurstShare: 0.8,
+    minBurstMs: 1000,
+    maxBurstMs: 20_000,
+  },
   abusive: { clients: 33, minFactor: 1.5, maxFactor: 10 },
 };
 
@@ -93,7 +117,8 @@ export function generateTrace(spec: TraceSpec = DEFAULT_TRACE_SPEC): Trace {
   const arrivals: number[] = [];
   classes.forEach((cls, client) => {
     arrivals.length = 0;
-    if (cls === 0) poisson(random, random.between(spec.steady.minShare, spec.steady.maxShare) * spec.limit, spec, arrivals);
+    if (cls === 0)
+      poisson(random, random.between(spec.steady.minShare, spec.steady.maxShare) * spec.limit, spec, arrivals);
     else if (cls === 1) burstyArrivals(random, spec, arrivals);
     else poisson(random, random.between(spec.abusive.minFactor, spec.abusive.maxFactor) * spec.limit, spec, arrivals);
     for (const t of arrivals) {

@@ -56,7 +56,11 @@ describe("differences and admittedByClass", () => {
     expect(differences(t, decisions, 0, 1)).toEqual({
       requests: 4,
       differing: 2,
-      byClass: { steady: { requests: 1, differing: 0, onlyA: 0 }, bursty: { requests: 1, differing: 1, onlyA: 1 }, abusive: { requests: 2, differing: 1, onlyA: 0 } },
+      byClass: {
+        steady: { requests: 1, differing: 0, onlyA: 0 },
+        bursty: { requests: 1, differing: 1, onlyA: 1 },
+        abusive: { requests: 2, differing: 1, onlyA: 0 },
+      },
     });
     expect(admittedByClass(t, decisions, 0)).toEqual({ steady: 1, bursty: 1, abusive: 0 });
   });

@@ -64,7 +64,13 @@ export function admittedByClass(trace: Trace, decisions: Uint8Array, bit: number
  * times; `capacity` must exceed any possible span count (e.g. 3 x limit), and `worstSpan` throws
  * if it does not, rather than under-report.
  */
-export function worstSpan(trace: Trace, decisions: Uint8Array, bit: number, windowMs: number, capacity: number): WorstSpan {
+export function worstSpan(
+  trace: Trace,
+  decisions: Uint8Array,
+  bit: number,
+  windowMs: number,
+  capacity: number,
+): WorstSpan {
   const clients = trace.clientClass.length;
   const ring = new Float64Array(clients * capacity);
   const head = new Uint32Array(clients); // index of the oldest admitted time still in the span
@@ -79,7 +85,8 @@ export function worstSpan(trace: Trace, decisions: Uint8Array, bit: number, wind
       head[c] = (head[c]! + 1) % capacity;
       size[c]!--;
     }
-    if (size[c] === capacity) throw new Error(`worstSpan: more than ${capacity} admitted in one span; raise the capacity`);
+    if (size[c] === capacity)
+      throw new Error(`worstSpan: more than ${capacity} admitted in one span; raise the capacity`);
     ring[base + ((head[c]! + size[c]!) % capacity)] = now;
     size[c]!++;
     if (size[c]! > best[c]!) best[c] = size[c]!;
@@ -91,5 +98,10 @@ export function worstSpan(trace: Trace, decisions: Uint8Array, bit: number, wind
     if (best[c]! > byClass[cls]) byClass[cls] = best[c]!;
     if (best[c]! > best[worst]!) worst = c;
   }
-  return { admitted: best[worst] ?? 0, client: worst, clientClass: CLIENT_CLASSES[trace.clientClass[worst] ?? 0]!, byClass };
+  return {
+    admitted: best[worst] ?? 0,
+    client: worst,
+    clientClass: CLIENT_CLASSES[trace.clientClass[worst] ?? 0]!,
+    byClass,
+  };
 }

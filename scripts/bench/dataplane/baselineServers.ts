@@ -25,14 +25,37 @@ function listen(server: http.Server): void {
 }
 
 if (kind === "ceiling") {
-  const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: false, enableAutoPipelining: false });
-  const limiter = createLimiter({ redis, prefix: process.env.BENCH_PREFIX ?? "bench:ceiling:", timeoutMs: 1_000, timeSource: "redis" });
-  const rule: LimiterRule = { name: "per-key", ref: "1", scope: "key", algorithm: "token_bucket", limit: 1_000_000_000, windowMs: 60_000, burst: 1_000_000_000, cost: 1, blockMs: 0, failMode: "open", mode: "enforce" };
+  const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", {
+    lazyConnect: false,
+    enableAutoPipelining: false,
+  });
+  const limiter = createLimiter({
+    redis,
+    prefix: process.env.BENCH_PREFIX ?? "bench:ceiling:",
+    timeoutMs: 1_000,
+    timeSource: "redis",
+  });
+  const rule: LimiterRule = {
+    name: "per-key",
+    ref: "1",
+    scope: "key",
+    algorithm: "token_bucket",
+    limit: 1_000_000_000,
+    windowMs: 60_000,
+    burst: 1_000_000_000,
+    cost: 1,
+    blockMs: 0,
+    failMode: "open",
+    mode: "enforce",
+  };
   listen(
     http.createServer((req, res) => {
       limiter.decide([rule], { tenantId: "ceiling", keyId: "k" }).then(
         (d) => {
-          res.writeHead(d.allowed ? 200 : 429, { "content-type": "application/json", "content-length": Buffer.byteLength(BODY) });
+          res.writeHead(d.allowed ? 200 : 429, {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(BODY),
+          });
           res.end(BODY);
         },
         () => {
@@ -55,10 +78,20 @@ if (kind === "ceiling") {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   listen(
     http.createServer((req, res) => {
-      const out = http.request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host }, agent }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
+      const out = http.request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: upstream.host },
+          agent,
+        },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
       out.on("error", () => {
         if (!res.headersSent) res.writeHead(502);
         res.end();

@@ -7,7 +7,9 @@ import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../c
 
 /** As stored: canonical entries, no repeats. */
 export const storedAccessListsSchema = z.object({
-  allow: z.array(z.string()).meta({ description: "Clients that pass every rule without being charged (unless also denied)." }),
+  allow: z
+    .array(z.string())
+    .meta({ description: "Clients that pass every rule without being charged (unless also denied)." }),
   deny: z.array(z.string()).meta({ description: "Clients refused with 403 before any rule, charged nothing." }),
 });
 
@@ -30,7 +32,10 @@ export const accessListPaths: ZodOpenApiPathsObject = {
       description: `Replaces both lists. An invalid entry is a 422 naming it (field \`allow.<i>\` or \`deny.<i>\`). Audited; in force everywhere within 1 s. ${ENTRIES}`,
       requestParams: { path: tenantIdPath },
       requestBody: jsonBody(accessListsSchema),
-      responses: { "200": jsonAnswer("The lists as stored.", storedAccessListsSchema), ...errors("not_found", "invalid") },
+      responses: {
+        "200": jsonAnswer("The lists as stored.", storedAccessListsSchema),
+        ...errors("not_found", "invalid"),
+      },
     }),
   },
 };

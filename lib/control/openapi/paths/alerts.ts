@@ -6,9 +6,17 @@ import { adminOperation, errors, jsonAnswer, jsonBody, noContent, tenantIdPath }
 
 const storedSettingsSchema = z.object({
   webhookUrl: z.string(),
-  refusalRate: refusalRateConditionSchema.nullable().meta({ description: "Refusals above `thresholdPct` % over the trailing `minutes` minutes (with at least `minRequests` requests); null when off." }),
-  clientLimit: clientLimitConditionSchema.nullable().meta({ description: "One client refused by one rule at least `hits` times within `windowMinutes` minutes; null when off." }),
-  secretHint: z.string().meta({ description: "`whsec_…` and the signing secret's last 4 characters; the secret itself is shown only by the PUT that generated it." }),
+  refusalRate: refusalRateConditionSchema.nullable().meta({
+    description:
+      "Refusals above `thresholdPct` % over the trailing `minutes` minutes (with at least `minRequests` requests); null when off.",
+  }),
+  clientLimit: clientLimitConditionSchema.nullable().meta({
+    description: "One client refused by one rule at least `hits` times within `windowMinutes` minutes; null when off.",
+  }),
+  secretHint: z.string().meta({
+    description:
+      "`whsec_…` and the signing secret's last 4 characters; the secret itself is shown only by the PUT that generated it.",
+  }),
   updatedAt: z.string().meta({ description: "ISO 8601." }),
 });
 
@@ -19,18 +27,27 @@ const deliverySchema = z.object({
   finishedAt: z.string(),
   outcome: z.enum(["delivered", "failed"]),
   attempts: z.number().int(),
-  httpStatus: z.number().int().nullable().meta({ description: "The receiver's last status; null when no answer came." }),
+  httpStatus: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "The receiver's last status; null when no answer came." }),
   error: z.string().nullable(),
 });
 
 const alertsViewSchema = z.object({
   settings: storedSettingsSchema.nullable().meta({ description: "null when the tenant has no alerts." }),
-  deliveries: z.array(deliverySchema).nullable().meta({ description: "The last 20 deliveries, newest first (kept 7 days); null when Redis cannot be read right now." }),
+  deliveries: z.array(deliverySchema).nullable().meta({
+    description: "The last 20 deliveries, newest first (kept 7 days); null when Redis cannot be read right now.",
+  }),
 });
 
 const savedSchema = z.object({
   settings: storedSettingsSchema,
-  secret: z.string().optional().meta({ description: "The new signing secret, present only when this call generated it (first PUT, or `rotateSecret`): store it now, it is not shown again." }),
+  secret: z.string().optional().meta({
+    description:
+      "The new signing secret, present only when this call generated it (first PUT, or `rotateSecret`): store it now, it is not shown again.",
+  }),
 });
 
 export const alertPaths: ZodOpenApiPathsObject = {
@@ -40,17 +57,23 @@ export const alertPaths: ZodOpenApiPathsObject = {
       tags: ["Alerts"],
       summary: "The tenant's alert settings and last deliveries",
       requestParams: { path: tenantIdPath },
-      responses: { "200": jsonAnswer("Settings (without the secret) and deliveries.", alertsViewSchema), ...errors("not_found") },
+      responses: {
+        "200": jsonAnswer("Settings (without the secret) and deliveries.", alertsViewSchema),
+        ...errors("not_found"),
+      },
     }),
     put: adminOperation("write", {
       operationId: "putAlerts",
       tags: ["Alerts"],
       summary: "Set the tenant's alert webhook and conditions",
       description:
-        "Conditions are evaluated in the background on every instance from the monitoring data; each firing is delivered at most once per condition window, POSTed as JSON signed with `Sluice-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<body>\">`, retried with backoff. Audited.",
+        'Conditions are evaluated in the background on every instance from the monitoring data; each firing is delivered at most once per condition window, POSTed as JSON signed with `Sluice-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, retried with backoff. Audited.',
       requestParams: { path: tenantIdPath },
       requestBody: jsonBody(alertSettingsSchema),
-      responses: { "200": jsonAnswer("The settings as stored, with `secret` when generated.", savedSchema), ...errors("not_found", "invalid") },
+      responses: {
+        "200": jsonAnswer("The settings as stored, with `secret` when generated.", savedSchema),
+        ...errors("not_found", "invalid"),
+      },
     }),
     delete: adminOperation("write", {
       operationId: "deleteAlerts",

@@ -20,7 +20,12 @@ const auditEventSchema = z.object({
   revertible: z.boolean(),
 });
 
-const operatorSchema = z.object({ id: z.string(), email: z.string(), role: z.enum(ROLES), createdAt: z.string().meta({ format: "date-time" }) });
+const operatorSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  createdAt: z.string().meta({ format: "date-time" }),
+});
 const operatorIdPath = z.object({ operatorId: z.string().regex(OPERATOR_ID_PATTERN) });
 const auditIdPath = z.object({ auditId: z.string().regex(AUDIT_ID_PATTERN) });
 
@@ -40,7 +45,10 @@ export const auditAndOperatorPaths: ZodOpenApiPathsObject = {
       tags: ["Audit"],
       summary: "Revert an audited change",
       requestParams: { path: auditIdPath },
-      responses: { "200": jsonAnswer("The revert's own audit event.", auditEventSchema), ...errors("not_found", "conflict") },
+      responses: {
+        "200": jsonAnswer("The revert's own audit event.", auditEventSchema),
+        ...errors("not_found", "conflict"),
+      },
     }),
   },
   "/api/admin/operators": {

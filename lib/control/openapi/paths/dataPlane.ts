@@ -8,31 +8,53 @@ import { checkRequestSchema } from "../../../dataplane/admission/checkIdentifier
 import { API_KEY_SECURITY, errors, jsonAnswer, jsonBody, rateLimitHeaderRefs } from "../common";
 
 /** What every limited call may answer besides its own success. */
-const limitedErrors = () => errors("bad_request", "unauthorized", "forbidden", "rate_limited", "limiter_unavailable", "internal");
+const limitedErrors = () =>
+  errors("bad_request", "unauthorized", "forbidden", "rate_limited", "limiter_unavailable", "internal");
 
 export const checkAnswerSchema = z.object({
   allowed: z.boolean(),
   limit: z.number().int(),
   remaining: z.number().int(),
   resetMs: z.number().int().meta({ description: "Milliseconds until the rule is whole again." }),
-  retryAfterMs: z.number().int().meta({ description: "0 when allowed; else milliseconds until a request of this cost would pass." }),
+  retryAfterMs: z
+    .number()
+    .int()
+    .meta({ description: "0 when allowed; else milliseconds until a request of this cost would pass." }),
   rule: z.string(),
 });
 
-const echoAnswerSchema = z.object({ ok: z.literal(true), tenantId: z.string(), keyId: z.string(), method: z.string(), path: z.string() });
+const echoAnswerSchema = z.object({
+  ok: z.literal(true),
+  tenantId: z.string(),
+  keyId: z.string(),
+  method: z.string(),
+  path: z.string(),
+});
 
 const restPath = z.object({ rest: z.string().meta({ description: "Any path below (one or more segments)." }) });
-const anyPath = z.object({ path: z.string().meta({ description: "Any path other than echo, check and authorize (one or more segments)." }) });
+const anyPath = z.object({
+  path: z.string().meta({ description: "Any path other than echo, check and authorize (one or more segments)." }),
+});
 
 function limited(op: Omit<ZodOpenApiOperationObject, "security">): ZodOpenApiOperationObject {
-  return { tags: ["Client API"], security: API_KEY_SECURITY, ...op, responses: { ...op.responses, ...limitedErrors() } };
+  return {
+    tags: ["Client API"],
+    security: API_KEY_SECURITY,
+    ...op,
+    responses: { ...op.responses, ...limitedErrors() },
+  };
 }
 
 const METHODS = ["get", "head", "post", "put", "patch", "delete", "options"] as const;
 
 /** The same operation under every method, with method-specific operation ids. */
-function everyMethod(idBase: string, make: (method: string) => Omit<ZodOpenApiOperationObject, "security" | "operationId">): ZodOpenApiPathItemObject {
-  return Object.fromEntries(METHODS.map((m) => [m, limited({ operationId: `${idBase}${m.charAt(0).toUpperCase()}${m.slice(1)}`, ...make(m) })]));
+function everyMethod(
+  idBase: string,
+  make: (method: string) => Omit<ZodOpenApiOperationObject, "security" | "operationId">,
+): ZodOpenApiPathItemObject {
+  return Object.fromEntries(
+    METHODS.map((m) => [m, limited({ operationId: `${idBase}${m.charAt(0).toUpperCase()}${m.slice(1)}`, ...make(m) })]),
+  );
 }
 
 const echo = (params?: z.ZodObject) => () => ({
@@ -53,7 +75,11 @@ export const dataPlanePaths: ZodOpenApiPathsObject = {
         "Charges the tenant's `identifier`-scope rule named `rule` for `identifier` (not for the key) and answers the verdict, allowed or not, with 200. The call itself is subject to the key's matching rules.",
       requestBody: jsonBody(checkRequestSchema),
       responses: {
-        "200": jsonAnswer("The verdict (a refusal is `allowed: false`, still 200).", checkAnswerSchema, rateLimitHeaderRefs()),
+        "200": jsonAnswer(
+          "The verdict (a refusal is `allowed: false`, still 200).",
+          checkAnswerSchema,
+          rateLimitHeaderRefs(),
+        ),
         ...errors("not_found", "invalid", "payload_too_large"),
       },
     }),
@@ -68,7 +94,10 @@ export const dataPlanePaths: ZodOpenApiPathsObject = {
     description:
       "For Caddy `forward_auth`, Traefik `ForwardAuth`, nginx `auth_request`: the original method and URI in `X-Forwarded-Method` / `X-Forwarded-Uri` (or `X-Original-Method` / `X-Original-URI`), the client in `X-Forwarded-For` as SLUICE_TRUST_PROXY allows. Rules match that method and path; one decision per call. `header`-scope rules read the client's headers as the proxy passes them on, `query`-scope rules the query of the forwarded URI. A missing forwarded method or URI, or a forwarded path that cannot be decoded once, is a 400.",
     responses: {
-      "200": { description: "Admitted: empty body, the rate-limit headers, `X-Sluice-Tenant` and `X-Sluice-Key`.", headers: rateLimitHeaderRefs() },
+      "200": {
+        description: "Admitted: empty body, the rate-limit headers, `X-Sluice-Tenant` and `X-Sluice-Key`.",
+        headers: rateLimitHeaderRefs(),
+      },
     },
   })),
   "/api/v1/{path}": everyMethod("gateway", () => ({
@@ -77,7 +106,10 @@ export const dataPlanePaths: ZodOpenApiPathsObject = {
       "Once admitted, forwarded to the tenant's upstream with `/api/v1` removed; the upstream's status, headers and body come back with the rate-limit headers added. No upstream: 404; unreachable: 502; no answer in time: 504.",
     requestParams: { path: anyPath },
     responses: {
-      "200": { description: "The upstream's answer (any status), with the rate-limit headers.", headers: rateLimitHeaderRefs() },
+      "200": {
+        description: "The upstream's answer (any status), with the rate-limit headers.",
+        headers: rateLimitHeaderRefs(),
+      },
       ...errors("not_found"),
       "502": { $ref: "#/components/responses/BadGateway" },
       "504": { $ref: "#/components/responses/GatewayTimeout" },

@@ -6,7 +6,9 @@ import { adminOperation, errors, jsonAnswer, jsonBody, noContent, tenantIdPath }
 
 /** As stored: the URL normalised (no trailing `/`), the timeout filled in. */
 export const storedUpstreamSchema = z.object({
-  url: z.string().meta({ description: "Absolute http(s) URL, normalised without a trailing `/`; its path prefixes the forwarded path." }),
+  url: z.string().meta({
+    description: "Absolute http(s) URL, normalised without a trailing `/`; its path prefixes the forwarded path.",
+  }),
   timeoutMs: z.number().int().meta({ description: "How long the upstream may take to answer (status and headers)." }),
 });
 
@@ -23,10 +25,14 @@ export const gatewayPaths: ZodOpenApiPathsObject = {
       operationId: "putUpstream",
       tags: ["Gateway"],
       summary: "Set the tenant's gateway upstream",
-      description: "Requests under /api/v1 other than echo, check and authorize are then forwarded to it once admitted. Audited; in force everywhere within 1 s.",
+      description:
+        "Requests under /api/v1 other than echo, check and authorize are then forwarded to it once admitted. Audited; in force everywhere within 1 s.",
       requestParams: { path: tenantIdPath },
       requestBody: jsonBody(upstreamSchema),
-      responses: { "200": jsonAnswer("The upstream as stored.", storedUpstreamSchema), ...errors("not_found", "invalid") },
+      responses: {
+        "200": jsonAnswer("The upstream as stored.", storedUpstreamSchema),
+        ...errors("not_found", "invalid"),
+      },
     }),
     delete: adminOperation("write", {
       operationId: "deleteUpstream",

@@ -5,9 +5,16 @@ import { MAX_OVERRIDES, RULE_NAME_PATTERN } from "../../../common/fieldLimits";
 import { identifierOverrideListSchema, identifierOverrideSchema } from "../../../policy/overrides/overrideSchema";
 import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
 
-const rulePath = tenantIdPath.extend({ rule: z.string().regex(RULE_NAME_PATTERN).meta({ description: "The name of an `identifier`-scope rule of the tenant." }) });
+const rulePath = tenantIdPath.extend({
+  rule: z
+    .string()
+    .regex(RULE_NAME_PATTERN)
+    .meta({ description: "The name of an `identifier`-scope rule of the tenant." }),
+});
 
-const storedOverridesSchema = z.object({ rule: z.string(), overrides: z.array(identifierOverrideSchema) }).meta({ description: "The rule's overrides, in the order given." });
+const storedOverridesSchema = z
+  .object({ rule: z.string(), overrides: z.array(identifierOverrideSchema) })
+  .meta({ description: "The rule's overrides, in the order given." });
 
 const MATCHING = `POST /api/v1/check charges an identifier under its exact override, else the override of the longest matching prefix (\`enterprise:*\`), else the rule. An override shares the identifier's counter with the rule (changing it applies to what was counted so far). At most ${MAX_OVERRIDES.toLocaleString("en")} per rule. Replacing the tenant's rules without this identifier rule deletes its overrides.`;
 
@@ -28,7 +35,10 @@ export const identifierOverridePaths: ZodOpenApiPathsObject = {
       description: `Replaces the whole list; invalid input (a duplicate identifier, a \`*\` not at the end, more than ${MAX_OVERRIDES.toLocaleString("en")}) is a 422 per field. Audited (\`overrides.replace\`, revertible); in force on every instance within 1 s. ${MATCHING}`,
       requestParams: { path: rulePath },
       requestBody: jsonBody(identifierOverrideListSchema),
-      responses: { "200": jsonAnswer("The overrides as stored.", storedOverridesSchema), ...errors("not_found", "invalid") },
+      responses: {
+        "200": jsonAnswer("The overrides as stored.", storedOverridesSchema),
+        ...errors("not_found", "invalid"),
+      },
     }),
   },
 };

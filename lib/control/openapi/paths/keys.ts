@@ -14,15 +14,27 @@ const keyDetailsSchema = keySchema.extend({
   rules: z.object({
     tenant: storedRuleListSchema,
     overrides: storedRuleListSchema,
-    effective: z.array(storedRuleSchema.extend({ source: z.enum(["tenant", "override"]) })).meta({ description: "What the key's requests are checked against, in enforcement's order." }),
+    effective: z
+      .array(storedRuleSchema.extend({ source: z.enum(["tenant", "override"]) }))
+      .meta({ description: "What the key's requests are checked against, in enforcement's order." }),
   }),
 });
 
 const keyQuotaSchema = z
-  .object({ nowMs: z.number().int(), rules: z.array(z.looseObject({ name: z.string(), remaining: z.number().nullable(), resetMs: z.number().nullable() })) })
-  .meta({ description: "Remaining quota of each of the key's effective rules; `ip` and `identifier` rules are read only for the `ip` or `identifier` given." });
+  .object({
+    nowMs: z.number().int(),
+    rules: z.array(
+      z.looseObject({ name: z.string(), remaining: z.number().nullable(), resetMs: z.number().nullable() }),
+    ),
+  })
+  .meta({
+    description:
+      "Remaining quota of each of the key's effective rules; `ip` and `identifier` rules are read only for the `ip` or `identifier` given.",
+  });
 
-const recentDecisionsSchema = z.object({ decisions: z.array(z.looseObject({})) }).meta({ description: "The key's recent decisions, newest first (at most 50)." });
+const recentDecisionsSchema = z
+  .object({ decisions: z.array(z.looseObject({})) })
+  .meta({ description: "The key's recent decisions, newest first (at most 50)." });
 
 export const keyPaths: ZodOpenApiPathsObject = {
   "/api/admin/keys/{keyId}": {
@@ -37,7 +49,8 @@ export const keyPaths: ZodOpenApiPathsObject = {
       operationId: "setKeyExpiry",
       tags: ["API keys"],
       summary: "Set or clear a key's expiry",
-      description: "`expiresAt` (ISO 8601 with a zone) or null. Any instant may be set: a past one expires the key at once, and another edit can undo it. Audited.",
+      description:
+        "`expiresAt` (ISO 8601 with a zone) or null. Any instant may be set: a past one expires the key at once, and another edit can undo it. Audited.",
       requestParams: { path: keyIdPath },
       requestBody: jsonBody(keyExpirySchema),
       responses: { "200": jsonAnswer("The key.", keySchema), ...errors("not_found", "invalid") },
@@ -63,10 +76,14 @@ export const keyPaths: ZodOpenApiPathsObject = {
       operationId: "putKeyRules",
       tags: ["Rules"],
       summary: "Replace the key's override rules",
-      description: "A key rule named like a tenant rule replaces it for this key; others are added. Scope `tenant` or `identifier` is a 422.",
+      description:
+        "A key rule named like a tenant rule replaces it for this key; others are added. Scope `tenant` or `identifier` is a 422.",
       requestParams: { path: keyIdPath },
       requestBody: jsonBody(keyRulesSchema),
-      responses: { "200": jsonAnswer("The override rules now in force.", storedRuleListSchema), ...errors("not_found", "invalid") },
+      responses: {
+        "200": jsonAnswer("The override rules now in force.", storedRuleListSchema),
+        ...errors("not_found", "invalid"),
+      },
     }),
   },
   "/api/admin/keys/{keyId}/quota": {
@@ -75,7 +92,10 @@ export const keyPaths: ZodOpenApiPathsObject = {
       tags: ["Quota"],
       summary: "Remaining quota of a key's rules",
       requestParams: { path: keyIdPath, query: keyQuotaQuerySchema },
-      responses: { "200": jsonAnswer("Quota now.", keyQuotaSchema), ...errors("not_found", "invalid", "limiter_unavailable") },
+      responses: {
+        "200": jsonAnswer("Quota now.", keyQuotaSchema),
+        ...errors("not_found", "invalid", "limiter_unavailable"),
+      },
     }),
   },
   "/api/admin/keys/{keyId}/decisions": {
@@ -84,7 +104,10 @@ export const keyPaths: ZodOpenApiPathsObject = {
       tags: ["Monitoring"],
       summary: "A key's recent decisions",
       requestParams: { path: keyIdPath, query: decisionsParamsSchema },
-      responses: { "200": jsonAnswer("Recent decisions.", recentDecisionsSchema), ...errors("not_found", "invalid", "limiter_unavailable") },
+      responses: {
+        "200": jsonAnswer("Recent decisions.", recentDecisionsSchema),
+        ...errors("not_found", "invalid", "limiter_unavailable"),
+      },
     }),
   },
 };

@@ -1,11 +1,17 @@
 /** Live monitoring and the rule simulator: /api/admin/monitoring/..., /api/admin/tenants/{tenantId}/simulate */
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { limitedParamsSchema, listParamsSchema, seriesParamsSchema, trafficParamsSchema } from "../../../monitoring/query/monitoringParams";
+import {
+  limitedParamsSchema,
+  listParamsSchema,
+  seriesParamsSchema,
+  trafficParamsSchema,
+} from "../../../monitoring/query/monitoringParams";
 import { simulateSchema } from "../../simulator/simulateSchema";
 import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
 
-const WINDOW = "Window: `range=5m|15m|1h|6h|24h` ending at `to` (default now), or `from` with an optional `to` (epoch ms); none means the last 5 minutes. Unknown or repeated parameters are a 422.";
+const WINDOW =
+  "Window: `range=5m|15m|1h|6h|24h` ending at `to` (default now), or `from` with an optional `to` (epoch ms); none means the last 5 minutes. Unknown or repeated parameters are a 422.";
 
 const figures = (description: string) => z.looseObject({}).meta({ description });
 
@@ -21,16 +27,36 @@ const monitoring = (id: string, summary: string, query: z.ZodObject, answer: str
 
 export const monitoringPaths: ZodOpenApiPathsObject = {
   "/api/admin/monitoring/traffic": {
-    get: monitoring("getTraffic", "Allowed, refused and would-refuse requests over time", trafficParamsSchema, "A series of allowed / refused / shadow-refused counts per step, overall or of one tenant or rule."),
+    get: monitoring(
+      "getTraffic",
+      "Allowed, refused and would-refuse requests over time",
+      trafficParamsSchema,
+      "A series of allowed / refused / shadow-refused counts per step, overall or of one tenant or rule.",
+    ),
   },
   "/api/admin/monitoring/refusal-rate": {
-    get: monitoring("getRefusalRate", "Refusal rate over time, with the top tenants and rules", seriesParamsSchema, "Refusal-rate series, overall and per top tenant and rule."),
+    get: monitoring(
+      "getRefusalRate",
+      "Refusal rate over time, with the top tenants and rules",
+      seriesParamsSchema,
+      "Refusal-rate series, overall and per top tenant and rule.",
+    ),
   },
   "/api/admin/monitoring/hot-keys": {
-    get: monitoring("getHotKeys", "The keys with the most requests", listParamsSchema, "The busiest keys in the window."),
+    get: monitoring(
+      "getHotKeys",
+      "The keys with the most requests",
+      listParamsSchema,
+      "The busiest keys in the window.",
+    ),
   },
   "/api/admin/monitoring/near-limit": {
-    get: monitoring("getNearLimit", "Clients closest to their limits", listParamsSchema, "Clients that came closest to a limit in the window."),
+    get: monitoring(
+      "getNearLimit",
+      "Clients closest to their limits",
+      listParamsSchema,
+      "Clients that came closest to a limit in the window.",
+    ),
   },
   "/api/admin/monitoring/limited": {
     get: adminOperation("read", {
@@ -38,7 +64,13 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       tags: ["Monitoring"],
       summary: "Who an enforce rule refused in the last minute, with their live quota",
       requestParams: { query: limitedParamsSchema },
-      responses: { "200": jsonAnswer("Clients refused in the last minute.", figures("Clients refused in the last minute, per rule, with their remaining quota now.")), ...errors("invalid", "limiter_unavailable") },
+      responses: {
+        "200": jsonAnswer(
+          "Clients refused in the last minute.",
+          figures("Clients refused in the last minute, per rule, with their remaining quota now."),
+        ),
+        ...errors("invalid", "limiter_unavailable"),
+      },
     }),
   },
   "/api/admin/tenants/{tenantId}/simulate": {
@@ -50,7 +82,12 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       requestParams: { path: tenantIdPath },
       requestBody: jsonBody(simulateSchema),
       responses: {
-        "200": jsonAnswer("Allowed and refused per minute, clients affected and clients newly refused, current beside candidate.", figures("The simulation report. Concurrency rules (the trace holds no request durations), header/query rules (it holds no request headers or query strings) and rules counted by response (chargeOn: it holds no response statuses) are not replayed: `notSimulated` names them, each with its reason.")),
+        "200": jsonAnswer(
+          "Allowed and refused per minute, clients affected and clients newly refused, current beside candidate.",
+          figures(
+            "The simulation report. Concurrency rules (the trace holds no request durations), header/query rules (it holds no request headers or query strings) and rules counted by response (chargeOn: it holds no response statuses) are not replayed: `notSimulated` names them, each with its reason.",
+          ),
+        ),
         ...errors("not_found", "invalid", "limiter_unavailable"),
       },
     }),

@@ -8,8 +8,13 @@ const status = z.enum(["ok", "down"]);
 const healthSchema = z.object({
   redis: status,
   db: status,
-  redisMaxmemoryPolicy: z.string().meta({ description: 'Redis maxmemory-policy, "unknown" when it cannot be read; only noeviction is safe for counters (lib/redis/evictionPolicy.ts)' }),
-  warnings: z.array(z.string()).optional().meta({ description: "Present when something needs fixing though the instance serves, e.g. an evicting maxmemory-policy" }),
+  redisMaxmemoryPolicy: z.string().meta({
+    description:
+      'Redis maxmemory-policy, "unknown" when it cannot be read; only noeviction is safe for counters (lib/redis/evictionPolicy.ts)',
+  }),
+  warnings: z.array(z.string()).optional().meta({
+    description: "Present when something needs fixing though the instance serves, e.g. an evicting maxmemory-policy",
+  }),
 });
 
 export const systemPaths: ZodOpenApiPathsObject = {
@@ -19,7 +24,10 @@ export const systemPaths: ZodOpenApiPathsObject = {
       tags: ["Service"],
       summary: "Health of Redis and Postgres",
       security: [],
-      responses: { "200": jsonAnswer("Both up.", healthSchema), "503": jsonAnswer("At least one is down; the body names which.", healthSchema) },
+      responses: {
+        "200": jsonAnswer("Both up.", healthSchema),
+        "503": jsonAnswer("At least one is down; the body names which.", healthSchema),
+      },
     },
   },
   "/api/metrics": {
@@ -27,9 +35,16 @@ export const systemPaths: ZodOpenApiPathsObject = {
       operationId: "metrics",
       tags: ["Service"],
       summary: "Prometheus metrics",
-      description: "Open unless SLUICE_METRICS_TOKEN is set; then `Authorization: Bearer <that token>` is required (401 without it).",
+      description:
+        "Open unless SLUICE_METRICS_TOKEN is set; then `Authorization: Bearer <that token>` is required (401 without it).",
       security: [{}, { metricsToken: [] }],
-      responses: { "200": { description: "Prometheus text exposition format.", content: { "text/plain": { schema: { type: "string" } } } }, ...errors("unauthorized") },
+      responses: {
+        "200": {
+          description: "Prometheus text exposition format.",
+          content: { "text/plain": { schema: { type: "string" } } },
+        },
+        ...errors("unauthorized"),
+      },
     },
   },
   "/api/openapi.json": {
@@ -38,7 +53,12 @@ export const systemPaths: ZodOpenApiPathsObject = {
       tags: ["Service"],
       summary: "This document",
       security: [],
-      responses: { "200": { description: "The OpenAPI 3.1 document of the API.", content: { "application/json": { schema: { type: "object" } } } } },
+      responses: {
+        "200": {
+          description: "The OpenAPI 3.1 document of the API.",
+          content: { "application/json": { schema: { type: "object" } } },
+        },
+      },
     },
   },
   "/api/auth/login": {
@@ -46,7 +66,8 @@ export const systemPaths: ZodOpenApiPathsObject = {
       operationId: "login",
       tags: ["Session"],
       summary: "Operator login (dashboard)",
-      description: "Sets the `sluice_session` cookie. Same-origin only; failed attempts are limited per address and email.",
+      description:
+        "Sets the `sluice_session` cookie. Same-origin only; failed attempts are limited per address and email.",
       security: [],
       requestBody: jsonBody(loginSchema),
       responses: {
@@ -70,7 +91,10 @@ export const systemPaths: ZodOpenApiPathsObject = {
       tags: ["Session"],
       summary: "The signed-in operator",
       security: [{ operatorSession: [] }],
-      responses: { "200": jsonAnswer("The operator of this session.", z.object({ email: z.string(), role: z.enum(ROLES) })), ...errors("unauthorized") },
+      responses: {
+        "200": jsonAnswer("The operator of this session.", z.object({ email: z.string(), role: z.enum(ROLES) })),
+        ...errors("unauthorized"),
+      },
     },
   },
 };

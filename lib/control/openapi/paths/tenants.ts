@@ -18,14 +18,26 @@ export const keySchema = z.object({
   createdAt: isoTime,
   revokedAt: isoTime.nullable(),
   lastUsedAt: isoTime.nullable(),
-  expiresAt: isoTime.nullable().meta({ description: "From this instant the key is refused (401); null: never expires." }),
+  expiresAt: isoTime
+    .nullable()
+    .meta({ description: "From this instant the key is refused (401); null: never expires." }),
 });
 
-export const createdKeySchema = keySchema.extend({ key: z.string().meta({ description: "The whole key: shown only in this answer; only a hash is stored." }) });
+export const createdKeySchema = keySchema.extend({
+  key: z.string().meta({ description: "The whole key: shown only in this answer; only a hash is stored." }),
+});
 
 const quotaSchema = z
-  .object({ nowMs: z.number().int(), tenantRules: z.array(z.looseObject({})), keys: z.array(z.looseObject({})), truncated: z.boolean() })
-  .meta({ description: "Remaining quota of the tenant's rules and of each live key's rules (at most 200 keys; `truncated` when more)." });
+  .object({
+    nowMs: z.number().int(),
+    tenantRules: z.array(z.looseObject({})),
+    keys: z.array(z.looseObject({})),
+    truncated: z.boolean(),
+  })
+  .meta({
+    description:
+      "Remaining quota of the tenant's rules and of each live key's rules (at most 200 keys; `truncated` when more).",
+  });
 
 export const tenantPaths: ZodOpenApiPathsObject = {
   "/api/admin/tenants": {
@@ -33,7 +45,12 @@ export const tenantPaths: ZodOpenApiPathsObject = {
       operationId: "listTenants",
       tags: ["Tenants"],
       summary: "List tenants",
-      responses: { "200": jsonAnswer("Every tenant, with its count of live keys (neither revoked nor expired).", z.array(tenantSchema.extend({ keyCount: z.number().int() }))) },
+      responses: {
+        "200": jsonAnswer(
+          "Every tenant, with its count of live keys (neither revoked nor expired).",
+          z.array(tenantSchema.extend({ keyCount: z.number().int() })),
+        ),
+      },
     }),
     post: adminOperation("write", {
       operationId: "createTenant",
@@ -49,7 +66,13 @@ export const tenantPaths: ZodOpenApiPathsObject = {
       tags: ["Tenants"],
       summary: "Get a tenant",
       requestParams: { path: tenantIdPath },
-      responses: { "200": jsonAnswer("The tenant, with its gateway upstream (null when none).", tenantSchema.extend({ upstream: storedUpstreamSchema.nullable() })), ...errors("not_found") },
+      responses: {
+        "200": jsonAnswer(
+          "The tenant, with its gateway upstream (null when none).",
+          tenantSchema.extend({ upstream: storedUpstreamSchema.nullable() }),
+        ),
+        ...errors("not_found"),
+      },
     }),
   },
   "/api/admin/tenants/{tenantId}/keys": {
@@ -58,7 +81,10 @@ export const tenantPaths: ZodOpenApiPathsObject = {
       tags: ["API keys"],
       summary: "List a tenant's API keys (never their secrets)",
       requestParams: { path: tenantIdPath },
-      responses: { "200": jsonAnswer("The tenant's keys, revoked ones included.", z.array(keySchema)), ...errors("not_found") },
+      responses: {
+        "200": jsonAnswer("The tenant's keys, revoked ones included.", z.array(keySchema)),
+        ...errors("not_found"),
+      },
     }),
     post: adminOperation("write", {
       operationId: "createKey",
@@ -67,7 +93,10 @@ export const tenantPaths: ZodOpenApiPathsObject = {
       description: "The answer is the only time the full key is shown.",
       requestParams: { path: tenantIdPath },
       requestBody: jsonBody(createKeySchema),
-      responses: { "201": jsonAnswer("The new key, with its secret.", createdKeySchema), ...errors("not_found", "invalid") },
+      responses: {
+        "201": jsonAnswer("The new key, with its secret.", createdKeySchema),
+        ...errors("not_found", "invalid"),
+      },
     }),
   },
   "/api/admin/tenants/{tenantId}/rules": {
@@ -85,7 +114,10 @@ export const tenantPaths: ZodOpenApiPathsObject = {
       description: "Replaces the whole list atomically; in force on every instance within 1 s of the 200. Audited.",
       requestParams: { path: tenantIdPath },
       requestBody: jsonBody(tenantRulesSchema),
-      responses: { "200": jsonAnswer("The rules now in force.", storedRuleListSchema), ...errors("not_found", "invalid") },
+      responses: {
+        "200": jsonAnswer("The rules now in force.", storedRuleListSchema),
+        ...errors("not_found", "invalid"),
+      },
     }),
   },
   "/api/admin/tenants/{tenantId}/quota": {

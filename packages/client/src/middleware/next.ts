@@ -17,7 +17,10 @@ export function withSluice<Ctx = unknown>(
   return async (request, context) => {
     const verdict = await protect(options, request, request.signal);
     if (!verdict.pass) {
-      return new Response(JSON.stringify(verdict.body), { status: verdict.status, headers: { ...verdict.headers, "content-type": PROBLEM_TYPE } });
+      return new Response(JSON.stringify(verdict.body), {
+        status: verdict.status,
+        headers: { ...verdict.headers, "content-type": PROBLEM_TYPE },
+      });
     }
     const response = await handler(request, context);
     if (Object.keys(verdict.headers).length === 0) return response;

@@ -29,7 +29,13 @@ export const PROBLEM_TYPE = "application/problem+json";
 
 /** The headers of a decision, as Sluice puts them on its own answers. */
 export function decisionHeaders(decision: CheckResult, nowMs: number = Date.now()): Record<string, string> {
-  const item: Item = [decision.rule, new Map([["r", decision.remaining], ["t", Math.ceil(decision.resetMs / 1000)]])];
+  const item: Item = [
+    decision.rule,
+    new Map([
+      ["r", decision.remaining],
+      ["t", Math.ceil(decision.resetMs / 1000)],
+    ]),
+  ];
   const headers: Record<string, string> = {
     RateLimit: serializeList([item]),
     "X-RateLimit-Limit": String(decision.limit),
@@ -45,13 +51,24 @@ export async function protect<Req>(options: ProtectOptions<Req>, request: Req, s
   try {
     const identifier = await options.identifier(request);
     const cost = typeof options.cost === "function" ? options.cost(request) : options.cost;
-    decision = await options.client.check({ identifier, rule: options.rule, ...(cost === undefined ? {} : { cost }) }, { signal });
+    decision = await options.client.check(
+      { identifier, rule: options.rule, ...(cost === undefined ? {} : { cost }) },
+      { signal },
+    );
   } catch (error) {
     if (signal?.aborted) throw error;
     options.onError?.(error);
     if (options.failMode === "closed") {
-      const detail = error instanceof SluiceError ? `The rate limiter answered ${error.status}.` : "The rate limiter is unreachable.";
-      return { pass: false, status: 503, headers: { "Retry-After": "1" }, body: { type: "about:blank", title: "Service Unavailable", status: 503, detail } };
+      const detail =
+        error instanceof SluiceError
+          ? `The rate limiter answered ${error.status}.`
+          : "The rate limiter is unreachable.";
+      return {
+        pass: false,
+        status: 503,
+        headers: { "Retry-After": "1" },
+        body: { type: "about:blank", title: "Service Unavailable", status: 503, detail },
+      };
     }
     return { pass: true, headers: {} };
   }

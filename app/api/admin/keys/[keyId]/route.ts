@@ -13,7 +13,9 @@ export const dynamic = "force-dynamic";
 
 type Params = { keyId: string };
 
-export const GET = adminRoute<Params>("read", async (_request, _actor, params) => Response.json(await getKeyDetails(keyIdParam(params.keyId))));
+export const GET = adminRoute<Params>("read", async (_request, _actor, params) =>
+  Response.json(await getKeyDetails(keyIdParam(params.keyId))),
+);
 
 export const DELETE = adminRoute<Params>("write", async (_request, actor, params) => {
   const revoked = await revokeKey(actor, keyIdParam(params.keyId));

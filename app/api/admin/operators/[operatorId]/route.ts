@@ -11,7 +11,9 @@ export const dynamic = "force-dynamic";
 
 type Params = { operatorId: string };
 
-export const GET = adminRoute<Params>("read", async (_request, _actor, params) => Response.json(await getOperator(operatorIdParam(params.operatorId))));
+export const GET = adminRoute<Params>("read", async (_request, _actor, params) =>
+  Response.json(await getOperator(operatorIdParam(params.operatorId))),
+);
 
 export const PATCH = adminRoute<Params>("write", async (request, actor, params) => {
   const id = operatorIdParam(params.operatorId);

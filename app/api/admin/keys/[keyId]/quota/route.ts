@@ -14,7 +14,9 @@ type Params = { keyId: string };
 export const GET = adminRoute<Params>("read", async (request, _actor, params) => {
   const keyId = keyIdParam(params.keyId);
   const probe = parseInput(keyQuotaQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await quotaOfKey(services().quotaLimiter, keyId, probe), { headers: { "cache-control": "no-store" } });
+  return Response.json(await quotaOfKey(services().quotaLimiter, keyId, probe), {
+    headers: { "cache-control": "no-store" },
+  });
 });
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

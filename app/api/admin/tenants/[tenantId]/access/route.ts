@@ -13,7 +13,9 @@ export const dynamic = "force-dynamic";
 type Params = { tenantId: string };
 
 /** 200 `{ allow, deny }` (both empty when none were set); 404 for an unknown tenant. */
-export const GET = adminRoute<Params>("read", async (_request, _actor, params) => Response.json(await getAccessLists(tenantIdParam(params.tenantId))));
+export const GET = adminRoute<Params>("read", async (_request, _actor, params) =>
+  Response.json(await getAccessLists(tenantIdParam(params.tenantId))),
+);
 
 /** Replaces both lists: 200 with them as stored, in force on this instance and announced. */
 export const PUT = adminRoute<Params>("write", async (request, actor, params) => {

@@ -12,7 +12,9 @@ export const dynamic = "force-dynamic";
 
 type Params = { tenantId: string };
 
-export const GET = adminRoute<Params>("read", async (_request, _actor, params) => Response.json(await listKeys(tenantIdParam(params.tenantId))));
+export const GET = adminRoute<Params>("read", async (_request, _actor, params) =>
+  Response.json(await listKeys(tenantIdParam(params.tenantId))),
+);
 
 export const POST = adminRoute<Params>("write", async (request, actor, params) => {
   const tenantId = tenantIdParam(params.tenantId);

@@ -14,7 +14,9 @@ type Params = { tenantId: string };
 export const GET = adminRoute<Params>("read", async (request, _actor, params) => {
   const tenantId = tenantIdParam(params.tenantId);
   parseInput(tenantQuotaQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await quotaOfTenant(services().quotaLimiter, tenantId), { headers: { "cache-control": "no-store" } });
+  return Response.json(await quotaOfTenant(services().quotaLimiter, tenantId), {
+    headers: { "cache-control": "no-store" },
+  });
 });
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

@@ -15,7 +15,9 @@ type Params = { tenantId: string };
 export const POST = adminRoute<Params>("read", async (request, _actor, params) => {
   const tenantId = tenantIdParam(params.tenantId);
   const input = parseInput(simulateSchema, await readJsonBody(request));
-  return Response.json(await services().simulator.simulate(tenantId, input), { headers: { "cache-control": "no-store" } });
+  return Response.json(await services().simulator.simulate(tenantId, input), {
+    headers: { "cache-control": "no-store" },
+  });
 });
 
 export const { GET, PUT, PATCH, DELETE } = notAllowed(["POST"]);

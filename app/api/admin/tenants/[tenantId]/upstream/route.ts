@@ -13,7 +13,9 @@ export const dynamic = "force-dynamic";
 type Params = { tenantId: string };
 
 /** 200 with the upstream; 404 when the tenant has none. */
-export const GET = adminRoute<Params>("read", async (_request, _actor, params) => Response.json(await getUpstream(tenantIdParam(params.tenantId))));
+export const GET = adminRoute<Params>("read", async (_request, _actor, params) =>
+  Response.json(await getUpstream(tenantIdParam(params.tenantId))),
+);
 
 /** Sets (or replaces) the upstream: 200 with it as stored, in force on this instance and announced. */
 export const PUT = adminRoute<Params>("write", async (request, actor, params) => {
