@@ -6,7 +6,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { boom, fakeRedis, never, rule, subject } from "@/test/support/fakeDecideRedis";
 import { counterKey } from "./keys";
-import { createLimiter, refusalFingerprint } from "./decide";
+import { createLimiter } from "./decide";
+import { refusalFingerprint } from "./refusalCache";
 import { LocalLimiter } from "./localLimiter";
 import { RefusalCache } from "./refusalCache";
 import type { LimiterRule } from "./types";

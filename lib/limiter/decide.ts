@@ -27,23 +27,16 @@
  *   was left (nothing consumed); it throws `LimiterUnavailableError` when Redis cannot answer.
  */
 import { counterKey, legacyCounterKey, penaltyKey } from "./keys";
-import { EMPTY, failModeDecisionOf, summarize } from "./failModeDecision";
+import { EMPTY, failModeDecisionOf } from "./failModeDecision";
 import { decideScriptSource } from "./decideScript";
 import { newLeaseId, releaseScriptSource, runReleaseScript } from "./releaseScript";
 import { DecideBatcher, type BatchedRequest } from "./decideBatcher";
-import type { ParsedReply } from "./parseDecideReply";
+import { decisionFromReply } from "./parseDecideReply";
 import { ruleSpec } from "./ruleSpec";
 import type { RedisClient } from "../redis/connect";
 import type { LocalLimiter } from "./localLimiter";
-import type { RefusalCache } from "./refusalCache";
-import {
-  LimiterUnavailableError,
-  type Decision,
-  type Lease,
-  type LimiterRule,
-  type RuleResult,
-  type Subject,
-} from "./types";
+import { refusalFingerprint, type RefusalCache } from "./refusalCache";
+import { LimiterUnavailableError, type Decision, type Lease, type LimiterRule, type Subject } from "./types";
 
 export interface LimiterDeps {
   redis: RedisClient;
@@ -100,19 +93,6 @@ function slidingLogWithPenalty(rule: LimiterRule): boolean {
   return rule.algorithm === "sliding_log" && rule.blockMs > 0;
 }
 
-/**
- * What makes a refusal the same refusal: the counters and every rule's parameters. A rule change
- * therefore misses the cache by construction. Each key is length-prefixed: a key may hold any
- * character (an identifier is client-chosen), so a separator alone would let a crafted identifier
- * spell another request's fingerprint and have its refusal served to that request.
- */
-export function refusalFingerprint(rules: LimiterRule[], keys: string[], hold = false): string {
-  let fingerprint = "";
-  for (let i = 0; i < rules.length; i++)
-    fingerprint += keys[i]!.length + ":" + keys[i] + ruleSpec(rules[i]!, true, hold).id + "|";
-  return fingerprint;
-}
-
 export function createLimiter(deps: LimiterDeps): Limiter {
   const clock = deps.clock ?? Date.now;
   // Load the script now: a missing or broken file is a deploy error that must fail loudly at
@@ -148,32 +128,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     // On a Cluster a call must stay within one slot: batch per tenant. On one node, batch all.
     const group = clustered ? subject.tenantId : "";
     const request = batched(rules, keys, subject, options, commit);
-    return decisionOf(rules, keys, request.lease ?? "", await batcher.submit(group, request));
-  }
-
-  function decisionOf(rules: LimiterRule[], keys: string[], lease: string, parsed: ParsedReply): Decision {
-    const results: RuleResult[] = parsed.rules.map((r, i) => ({
-      rule: rules[i]!,
-      allowed: r.allowed,
-      ...(r.penalized ? { penalized: true } : {}),
-      limit: rules[i]!.limit,
-      remaining: r.remaining,
-      resetMs: r.resetMs,
-      // -1: the cost exceeds the rule's capacity and can never pass; advise one window.
-      retryAfterMs: r.retryAfterMs < 0 ? rules[i]!.windowMs : r.retryAfterMs,
-      nextMs: r.nextMs,
-      source: "redis",
-    }));
-    const decision = summarize(results, parsed.nowMs);
-    if (lease !== "" && parsed.committed) {
-      // Every concurrency rule that allowed took its slot (shadow ones too: they count as if enforced).
-      const held = rules.flatMap((rule, i) =>
-        rule.algorithm === "concurrency" && rule.cost > 0 && results[i]!.allowed ? [i] : [],
-      );
-      if (held.length > 0)
-        decision.lease = { id: lease, keys: held.map((i) => keys[i]!), rules: held.map((i) => rules[i]!) };
-    }
-    return decision;
+    return decisionFromReply(rules, keys, request.lease ?? "", await batcher.submit(group, request));
   }
 
   /** Per rule its second key (see decide.lua), or undefined when no rule has one (no array built). */
@@ -245,11 +200,11 @@ export function createLimiter(deps: LimiterDeps): Limiter {
           request,
           thenRequest,
         );
-        first = decisionOf(rules, keys, request.lease ?? "", parsed);
+        first = decisionFromReply(rules, keys, request.lease ?? "", parsed);
         remember(rules, keys, subject, options, first);
         // The second committed only if the first did; a first refusal leaves it unevaluated.
         if (!first.allowed) return [first, undefined];
-        second = decisionOf(then.rules, thenKeys, thenRequest.lease ?? "", thenParsed);
+        second = decisionFromReply(then.rules, thenKeys, thenRequest.lease ?? "", thenParsed);
         remember(then.rules, thenKeys, then.subject, thenOptions, second);
         return [first, second];
       } catch (error) {

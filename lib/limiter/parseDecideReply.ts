@@ -6,6 +6,9 @@
  * allowed is 1 when the rule admits, 0 when it refuses, 2 when it refuses under a penalty in force.
  * retry_after_ms is -1 when the request can never pass (its cost exceeds the rule's capacity).
  */
+import { summarize } from "./failModeDecision";
+import type { Decision, LimiterRule, RuleResult } from "./types";
+
 export interface ParsedRule {
   allowed: boolean;
   /** Refused under a penalty that was in force before this request. */
@@ -52,4 +55,34 @@ export function parseDecideReply(reply: unknown, ruleCount: number): ParsedReply
     });
   }
   return { nowMs: int(reply[0], "now"), committed: int(reply[1], "committed") === 1, rules };
+}
+
+/**
+ * A parsed reply as the request's Decision: each rule's figures (a retry of -1, a cost that can never
+ * pass, advises one window), summarized; when the call committed and `lease` was sent, the
+ * concurrency slots the request took.
+ */
+export function decisionFromReply(rules: LimiterRule[], keys: string[], lease: string, parsed: ParsedReply): Decision {
+  const results: RuleResult[] = parsed.rules.map((r, i) => ({
+    rule: rules[i]!,
+    allowed: r.allowed,
+    ...(r.penalized ? { penalized: true } : {}),
+    limit: rules[i]!.limit,
+    remaining: r.remaining,
+    resetMs: r.resetMs,
+    // -1: the cost exceeds the rule's capacity and can never pass; advise one window.
+    retryAfterMs: r.retryAfterMs < 0 ? rules[i]!.windowMs : r.retryAfterMs,
+    nextMs: r.nextMs,
+    source: "redis",
+  }));
+  const decision = summarize(results, parsed.nowMs);
+  if (lease !== "" && parsed.committed) {
+    // Every concurrency rule that allowed took its slot (shadow ones too: they count as if enforced).
+    const held = rules.flatMap((rule, i) =>
+      rule.algorithm === "concurrency" && rule.cost > 0 && results[i]!.allowed ? [i] : [],
+    );
+    if (held.length > 0)
+      decision.lease = { id: lease, keys: held.map((i) => keys[i]!), rules: held.map((i) => rules[i]!) };
+  }
+  return decision;
 }

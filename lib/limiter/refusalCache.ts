@@ -14,7 +14,8 @@
  * The other rules' figures in a cached refusal are those of the original refusal (aged by elapsed time).
  * Bounded: past `maxEntries` the oldest-inserted entries go first; expired entries are dropped on read.
  */
-import type { Decision, RuleResult } from "./types";
+import { ruleSpec } from "./ruleSpec";
+import type { Decision, LimiterRule, RuleResult } from "./types";
 
 interface Entry {
   decision: Decision;
@@ -118,4 +119,17 @@ export class RefusalCache {
     own.delete(fingerprint);
     if (own.size === 0) this.byTenant.delete(entry.tenantId);
   }
+}
+
+/**
+ * What makes a refusal the same refusal: the counters and every rule's parameters. A rule change
+ * therefore misses the cache by construction. Each key is length-prefixed: a key may hold any
+ * character (an identifier is client-chosen), so a separator alone would let a crafted identifier
+ * spell another request's fingerprint and have its refusal served to that request.
+ */
+export function refusalFingerprint(rules: LimiterRule[], keys: string[], hold = false): string {
+  let fingerprint = "";
+  for (let i = 0; i < rules.length; i++)
+    fingerprint += keys[i]!.length + ":" + keys[i] + ruleSpec(rules[i]!, true, hold).id + "|";
+  return fingerprint;
 }

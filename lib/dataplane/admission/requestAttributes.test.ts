@@ -91,7 +91,7 @@ describe("attribute values in counter keys", () => {
 
 describe("the refusal cache keys attribute refusals by value", () => {
   it("two values of one rule have different refusal fingerprints", async () => {
-    const { refusalFingerprint } = await import("../../limiter/decide");
+    const { refusalFingerprint } = await import("../../limiter/refusalCache");
     const keyFor = (value: string) =>
       counterKey("p:", perUser, { tenantId: "T1", attributes: { "header:x-user-id": value } });
     expect(refusalFingerprint([perUser], [keyFor("alice")])).not.toBe(refusalFingerprint([perUser], [keyFor("bob")]));
