@@ -18,6 +18,10 @@ export interface AdminCall {
   query?: string;
 }
 
+// The answers are arbitrary JSON that each test reads field by field.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnswerJson = any;
+
 export async function adminApi(label: string) {
   const { token, close } = routeTestEnv(label);
   // Loaded after the environment is set: config() reads it once, on first use.
@@ -25,13 +29,11 @@ export async function adminApi(label: string) {
   const db = await import("@/lib/db/client");
   const created: string[] = [];
 
-  // The answers are arbitrary JSON that each test reads field by field.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async function call(
     handlers: Routes,
     params: Record<string, string>,
     init: AdminCall = {},
-  ): Promise<{ status: number; body: any; headers: Headers }> {
+  ): Promise<{ status: number; body: AnswerJson; headers: Headers }> {
     const method = init.method ?? "GET";
     const headers: Record<string, string> = {};
     if (init.token !== null) headers.authorization = `Bearer ${init.token ?? token}`;
