@@ -28,8 +28,11 @@ export async function sluiceCases(ctx: BenchContext): Promise<void> {
   const redis = sluiceClient(ctx, false);
   try {
     await redis.ping();
-    const limiter = createLimiter({ redis, prefix: `${ctx.prefix}s:`, timeoutMs: 1000 });
     for (const algorithm of ALGORITHMS) {
+      // A key space per algorithm: one subject key holds the fields of every rule it has seen, so
+      // the cases before would leave their (still live) fields in this case's keys, and each
+      // decision would read and rewrite them all: a client with one rule has one field.
+      const limiter = createLimiter({ redis, prefix: `${ctx.prefix}s${algorithm}:`, timeoutMs: 1000 });
       const sets: [label: "1rule" | "3rule", rules: LimiterRule[]][] = [
         ["1rule", [generousRule(algorithm, "per-key", "key")]],
         ["3rule", threeRules(algorithm)],
