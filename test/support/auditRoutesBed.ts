@@ -11,8 +11,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, expect } from "vitest";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { deleteTenants } from "./adminClient";
-import { callRoute, type RouteAnswer } from "./routeCall";
-import { loadRoutes, routeTestEnv, type Routes } from "./routeTestEnv";
+import { callRoute } from "./routeCall";
+import { adminCaller, loadRoutes, routeTestEnv } from "./routeTestEnv";
 import { TEST_DATABASE_URL } from "./sluiceEnv";
 
 /** Two rule lists to replace one with the other. */
@@ -48,14 +48,7 @@ export async function auditRoutesBed(label: string) {
     await close();
   });
 
-  const admin = (
-    routes: Routes,
-    method: string,
-    path: string,
-    params: Record<string, string>,
-    body?: unknown,
-    headers: Record<string, string> = auth,
-  ): Promise<RouteAnswer> => callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers });
+  const admin = adminCaller(auth);
 
   async function newTenant(): Promise<string> {
     const res = await admin(tenants, "POST", "/tenants", {}, { name: `${label}-${randomBytes(4).toString("hex")}` });

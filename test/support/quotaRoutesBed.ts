@@ -13,7 +13,7 @@ import { afterAll, expect } from "vitest";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { deleteTenants } from "./adminClient";
 import { callRoute, type RouteAnswer } from "./routeCall";
-import { loadRoutes, routeTestEnv, type Routes } from "./routeTestEnv";
+import { adminCaller, loadRoutes, routeTestEnv } from "./routeTestEnv";
 import { TEST_DATABASE_URL } from "./sluiceEnv";
 
 export async function quotaRoutesBed(label: string) {
@@ -39,14 +39,7 @@ export async function quotaRoutesBed(label: string) {
     await close();
   });
 
-  const admin = (
-    routes: Routes,
-    method: string,
-    path: string,
-    params: Record<string, string>,
-    body?: unknown,
-  ): Promise<RouteAnswer> =>
-    callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers: auth });
+  const admin = adminCaller(auth);
 
   async function newTenant(): Promise<{ id: string; name: string; createdAt: string }> {
     const res = await admin(

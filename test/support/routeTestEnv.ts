@@ -10,9 +10,11 @@
  *   shared Redis and closes the process's database client.
  * - `loadRoutes(...names)` imports route modules by their names in ROUTE_MODULES (after the
  *   environment is set), each as a map from HTTP method to handler.
+ * - `adminCaller(auth)`: `(routes, method, path, params, body?, headers = auth)` calls one of those
+ *   handlers for `/api/admin<path>` through callRoute.
  */
 import { randomBytes } from "node:crypto";
-import type { RouteHandler } from "./routeCall";
+import { callRoute, type RouteAnswer, type RouteHandler } from "./routeCall";
 import { cleanupRedis, TEST_DATABASE_URL } from "./sluiceEnv";
 import { REDIS_URL, uniquePrefix } from "./testRedis";
 
@@ -83,4 +85,16 @@ export async function loadRoutes<N extends RouteName>(...names: N[]): Promise<Re
   const routes: Partial<Record<N, Routes>> = {};
   for (const name of names) routes[name] = (await ROUTE_MODULES[name]()) as unknown as Routes;
   return routes as Record<N, Routes>;
+}
+
+/** Calls of admin route handlers (`/api/admin<path>`), with `auth`'s headers unless others are given. */
+export function adminCaller(auth: Record<string, string>) {
+  return (
+    routes: Routes,
+    method: string,
+    path: string,
+    params: Record<string, string>,
+    body?: unknown,
+    headers: Record<string, string> = auth,
+  ): Promise<RouteAnswer> => callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers });
 }

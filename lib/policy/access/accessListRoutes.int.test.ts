@@ -10,9 +10,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
-import { callRoute, type RouteAnswer } from "@/test/support/routeCall";
+import { callRoute } from "@/test/support/routeCall";
 import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
-import { loadRoutes, routeTestEnv, type Routes } from "@/test/support/routeTestEnv";
+import { adminCaller, loadRoutes, routeTestEnv } from "@/test/support/routeTestEnv";
 import { viewerSession } from "@/test/support/viewerSession";
 
 const { auth, close } = routeTestEnv("access");
@@ -38,14 +38,7 @@ afterAll(async () => {
   await close();
 });
 
-const call = (
-  routes: Routes,
-  method: string,
-  path: string,
-  params: Record<string, string>,
-  body?: unknown,
-  headers: Record<string, string> = auth,
-): Promise<RouteAnswer> => callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers });
+const call = adminCaller(auth);
 const get = (tenantId: string) => call(access, "GET", `/tenants/${tenantId}/access`, { tenantId });
 const put = (tenantId: string, body: unknown) => call(access, "PUT", `/tenants/${tenantId}/access`, { tenantId }, body);
 const auditOf = async (tenantId: string) =>

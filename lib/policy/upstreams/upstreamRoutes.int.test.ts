@@ -10,9 +10,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
-import { callRoute, type RouteAnswer } from "@/test/support/routeCall";
+import { callRoute } from "@/test/support/routeCall";
 import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
-import { loadRoutes, routeTestEnv, type Routes } from "@/test/support/routeTestEnv";
+import { adminCaller, loadRoutes, routeTestEnv } from "@/test/support/routeTestEnv";
 
 const { auth, close } = routeTestEnv("upstream");
 // Loaded after the environment is set: config() reads it once, on first use.
@@ -30,14 +30,7 @@ afterAll(async () => {
   await close();
 });
 
-const call = (
-  routes: Routes,
-  method: string,
-  path: string,
-  params: Record<string, string>,
-  body?: unknown,
-): Promise<RouteAnswer> =>
-  callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers: auth });
+const call = adminCaller(auth);
 const get = (tenantId: string) => call(upstream, "GET", `/tenants/${tenantId}/upstream`, { tenantId });
 const put = (tenantId: string, body: unknown) =>
   call(upstream, "PUT", `/tenants/${tenantId}/upstream`, { tenantId }, body);
