@@ -62,6 +62,12 @@ export interface SluiceConfig {
    * state is also read from and written to its per-rule key of earlier versions.
    */
   legacyCounterKeys: boolean;
+  /**
+   * SLUICE_TEXT_SUBJECT_VALUES=1: write every subject key as "<field>=<state>" entries, never a one-field key as
+   * one integer (docs/architecture.md "Rolling upgrade (one-field values)"): while instances of an earlier version,
+   * which read only the entries, share the keys.
+   */
+  textSubjectValues: boolean;
   /** In-product alerts (lib/control/alerts, docs/webhooks.md). */
   alerts: AlertConfig;
 }
@@ -173,6 +179,7 @@ export function readConfig(): SluiceConfig {
     enforcement,
     simMaxRequests: intFrom("SLUICE_SIM_MAX_REQUESTS", DEFAULT_TRACE_MAX_REQUESTS, 1_000, 10_000_000),
     legacyCounterKeys: flagFrom("SLUICE_LEGACY_COUNTER_KEYS"),
+    textSubjectValues: flagFrom("SLUICE_TEXT_SUBJECT_VALUES"),
     requireNoEviction: flagFrom("SLUICE_REQUIRE_NOEVICTION"),
     alerts: {
       intervalMs: intFrom("SLUICE_ALERT_INTERVAL_MS", 10_000, 100, 3_600_000),

@@ -65,13 +65,21 @@ const withHeaders = (reply: Reply, headers: Record<string, string>): Reply => ({
   headers: { ...reply.headers, ...headers },
 });
 
-/** /api/v1/check's answer, or its error as a problem. */
-function checked(reply: Promise<Reply>): Promise<Reply> {
-  return reply.catch((error: unknown) => {
-    const problem = problemReplyFromError(error);
-    // The body may not have been read to its end (over the limit): do not reuse the connection.
-    return problem.status === 413 ? withHeaders(problem, { connection: "close" }) : problem;
-  });
+/** /api/v1/check's error as a problem. */
+function checkProblem(error: unknown): Reply {
+  const problem = problemReplyFromError(error);
+  // The body may not have been read to its end (over the limit): do not reuse the connection.
+  return problem.status === 413 ? withHeaders(problem, { connection: "close" }) : problem;
+}
+
+/** /api/v1/check's answer, or its error as a problem; a promise only when `make` gave one. */
+function checked(make: () => Reply | Promise<Reply>): Reply | Promise<Reply> {
+  try {
+    const reply = make();
+    return reply instanceof Promise ? reply.catch(checkProblem) : reply;
+  } catch (error) {
+    return checkProblem(error);
+  }
 }
 
 /** The method, decoded path and query forward auth decides for, from the proxy's headers. */
@@ -131,9 +139,11 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
       ? (status: number) => void chargeByResponse(admission.charge, status, chargeDeps)
       : undefined;
     try {
-      const reply = plan
-        ? await checked(plan.reply(admission.client, admission.then))
+      // check's answer is a promise only when its decision is still to be made (routes.ts checkPlan).
+      let reply = plan
+        ? checked(() => plan.reply(admission.client, admission.then))
         : await answer(route, req, res, admission.client, admission.headers, rawPath, query, charge);
+      if (reply instanceof Promise) reply = await reply;
       if (reply) {
         writeReply(req, res, reply, admission.headers);
         charge?.(reply.status);
@@ -159,7 +169,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
       case "echo":
         return echoReply(method, rawPath, client);
       case "check":
-        return checked(checkReply(req, client, deps.check));
+        return checked(() => checkReply(req, client, deps.check));
       case "authorize":
         return authorizedReply(client);
       case "gateway": {

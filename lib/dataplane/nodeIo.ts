@@ -73,6 +73,25 @@ export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<st
   });
 }
 
+/**
+ * The body's text when all of it is buffered already, read now: no listener, no promise (a small
+ * body arrives with the headers, and by the first microtask Node's parser has pushed it, though
+ * `req.complete` is set only later). "All of it": Content-Length bytes, which the parser never
+ * exceeds. undefined when some is still to come, or the length is not declared (chunked): read it
+ * with readBodyText. Declared over `maxBytes`: throws `bodyTooLarge()`, the body left unread.
+ * Decodes as readBodyText does, and lets the stream flow to its end as readBodyText's listeners do.
+ */
+export function bufferedBodyText(req: IncomingMessage, maxBytes: number): string | undefined {
+  const declared = Number(headerOf(req, "content-length") ?? Number.NaN);
+  if (!Number.isInteger(declared) || req.readableFlowing !== null || req.readableEnded) return undefined;
+  if (declared > maxBytes) throw bodyTooLarge();
+  if (req.readableLength !== declared) return undefined;
+  // Paused: read() hands over everything buffered at once (null when nothing is).
+  const data = declared === 0 ? null : (req.read() as Buffer | null);
+  req.resume();
+  return data === null ? "" : UTF8.decode(data);
+}
+
 /** `extra`: headers set over the reply's own (the admission's rate-limit headers), merged in the one copy made here. */
 export function writeReply(
   req: IncomingMessage,

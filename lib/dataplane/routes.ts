@@ -13,7 +13,7 @@ import {
 } from "./admission/checkIdentifier";
 import type { AccessCache } from "../policy/compiled/accessCache";
 import type { Client } from "./admission/admit";
-import { readJsonWith } from "../http/readJsonBody";
+import { MAX_BODY_BYTES, parseJsonText, readJsonWith, refuseDeclaredLength } from "../http/readJsonBody";
 import { problemReplyFor } from "../http/problem";
 import { jsonReply, type Reply } from "../http/reply";
 import { parseInput } from "../http/validate";
@@ -21,7 +21,7 @@ import type { Limiter } from "../limiter/decide";
 import type { Decision, LimiterRule, Subject } from "../limiter/types";
 import { AppError } from "../http/errors";
 import type { DecisionSink } from "../monitoring/record/decisionRecorder";
-import { headerOf, readBodyText } from "./nodeIo";
+import { bufferedBodyText, headerOf, readBodyText } from "./nodeIo";
 
 export const ECHO_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 const ECHOED = new Set(ECHO_METHODS.split(", "));
@@ -77,45 +77,80 @@ export async function checkReply(req: IncomingMessage, client: Client, deps: Che
  * decision admission made, or makes it when admission made none (the access list admitted the
  * client, or no rule of the key matched). A body that cannot be read or validated, or a rule the
  * tenant lacks, adds no decision: the key's own stands, then the error is the answer (as before).
+ * Both are synchronous in the usual case (the body came with the headers: `bufferedBodyText`; the
+ * decision was made): a promise and a microtask per step cost CPU on every call (most of it in the
+ * async hooks Next's AsyncLocalStorage turns on process-wide).
  */
-export function checkPlan(req: IncomingMessage, deps: CheckDeps) {
-  let prepared:
+export function checkPlan(req: IncomingMessage, deps: CheckDeps): CheckPlan {
+  return new CheckPlan(req, deps);
+}
+
+/** A class, not closures: one object per call where a closure per step was allocated. */
+class CheckPlan {
+  private prepared:
     { input: CheckRequest; next: { rules: LimiterRule[]; subject: Subject } } | { error: unknown } | undefined;
-  return {
-    async then(client: Client) {
-      try {
-        const input = parseInput(
-          checkRequestSchema,
-          await readJsonWith(headerOf(req, "content-length"), (maxBytes) => readBodyText(req, maxBytes)),
-        );
-        const next = identifierDecision(deps.access.tenant(client.tenantId), input);
-        prepared = { input, next };
-        return next;
-      } catch (error) {
-        prepared = { error };
-        return undefined;
-      }
-    },
-    /** Whether the body was left unread (over the limit): the connection must not be reused. */
-    bodyUnread: () =>
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly deps: CheckDeps,
+  ) {}
+
+  /** Admission's `then` hook (a field: it is handed over as a function). */
+  readonly then = (client: Client) => {
+    let text: string | undefined;
+    try {
+      refuseDeclaredLength(headerOf(this.req, "content-length"));
+      text = bufferedBodyText(this.req, MAX_BODY_BYTES);
+    } catch (error) {
+      return this.fail(error);
+    }
+    if (text !== undefined) return this.prepare(client, text);
+    return readBodyText(this.req, MAX_BODY_BYTES).then(
+      (read) => this.prepare(client, read),
+      (error: unknown) => this.fail(error),
+    );
+  };
+
+  /** Whether the body was left unread (over the limit): the connection must not be reused. */
+  bodyUnread(): boolean {
+    const prepared = this.prepared;
+    return (
       prepared !== undefined &&
       "error" in prepared &&
       prepared.error instanceof AppError &&
-      prepared.error.status === 413,
-    async reply(client: Client, decision: Decision | undefined): Promise<Reply> {
-      if (!prepared) return checkReply(req, client, deps);
-      if ("error" in prepared) throw prepared.error;
-      const { input, next } = prepared;
-      return jsonReply(
-        checkAnswer(
-          next.subject.tenantId,
-          input,
-          decision ?? (await deps.limiter.decide(next.rules, next.subject)),
-          deps.recorder,
-        ),
-      );
-    },
-  };
+      prepared.error.status === 413
+    );
+  }
+
+  /** Throws the body's or the rule's error; a promise only when the decision is still to be made. */
+  reply(client: Client, decision: Decision | undefined): Reply | Promise<Reply> {
+    const prepared = this.prepared;
+    if (!prepared) return checkReply(this.req, client, this.deps);
+    if ("error" in prepared) throw prepared.error;
+    const { input, next } = prepared;
+    if (decision) return this.answer(input, next, decision);
+    return this.deps.limiter.decide(next.rules, next.subject).then((made) => this.answer(input, next, made));
+  }
+
+  private prepare(client: Client, text: string) {
+    try {
+      const input = parseInput(checkRequestSchema, parseJsonText(text));
+      const next = identifierDecision(this.deps.access.tenant(client.tenantId), input);
+      this.prepared = { input, next };
+      return next;
+    } catch (error) {
+      return this.fail(error);
+    }
+  }
+
+  private fail(error: unknown): undefined {
+    this.prepared = { error };
+    return undefined;
+  }
+
+  private answer(input: CheckRequest, next: { subject: Subject }, decision: Decision): Reply {
+    return jsonReply(checkAnswer(next.subject.tenantId, input, decision, this.deps.recorder));
+  }
 }
 
 /** /api/v1/authorize, admitted: 200 with an empty body, the tenant and the key id for the proxy. */

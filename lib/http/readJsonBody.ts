@@ -37,9 +37,17 @@ export async function readJsonWith(
   declaredLength: string | null | undefined,
   readText: (maxBytes: number) => Promise<string>,
 ): Promise<unknown> {
-  const declared = Number(declaredLength ?? "0");
-  if (declared > MAX_BODY_BYTES) throw bodyTooLarge();
-  const text = await readText(MAX_BODY_BYTES);
+  refuseDeclaredLength(declaredLength);
+  return parseJsonText(await readText(MAX_BODY_BYTES));
+}
+
+/** Throws `bodyTooLarge()` when the Content-Length header (if any) declares more than MAX_BODY_BYTES. */
+export function refuseDeclaredLength(declaredLength: string | null | undefined): void {
+  if (Number(declaredLength ?? "0") > MAX_BODY_BYTES) throw bodyTooLarge();
+}
+
+/** A body's text as JSON: 400 when it is empty (or blank) or not valid JSON. */
+export function parseJsonText(text: string): unknown {
   if (text.trim() === "") throw new AppError("bad_request", "The body must be a JSON document; it is empty.");
   try {
     return JSON.parse(text) as unknown;

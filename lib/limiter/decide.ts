@@ -55,6 +55,11 @@ export interface LimiterDeps {
    * instances of the earlier version, which know only those keys, share every limit exactly.
    */
   legacyKeys?: boolean;
+  /**
+   * Rolling upgrade from versions that read subject keys only as "<field>=<state>" entries
+   * (SLUICE_TEXT_SUBJECT_VALUES): never write a one-field key as one integer (lua/includes/preamble.lua).
+   */
+  textSubjectValues?: boolean;
   /** Told about Redis failures and fail-mode use (metrics, logs). Must not throw. */
   onUnavailable?: (error: LimiterUnavailableError, rules: LimiterRule[]) => void;
 }
@@ -100,7 +105,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   decideScriptSource();
   releaseScriptSource();
 
-  const batcher = new DecideBatcher(deps.redis, deps.timeoutMs, deps.maxBatch);
+  const batcher = new DecideBatcher(deps.redis, deps.timeoutMs, deps.maxBatch, deps.textSubjectValues);
   const clustered = deps.redis.isCluster;
 
   /** One request's part of a script call. */

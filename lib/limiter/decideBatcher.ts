@@ -12,7 +12,7 @@
  */
 import type { RedisClient } from "../redis/connect";
 import { withDeadline } from "../redis/deadline";
-import { runDecideScript } from "./decideScript";
+import { runDecideScript, type DecideArgv } from "./decideScript";
 import { parseDecideReply, type ParsedReply } from "./parseDecideReply";
 import type { RuleSpec } from "./ruleSpec";
 import { LimiterUnavailableError } from "./types";
@@ -59,6 +59,8 @@ export class DecideBatcher {
     private readonly redis: RedisClient,
     private readonly timeoutMs: number,
     private readonly maxBatch = MAX_BATCH,
+    /** Subject keys as "<field>=<state>" entries only (decide.lua ARGV[1], LimiterDeps textSubjectValues). */
+    private readonly textSubjectValues = false,
   ) {}
 
   submit(group: string, request: BatchedRequest): Promise<ParsedReply> {
@@ -123,21 +125,6 @@ export class DecideBatcher {
     const specArgs: string[] = [];
     const requestArgs: string[] = [];
     const specNumbers = lone ? undefined : new Map<string, number>();
-    const numberOf = (key: string): number => {
-      if (!keyNumbers) {
-        const at = keys.indexOf(key);
-        if (at >= 0) return at + 1;
-        keys.push(key);
-        return keys.length;
-      }
-      let keyNumber = keyNumbers.get(key);
-      if (keyNumber === undefined) {
-        keys.push(key);
-        keyNumber = keys.length;
-        keyNumbers.set(key, keyNumber);
-      }
-      return keyNumber;
-    };
     for (const { request } of batch) {
       let packed =
         request.now +
@@ -148,7 +135,6 @@ export class DecideBatcher {
         "," +
         request.keys.length;
       for (let i = 0; i < request.keys.length; i++) {
-        const keyNumber = numberOf(request.keys[i]!);
         const second = request.secondKeys?.[i];
         const spec = request.specs[i]!;
         let number = specNumbers ? specNumbers.get(spec.id) : specArgs.indexOf(spec.id) + 1 || undefined;
@@ -157,15 +143,22 @@ export class DecideBatcher {
           number = specArgs.length;
           specNumbers?.set(spec.id, number);
         }
-        packed += "," + number + "," + keyNumber + "," + (second ? numberOf(second) : 0);
+        packed +=
+          "," +
+          number +
+          "," +
+          numberOf(request.keys[i]!, keys, keyNumbers) +
+          "," +
+          (second ? numberOf(second, keys, keyNumbers) : 0);
       }
       requestArgs.push(packed);
     }
-    const args = [specArgs.length, specArgs, batch.length, requestArgs];
+    const specCount = this.textSubjectValues ? `${specArgs.length}T` : specArgs.length;
+    const argv: DecideArgv = [keys.length, ...keys, specCount, ...specArgs, batch.length, ...requestArgs];
     let reply: unknown;
     this.inFlight++;
     try {
-      reply = await withDeadline(this.redis, () => runDecideScript(this.redis, keys, args), this.timeoutMs);
+      reply = await withDeadline(this.redis, () => runDecideScript(this.redis, argv), this.timeoutMs);
     } catch (error) {
       for (const pending of batch) pending.reject(error);
       return;
@@ -190,4 +183,21 @@ export class DecideBatcher {
       offset += size;
     }
   }
+}
+
+/** `key`'s number (1-based) among the call's keys, added when new: by a scan for a lone request, else by `numbers`. */
+function numberOf(key: string, keys: string[], numbers: Map<string, number> | undefined): number {
+  if (!numbers) {
+    const at = keys.indexOf(key);
+    if (at >= 0) return at + 1;
+    keys.push(key);
+    return keys.length;
+  }
+  let number = numbers.get(key);
+  if (number === undefined) {
+    keys.push(key);
+    number = keys.length;
+    numbers.set(key, number);
+  }
+  return number;
 }

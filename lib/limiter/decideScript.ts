@@ -29,10 +29,17 @@ const scriptOnly = new WeakSet<RedisClient>();
 /** A FUNCTION LOAD under way per client: concurrent calls that miss the function share it. */
 const loading = new WeakMap<RedisClient, Promise<boolean>>();
 
-/** Arrays among the arguments are flattened one level by ioredis (Command's `args.flat()`), sparing a copy. */
-type Arg = string | number | readonly (string | number)[];
-type WithDecide = { [COMMAND](numKeys: number, ...keysAndArgs: Arg[]): Promise<unknown> };
-type Caller = { call(command: string, ...args: Arg[]): Promise<unknown>; eval(...args: Arg[]): Promise<unknown> };
+/**
+ * A call's arguments after the function name or script: the number of keys, the keys, then ARGV
+ * (decide.lua). One flat array: ioredis flattens arrays among a command's arguments one level
+ * (Command's `args.flat()`), so it is sent as is, never copied or spread on the way.
+ */
+export type DecideArgv = (string | number)[];
+type WithDecide = { [COMMAND](argv: DecideArgv): Promise<unknown> };
+type Caller = {
+  call(command: string, name: string, argv: DecideArgv): Promise<unknown>;
+  eval(source: string, argv: DecideArgv): Promise<unknown>;
+};
 
 export function decideScriptSource(): string {
   source ??= loadScript("decide.lua");
@@ -66,14 +73,14 @@ function refusesFunctions(error: unknown): boolean {
   return /NOPERM|unknown command/i.test(message(error));
 }
 
-function runScript(redis: RedisClient, keys: string[], args: Arg[]): Promise<unknown> {
+function runScript(redis: RedisClient, argv: DecideArgv): Promise<unknown> {
   if (!defined.has(redis)) {
     redis.defineCommand(COMMAND, { lua: decideScriptSource() });
     defined.add(redis);
   }
-  return (redis as unknown as WithDecide)[COMMAND](keys.length, keys, ...args).catch((error: unknown) => {
+  return (redis as unknown as WithDecide)[COMMAND](argv).catch((error: unknown) => {
     if (!message(error).includes("NOSCRIPT")) throw error;
-    return (redis as unknown as Caller).eval(decideScriptSource(), keys.length, keys, ...args);
+    return (redis as unknown as Caller).eval(decideScriptSource(), argv);
   });
 }
 
@@ -94,25 +101,39 @@ function loadLibrary(redis: RedisClient): Promise<boolean> {
   return pending;
 }
 
-export function runDecideScript(redis: RedisClient, keys: string[], args: Arg[]): Promise<unknown> {
-  if (scriptOnly.has(redis)) return runScript(redis, keys, args);
-  const { name } = decideLibrary();
-  const fcall = () => (redis as unknown as Caller).call("FCALL", name, keys.length, keys, ...args);
-  return fcall().catch(async (error: unknown) => {
-    if (refusesFunctions(error)) {
-      scriptOnly.add(redis);
-      return runScript(redis, keys, args);
-    }
-    // Over maxmemory Redis refuses a function that may write before it runs; a script fails only at
-    // its first write. As a script, a refusal (which writes nothing) is still answered by Redis
-    // instead of falling into its rule's fail mode (open would admit it).
-    if (message(error).startsWith("OOM")) return runScript(redis, keys, args);
-    if (!message(error).includes("Function not found")) throw error;
-    if (!(await loadLibrary(redis))) return runScript(redis, keys, args);
-    return fcall().catch((again: unknown) => {
-      // Flushed again meanwhile (or a node that missed the load): this call goes as a script.
-      if (message(again).includes("Function not found")) return runScript(redis, keys, args);
-      throw again;
-    });
-  });
+/** `argv`: the number of keys, the keys, then ARGV (see DecideArgv). */
+export async function runDecideScript(redis: RedisClient, argv: DecideArgv): Promise<unknown> {
+  if (scriptOnly.has(redis)) return runScript(redis, argv);
+  // The usual call: no closure or derived promise built for the failures handled below.
+  try {
+    return await fcall(redis, argv);
+  } catch (error) {
+    return retryDecideScript(redis, argv, error);
+  }
+}
+
+/** The decide function of the library, called by name (loaded or not: see retryDecideScript). */
+function fcall(redis: RedisClient, argv: DecideArgv): Promise<unknown> {
+  return (redis as unknown as Caller).call("FCALL", decideLibrary().name, argv);
+}
+
+/** A failed FCALL: as a script where functions are refused (or Redis is over maxmemory), else loads the library and calls again. */
+async function retryDecideScript(redis: RedisClient, argv: DecideArgv, error: unknown): Promise<unknown> {
+  if (refusesFunctions(error)) {
+    scriptOnly.add(redis);
+    return runScript(redis, argv);
+  }
+  // Over maxmemory Redis refuses a function that may write before it runs; a script fails only at
+  // its first write. As a script, a refusal (which writes nothing) is still answered by Redis
+  // instead of falling into its rule's fail mode (open would admit it).
+  if (message(error).startsWith("OOM")) return runScript(redis, argv);
+  if (!message(error).includes("Function not found")) throw error;
+  if (!(await loadLibrary(redis))) return runScript(redis, argv);
+  try {
+    return await fcall(redis, argv);
+  } catch (again) {
+    // Flushed again meanwhile (or a node that missed the load): this call goes as a script.
+    if (message(again).includes("Function not found")) return runScript(redis, argv);
+    throw again;
+  }
 }

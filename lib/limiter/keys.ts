@@ -24,7 +24,9 @@
  *   `#`) and no two raw subjects share one.
  * - an `ip` subject is counted per limitingAddress (IPv6 per /64, IPv4-mapped as IPv4).
  * Keys are this compact on purpose: Redis memory per client is mostly the key (a key of at most
- * 30 bytes fits jemalloc's 32-byte class; see docs/architecture.md "Redis keys").
+ * 30 bytes fits jemalloc's 32-byte class; see docs/architecture.md "Redis keys"). For the same
+ * reason a subject key with one field is written as one integer when its ref is at most 99 (`<state><ref
+ * in decimal><one digit for the ref's digit count and the field char>`, lua/includes/preamble.lua).
  * A rule's state is identified by (counterKey, counterField) everywhere (Lua, the refusal cache, the
  * local fail mode); `stateId` joins the two.
  * - a rule with a penalty (blockMs) keeps its end in the subject key too, under `penaltyField`.

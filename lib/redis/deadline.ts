@@ -69,48 +69,144 @@ export function isKnownDown(redis: RedisClient): boolean {
   return DOWN_STATES.has(redis.status);
 }
 
+/** One operation under its deadline. */
+interface Pending {
+  /** When its deadline falls (Date.now() ms). */
+  due: number;
+  timeoutMs: number;
+  /** Settled, or its deadline handled by the timer: no longer the queue's. */
+  settled: boolean;
+  /** Settled (answered, failed or rejected by its deadline). */
+  done: boolean;
+  /** Rejected by its deadline (not by the operation). */
+  expired: boolean;
+  reject: (error: LimiterUnavailableError) => void;
+}
+
+/**
+ * The operations of one client and timeout length, oldest first: their deadlines fall in the order
+ * they started, so ONE timer, armed for the oldest still pending, serves them all. A timer per
+ * operation (armed and cleared on every call) cost a sequential decision more than the rest of
+ * this function. The timer is left to fire when its operation settles first (it then re-arms for
+ * the next one, if any): most operations settle long before their deadline.
+ */
+interface Queue {
+  items: Pending[];
+  /** Index of the first item not yet settled or expired (the ones before are done). */
+  head: number;
+  timer: NodeJS.Timeout | undefined;
+  /** When `timer` fires (ms). */
+  timerDue: number;
+}
+
+const queues = new WeakMap<RedisClient, Map<number, Queue>>();
+
+function queueOf(redis: RedisClient, timeoutMs: number): Queue {
+  let byTimeout = queues.get(redis);
+  if (!byTimeout) {
+    byTimeout = new Map();
+    queues.set(redis, byTimeout);
+  }
+  let queue = byTimeout.get(timeoutMs);
+  if (!queue) {
+    queue = { items: [], head: 0, timer: undefined, timerDue: 0 };
+    byTimeout.set(timeoutMs, queue);
+  }
+  return queue;
+}
+
+/** Drops the settled items at the head (operations settle mostly in the order they started). */
+function trim(queue: Queue): void {
+  const { items } = queue;
+  while (queue.head < items.length && items[queue.head]!.settled) queue.head++;
+  if (queue.head === items.length) {
+    items.length = 0;
+    queue.head = 0;
+  } else if (queue.head > 1024 && 2 * queue.head > items.length) {
+    queue.items = items.slice(queue.head);
+    queue.head = 0;
+  }
+}
+
+/** Arms the timer for the oldest pending operation, unless it is armed to fire before that one's deadline. */
+function arm(queue: Queue): void {
+  trim(queue);
+  const { items } = queue;
+  if (queue.head === items.length) return;
+  const due = items[queue.head]!.due;
+  if (queue.timer !== undefined && queue.timerDue <= due) return;
+  if (queue.timer !== undefined) clearTimeout(queue.timer);
+  queue.timerDue = due;
+  queue.timer = setTimeout(fire, Math.max(0, due - Date.now()), queue);
+  // Only pending operations need it, and their connection keeps the process alive meanwhile.
+  queue.timer.unref?.();
+}
+
+function fire(queue: Queue): void {
+  queue.timer = undefined;
+  const now = Date.now();
+  const due: Pending[] = [];
+  const { items } = queue;
+  for (; queue.head < items.length; queue.head++) {
+    const pending = items[queue.head]!;
+    if (pending.settled) continue;
+    if (pending.due > now) break;
+    pending.settled = true; // in the queue's eyes: its expiry is handled below
+    due.push(pending);
+  }
+  arm(queue);
+  if (due.length > 0) {
+    // After this turn's poll phase: a reply that arrived meanwhile has settled the race by then.
+    setImmediate(() => {
+      for (const pending of due) expire(pending, now - pending.due, false);
+    });
+  }
+}
+
+/** The deadline of `pending` passed `lag` ms ago (0: on time); `extended`: it was extended already. */
+function expire(pending: Pending, lag: number, extended: boolean): void {
+  if (pending.done) return;
+  if (!extended && lag > LAG_TOLERANCE_MS) {
+    // The timer fired late (the process was starved): Redis's answer could not have been read
+    // meanwhile, so it gets that time again, once. Rare: a timer of its own.
+    const ms = Math.min(lag, pending.timeoutMs);
+    const until = Date.now() + ms;
+    setTimeout(() => setImmediate(() => expire(pending, Date.now() - until, true)), ms);
+    return;
+  }
+  pending.expired = true;
+  pending.reject(
+    new LimiterUnavailableError(
+      `redis did not answer within ${pending.timeoutMs} ms${extended ? " (after allowing for event-loop lag)" : ""}`,
+      { kind: extended ? "timeout_after_lag" : "timeout" },
+    ),
+  );
+}
+
 export async function withDeadline<T>(redis: RedisClient, op: () => Promise<T>, timeoutMs: number): Promise<T> {
   if (isKnownDown(redis)) {
     throw new LimiterUnavailableError(`redis is ${redis.status}`, { kind: "down" });
   }
-  let timer: NodeJS.Timeout | undefined;
-  let immediate: NodeJS.Immediate | undefined;
-  let expired = false;
-  let settled = false;
   const startedAt = Date.now();
-  const deadline = new Promise<never>((_, reject) => {
-    const arm = (ms: number, extended: boolean) => {
-      const due = Date.now() + ms;
-      timer = setTimeout(() => {
-        const lag = Date.now() - due;
-        // After this turn's poll phase: a reply that arrived meanwhile has settled the race by then.
-        immediate = setImmediate(() => {
-          if (settled) return;
-          if (!extended && lag > LAG_TOLERANCE_MS) {
-            arm(Math.min(lag, timeoutMs), true);
-            return;
-          }
-          expired = true;
-          reject(
-            new LimiterUnavailableError(
-              `redis did not answer within ${timeoutMs} ms${extended ? " (after allowing for event-loop lag)" : ""}`,
-              {
-                kind: extended ? "timeout_after_lag" : "timeout",
-              },
-            ),
-          );
-        });
-      }, ms);
-    };
-    arm(timeoutMs, false);
-  });
+  const pending: Pending = {
+    due: startedAt + timeoutMs,
+    timeoutMs,
+    settled: false,
+    done: false,
+    expired: false,
+    reject: noop,
+  };
+  const deadline = new Promise<never>((_, reject) => (pending.reject = reject));
+  const queue = queueOf(redis, timeoutMs);
+  queue.items.push(pending);
+  if (queue.timer === undefined || queue.timerDue > pending.due) arm(queue);
   try {
     const result = await Promise.race([op(), deadline]);
     answered(redis);
     return result;
   } catch (error) {
     // Our deadline, or ioredis's commandTimeout (a backstop beyond it, lib/redis/connect.ts): silence.
-    if (expired || /timed out/i.test((error as Error).message)) timedOut(redis, startedAt);
+    if (pending.expired || /timed out/i.test((error as Error).message)) timedOut(redis, startedAt);
     else answered(redis);
     if (error instanceof LimiterUnavailableError) throw error;
     const timedOutHere = /timed out/i.test((error as Error).message);
@@ -119,8 +215,10 @@ export async function withDeadline<T>(redis: RedisClient, op: () => Promise<T>, 
       kind: timedOutHere ? "timeout" : "error",
     });
   } finally {
-    settled = true;
-    clearTimeout(timer);
-    if (immediate) clearImmediate(immediate);
+    pending.done = true;
+    pending.settled = true;
+    if (queue.items[queue.head] === pending) trim(queue);
   }
 }
+
+function noop(): void {}

@@ -75,6 +75,7 @@ function create(): Services {
     timeoutMs: c.redisTimeoutMs,
     timeSource: c.timeSource,
     legacyKeys: c.legacyCounterKeys,
+    textSubjectValues: c.textSubjectValues,
     refusals,
     local: new LocalLimiter(),
     onUnavailable: (error, rules) => {

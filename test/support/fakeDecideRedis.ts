@@ -17,19 +17,21 @@ type Arg = string | number | (string | number)[];
 export function fakeRedis(reply: Reply, status = "ready") {
   const calls: (string | number)[][] = [];
   const keysOfCall: string[][] = [];
-  const run = (numKeys: number, rest: Arg[]) => {
-    const flat = rest.flat();
-    calls.push(flat.slice(numKeys));
-    keysOfCall.push(flat.slice(0, numKeys) as string[]);
-    return reply(flat.slice(0, numKeys) as string[], flat.slice(numKeys));
+  // The arguments after the function name or script: the number of keys, the keys, ARGV.
+  const run = (args: Arg[]) => {
+    const [numKeys, ...rest] = args.flat();
+    const n = Number(numKeys);
+    calls.push(rest.slice(n));
+    keysOfCall.push(rest.slice(0, n) as string[]);
+    return reply(rest.slice(0, n) as string[], rest.slice(n));
   };
   const client = {
     status,
     defineCommand() {},
-    sluiceDecide: (numKeys: number, ...rest: Arg[]) => run(numKeys, rest),
-    call(command: string, _name: string, numKeys: number, ...rest: Arg[]) {
+    sluiceDecide: (...args: Arg[]) => run(args),
+    call(command: string, _name: string, ...args: Arg[]) {
       if (command !== "FCALL") throw new Error(`unexpected command ${command}`);
-      return run(numKeys, rest);
+      return run(args);
     },
   };
   return { client: client as unknown as RedisClient, calls, keysOfCall };

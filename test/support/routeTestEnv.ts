@@ -98,3 +98,21 @@ export function adminCaller(auth: Record<string, string>) {
     headers: Record<string, string> = auth,
   ): Promise<RouteAnswer> => callRoute(routes[method], { method, path: `/api/admin${path}`, params, body, headers });
 }
+
+/** An event of GET /api/admin/audit, as far as the route tests read it. */
+export interface AuditEvent {
+  id: string;
+  action: string;
+  before: unknown;
+  after: unknown;
+  revertOf: string | null;
+}
+
+/** A tenant's audit list (newest first) and the revert of one event, through the routes. */
+export function auditCalls(call: ReturnType<typeof adminCaller>, audit: Routes, auditRevert: Routes) {
+  return {
+    auditOf: async (tenantId: string): Promise<AuditEvent[]> =>
+      (await call(audit, "GET", `/audit?tenantId=${tenantId}`, {})).body as AuditEvent[],
+    revert: (auditId: string) => call(auditRevert, "POST", `/audit/${auditId}/revert`, { auditId }),
+  };
+}

@@ -88,8 +88,10 @@ export interface AdmitRequest {
    * asked for once the key is authenticated and its rules are to be decided: both are made in one
    * limiter call (Limiter.decideThen) and the second comes back as the admission's `then`.
    */
-  then?: (client: Client) => Promise<{ rules: LimiterRule[]; subject: Subject } | undefined>;
+  then?: (client: Client) => ThenDecision | Promise<ThenDecision>;
 }
+
+type ThenDecision = { rules: LimiterRule[]; subject: Subject } | undefined;
 
 export type Admission =
   | {
@@ -121,10 +123,7 @@ export function refusalReply(decision: Decision, headers: Record<string, string>
       "limiter_unavailable",
       "The rate limiter is unavailable and a rule that applies fails closed. Retry later.",
       {},
-      {
-        ...headers,
-        "Retry-After": String(retryAfterSeconds(decision.retryAfterMs)),
-      },
+      { ...headers, "Retry-After": String(retryAfterSeconds(decision.retryAfterMs)) },
     );
   }
   const violated = violatedPolicies(decision);
@@ -210,7 +209,7 @@ async function anonymous(deps: AdmitDeps, request: AdmitRequest, reason: string)
 export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Admission> {
   const ip = request.ip;
   try {
-    await deps.access.ready();
+    if (!deps.access.isReady()) await deps.access.ready(); // an await per request costs CPU
   } catch {
     count(deps, "store_unavailable");
     return {
@@ -282,7 +281,8 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     ? { tenantId: key.tenantId, keyId: key.id, ip, attributes }
     : { tenantId: key.tenantId, keyId: key.id, ip };
   const deferred = request.forwardAuth ? [] : rules.filter((rule) => rule.chargeOn);
-  const then = request.then ? await request.then(client) : undefined;
+  let then = request.then?.(client);
+  if (then instanceof Promise) then = await then;
   const [decision, thenDecision] = await timedDecide(deps, rules, subject, deferred.length > 0, then);
   const headers = rateLimitHeaders(decision);
   record(deps, request, key.tenantId, key.id, decision, attributes);

@@ -38,7 +38,7 @@ describe("IPv6 clients are limited per /64", () => {
   });
 
   it("the anonymous limit: requests without a key from a rotating /64 are refused after the limit", async () => {
-    const access = { ready: async () => {}, key: () => undefined } as unknown as AccessCache;
+    const access = { ready: async () => {}, isReady: () => true, key: () => undefined } as unknown as AccessCache;
     const deps = { access, limiter, anonLimitPerMinute: 3, enforce: true };
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {

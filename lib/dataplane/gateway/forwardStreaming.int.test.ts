@@ -1,12 +1,13 @@
 /**
  * forwardToUpstream streams bodies both ways (test/support/gatewayBench.ts: real upstreams behind
- * a bare forwarding server): a large upload reaches the upstream while still being sent, and the
- * answer is passed on chunk by chunk.
+ * a bare forwarding server): a large upload reaches the upstream while still being sent, the
+ * answer is passed on chunk by chunk, and a client that reads slowly holds the upstream back.
  */
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { gatewayBench } from "@/test/support/gatewayBench";
+import { waitUntil } from "@/test/support/sluiceEnv";
 
 const { front, upstream } = gatewayBench();
 
@@ -94,5 +95,51 @@ describe("streaming both ways", () => {
         .on("error", reject);
     });
     expect(text).toBe("first;rest");
+  });
+
+  it("a client that stops reading holds the upstream back (nothing piles up in Sluice), and then gets every byte", async () => {
+    const CHUNK = 64 * 1024;
+    const TOTAL = 1024 * CHUNK; // 64 MiB: more than every socket buffer on the way together
+    let written = 0;
+    let blocked = false;
+    const up = await upstream((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(TOTAL) });
+      const writeMore = () => {
+        while (written < TOTAL) {
+          written += CHUNK;
+          if (!res.write(Buffer.alloc(CHUNK, 7))) {
+            blocked = true;
+            return void res.once("drain", writeMore);
+          }
+        }
+        res.end();
+      };
+      writeMore();
+    });
+    const port = await front(up.url);
+    let answer!: http.IncomingMessage;
+    await new Promise<void>((resolve, reject) => {
+      http
+        .get({ host: "127.0.0.1", port, path: "/api/v1/big", agent: false }, (res) => {
+          res.pause();
+          answer = res;
+          resolve();
+        })
+        .on("error", reject);
+    });
+    await waitUntil(async () => blocked, 5_000, "the upstream's writes were held back");
+    // Without backpressure the gateway would read the whole answer into memory meanwhile (the
+    // upstream finishes writing in well under this second); with it the upstream stays blocked.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(written).toBeLessThan(TOTAL);
+    let got = 0;
+    await new Promise<void>((resolve, reject) => {
+      answer.on("data", (c: Buffer) => (got += c.length));
+      answer.on("end", resolve);
+      answer.on("error", reject);
+      answer.resume();
+    });
+    expect(got).toBe(TOTAL);
   });
 });

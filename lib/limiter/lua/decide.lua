@@ -9,7 +9,10 @@
            per sliding_log or concurrency rule and subject. All keys of one call carry the same hash
            tag ({tenant}), so they live in one Redis Cluster slot.
   ARGV     the rule specs of the call, each sent once however many requests share it:
-           ARGV[1] number of specs m, then per spec ONE argument, its 9 fields joined by ",":
+           ARGV[1] number of specs m, followed by "T" when subject keys are to be written as
+             "<field>=<state>" entries only, never in the one-field integer form (preamble.lua;
+             SLUICE_TEXT_SUBJECT_VALUES, while instances of an earlier version share the keys),
+           then per spec ONE argument, its 9 fields joined by ",":
              algorithm code (fw|sw|sl|tb|gc),
              limit, window ms, burst, cost (negative: a held rule, checked at the opposite cost and
              never consumed by this call: a rule charged by response, see decide.ts `hold`),
@@ -45,6 +48,8 @@
   A shadow rule that would refuse does not consume either (it counts as if it were enforced).
   Writes: each changed subject key is written once at the end of the call (one SET PX); sliding_log
   sorted sets as each request commits.
+  One request of one rule on a subject key without a penalty or a legacy key (the sequential call)
+  takes decide_one (includes/one_request.lua): the same steps, without the bookkeeping of a batch.
   Rolling upgrade (a rule with a legacy key): the rule's state is the more advanced of its field and
   its legacy key (every state only moves forward: a later window, a larger count in one window, a
   later theoretical arrival time), and a commit writes both, so instances that know only the
@@ -60,6 +65,7 @@
 --!include includes/gcra.lua
 --!include includes/penalty.lua
 --!include includes/concurrency.lua
+--!include includes/one_request.lua
 
 -- Appends the ","-separated fields of s to t from index at (an empty field is ""); returns the
 -- index after the last.
@@ -102,15 +108,20 @@ local specs, keys, legacy_keys, penalized = {}, {}, {}, {}
 -- Spec number -> its parsed fields (spec_of), reused likewise; numbers above the call's spec count
 -- are refused, so an entry of an earlier call is never read.
 local SPECS = {}
+-- The requests' fields (R), the keys to read (WANTED, LEGACY_WANTED, each up to its count), and
+-- which key numbers are queued already (SEEN[k] == CALL): reused likewise, as only what this call
+-- wrote is read (CALL counts calls, so a mark of an earlier call never matches).
+local R, WANTED, LEGACY_WANTED, SEEN, CALL = {}, {}, {}, {}, 0
 
 --!body: what runs per call; above it, what a function library runs once (decideScript.ts)
-begin_call()
+local spec_count = tonumber(ARGV[1])
+begin_call(spec_count == nil)
+if not spec_count then spec_count = tonumber(sub(ARGV[1], 1, -2)) end
 
 local HEAD = 5 -- per request: now, commit, lease id, ttl floor, n
 local STRIDE = 10 -- values kept per rule: what a check returns (see preamble.lua)
 
 -- The specs, parsed once per call (once per library load when cached, see spec_of).
-local spec_count = tonumber(ARGV[1])
 for j = 1, spec_count do
   local spec = spec_of(ARGV[1 + j])
   if not spec then
@@ -118,45 +129,60 @@ for j = 1, spec_count do
   end
   SPECS[j] = spec
 end
+if spec_count == 1 and ARGV[3] == "1" and KEYS[1] then
+  local sp, one = SPECS[1], ARGV[4]
+  if sp.block == 0 and sp.code ~= "sl" and sp.code ~= "cc" then
+    if one == ONE_RULE then return decide_one(KEYS[1], sp, "", true, 0) end
+    if sub(one, -8) == ONE_RULE_TAIL and split_into(one, R, 1) == 9 and tonumber(R[4]) then
+      return decide_one(KEYS[1], sp, R[1], R[2] == "1", tonumber(R[4]))
+    end
+  end
+end
 local REQUESTS_AT = 2 + spec_count
 local request_count = tonumber(ARGV[REQUESTS_AT])
 
--- The requests' fields, one after another in one table (R), read below as they were sent.
-local R = {}
-do
-  local at = 1
-  for r = 1, request_count do at = split_into(ARGV[REQUESTS_AT + r], R, at) end
-end
+-- The requests' fields, one after another in R, read below as they were sent; the numbers among
+-- them converted once, here (nil when one is not a number: refused below).
+local R_END = 1 -- the index after the call's last field
+for r = 1, request_count do R_END = split_into(ARGV[REQUESTS_AT + r], R, R_END) end
 
--- Every subject key of the call in one MGET (sorted sets excluded).
+-- Every subject key of the call in one read (sorted sets excluded).
+CALL = CALL + 1
 do
-  local wanted, legacy, seen = {}, {}, {}
+  local wanted, legacy = 0, 0
   local arg = 1
   for _ = 1, request_count do
     local n = tonumber(R[arg + 4])
+    R[arg + 3], R[arg + 4] = tonumber(R[arg + 3]), n
     arg = arg + HEAD
     for i = 0, n - 1 do
-      local k = tonumber(R[arg + 3 * i + 1])
-      local sp = SPECS[tonumber(R[arg + 3 * i])]
+      local a = arg + 3 * i
+      local j, k, lk = tonumber(R[a]), tonumber(R[a + 1]), tonumber(R[a + 2])
+      R[a], R[a + 1], R[a + 2] = j, k, lk
+      local sp = j and j <= spec_count and SPECS[j]
       local code = sp and sp.code
-      if code ~= "sl" and code ~= "cc" and not seen[k] then
-        seen[k] = true
-        wanted[#wanted + 1] = KEYS[k]
+      if k and KEYS[k] and code ~= "sl" and code ~= "cc" and SEEN[k] ~= CALL then
+        SEEN[k] = CALL
+        wanted = wanted + 1
+        WANTED[wanted] = KEYS[k]
       end
-      local lk = tonumber(R[arg + 3 * i + 2])
-      if lk ~= 0 and not seen[lk] then
-        seen[lk] = true
+      if lk and KEYS[lk] and SEEN[lk] ~= CALL then
+        SEEN[lk] = CALL
         if code == "sl" then
-          wanted[#wanted + 1] = KEYS[lk] -- the subject key holding its penalty
+          wanted = wanted + 1
+          WANTED[wanted] = KEYS[lk] -- the subject key holding its penalty
         else
-          legacy[#legacy + 1] = KEYS[lk]
+          legacy = legacy + 1
+          LEGACY_WANTED[legacy] = KEYS[lk]
         end
       end
     end
     arg = arg + 3 * n
   end
-  load_subjects(wanted)
-  load_legacy(legacy)
+  -- Fields missing (or extra) would read R's entries of an earlier call.
+  if arg ~= R_END then return redis.error_reply("ERR sluice: malformed request fields") end
+  load_subjects(WANTED, wanted)
+  load_legacy(LEGACY_WANTED, legacy)
 end
 
 local reply = {}
@@ -174,19 +200,19 @@ for _ = 1, request_count do
   end
   local wants_commit = R[arg + 1] == "1" or (R[arg + 1] == "2" and previous_committed)
   local lease = R[arg + 2]
-  local ttl_floor = tonumber(R[arg + 3])
-  local n = tonumber(R[arg + 4])
+  local ttl_floor = R[arg + 3]
+  local n = R[arg + 4]
   arg = arg + HEAD
 
   local every_enforce_allows = true
   for i = 1, n do
-    local j = tonumber(R[arg + 3 * i - 3])
-    local k = KEYS[tonumber(R[arg + 3 * i - 2])]
+    local j = R[arg + 3 * i - 3]
+    local k = R[arg + 3 * i - 2] and KEYS[R[arg + 3 * i - 2]]
     local sp = j and j <= spec_count and SPECS[j]
     if not sp or not k then
       return redis.error_reply("ERR sluice: no rule spec or key " .. tostring(R[arg + 3 * i - 3]) .. "/" .. tostring(R[arg + 3 * i - 2]))
     end
-    local lk = tonumber(R[arg + 3 * i - 1])
+    local lk = R[arg + 3 * i - 1]
     local pk = k
     if lk == 0 then
       lk = nil

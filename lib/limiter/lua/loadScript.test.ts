@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("5ed526785cbe9bb6efbe4703605bf1491da43f07");
+    expect(decideScriptSha()).toBe("f174096e37eb4ac966781e3aecc32b0562cfb853");
   });
 });

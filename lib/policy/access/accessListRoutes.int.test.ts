@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
 import { callRoute } from "@/test/support/routeCall";
 import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
-import { adminCaller, loadRoutes, routeTestEnv } from "@/test/support/routeTestEnv";
+import { adminCaller, auditCalls, loadRoutes, routeTestEnv } from "@/test/support/routeTestEnv";
 import { viewerSession } from "@/test/support/viewerSession";
 
 const { auth, close } = routeTestEnv("access");
@@ -41,15 +41,7 @@ afterAll(async () => {
 const call = adminCaller(auth);
 const get = (tenantId: string) => call(access, "GET", `/tenants/${tenantId}/access`, { tenantId });
 const put = (tenantId: string, body: unknown) => call(access, "PUT", `/tenants/${tenantId}/access`, { tenantId }, body);
-const auditOf = async (tenantId: string) =>
-  (await call(audit, "GET", `/audit?tenantId=${tenantId}`, {})).body as {
-    id: string;
-    action: string;
-    before: unknown;
-    after: unknown;
-    revertOf: string | null;
-  }[];
-const revert = (auditId: string) => call(auditRevert, "POST", `/audit/${auditId}/revert`, { auditId });
+const { auditOf, revert } = auditCalls(call, audit, auditRevert);
 /** A request of the demo route from `ip` (the in-process data plane trusts one X-Forwarded-For hop). */
 const echoFrom = (apiKey: string, ip: string) =>
   callRoute(echo.GET, { path: "/api/v1/echo", headers: { authorization: `Bearer ${apiKey}`, "x-forwarded-for": ip } });

@@ -27,15 +27,18 @@ function controlledLoader() {
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe("AccessCache", () => {
-  it("ready() rejects while the first load fails, and loads again on the next call", async () => {
+  it("ready() rejects while the first load fails, and loads again on the next call; isReady() once it resolved", async () => {
     const { loader, pending } = controlledLoader();
     const cache = new AccessCache(loader);
     const first = cache.ready();
+    expect(cache.isReady()).toBe(false);
     pending.shift()!.reject(new Error("db down"));
     await expect(first).rejects.toThrow("db down");
+    expect(cache.isReady()).toBe(false);
     const second = cache.ready();
     pending.shift()!.resolve(new Map([["T1", tenant("T1", ["K1"])]]));
     await second;
+    expect(cache.isReady()).toBe(true);
     expect(cache.key("K1")?.tenantId).toBe("T1");
   });
 

@@ -38,6 +38,7 @@ export class AccessCache {
   private loaded: Promise<void> | null = null;
   private failing = false;
   private timer: NodeJS.Timeout | null = null;
+  private loadedOnce = false;
 
   constructor(
     private readonly loader: AccessLoader,
@@ -46,12 +47,22 @@ export class AccessCache {
 
   ready(): Promise<void> {
     if (!this.loaded) {
-      this.loaded = this.refreshAll().catch((error: unknown) => {
-        this.loaded = null; // the next request tries again
-        throw error;
-      });
+      this.loaded = this.refreshAll().then(
+        () => {
+          this.loadedOnce = true;
+        },
+        (error: unknown) => {
+          this.loaded = null; // the next request tries again
+          throw error;
+        },
+      );
     }
     return this.loaded;
+  }
+
+  /** Whether ready() has resolved (it then always does): admission need not await it. */
+  isReady(): boolean {
+    return this.loadedOnce;
   }
 
   key(keyId: string): KeyAccess | undefined {

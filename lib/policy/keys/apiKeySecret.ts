@@ -5,7 +5,7 @@
  * the whole key is stored: a fast hash is right for a high-entropy random secret (no dictionary to
  * attack), and verification stays cheap enough for the request path. Comparison is constant-time.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import { KEY_PATTERN, KEY_PREFIX, KEY_SECRET_LENGTH } from "../../common/apiKeyFormat";
 import { randomBase62 } from "../../common/ids";
 
@@ -17,8 +17,9 @@ export interface MintedKey {
   secretHash: string;
 }
 
+/** SHA-256 of the whole key, in hex (as stored). */
 export function hashKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  return hash("sha256", key, "hex");
 }
 
 export function publicPrefix(keyId: string): string {
@@ -35,9 +36,12 @@ export function keyIdOf(presented: string): string | null {
   return KEY_PATTERN.exec(presented)?.[1] ?? null;
 }
 
-/** Whether `presented` hashes to `secretHash`, compared in constant time. */
+/**
+ * Whether `presented` hashes to `secretHash`, compared in constant time. On every request: the
+ * digest as bytes in one call (crypto.hash), not a Hash object and a hex string decoded again.
+ */
 export function verifyKey(presented: string, secretHash: string): boolean {
-  const a = Buffer.from(hashKey(presented), "hex");
+  const a = hash("sha256", presented, "buffer");
   const b = Buffer.from(secretHash, "hex");
   return a.length === b.length && timingSafeEqual(a, b);
 }

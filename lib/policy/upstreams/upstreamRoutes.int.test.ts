@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
 import { callRoute } from "@/test/support/routeCall";
 import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
-import { adminCaller, loadRoutes, routeTestEnv } from "@/test/support/routeTestEnv";
+import { adminCaller, auditCalls, loadRoutes, routeTestEnv } from "@/test/support/routeTestEnv";
 
 const { auth, close } = routeTestEnv("upstream");
 // Loaded after the environment is set: config() reads it once, on first use.
@@ -35,15 +35,7 @@ const get = (tenantId: string) => call(upstream, "GET", `/tenants/${tenantId}/up
 const put = (tenantId: string, body: unknown) =>
   call(upstream, "PUT", `/tenants/${tenantId}/upstream`, { tenantId }, body);
 const del = (tenantId: string) => call(upstream, "DELETE", `/tenants/${tenantId}/upstream`, { tenantId });
-const auditOf = async (tenantId: string) =>
-  (await call(audit, "GET", `/audit?tenantId=${tenantId}`, {})).body as {
-    id: string;
-    action: string;
-    before: unknown;
-    after: unknown;
-    revertOf: string | null;
-  }[];
-const revert = (auditId: string) => call(auditRevert, "POST", `/audit/${auditId}/revert`, { auditId });
+const { auditOf, revert } = auditCalls(call, audit, auditRevert);
 /** What this instance's gateway would forward to (the access cache, no Postgres). */
 const inForce = (tenantId: string) => runtime.services().access.upstreamFor(tenantId);
 

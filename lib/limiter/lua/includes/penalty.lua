@@ -13,10 +13,10 @@
 ]]
 local function penalty_left(key, field, now, block)
   local rec = subject_of(key)
-  local stored = rec.value[field]
+  local stored = rec[field]
   if not stored then return 0 end
   if type(stored) ~= "number" or stored <= now then
-    rec.value[field] = false
+    rec[field] = false
     return 0
   end
   local left = stored - now

@@ -1,9 +1,10 @@
 --[[
   Shared preamble of every Sluice script.
-  Defines: begin_call (first thing of every call); rcall; floor, ceil, min, format, byte, sub,
+  Defines (with includes/values.lua: enc64, dec64, the one-field integer form): begin_call (first
+  thing of every call); rcall; floor, ceil, min, format, byte, sub,
   char, find (library functions as locals, bound by begin_call); ALGORITHMS
   (code -> check function); COMMITS (code -> custom commit); the subject states (SUBJECTS,
-  load_subjects, state_of, put_state, store_subjects; LEGACY; its functions in legacy.lua); now_from, fmt_num, fmt_int, ttl_ms, EPSILON,
+  load_subjects, state_of, add_field, put_state, store_one, store_subjects; LEGACY; its functions in legacy.lua); now_from, fmt_num, fmt_int, ttl_ms, EPSILON,
   split2, split3.
 
   A check function has the signature
@@ -24,6 +25,14 @@
   letters, "-", "_"; 9 characters at most below 2^53) or a text form, which always holds a ":".
   One read (the call's MGET) and one write (SET ... PX) per key and call, whatever the number of
   rules; the key lives as long as its longest-lived field needs (see store_subjects).
+  A key whose ONE field holds a compact state is written as one decimal integer instead (unless
+  the call says text only, see decide.lua ARGV[1]): the state's digits, then the field's ref in
+  decimal (a ref is base 36; 0 to 99 only: one or two digits), then one digit telling both the
+  count of ref digits and the field's char: (count - 1) * 5 + FIELD_DIGIT - 1; e.g. "t1=<state>"
+  as "<state>12". At most 16 + 2 + 1 digits for a state below 2^53, so always below 2^63: Redis
+  keeps such a value as an integer object (16 bytes) instead of a string (32), and a client with
+  one rule costs 16 bytes less. A value
+  without "=" is this form; one with "=" the entries above.
 ]]
 -- Hot library functions as locals (a local is a register, a global two table lookups), bound by
 -- begin_call (end of this file): loaded as a function library (FUNCTION LOAD), this file runs once,
@@ -32,92 +41,44 @@ local rcall, floor, ceil, min, format, byte, sub, char, find
 local ALGORITHMS = {}
 local COMMITS = {}
 
--- Base 64 of a whole number below 2^53 (a compact state), and back. Digits are computed, not
--- looked up: this file runs on every call (EVAL), and building a 64-entry table each time cost
--- more than a whole one-rule decision.
-local B64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+--!include includes/values.lua
 
--- The byte of digit d (0..63): "0"-"9", "A"-"Z", "a"-"z", "-", "_".
-local function b64_byte(d)
-  if d < 10 then return 48 + d elseif d < 36 then return 55 + d elseif d < 62 then return 61 + d elseif d == 62 then return 45 end
-  return 95
-end
+-- key -> its record, ONE table (a table costs the allocator and the collector on every call):
+-- rec[1..n] the fields in stored order, rec[field] the field's value (a number or a text; false: a
+-- field known to be over, see penalty.lua), rec[-j] true when field j was written this call, rec.T
+-- the longest TTL written this call, rec.D true once the key is queued for writing. A field has
+-- two characters at least (an algorithm char and a ref), so it never meets "T" or "D". Filled by
+-- load_subjects (one GET or MGET per call); a key not loaded is read on first use. Writes land
+-- here and reach Redis once per key (store_subjects).
+local SUBJECTS -- per call (begin_call)
+-- The keys to write, DIRTY[1..DIRTY_N]; the table outlives the call as a function library.
+local DIRTY, DIRTY_N = {}, 0
 
-local function enc64(n)
-  if n < 64 then return sub(B64, n + 1, n + 1) end
-  -- Digits into locals, then one string (a string per digit cost more than the rest of a check).
-  local d1, d2, d3, d4, d5, d6, d7, d8, d9 = n % 64
-  n = (n - d1) / 64
-  d2 = n % 64; n = (n - d2) / 64
-  if n == 0 then return char(b64_byte(d2), b64_byte(d1)) end
-  d3 = n % 64; n = (n - d3) / 64
-  if n == 0 then return char(b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
-  d4 = n % 64; n = (n - d4) / 64
-  if n == 0 then return char(b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
-  d5 = n % 64; n = (n - d5) / 64
-  if n == 0 then return char(b64_byte(d5), b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
-  d6 = n % 64; n = (n - d6) / 64
-  if n == 0 then return char(b64_byte(d6), b64_byte(d5), b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
-  d7 = n % 64; n = (n - d7) / 64
-  if n == 0 then return char(b64_byte(d7), b64_byte(d6), b64_byte(d5), b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
-  d8 = n % 64; n = (n - d8) / 64
-  if n == 0 then return char(b64_byte(d8), b64_byte(d7), b64_byte(d6), b64_byte(d5), b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
-  d9 = n % 64; n = (n - d9) / 64
-  if n == 0 then return char(b64_byte(d9), b64_byte(d8), b64_byte(d7), b64_byte(d6), b64_byte(d5), b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1)) end
-  -- 2^54 and above (never a compact state): the general loop.
-  local out = char(b64_byte(d9), b64_byte(d8), b64_byte(d7), b64_byte(d6), b64_byte(d5), b64_byte(d4), b64_byte(d3), b64_byte(d2), b64_byte(d1))
-  while n > 0 do
-    local d = n % 64
-    out = char(b64_byte(d)) .. out
-    n = (n - d) / 64
-  end
-  return out
-end
-
--- The value of the base-64 digits s[i..j], or nil when one is not a digit (inline tests: a
--- function call per digit cost a third of the decode).
-local function dec64(s, i, j)
-  local n = 0
-  for k = i, j do
-    local b = byte(s, k)
-    if b >= 97 then
-      if b > 122 then return nil end
-      n = n * 64 + b - 61
-    elseif b >= 65 then
-      if b <= 90 then n = n * 64 + b - 55 elseif b == 95 then n = n * 64 + 63 else return nil end
-    elseif b >= 48 then
-      if b > 57 then return nil end
-      n = n * 64 + b - 48
-    elseif b == 45 then
-      n = n * 64 + 62
-    else
-      return nil
-    end
-  end
-  return n
-end
-
--- key -> { order = {field, ...}, value = {field -> number or text}, written = {field -> true},
--- ttl = longest TTL written this call }. Filled by load_subjects (one MGET per call); a key not
--- loaded is read on first use. Writes land here and reach Redis once per key (store_subjects).
-local SUBJECTS, DIRTY -- per call (begin_call)
+-- Per call (begin_call): true when subject keys are written as "<field>=<state>" entries only
+-- (an instance of an earlier version, which reads no integer form, may share the keys).
+local TEXT_ONLY
 
 -- Entries are scanned with plain finds (no pattern, no substring for a compact state).
 local function parse_subject(raw)
-  local rec = { order = {}, value = {}, written = {}, ttl = 0 }
+  if raw and not find(raw, "=", 1, true) then
+    local rec = parse_integer_form(raw)
+    if rec then return rec end
+  end
+  local rec = { T = 0 }
   if raw then
-    local pos, len = 1, #raw
+    local n, pos, len = 0, 1, #raw
     while pos <= len do
       local stop = (find(raw, ",", pos, true) or len + 1) - 1
       local eq = find(raw, "=", pos, true)
-      if eq and eq > pos and eq <= stop then
+      if eq and eq > pos + 1 and eq <= stop then
         local field = sub(raw, pos, eq - 1)
         local v
         local colon = find(raw, ":", eq + 1, true)
         if colon and colon <= stop then v = sub(raw, eq + 1, stop) else v = dec64(raw, eq + 1, stop) end
-        if v and rec.value[field] == nil then
-          rec.order[#rec.order + 1] = field
-          rec.value[field] = v
+        if v and rec[field] == nil then
+          n = n + 1
+          rec[n] = field
+          rec[field] = v
         end
       end
       pos = stop + 2
@@ -126,13 +87,14 @@ local function parse_subject(raw)
   return rec
 end
 
-local function load_subjects(keys)
-  if #keys == 1 then -- the usual call (one subject): GET builds no reply table
+-- keys[1..n]: the call's subject keys, read at once.
+local function load_subjects(keys, n)
+  if n == 1 then -- the usual call (one subject): GET builds no reply table
     SUBJECTS[keys[1]] = parse_subject(rcall("GET", keys[1]))
     return
   end
-  for first = 1, #keys, 1000 do -- well inside Lua's limit on unpacked values
-    local last = min(first + 999, #keys)
+  for first = 1, n, 1000 do -- well inside Lua's limit on unpacked values
+    local last = min(first + 999, n)
     local values = rcall("MGET", unpack(keys, first, last))
     for i = first, last do SUBJECTS[keys[i]] = parse_subject(values[i - first + 1]) end
   end
@@ -150,54 +112,78 @@ end
 -- A rule's state: a number (compact form) or a text (holds ":"), or nil for none (false: a field
 -- marked over this call, see penalty.lua).
 local function state_of(key, field)
-  return subject_of(key).value[field]
+  return subject_of(key)[field]
+end
+
+-- Adds a field not in the record yet (rec[field] == nil) at the end of its order.
+local function add_field(rec, field, value)
+  rec[#rec + 1] = field
+  rec[field] = value
 end
 
 -- Stores a rule's new state (a compact state as a number, or a text form) with the TTL it needs.
 local function put_state(key, field, value, ttl)
   local rec = subject_of(key)
-  if rec.value[field] == nil then rec.order[#rec.order + 1] = field end
-  rec.value[field] = value
-  rec.written[field] = true
-  if ttl > rec.ttl then rec.ttl = ttl end
-  if not DIRTY[key] then
-    DIRTY[key] = true
-    DIRTY[#DIRTY + 1] = key
+  local j
+  if rec[field] == nil then
+    j = #rec + 1
+    rec[j] = field
+  else
+    j = 1
+    while rec[j] ~= field do j = j + 1 end
+  end
+  rec[field] = value
+  rec[-j] = true
+  if ttl > rec.T then rec.T = ttl end
+  if not rec.D then
+    rec.D = true
+    DIRTY_N = DIRTY_N + 1
+    DIRTY[DIRTY_N] = key
   end
 end
 
 -- Writes every changed subject key once. Its TTL is the longest a field written this call needs;
 -- a field not written this call keeps the life it had, which the key's PTTL covers (every write
 -- gave the key at least what each of its fields needed), so then the TTL is at least the PTTL.
+-- TTLs are whole ms, sent as text: Redis formats a Lua number argument with "%.17g".
 local function store_subject(key, rec)
   local parts, untouched = {}, false
-  for j = 1, #rec.order do
-    local field = rec.order[j]
-    local v = rec.value[field]
+  for j = 1, #rec do
+    local field = rec[j]
+    local v = rec[field]
     if v ~= false then -- false: a field known to be over (an ended penalty), dropped
       if type(v) == "number" then v = enc64(v) end
       parts[#parts + 1] = field .. "=" .. v
-      if not rec.written[field] then untouched = true end
+      if not rec[-j] then untouched = true end
     end
   end
-  local ttl = rec.ttl
+  local ttl = rec.T
   if untouched then
     local left = rcall("PTTL", key)
     if left > ttl then ttl = left end
   end
-  rcall("SET", key, table.concat(parts, ","), "PX", ttl)
+  rcall("SET", key, table.concat(parts, ","), "PX", format("%d", ttl))
+end
+
+-- Writes a key holding ONE field, field = v, written this call (the usual key): no list to build,
+-- no PTTL to read.
+local function store_one(key, field, v, ttl)
+  local value = not TEXT_ONLY and integer_form(field, v)
+  if not value then
+    if type(v) == "number" then v = enc64(v) end
+    value = field .. "=" .. v
+  end
+  rcall("SET", key, value, "PX", format("%d", ttl))
 end
 
 local function store_subjects()
-  for i = 1, #DIRTY do
+  for i = 1, DIRTY_N do
     local key = DIRTY[i]
     local rec = SUBJECTS[key]
-    local only = rec.order[1]
-    local v = rec.value[only]
-    if rec.order[2] == nil and v and rec.written[only] then
-      -- One field, written this call (the usual key): no list to build, no PTTL to read.
-      if type(v) == "number" then v = enc64(v) end
-      rcall("SET", key, only .. "=" .. v, "PX", rec.ttl)
+    local only = rec[1]
+    local v = rec[only]
+    if rec[2] == nil and v and rec[-1] then
+      store_one(key, only, v, rec.T)
     else
       store_subject(key, rec)
     end
@@ -254,15 +240,19 @@ local function split3(raw)
   return tonumber(a), tonumber(b), tonumber(c)
 end
 
--- Rolling upgrade (includes/legacy.lua): the per-rule keys of the earlier layout read this call.
+-- Rolling upgrade (includes/legacy.lua): the per-rule keys of the earlier layout read this call;
+-- false until a call has one (most have none, and build no table for it).
 local LEGACY -- per call (begin_call)
 
--- Starts a call: binds the library functions above and gives the call fresh state. The same code
--- runs as a script (EVAL: all of this file on every call) and as a function library (FCALL: this
--- file once, at FUNCTION LOAD; only the body of decide.lua per call), see lib/limiter/decideScript.ts.
-local function begin_call()
-  rcall = redis.call
-  floor, ceil, min, format = math.floor, math.ceil, math.min, string.format
-  byte, sub, char, find = string.byte, string.sub, string.char, string.find
-  SUBJECTS, DIRTY, LEGACY = {}, {}, {}
+-- Starts a call: binds the library functions above (on a library's first call; they stay the same
+-- objects) and gives the call fresh state. The same code runs as a script (EVAL: all of this file on
+-- every call) and as a function library (FCALL: this file once, at FUNCTION LOAD; only the body of
+-- decide.lua per call), see lib/limiter/decideScript.ts.
+local function begin_call(text_only)
+  if not rcall then
+    rcall = redis.call
+    floor, ceil, min, format = math.floor, math.ceil, math.min, string.format
+    byte, sub, char, find = string.byte, string.sub, string.char, string.find
+  end
+  SUBJECTS, DIRTY_N, LEGACY, TEXT_ONLY = {}, 0, false, text_only
 end
