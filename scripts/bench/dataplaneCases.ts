@@ -9,7 +9,10 @@
  * - `bare-proxy`: a bare Node reverse proxy to a local upstream (the gateway's ceiling), and
  *   `sluice-gateway`: GET /api/v1/orders/1 through Sluice to the same upstream;
  * - `*-half-load`: bare proxy and gateway at a fixed rate, half the gateway's measured req/s, for
- *   the p99 the gateway adds.
+ *   the p99 the gateway adds: an open-loop load (dataplane/fixedRate.ts; autocannon's fixed-rate
+ *   mode loads in bursts and weights its tail, see there), latencies in fractions of a ms; the two
+ *   rows' windows alternate, 3 each, and each row keeps the medians (a neighbour's burst on the
+ *   shared machine then spoils one window, not a whole row).
  * The Sluice server's RSS (VmRSS of its process) is sampled during the loads; its peak is in the
  * rows' notes. Needs a production build (built once if missing) and the bench database.
  */
@@ -21,11 +24,15 @@ import { freePort } from "../../test/support/freePort";
 import { startSluice, type SluiceServer } from "../../test/support/sluiceServer";
 import type { BenchContext } from "./context";
 import { ADMIN_TOKEN, createBenchKey, deleteBenchTenant, prepareServers, serverEnv, type BenchKey } from "./httpSetup";
+import { LatencySamples } from "./httpLatency";
 import { httpLoadRow } from "./httpLoadRow";
+import { alternatedFixedRate, type FixedRateResult } from "./dataplane/fixedRate";
 import { round } from "./measure";
 import type { RunRow } from "./types";
 
 const CONNECTIONS = 100;
+/** Windows per half-load row, alternated with the other row's. */
+const HALF_LOAD_ROUNDS = 3;
 const SUBJECT = "dataplane";
 
 interface Baseline {
@@ -74,43 +81,93 @@ interface Load {
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
-  /** Requests per second over all connections; unset: as fast as possible. */
-  overallRate?: number;
 }
 
-async function load(l: Load, seconds: number): Promise<autocannon.Result> {
-  return autocannon({
-    url: l.url,
-    method: l.method ?? "GET",
-    headers: l.headers,
-    body: l.body,
-    connections: CONNECTIONS,
-    duration: seconds,
-    ...(l.overallRate ? { overallRate: l.overallRate } : {}),
+/** The run's result, and its p50/p99 to the µs (./httpLatency.ts: the same responses autocannon's whole-ms histogram counts). */
+async function load(l: Load, seconds: number): Promise<{ result: autocannon.Result; latency: LatencySamples }> {
+  const latency = new LatencySamples();
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const run = autocannon(
+      {
+        url: l.url,
+        method: l.method ?? "GET",
+        headers: l.headers,
+        body: l.body,
+        connections: CONNECTIONS,
+        duration: seconds,
+      },
+      (error, done) => (error ? reject(error as Error) : resolve(done)),
+    );
+    run.on("response", (_client, statusCode, _bytes, ms) => latency.record(statusCode, ms));
   });
+  return { result, latency };
+}
+
+/** A half-load row (dataplane/fixedRate.ts), in the columns httpLoadRow fills. */
+function fixedRateRow(r: FixedRateResult, name: string, note: string): RunRow {
+  return {
+    subject: SUBJECT,
+    case: name,
+    concurrency: CONNECTIONS,
+    opsPerSec: r.rps,
+    p50Ms: r.p50Ms,
+    p99Ms: r.p99Ms,
+    refusedPct: 0,
+    errors: r.errors,
+    nodeCpuUsPerOp: Number.NaN,
+    redisCpuUsPerOp: Number.NaN,
+    otherCpuPct: Number.NaN,
+    note,
+  };
+}
+
+function report(ctx: BenchContext, row: RunRow, rssPeak?: number): void {
+  ctx.rows.push(row);
+  console.log(
+    `  ${row.subject.padEnd(10)} ${row.case.padEnd(28)} c=${CONNECTIONS}  ${String(row.opsPerSec).padStart(7)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms${rssPeak === undefined ? "" : `  RSS ${rssPeak} MB`}${row.errors ? `  ERRORS/non-2xx ${row.errors}` : ""}`,
+  );
+}
+
+/** Samples the RSS of process `pid` every 500 ms while `run` runs; the peak in MB. */
+async function withRssPeak<T>(pid: number | undefined, run: () => Promise<T>): Promise<[T, number]> {
+  let peak = 0;
+  const sampler = pid === undefined ? undefined : setInterval(() => (peak = Math.max(peak, rssMb(pid))), 500);
+  try {
+    return [await run(), peak];
+  } finally {
+    if (sampler) clearInterval(sampler);
+  }
 }
 
 /** Warm-up, then the measured window; `rssOf` samples that process every 500 ms. */
 async function measure(ctx: BenchContext, name: string, l: Load, note: string, rssOf?: number): Promise<RunRow> {
   await load(l, Math.max(2, ctx.settings.warmupMs / 1000));
-  let peak = 0;
-  const sampler = rssOf === undefined ? undefined : setInterval(() => (peak = Math.max(peak, rssMb(rssOf))), 500);
-  const result = await load(l, ctx.settings.durationMs / 1000);
-  if (sampler) clearInterval(sampler);
-  const row: RunRow = {
-    ...httpLoadRow(
-      SUBJECT,
-      name,
-      CONNECTIONS,
-      result,
-      rssOf === undefined ? note : `${note}; Sluice RSS peak ${peak} MB`,
-    ),
-  };
-  ctx.rows.push(row);
-  console.log(
-    `  ${row.subject.padEnd(10)} ${row.case.padEnd(28)} c=${CONNECTIONS}  ${String(row.opsPerSec).padStart(7)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms${rssOf === undefined ? "" : `  RSS ${peak} MB`}${row.errors ? `  ERRORS/non-2xx ${row.errors}` : ""}`,
-  );
+  const [{ result, latency }, peak] = await withRssPeak(rssOf, () => load(l, ctx.settings.durationMs / 1000));
+  const noted = rssOf === undefined ? note : `${note}; Sluice RSS peak ${peak} MB`;
+  const row = httpLoadRow(SUBJECT, name, CONNECTIONS, result, noted, latency.summary());
+  report(ctx, row, rssOf === undefined ? undefined : peak);
   return row;
+}
+
+/**
+ * The bare proxy and the gateway at the same fixed rate, open loop, their windows alternated
+ * (HALF_LOAD_ROUNDS each; dataplane/fixedRate.ts `alternatedFixedRate`): medians of p50 and p99.
+ */
+async function halfLoad(ctx: BenchContext, rate: number, proxy: Load, gateway: Load, pid: number): Promise<void> {
+  const seconds = ctx.settings.durationMs / 1000;
+  const loads = [proxy, gateway].map((l) => ({
+    url: l.url,
+    headers: l.headers,
+    rate,
+    seconds,
+    connections: CONNECTIONS,
+  }));
+  const [[p, g], peak] = await withRssPeak(pid, () =>
+    alternatedFixedRate(loads, HALF_LOAD_ROUNDS, Math.max(2, ctx.settings.warmupMs / 1000)),
+  );
+  const note = `fixed ${rate} req/s (half the gateway's maximum), open loop, median of ${HALF_LOAD_ROUNDS} alternated windows`;
+  report(ctx, fixedRateRow(p!, "bare-proxy-half-load", note));
+  report(ctx, fixedRateRow(g!, "sluice-gateway-half-load", `${note}; Sluice RSS peak ${peak} MB`), peak);
 }
 
 export async function dataplaneCases(ctx: BenchContext): Promise<void> {
@@ -188,17 +245,11 @@ export async function dataplaneCases(ctx: BenchContext): Promise<void> {
         pid,
       );
       const rate = Math.max(100, Math.round(gateway.opsPerSec / 2));
-      await measure(
+      await halfLoad(
         ctx,
-        "bare-proxy-half-load",
-        { url: `${proxy.url}/orders/1`, overallRate: rate },
-        `fixed ${rate} req/s (half the gateway's maximum)`,
-      );
-      await measure(
-        ctx,
-        "sluice-gateway-half-load",
-        { url: `${sluice.url}/api/v1/orders/1`, headers: auth, overallRate: rate },
-        `fixed ${rate} req/s (half the gateway's maximum)`,
+        rate,
+        { url: `${proxy.url}/orders/1` },
+        { url: `${sluice.url}/api/v1/orders/1`, headers: auth },
         pid,
       );
     } finally {
