@@ -14,7 +14,8 @@
  *   rows' windows alternate, 3 each, and each row keeps the medians (a neighbour's burst on the
  *   shared machine then spoils one window, not a whole row).
  * The Sluice server's RSS (VmRSS of its process) is sampled during the loads; its peak is in the
- * rows' notes. Needs a production build (built once if missing) and the bench database.
+ * rows (`rssPeakMb`). The whole sequence runs in rounds (run.ts, rounds.ts), each row the median
+ * of its rounds. Needs a production build (built once if missing) and the bench database.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -143,8 +144,8 @@ async function withRssPeak<T>(pid: number | undefined, run: () => Promise<T>): P
 async function measure(ctx: BenchContext, name: string, l: Load, note: string, rssOf?: number): Promise<RunRow> {
   await load(l, Math.max(2, ctx.settings.warmupMs / 1000));
   const [{ result, latency }, peak] = await withRssPeak(rssOf, () => load(l, ctx.settings.durationMs / 1000));
-  const noted = rssOf === undefined ? note : `${note}; Sluice RSS peak ${peak} MB`;
-  const row = httpLoadRow(SUBJECT, name, CONNECTIONS, result, noted, latency.summary());
+  const row = httpLoadRow(SUBJECT, name, CONNECTIONS, result, note, latency.summary());
+  if (rssOf !== undefined) row.rssPeakMb = peak;
   report(ctx, row, rssOf === undefined ? undefined : peak);
   return row;
 }
@@ -167,7 +168,7 @@ async function halfLoad(ctx: BenchContext, rate: number, proxy: Load, gateway: L
   );
   const note = `fixed ${rate} req/s (half the gateway's maximum), open loop, median of ${HALF_LOAD_ROUNDS} alternated windows`;
   report(ctx, fixedRateRow(p!, "bare-proxy-half-load", note));
-  report(ctx, fixedRateRow(g!, "sluice-gateway-half-load", `${note}; Sluice RSS peak ${peak} MB`), peak);
+  report(ctx, { ...fixedRateRow(g!, "sluice-gateway-half-load", note), rssPeakMb: peak }, peak);
 }
 
 export async function dataplaneCases(ctx: BenchContext): Promise<void> {

@@ -94,7 +94,9 @@ export function printReport(report: BenchReport): void {
   console.log(
     `\nMachine: ${m.cpus} × ${m.cpuModel}, ${m.totalMemGiB} GiB, Node ${m.node}, Redis ${m.redisVersion}, Postgres ${m.postgresVersion}`,
   );
-  console.log(`Window: ${report.settings.benchSeconds} s after ${report.settings.warmupSeconds} s warm-up per case\n`);
+  console.log(
+    `Window: ${report.settings.benchSeconds} s after ${report.settings.warmupSeconds} s warm-up per case; limiter and data-plane rows: median of ${report.settings.rounds ?? 1} round(s)\n`,
+  );
   console.log(runsTable(report.runs) + "\n");
   console.log(memoryTable(report.memory) + "\n");
   console.log(goalsTable(report.goals) + "\n");

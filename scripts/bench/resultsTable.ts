@@ -34,7 +34,7 @@ function machineSection(r: BenchReport): string {
         ],
         [
           "Report",
-          `${r.generatedAt.slice(0, 16).replace("T", " ")} UTC; ${r.settings.benchSeconds} s per throughput case after ${r.settings.warmupSeconds} s warm-up`,
+          `${r.generatedAt.slice(0, 16).replace("T", " ")} UTC; ${r.settings.benchSeconds} s per throughput case after ${r.settings.warmupSeconds} s warm-up${(r.settings.rounds ?? 1) > 1 ? `; limiter and data-plane rows: the median of ${r.settings.rounds} rounds` : ""}`,
         ],
         ["Parts last run", parts.join("; ") || "not recorded"],
       ],
@@ -85,7 +85,9 @@ function runsSection(r: BenchReport): string {
         x.refusedPct,
         x.errors,
         x.otherCpuPct,
-        x.note ?? "",
+        [x.note, x.rssPeakMb === undefined ? undefined : `Sluice RSS peak ${x.rssPeakMb} MB`]
+          .filter(Boolean)
+          .join("; "),
       ]),
     ),
   ].join("\n");

@@ -3,6 +3,8 @@
  * `runCase(ctx, ...)` (rows in `ctx.rows`) or fills its own section (`ctx.accuracy`,
  * `ctx.sustained`). Everything runs in one process against one Redis, under this run's own
  * prefixes, which are deleted at the end whatever happens (never FLUSHALL/FLUSHDB).
+ * The limiter and data-plane parts run BENCH_ROUNDS times (default 3), each row the median of its
+ * rounds (rounds.ts): their goals are ratios of one row to another.
  * A partial run (BENCH_ONLY) merges into the existing reports/bench.json: it replaces only what its
  * parts measured and keeps the other parts' figures (reportMerge.ts); docs/benchmarks.md is then
  * regenerated from the merged report.
@@ -21,6 +23,7 @@ import { incrCeilingCase, rlfCases } from "./peerCases";
 import { machineInfo, printReport, readReport, writeReport } from "./report";
 import { mergeReports } from "./reportMerge";
 import { writeResultsTable } from "./resultsTable";
+import { medianRows, roundsFromEnv } from "./rounds";
 import { simulatorCases } from "./simulatorCases";
 import { sustainedCases } from "./sustainedCases";
 import type { BenchReport } from "./types";
@@ -39,6 +42,8 @@ export const PARTS = {
   access: [accessListCases],
 } satisfies Record<string, BenchPart[]>;
 export type PartName = keyof typeof PARTS | "memory";
+/** Parts whose goals divide one of their rows by another: run in rounds, each row the median (rounds.ts). */
+const ROUNDED: readonly PartName[] = ["limiter", "dataplane"];
 const PART_NAMES = [...(Object.keys(PARTS) as PartName[]), "memory"] as const;
 
 /** Every throughput part, in order (kept for callers that add parts of their own). */
@@ -87,11 +92,18 @@ export async function runBench(options: RunOptions = {}): Promise<BenchReport> {
       console.log("Memory (10,000 clients, one request each):");
       memory = await memoryRows(ctx);
     }
+    const rounds = roundsFromEnv();
     for (const name of names) {
       if (name === "memory") continue;
-      console.log(`Part ${name}:`);
       const before = ctx.rows.length;
-      for (const part of PARTS[name]) await part(ctx);
+      const times = ROUNDED.includes(name) ? rounds : 1;
+      const measured = [];
+      for (let round = 1; round <= times; round++) {
+        console.log(`Part ${name}${times > 1 ? `, round ${round} of ${times}` : ""}:`);
+        for (const part of PARTS[name]) await part(ctx);
+        measured.push(ctx.rows.splice(before));
+      }
+      ctx.rows.push(...medianRows(measured));
       for (const row of ctx.rows.slice(before)) row.part = name;
     }
     for (const part of options.extraParts ?? []) {
@@ -105,6 +117,7 @@ export async function runBench(options: RunOptions = {}): Promise<BenchReport> {
       settings: {
         benchSeconds: ctx.settings.durationMs / 1000,
         warmupSeconds: ctx.settings.warmupMs / 1000,
+        rounds,
         redisUrl: ctx.url.replace(/\/\/[^@/]*@/, "//***@"),
       },
       runs: ctx.rows,

@@ -25,6 +25,8 @@ export interface RunRow {
    */
   otherCpuPct: number;
   note?: string;
+  /** Peak RSS of the Sluice server process during the row's load, MB (data-plane rows). */
+  rssPeakMb?: number;
   /** Rules answered by their failMode during the measured window (servers' /api/metrics; HTTP rows only). */
   failModeActivations?: number;
   /** The part that measured it (run.ts PARTS), so a partial run replaces only its own rows. */
@@ -66,7 +68,8 @@ export interface MachineInfo {
 export interface BenchReport {
   machine: MachineInfo;
   generatedAt: string;
-  settings: { benchSeconds: number; warmupSeconds: number; redisUrl: string };
+  /** rounds: how many times the limiter and data-plane parts ran (each row the median; absent in older reports: 1). */
+  settings: { benchSeconds: number; warmupSeconds: number; rounds?: number; redisUrl: string };
   runs: RunRow[];
   memory: MemoryRow[];
   accuracy?: AccuracyReport;
