@@ -18,7 +18,6 @@
  * of its rounds. Needs a production build (built once if missing) and the bench database.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { adminClient } from "../../test/support/adminClient";
 import { freePort } from "../../test/support/freePort";
@@ -28,6 +27,8 @@ import { ADMIN_TOKEN, createBenchKey, deleteBenchTenant, prepareServers, serverE
 import { LatencySamples } from "./httpLatency";
 import { httpLoadRow } from "./httpLoadRow";
 import { alternatedFixedRate, type FixedRateResult } from "./dataplane/fixedRate";
+import { processCpuUs, withRssPeak } from "./dataplane/processStats";
+import { redisCpuSeconds } from "./context";
 import { round } from "./measure";
 import type { RunRow } from "./types";
 
@@ -38,6 +39,7 @@ const SUBJECT = "dataplane";
 
 interface Baseline {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ async function startBaseline(kind: "ceiling" | "upstream" | "proxy", env: Record
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
@@ -70,11 +73,6 @@ async function startBaseline(kind: "ceiling" | "upstream" | "proxy", env: Record
       await exited;
     },
   };
-}
-
-function rssMb(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return match ? round(Number(match[1]) / 1024, 1) : Number.NaN;
 }
 
 interface Load {
@@ -129,24 +127,29 @@ function report(ctx: BenchContext, row: RunRow, rssPeak?: number): void {
   );
 }
 
-/** Samples the RSS of process `pid` every 500 ms while `run` runs; the peak in MB. */
-async function withRssPeak<T>(pid: number | undefined, run: () => Promise<T>): Promise<[T, number]> {
-  let peak = 0;
-  const sampler = pid === undefined ? undefined : setInterval(() => (peak = Math.max(peak, rssMb(pid))), 500);
-  try {
-    return [await run(), peak];
-  } finally {
-    if (sampler) clearInterval(sampler);
-  }
-}
-
-/** Warm-up, then the measured window; `rssOf` samples that process every 500 ms. */
-async function measure(ctx: BenchContext, name: string, l: Load, note: string, rssOf?: number): Promise<RunRow> {
+/**
+ * Warm-up, then the measured window, with the CPU time the server process (`pid`) and Redis spent
+ * in it per request; for Sluice (`sluice`), its RSS sampled every 500 ms too.
+ */
+async function measure(
+  ctx: BenchContext,
+  name: string,
+  l: Load,
+  note: string,
+  server: { pid: number; sluice?: boolean },
+): Promise<RunRow> {
   await load(l, Math.max(2, ctx.settings.warmupMs / 1000));
-  const [{ result, latency }, peak] = await withRssPeak(rssOf, () => load(l, ctx.settings.durationMs / 1000));
+  const [cpu0, redis0] = [processCpuUs(server.pid), await redisCpuSeconds(ctx.admin)];
+  const [{ result, latency }, peak] = await withRssPeak(server.sluice ? server.pid : undefined, () =>
+    load(l, ctx.settings.durationMs / 1000),
+  );
+  const [cpu1, redis1] = [processCpuUs(server.pid), await redisCpuSeconds(ctx.admin)];
   const row = httpLoadRow(SUBJECT, name, CONNECTIONS, result, note, latency.summary());
-  if (rssOf !== undefined) row.rssPeakMb = peak;
-  report(ctx, row, rssOf === undefined ? undefined : peak);
+  const requests = Math.max(1, result.requests.total);
+  row.nodeCpuUsPerOp = round((cpu1 - cpu0) / requests, 1);
+  row.redisCpuUsPerOp = round(((redis1 - redis0) * 1e6) / requests, 1);
+  if (server.sluice) row.rssPeakMb = peak;
+  report(ctx, row, server.sluice ? peak : undefined);
   return row;
 }
 
@@ -184,6 +187,7 @@ export async function dataplaneCases(ctx: BenchContext): Promise<void> {
         "ceiling-node-redis",
         { url: ceiling.url },
         "bare node:http + the same Redis call (decide.lua, 1 token_bucket rule) per request",
+        { pid: ceiling.pid },
       );
     } finally {
       await ceiling.stop();
@@ -205,7 +209,7 @@ export async function dataplaneCases(ctx: BenchContext): Promise<void> {
       "sluice-echo",
       { url: `${sluice.url}/api/v1/echo`, headers: auth },
       "GET /api/v1/echo, 1 token_bucket rule",
-      pid,
+      { pid, sluice: true },
     );
     await measure(
       ctx,
@@ -217,7 +221,7 @@ export async function dataplaneCases(ctx: BenchContext): Promise<void> {
         body: JSON.stringify({ identifier: "user-1", rule: "per-user" }),
       },
       "POST /api/v1/check (identifier rule), key rule too",
-      pid,
+      { pid, sluice: true },
     );
     await measure(
       ctx,
@@ -227,7 +231,7 @@ export async function dataplaneCases(ctx: BenchContext): Promise<void> {
         headers: { ...auth, "x-forwarded-method": "GET", "x-forwarded-uri": "/orders/1?x=1" },
       },
       "GET /api/v1/authorize (forward auth), 1 token_bucket rule",
-      pid,
+      { pid, sluice: true },
     );
 
     const proxy = await startBaseline("proxy", { UPSTREAM_URL: upstream.url });
@@ -237,13 +241,14 @@ export async function dataplaneCases(ctx: BenchContext): Promise<void> {
         "bare-proxy",
         { url: `${proxy.url}/orders/1` },
         "bare node:http reverse proxy (keep-alive agent) to a local upstream",
+        { pid: proxy.pid },
       );
       const gateway = await measure(
         ctx,
         "sluice-gateway",
         { url: `${sluice.url}/api/v1/orders/1`, headers: auth },
         "GET /api/v1/orders/1 through Sluice's gateway to the same upstream, 1 rule",
-        pid,
+        { pid, sluice: true },
       );
       const rate = Math.max(100, Math.round(gateway.opsPerSec / 2));
       await halfLoad(

@@ -58,7 +58,7 @@ function runsSection(r: BenchReport): string {
   return [
     "## Throughput and latency",
     "",
-    "`sluice-http` rows are requests per second through a production server; the others are limiter calls per second in one process. `other CPU %` flags rows measured while other processes used the machine.",
+    "`sluice-http` and `dataplane` rows are requests per second through a server process; the others are limiter calls per second in one process. `CPU µs/op`: that process's CPU time (user + system) per operation, the bench's own for limiter rows, the server's for `dataplane` rows; `Redis µs/op`: the Redis server's. Per operation, they hold up better than ops/s when the machine's speed swings. `other CPU %` flags rows measured while other processes used the machine.",
     "",
     markdownTable(
       [
@@ -71,6 +71,8 @@ function runsSection(r: BenchReport): string {
         "p99 ms",
         "refused %",
         "errors",
+        "CPU µs/op",
+        "Redis µs/op",
         "other CPU %",
         "note",
       ],
@@ -84,6 +86,8 @@ function runsSection(r: BenchReport): string {
         x.p99Ms,
         x.refusedPct,
         x.errors,
+        x.nodeCpuUsPerOp,
+        x.redisCpuUsPerOp,
         x.otherCpuPct,
         [x.note, x.rssPeakMb === undefined ? undefined : `Sluice RSS peak ${x.rssPeakMb} MB`]
           .filter(Boolean)
