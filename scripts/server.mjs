@@ -1,21 +1,28 @@
 /**
- * `npm start` (and `npm run dev` with `--dev`): one Node HTTP server, two planes.
- * - Data plane: every request under /api/v1 (lib/dataplane) is served here directly, without Next's
- *   request pipeline: `.next/dataplane.mjs` (bundled by `npm run build`), or lib/runtime/dataPlaneEntry.ts
+ * `npm start` (and `npm run dev` with `--dev`): one Node process, one port, two planes.
+ * - Data plane: every request under /api/v1 (lib/dataplane) is served here, on the main thread,
+ *   without Next: `.next/dataplane.mjs` (bundled by `npm run build`), or lib/runtime/dataPlaneEntry.ts
  *   through tsx in development.
- * - Control plane: everything else (dashboard, admin API, health, metrics) goes to Next's handler.
- *   Route handlers cannot see the connection's address, and Next fills X-Forwarded-For from the
- *   socket only when the client sent none, so a client could pick its own IP. This server passes
- *   the socket address in `x-sluice-peer`, authenticated by a per-process secret
- *   (lib/dataplane/admission/clientIp.ts), after removing any such header the client sent.
- * Both planes share the process's services (globalThis: lib/runtime/services.ts).
+ * - Control plane: everything else (dashboard, admin API, health, metrics) is Next's. In production
+ *   Next runs in a worker thread of this process (scripts/control-plane.mjs), listening on a Unix
+ *   socket only this process knows, and this thread forwards those requests to it
+ *   (lib/runtime/controlPlaneProxy.ts): Next's AsyncLocalStorage hooks, its patched timers and its
+ *   heap stay out of the data plane's thread (lib/config/plane.ts). The two answer each other over
+ *   the worker's message port (lib/runtime/planeLink.ts): a rule change through the admin API is in
+ *   force on this data plane before the API answers; /api/metrics counts both. In development
+ *   (`--dev`) Next runs on this thread beside the data plane, sharing its services.
+ * Route handlers cannot see the connection's address, and Next fills X-Forwarded-For from the
+ * socket only when the client sent none, so a client could pick its own IP: control-plane requests
+ * carry the socket address in `x-sluice-peer`, authenticated by a per-process secret
+ * (lib/dataplane/admission/clientIp.ts), replacing any such header the client sent.
  *
  * Env: PORT (default 3000), HOSTNAME (default 0.0.0.0). Stops cleanly on SIGINT/SIGTERM. Refuses to
- * start (exit 1, with the reason) when SLUICE_ADMIN_TOKEN is set but shorter than 32 characters.
+ * start (exit 1, with the reason) when SLUICE_ADMIN_TOKEN is set but shorter than 32 characters, or
+ * when the start-up checks refuse it (lib/runtime/prepareInstance.ts). Exits 1 if the control
+ * plane's thread stops: an instance without its admin API and health must not stay in a pool.
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import next from "next";
 import { adminTokenProblem } from "../lib/config/adminToken.js";
 
 // A guessable admin token must never serve: refuse to start, saying why.
@@ -39,21 +46,76 @@ async function loadDataPlane() {
   return tsImport("../lib/runtime/dataPlaneEntry.ts", import.meta.url);
 }
 
+/** Next on this thread (development): its handler, with the peer headers added. */
+async function controlPlaneHere() {
+  const { default: next } = await import("next");
+  const app = next({ dev, hostname, port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  return {
+    serve(req, res) {
+      req.headers["x-sluice-peer"] = req.socket.remoteAddress ?? "unknown";
+      req.headers["x-sluice-peer-auth"] = secret;
+      handle(req, res);
+    },
+    stop: async () => undefined,
+  };
+}
+
+/** Next in a worker thread (production), answered over the link, reached through the proxy. */
+async function controlPlaneWorker(dataPlane) {
+  const { Worker } = await import("node:worker_threads");
+  // Linux's abstract socket namespace: nothing on disk to clean up or for another process to find.
+  const socketPath =
+    process.platform === "linux"
+      ? `\0sluice-control-${process.pid}-${randomBytes(6).toString("hex")}`
+      : (await import("node:path")).join(
+          (await import("node:os")).tmpdir(),
+          `sluice-control-${process.pid}-${randomBytes(6).toString("hex")}.sock`,
+        );
+  const worker = new Worker(new URL("./control-plane.mjs", import.meta.url), {
+    workerData: { sluicePlane: "control", socketPath, hostname, port },
+  });
+  dataPlane.serveDataPlaneLink(worker, dataPlane.dataPlaneLinkHandlers());
+  let stopping = false;
+  await new Promise((resolve, reject) => {
+    worker.on("message", (message) => {
+      if (message?.sluicePlane === "ready") resolve();
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => reject(new Error(`the control plane's thread exited (${code}) while starting`)));
+  });
+  worker.on("error", (error) => console.error("sluice: the control plane's thread failed:", error));
+  worker.on("exit", (code) => {
+    if (stopping) return;
+    console.error(`sluice: the control plane's thread exited (${code}); stopping`);
+    process.exit(1);
+  });
+  return {
+    serve: dataPlane.controlPlaneProxy(socketPath, secret),
+    async stop() {
+      stopping = true;
+      await worker.terminate();
+    },
+  };
+}
+
 const dataPlane = await loadDataPlane();
-const app = next({ dev, hostname, port });
-const handle = app.getRequestHandler();
-await app.prepare();
+// In production the start-up checks run here, before Next: a refused start ends the process.
+if (!dev) await dataPlane.startDataPlane();
+let control;
+try {
+  control = dev ? await controlPlaneHere() : await controlPlaneWorker(dataPlane);
+} catch (error) {
+  console.error("sluice: the control plane could not start:", error);
+  process.exit(1);
+}
 const serveApi = dataPlane.dataPlaneHandler();
 await dataPlane.warmDataPlane();
 
 const server = http.createServer((req, res) => {
-  if (dataPlane.isDataPlaneTarget(req.url ?? "/")) {
-    serveApi(req, res);
-    return;
-  }
-  req.headers["x-sluice-peer"] = req.socket.remoteAddress ?? "unknown";
-  req.headers["x-sluice-peer-auth"] = secret;
-  handle(req, res);
+  if (dataPlane.isDataPlaneTarget(req.url ?? "/")) serveApi(req, res);
+  else control.serve(req, res);
 });
 // A request Node's parser refuses gets a problem+json 400, as every API error does.
 server.on("clientError", dataPlane.answerClientError);
@@ -66,7 +128,7 @@ server.listen(port, hostname, () => {
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
-    server.close(() => process.exit(0));
+    server.close(() => void control.stop().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 5_000).unref();
   });
 }

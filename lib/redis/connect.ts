@@ -15,6 +15,7 @@
 import "server-only";
 import { Cluster, Redis, type RedisOptions } from "ioredis";
 import { parseNodeList, parseNodeUrls, type NodeAddress } from "../config/nodeList";
+import { connectionName, logOutage } from "../config/plane";
 
 export type RedisClient = Redis | Cluster;
 
@@ -72,7 +73,7 @@ function nodeOptions(options: ConnectOptions): RedisOptions {
     enableOfflineQueue: true,
     retryStrategy: reconnectDelayMs,
     enableAutoPipelining: options.autoPipelining,
-    connectionName: options.name ? `sluice-${options.name}` : undefined,
+    connectionName: options.name ? connectionName(options.name) : undefined,
   };
 }
 
@@ -90,12 +91,12 @@ function logOutagesOnce(client: RedisClient, label: string): RedisClient {
   client.on("error", (error: Error) => {
     if (down) return;
     down = true;
-    console.warn(`[sluice] redis ${label} unavailable: ${error.message}`);
+    logOutage(`[sluice] redis ${label} unavailable: ${error.message}`);
   });
   client.on("ready", () => {
     if (!down) return;
     down = false;
-    console.warn(`[sluice] redis ${label} is back`);
+    logOutage(`[sluice] redis ${label} is back`);
   });
   return client;
 }
@@ -120,7 +121,7 @@ function logNodeOutagesOnce(cluster: Cluster): Cluster {
     if (last !== undefined && Date.now() - last < NODE_LOG_QUIET_MS) return;
     loggedDownAt.set(key, Date.now());
     loggedEnd.delete(key);
-    console.warn(`[sluice] redis cluster node ${key} unavailable: ${error.message}`);
+    logOutage(`[sluice] redis cluster node ${key} unavailable: ${error.message}`);
   });
   cluster.on("refresh", () => {
     for (const key of down) {
@@ -130,7 +131,7 @@ function logNodeOutagesOnce(cluster: Cluster): Cluster {
       down.delete(key);
       if (loggedEnd.has(key)) continue;
       loggedEnd.add(key);
-      console.warn(
+      logOutage(
         `[sluice] redis cluster node ${key} ${serving ? "is back" : "no longer serves slots: the cluster failed over"}`,
       );
     }

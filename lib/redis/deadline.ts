@@ -19,6 +19,7 @@
  */
 import { LimiterUnavailableError } from "./unavailableError";
 import type { RedisClient } from "./connect";
+import { logOutage } from "../config/plane";
 
 const DOWN_STATES = new Set(["reconnecting", "close", "end", "disconnecting"]);
 
@@ -57,10 +58,8 @@ function timedOut(redis: RedisClient, startedAt: number): void {
   if (Date.now() - since < SILENT_RECONNECT_MS || isKnownDown(redis)) return;
   silentSince.delete(redis);
   const name = label(redis);
-  console.warn(
-    `[sluice] redis ${name} answered nothing for ${Math.round((Date.now() - since) / 1000)} s; reconnecting`,
-  );
-  redis.once("ready", () => console.warn(`[sluice] redis ${name} is back`));
+  logOutage(`[sluice] redis ${name} answered nothing for ${Math.round((Date.now() - since) / 1000)} s; reconnecting`);
+  redis.once("ready", () => logOutage(`[sluice] redis ${name} is back`));
   // Flushes the commands waiting on the dead socket (they reject) and reconnects by the retry strategy.
   redis.disconnect(true);
 }

@@ -2,36 +2,43 @@
  * The data plane as scripts/server.mjs loads it: bundled by esbuild into `.next/dataplane.mjs`
  * (scripts/build-dataplane.mjs, part of `npm run build`), or through tsx in `npm run dev`.
  *
- * It holds no services of its own: `services()` keeps the process's one set (Redis connections,
- * access cache with its change subscription, recorder) on globalThis, so Next's admin routes and
- * this bundle share them, and a change made through the admin API is applied to this instance's
- * data plane (access.tenantChanged) before the API answers. It lives in runtime/, not in
+ * It holds no services of its own: `dataPlaneServices()` keeps the thread's one set (Redis
+ * connections, access cache with its change subscription, recorder) on globalThis. Under
+ * `npm start` this is the main thread's, and Next runs in a worker thread (lib/config/plane.ts):
+ * server.mjs forwards every other request there (`controlPlaneProxy`) and answers the control
+ * plane's requests (`serveDataPlaneLink` with `dataPlaneLinkHandlers`), so a change made through
+ * the admin API is applied to this data plane (access.tenantChanged) before the API answers. In one
+ * thread (`npm run dev`), Next's routes share this very set. It lives in runtime/, not in
  * dataplane/, because it wires the data plane to those services: the data plane itself never
  * imports the wiring (eslint.layers.js).
  */
 import { config } from "../config/config";
 import { forwardToUpstream } from "../dataplane/gateway/forwardToUpstream";
 import { metrics } from "../monitoring/prometheus/metrics";
-import { services } from "./services";
+import { dataPlaneServices } from "./dataPlaneServices";
+import { startInstance } from "./prepareInstance";
+import type { DataPlaneLink } from "./planeLink";
 import { createDataPlane, type DataPlaneDeps, type GatewayHooks, type NodeHandler } from "../dataplane/dataPlane";
 
 export { isDataPlaneTarget } from "../dataplane/requestPath";
 export { answerClientError } from "../dataplane/nodeIo";
+export { controlPlaneProxy } from "./controlPlaneProxy";
+export { serveDataPlaneLink } from "./planeLink";
 
 export function dataPlaneDeps(gateway?: GatewayHooks): DataPlaneDeps {
-  const s = services();
+  const s = dataPlaneServices();
   const c = config();
   return {
     admit: {
       access: s.access,
       limiter: s.limiter,
       keyUsage: s.keyUsage,
-      recorder: s.recorder,
+      recorder: s.monitoring.recorder,
       metrics: metrics(),
       anonLimitPerMinute: c.anonLimitPerMinute,
       enforce: c.enforcement === "on",
     },
-    check: { access: s.access, limiter: s.limiter, recorder: s.recorder },
+    check: { access: s.access, limiter: s.limiter, recorder: s.monitoring.recorder },
     trustProxyHops: c.trustProxyHops,
     ...(gateway ? { gateway } : {}),
   };
@@ -39,7 +46,7 @@ export function dataPlaneDeps(gateway?: GatewayHooks): DataPlaneDeps {
 
 /** The gateway (lib/dataplane/gateway): the tenant's upstream from the access cache, and the forwarding. */
 export function gatewayHooks(): GatewayHooks {
-  const { access } = services();
+  const { access } = dataPlaneServices();
   return { upstreamFor: (tenantId) => access.upstreamFor(tenantId), forward: forwardToUpstream };
 }
 
@@ -53,7 +60,24 @@ export function dataPlaneHandler(): NodeHandler {
  * they answer 503 meanwhile, as the access cache's contract says).
  */
 export async function warmDataPlane(): Promise<void> {
-  await services()
+  await dataPlaneServices()
     .access.ready()
     .catch(() => undefined);
+}
+
+/**
+ * The instance's start-up checks and warm-up (lib/runtime/prepareInstance.ts) on this thread, for a
+ * data plane that runs without Next beside it (npm start): ends the process with exit code 1 when
+ * the start is refused.
+ */
+export const startDataPlane = startInstance;
+
+/** What the data plane answers the control plane's worker (lib/runtime/planeLink.ts). */
+export function dataPlaneLinkHandlers(): DataPlaneLink {
+  const { access, refusals } = dataPlaneServices();
+  return {
+    tenantChanged: (tenantId) => access.tenantChanged(tenantId),
+    tenantReset: async (tenantId) => refusals.dropTenant(tenantId),
+    metrics: () => metrics().registry.getMetricsAsJSON(),
+  };
 }

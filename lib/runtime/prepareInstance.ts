@@ -1,7 +1,7 @@
 /**
- * What an instance does before it reports ready (called from instrumentation.ts, which Next runs,
- * and awaits, before the server answers its first request; scripts/server.mjs listens only after
- * that):
+ * What an instance does before it reports ready: scripts/server.mjs runs it on the data plane's
+ * thread before it starts the control plane, and Next's instrumentation.ts in each thread that runs
+ * Next, awaited before the server answers its first request (the server listens only after both):
  * 1. Redis's maxmemory-policy (lib/redis/evictionPolicy.ts): anything but `noeviction` is logged
  *    loudly; with SLUICE_REQUIRE_NOEVICTION=1 an evicting policy refuses the start
  *    (`StartRefusedError`). A policy that cannot be read is logged and never refuses.
@@ -16,7 +16,8 @@ import { config } from "../config/config";
 import { warmLimiter } from "../limiter/warmLimiter";
 import { getRedis } from "../redis/client";
 import { evictionVerdict, evictionWarning, readEvictionPolicy } from "../redis/evictionPolicy";
-import { services } from "./services";
+import { dataPlaneServices } from "./dataPlaneServices";
+import { isControlPlaneWorker } from "../config/plane";
 
 export class StartRefusedError extends Error {
   constructor(message: string) {
@@ -44,14 +45,18 @@ export async function checkEvictionAtStart(
 
 export async function prepareInstance(): Promise<void> {
   const c = config();
-  const s = services();
-  await checkEvictionAtStart(getRedis(), c.requireNoEviction);
+  const s = dataPlaneServices();
+  // Under npm start the main thread checked the policy before it started this worker (one check,
+  // one warning, one refusal per process); the worker only warms its own connection and cache.
+  if (!isControlPlaneWorker()) await checkEvictionAtStart(getRedis(), c.requireNoEviction);
   await Promise.all([warmLimiter(getRedis(), s.limiter), s.access.ready().catch(() => undefined)]);
 }
 
 /**
- * prepareInstance for the server's start (instrumentation.ts): a refused start (StartRefusedError)
- * ends the process with exit code 1; any other failure is logged and the instance serves anyway.
+ * prepareInstance for the server's start (scripts/server.mjs through lib/runtime/dataPlaneEntry.ts
+ * `startDataPlane`, and Next's instrumentation.ts in the control plane): a refused start
+ * (StartRefusedError) ends the process with exit code 1; any other failure is logged and the
+ * instance serves anyway.
  */
 export async function startInstance(): Promise<void> {
   try {

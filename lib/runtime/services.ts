@@ -1,25 +1,28 @@
 /**
- * The process's long-lived parts, wired once: the limiter (with refusal cache, local fail mode and
- * metrics), the rule simulator, the access cache with its change subscription and periodic refresh, the change
- * publisher, and the first admin operator (from SLUICE_ADMIN_EMAIL / SLUICE_ADMIN_PASSWORD, created
- * in the background if no operator exists yet; lib/control/auth/firstAdmin.ts). Kept on globalThis
- * because Next bundles each route separately and all must share them.
+ * The control plane's long-lived parts, wired once per thread on top of the data plane's
+ * (lib/runtime/dataPlaneServices.ts: limiter, access cache, recorder, key usage): the monitoring
+ * queries and quota peeks, the rule simulator, the alerts, counter resets, the change publisher
+ * (`announce`, `announceReset`) and the first admin operator (from SLUICE_ADMIN_EMAIL /
+ * SLUICE_ADMIN_PASSWORD, created in the background if no operator exists yet;
+ * lib/control/auth/firstAdmin.ts). Kept on globalThis because Next bundles each route separately
+ * and all must share them.
+ *
+ * Under `npm start` this runs in the control plane's worker thread and the data plane in the main
+ * thread, each with its own data-plane set: a change or a reset reaches the main thread over the
+ * plane link (lib/runtime/planeLink.ts) before the admin API answers, as it reaches other
+ * instances over the change bus.
  */
 import { config } from "../config/config";
 import { AppError } from "../http/errors";
-import { createLimiter, type Limiter } from "../limiter/decide";
-import { LocalLimiter } from "../limiter/localLimiter";
-import { RefusalCache } from "../limiter/refusalCache";
-import { configuredRedisClient, getRedis } from "../redis/client";
+import type { Limiter } from "../limiter/decide";
+import { configuredRedisClient } from "../redis/client";
 import { metrics } from "../monitoring/prometheus/metrics";
-import { AccessCache } from "../policy/compiled/accessCache";
-import { rulesFingerprint } from "../policy/compiled/rulesFingerprint";
-import { prismaAccessLoader } from "../policy/compiled/accessLoader";
+import type { AccessCache } from "../policy/compiled/accessCache";
 import { announceChange } from "../policy/changes/announceChange";
-import { publishChange, publishReset, subscribeChanges } from "../policy/changes/changeBus";
-import { KeyUsage } from "../dataplane/admission/keyUsage";
+import { publishChange, publishReset } from "../policy/changes/changeBus";
+import type { KeyUsage } from "../dataplane/admission/keyUsage";
 import type { DecisionRecorder } from "../monitoring/record/decisionRecorder";
-import { createMonitoring, MONITORING_TIMEOUT_MS } from "../monitoring/monitoringServices";
+import { MONITORING_TIMEOUT_MS } from "../monitoring/monitoringServices";
 import type { MonitoringQueries } from "../monitoring/query/monitoringQueries";
 import { ensureFirstAdmin } from "../control/auth/firstAdmin";
 import { createSimulator, SIMULATION_TIMEOUT_MS, type Simulator } from "../control/simulator/simulator";
@@ -27,9 +30,10 @@ import { prismaSimulationStore } from "../control/simulator/simulationStore";
 import { errorSummary } from "../http/redactSecrets";
 import type { CounterResetDeps } from "../control/admin/counterResetService";
 import { createAlerts, type AlertServices } from "../control/alerts/alertServices";
+import { dataPlaneServices, FULL_REFRESH_MS } from "./dataPlaneServices";
+import { dataPlaneLink } from "./planeLink";
 
-/** Full reload of keys and rules, the safety net behind change notices. */
-export const FULL_REFRESH_MS = 15_000;
+export { FULL_REFRESH_MS };
 
 export interface Services {
   limiter: Limiter;
@@ -66,45 +70,19 @@ export interface Services {
 
 function create(): Services {
   const c = config();
-  const redis = getRedis();
   const m = metrics();
-  const refusals = new RefusalCache();
-  const limiter = createLimiter({
-    redis,
-    prefix: c.redisPrefix,
-    timeoutMs: c.redisTimeoutMs,
-    timeSource: c.timeSource,
-    legacyKeys: c.legacyCounterKeys,
-    textSubjectValues: c.textSubjectValues,
-    refusals,
-    local: new LocalLimiter(),
-    onUnavailable: (error, rules) => {
-      m.redisErrors.inc({ kind: error.kind });
-      for (const rule of rules) m.failModeActivations.inc({ mode: rule.failMode });
-    },
-  });
-  const access = new AccessCache(prismaAccessLoader, {
-    onReload: (kind, outcome) => m.cacheReloads.inc({ kind, outcome }),
-    // Cached refusals go only when the tenant's rules really changed, not on every full refresh.
-    onTenantReplaced: (tenantId, tenant) => refusals.rulesLoaded(tenantId, rulesFingerprint(tenant)),
-  });
-  access.startPeriodicRefresh(FULL_REFRESH_MS);
-  const monitoring = createMonitoring(access);
+  const { limiter, refusals, access, keyUsage, monitoring } = dataPlaneServices();
+  // The data plane in another thread of this process (npm start), or undefined (one thread for both).
+  const link = dataPlaneLink();
   // Not awaited: a login awaits it again (and retries it if this attempt failed).
   ensureFirstAdmin().catch((error: unknown) => {
     // Masked: a failed create may render its arguments (the password hash) in the message.
     console.error("sluice: could not create the first admin yet:", errorSummary(error));
   });
-  subscribeChanges(redis, c.redisPrefix, {
-    // A failed reload is logged by the cache; the next full refresh retries it.
-    onChange: (tenantId) => void access.tenantChanged(tenantId).catch(() => undefined),
-    onSubscribed: () => void access.refreshAll().catch(() => undefined),
-    onReset: (tenantId) => refusals.dropTenant(tenantId),
-  });
   return {
     limiter,
     access,
-    keyUsage: new KeyUsage(),
+    keyUsage,
     quotaLimiter: monitoring.peekLimiter,
     recorder: monitoring.recorder,
     monitoring: monitoring.queries,
@@ -125,6 +103,7 @@ function create(): Services {
     async announceReset(tenantId) {
       refusals.dropTenant(tenantId);
       try {
+        await link?.tenantReset(tenantId);
         await publishReset(monitoring.redis, c.redisPrefix, tenantId);
       } catch (error) {
         throw new AppError(
@@ -139,7 +118,8 @@ function create(): Services {
       // others within ~1 ms of the notice.
       return announceChange(
         {
-          reload: (id) => access.tenantChanged(id),
+          // Here, and in the data plane's thread when it has one of its own.
+          reload: async (id) => void (await Promise.all([access.tenantChanged(id), link?.tenantChanged(id)])),
           // On the monitoring connection: a notice must not be lost to the limiter's short deadline.
           publish: (id) => publishChange(monitoring.redis, c.redisPrefix, id),
           refreshSeconds: FULL_REFRESH_MS / 1000,

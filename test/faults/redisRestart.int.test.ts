@@ -23,8 +23,18 @@ const RECOVERY_MS = 1_000;
 const OUTAGE_MS = 3_500;
 /** Requests in flight when a phase changes finish within this (requests take a few ms). */
 const SETTLE_MS = 300;
-/** Sluice's connections to Redis, one each (lib/redis/connect.ts names them). */
+/**
+ * The data plane's connections to Redis, one each (lib/redis/connect.ts names them). The control
+ * plane's thread has its own, named `sluice-control-*` (lib/config/plane.ts), each opened when first
+ * used: at most one each.
+ */
 const CONNECTION_NAMES = ["sluice-changes", "sluice-limiter", "sluice-monitoring"];
+const CONTROL_PLANE_NAMES = [
+  "sluice-control-changes",
+  "sluice-control-limiter",
+  "sluice-control-monitoring",
+  "sluice-control-simulator",
+];
 /** The outage's log lines: one "down" and one "back" per component that talks to Redis. */
 const MAX_OUTAGE_LOG_LINES = 8;
 
@@ -153,7 +163,11 @@ describe("fault: Redis stopped and restarted under traffic", () => {
 
     // No stuck or piled-up connections: each part of Sluice reconnected exactly once.
     const clients = await bed.clients();
-    expect(clients.map((line) => /\bname=(\S*)/.exec(line)?.[1]).sort()).toEqual(CONNECTION_NAMES);
+    const names = clients.map((line) => /\bname=(\S*)/.exec(line)?.[1] ?? "");
+    expect(names.filter((name) => !name.startsWith("sluice-control-")).sort()).toEqual(CONNECTION_NAMES);
+    const control = names.filter((name) => name.startsWith("sluice-control-"));
+    expect(new Set(control).size).toBe(control.length);
+    for (const name of control) expect(CONTROL_PLANE_NAMES).toContain(name);
 
     // No error storm: a handful of lines for the whole outage, none per request.
     const lines = bed.logSince(logMark);

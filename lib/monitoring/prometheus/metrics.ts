@@ -3,14 +3,19 @@
  *
  * Labels stay bounded: outcomes and fail modes are fixed sets, and `rule` is a rule NAME (at most
  * 100 per owner, chosen by operators), never a key, tenant id or client address.
- * One registry per process, kept on globalThis: Next bundles each route separately, and every
- * bundle must count into the same registry.
+ * One registry per thread, kept on globalThis: Next bundles each route separately, and every
+ * bundle must count into the same registry. Under `npm start` the control plane's worker thread has
+ * its own, which GET /api/metrics adds to the data plane's (lib/runtime/planeLink.ts).
  */
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { isControlPlaneWorker } from "../../config/plane";
 
 function create() {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "sluice_process_" });
+  // The process's own figures (CPU, RSS, the event loop's lag, heap) once per process: from the main
+  // thread, where the data plane runs. The control plane's worker (lib/config/plane.ts) shares the
+  // process, and /api/metrics adds its counters to the main thread's (lib/runtime/planeLink.ts).
+  if (!isControlPlaneWorker()) collectDefaultMetrics({ register: registry, prefix: "sluice_process_" });
   return {
     registry,
     decisions: new Counter({

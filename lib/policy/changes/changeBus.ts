@@ -22,6 +22,7 @@ import type { Cluster } from "ioredis";
 import type { RedisClient } from "../../redis/connect";
 import { withDeadline } from "../../redis/deadline";
 import { subscribeOnCluster, SUBSCRIBER_CONNECTION_NAME } from "./clusterSubscription";
+import { logOutage } from "../../config/plane";
 
 export const changesChannel = (prefix: string): string => `${prefix}changes`;
 
@@ -101,7 +102,7 @@ export function subscribeChanges(
   subscriber
     .subscribe(channel)
     .catch((error: Error) =>
-      console.warn(`[sluice] change subscription failed, relying on periodic refresh: ${error.message}`),
+      logOutage(`[sluice] change subscription failed, relying on periodic refresh: ${error.message}`),
     );
   const ping = setInterval(() => {
     withDeadline(subscriber, () => subscriber.ping(), SUBSCRIBER_PING_TIMEOUT_MS).catch(() => undefined);

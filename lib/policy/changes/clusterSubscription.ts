@@ -18,8 +18,10 @@
  * until the next periodic refresh (up to 15 s of stale rules).
  */
 import { Redis, type Cluster } from "ioredis";
+import { connectionName } from "../../config/plane";
 
-export const SUBSCRIBER_CONNECTION_NAME = "sluice-changes";
+/** This thread's change subscriber's connection name: `sluice-changes` on the data plane's (lib/config/plane.ts). */
+export const SUBSCRIBER_CONNECTION_NAME = connectionName("changes");
 
 export interface ClusterSubscriptionHandlers {
   onMessage: (message: string) => void;

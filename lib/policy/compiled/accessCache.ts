@@ -17,6 +17,7 @@
  */
 import { isExpired } from "../keys/keyExpiry";
 import type { AccessLoader, KeyAccess, TenantAccess } from "./accessLoader";
+import { logOutage } from "../../config/plane";
 
 export interface AccessCacheEvents {
   onReload?: (kind: "tenant" | "full", outcome: "ok" | "error") => void;
@@ -141,7 +142,7 @@ export class AccessCache {
 
   private succeeded(kind: "tenant" | "full"): void {
     this.events.onReload?.(kind, "ok");
-    if (this.failing) console.warn("[sluice] rule store reachable again; rules reloaded");
+    if (this.failing) logOutage("[sluice] rule store reachable again; rules reloaded");
     this.failing = false;
   }
 
@@ -149,7 +150,7 @@ export class AccessCache {
     this.events.onReload?.(kind, "error");
     // One line: Prisma's messages span several, which log collectors would split into entries.
     if (!this.failing)
-      console.warn(
+      logOutage(
         `[sluice] rule store unreachable, serving the rules last loaded: ${(error as Error).message.replace(/\s+/g, " ").trim()}`,
       );
     this.failing = true;
