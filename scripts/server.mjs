@@ -23,6 +23,8 @@
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { adminTokenProblem } from "../lib/config/adminToken.js";
 
 // A guessable admin token must never serve: refuse to start, saying why.
@@ -66,13 +68,8 @@ async function controlPlaneHere() {
 async function controlPlaneWorker(dataPlane) {
   const { Worker } = await import("node:worker_threads");
   // Linux's abstract socket namespace: nothing on disk to clean up or for another process to find.
-  const socketPath =
-    process.platform === "linux"
-      ? `\0sluice-control-${process.pid}-${randomBytes(6).toString("hex")}`
-      : (await import("node:path")).join(
-          (await import("node:os")).tmpdir(),
-          `sluice-control-${process.pid}-${randomBytes(6).toString("hex")}.sock`,
-        );
+  const name = `sluice-control-${process.pid}-${randomBytes(6).toString("hex")}`;
+  const socketPath = process.platform === "linux" ? `\0${name}` : path.join(tmpdir(), `${name}.sock`);
   const worker = new Worker(new URL("./control-plane.mjs", import.meta.url), {
     workerData: { sluicePlane: "control", socketPath, hostname, port },
   });

@@ -8,33 +8,16 @@
  * - The connection's address travels in `x-sluice-peer`, authenticated by the process's secret in
  *   `x-sluice-peer-auth` (lib/dataplane/admission/clientIp.ts): route handlers cannot see the socket,
  *   and a client cannot pick its own address (whatever it sent in those headers is replaced).
- * - Hop-by-hop headers are the connection's, not the message's: dropped both ways, each side's
- *   Node server and client frame the body themselves.
+ * - Hop-by-hop headers are the connection's, not the message's: dropped both ways, by the gateway's
+ *   rule (lib/dataplane/gateway/forwardHeaders.ts `endToEndHeaders`, with what `Connection` names);
+ *   each side's Node server and client frame the body themselves.
  * - A client that goes away aborts the forwarded request; a control plane that cannot answer is a
  *   500 problem+json, or a cut connection when its answer had begun.
  */
-import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { problemReplyFor } from "../http/problem";
 import { writeReply } from "../dataplane/nodeIo";
-
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-]);
-
-function endToEnd(headers: http.IncomingHttpHeaders): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers))
-    if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
-  return out;
-}
+import { endToEndHeaders } from "../dataplane/gateway/forwardHeaders";
 
 export function controlPlaneProxy(
   socketPath: string,
@@ -42,12 +25,12 @@ export function controlPlaneProxy(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   return (req, res) => {
-    const headers = endToEnd(req.headers);
+    const headers = endToEndHeaders(req.headers);
     headers["x-sluice-peer"] = req.socket.remoteAddress ?? "unknown";
     headers["x-sluice-peer-auth"] = peerSecret;
     const forwarded = http.request({ socketPath, agent, method: req.method, path: req.url, headers });
     forwarded.on("response", (answer) => {
-      res.writeHead(answer.statusCode ?? 500, answer.statusMessage, endToEnd(answer.headers));
+      res.writeHead(answer.statusCode ?? 500, answer.statusMessage, endToEndHeaders(answer.headers));
       answer.pipe(res);
       answer.on("error", () => res.destroy());
     });

@@ -1,7 +1,7 @@
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import { Counter, Gauge, Registry } from "prom-client";
-import { linkOver, serveDataPlaneLink, type DataPlaneLink, type MetricsJson } from "./planeLink";
+import { instanceMetrics, linkOver, serveDataPlaneLink, type DataPlaneLink, type MetricsJson } from "./planeLink";
 
 const ports: MessagePort[] = [];
 
@@ -64,9 +64,7 @@ describe("the plane link", () => {
       tenantReset: async () => undefined,
       metrics: () => main.getMetricsAsJSON(),
     });
-    const json = await link.metrics();
-    const { AggregatorRegistry } = await import("prom-client");
-    const text = await AggregatorRegistry.aggregate([json, await worker.getMetricsAsJSON()]).metrics();
+    const { text } = await instanceMetrics(worker, link);
     expect(text).toMatch(/^hits_total 5$/m);
     expect(text).toMatch(/^only_main 7$/m);
   });

@@ -120,9 +120,14 @@ export function dataPlaneLink(): DataPlaneLink | undefined {
   return globalForLink.sluiceDataPlaneLink;
 }
 
-/** This thread's metrics, with the data plane's when it runs in another thread: the instance's whole text. */
-export async function instanceMetrics(registry: Registry): Promise<{ text: string; contentType: string }> {
-  const link = dataPlaneLink();
+/**
+ * This thread's metrics, with the data plane's when it runs in another thread (`link`: this
+ * thread's link to it, none where one thread serves both): the instance's whole text.
+ */
+export async function instanceMetrics(
+  registry: Registry,
+  link = dataPlaneLink(),
+): Promise<{ text: string; contentType: string }> {
   if (!link) return { text: await registry.metrics(), contentType: registry.contentType };
   const merged = AggregatorRegistry.aggregate([await link.metrics(), await registry.getMetricsAsJSON()]);
   return { text: await merged.metrics(), contentType: registry.contentType };

@@ -101,18 +101,27 @@ export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, ctx: Forwa
   return out;
 }
 
-export function clientResponseHeaders(
-  upstream: Record<string, string | string[] | undefined>,
-  rateLimitHeaders: Record<string, string>,
-): HeaderMap {
-  const listed = connectionListed(upstream.connection);
+/**
+ * `headers` without the hop-by-hop ones, names in lower case: what any proxy passes on, in either
+ * direction (the gateway's answers here; the control plane's forwarding, lib/runtime/controlPlaneProxy.ts).
+ */
+export function endToEndHeaders(headers: Record<string, string | string[] | undefined>): HeaderMap {
+  const listed = connectionListed(headers.connection);
   const out: HeaderMap = {};
-  for (const name in upstream) {
-    const value = upstream[name];
+  for (const name in headers) {
+    const value = headers[name];
     const lower = name.toLowerCase();
     if (value === undefined || isHopByHop(lower, listed)) continue;
     out[lower] = value;
   }
+  return out;
+}
+
+export function clientResponseHeaders(
+  upstream: Record<string, string | string[] | undefined>,
+  rateLimitHeaders: Record<string, string>,
+): HeaderMap {
+  const out = endToEndHeaders(upstream);
   // Set over any of the same name (the upstream's then keeps its place, with Sluice's value).
   for (const name in rateLimitHeaders) out[name.toLowerCase()] = rateLimitHeaders[name]!;
   return out;
