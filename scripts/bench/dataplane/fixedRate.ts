@@ -15,6 +15,7 @@
  */
 import { Pool } from "undici";
 import { percentile, round } from "../measure";
+import { median } from "../rounds";
 
 export interface FixedRateLoad {
   url: string;
@@ -84,12 +85,6 @@ export async function fixedRateLoad(l: FixedRateLoad): Promise<FixedRateResult> 
     p99Ms: round(percentile(sorted, 0.99), 2),
   };
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /**
  * The loads alternated window by window, `rounds` times, after one warm-up window each. On a shared
