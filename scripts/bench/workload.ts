@@ -44,23 +44,40 @@ export function makeRule(
   };
 }
 
-/** A rule nothing in the benchmark reaches: 1e9 per 60 s, or 1e6 per 1 s for sliding_log. */
-export function generousRule(algorithm: Algorithm, name: string, scope: Scope): LimiterRule {
-  return algorithm === "sliding_log"
-    ? makeRule(algorithm, name, scope, 1e6, 1000)
-    : makeRule(algorithm, name, scope, 1e9, 60_000);
+/**
+ * A rule nothing in the benchmark reaches, shaped like a production rule: its ref is short, as a
+ * tenant's refs are ("1", "2", ...: lib/policy/rules/ruleRefs.ts), so a subject key with one field
+ * is written in the integer form production uses. Limits:
+ * - token_bucket, gcra: 1,000 per 60 s with a burst of 1e9: the bucket never empties, and each
+ *   client's state lives on between its requests, as an active client's does (a bucket refilling
+ *   faster than the load reaches a client, 1e9 per 60 s, is full again before the client's next
+ *   request: its key expires at once and every decision reads nothing);
+ * - fixed_window, sliding_window: 1e9 per 60 s;
+ * - sliding_log: 1e6 per 1 s (one sorted-set member per admitted request).
+ */
+export function generousRule(algorithm: Algorithm, name: string, scope: Scope, ref = "1"): LimiterRule {
+  const rule =
+    algorithm === "sliding_log"
+      ? makeRule(algorithm, name, scope, 1e6, 1000)
+      : algorithm === "token_bucket" || algorithm === "gcra"
+        ? makeRule(algorithm, name, scope, 1000, 60_000, 1e9)
+        : makeRule(algorithm, name, scope, 1e9, 60_000);
+  return { ...rule, ref };
 }
 
 export function windowNote(algorithm: Algorithm): string | undefined {
-  return algorithm === "sliding_log" ? "limit 1e6 per 1 s window (one zset member per admitted request)" : undefined;
+  if (algorithm === "sliding_log") return "limit 1e6 per 1 s window (one zset member per admitted request)";
+  if (algorithm === "token_bucket" || algorithm === "gcra")
+    return "1,000 per 60 s, burst 1e9 (state kept between requests)";
+  return undefined;
 }
 
 /** Three rules on three different counters of each subject: per key, per IP, and a second per-key rule. */
 export function threeRules(algorithm: Algorithm): LimiterRule[] {
   return [
-    generousRule(algorithm, "per-key", "key"),
-    generousRule(algorithm, "per-ip", "ip"),
-    generousRule(algorithm, "per-key-burst", "key"),
+    generousRule(algorithm, "per-key", "key", "1"),
+    generousRule(algorithm, "per-ip", "ip", "2"),
+    generousRule(algorithm, "per-key-burst", "key", "3"),
   ];
 }
 

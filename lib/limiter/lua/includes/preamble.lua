@@ -2,7 +2,7 @@
   Shared preamble of every Sluice script.
   Defines (with includes/values.lua: enc64, dec64, the one-field integer form): begin_call (first
   thing of every call); rcall; floor, ceil, min, format, byte, sub,
-  char, find (library functions as locals, bound by begin_call); ALGORITHMS
+  char, find, match (library functions as locals, bound by begin_call); ALGORITHMS
   (code -> check function); COMMITS (code -> custom commit); the subject states (SUBJECTS,
   load_subjects, state_of, add_field, put_state, store_one, store_subjects; LEGACY; its functions in legacy.lua); now_from, fmt_num, fmt_int, ttl_ms, EPSILON,
   split2, split3.
@@ -37,7 +37,7 @@
 -- Hot library functions as locals (a local is a register, a global two table lookups), bound by
 -- begin_call (end of this file): loaded as a function library (FUNCTION LOAD), this file runs once,
 -- when neither redis.call nor the standard library is reachable yet.
-local rcall, floor, ceil, min, format, byte, sub, char, find
+local rcall, floor, ceil, min, format, byte, sub, char, find, match
 local ALGORITHMS = {}
 local COMMITS = {}
 
@@ -197,7 +197,8 @@ local function now_from(arg)
     return ms, ms * 1000
   end
   local t = rcall("TIME")
-  local s, us = tonumber(t[1]), tonumber(t[2])
+  -- Arithmetic converts TIME's digits once each; tonumber would parse each twice.
+  local s, us = t[1] + 0, t[2] + 0
   return s * 1000 + floor(us / 1000), s * 1000000 + us
 end
 
@@ -252,7 +253,7 @@ local function begin_call(text_only)
   if not rcall then
     rcall = redis.call
     floor, ceil, min, format = math.floor, math.ceil, math.min, string.format
-    byte, sub, char, find = string.byte, string.sub, string.char, string.find
+    byte, sub, char, find, match = string.byte, string.sub, string.char, string.find, string.match
   end
   SUBJECTS, DIRTY_N, LEGACY, TEXT_ONLY = {}, 0, false, text_only
 end

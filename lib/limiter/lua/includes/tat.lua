@@ -26,9 +26,14 @@ local function gcd(a, b)
   return a
 end
 
--- The denominator of window / limit in lowest terms.
+-- The denominator of window / limit in lowest terms. The last rule's is kept (most calls decide
+-- the same few rules over and over; the gcd loop costs more than the rest of a check's arithmetic).
+local last_limit, last_window, last_q
 local function tat_denominator(limit, window)
-  return limit / gcd(limit, window)
+  if limit ~= last_limit or window ~= last_window then
+    last_limit, last_window, last_q = limit, window, limit / gcd(limit, window)
+  end
+  return last_q
 end
 
 -- ahead (tat - now, ms) from a stored state; 0 when the TAT has passed.
