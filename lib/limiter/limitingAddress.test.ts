@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { limitingAddress } from "./limitingAddress";
+import { ADDRESS_CACHE_MAX, limitingAddress } from "./limitingAddress";
 
 describe("limitingAddress", () => {
   it.each([
@@ -14,6 +14,14 @@ describe("limitingAddress", () => {
     ["an address that is not one stays as it is", "unknown", "unknown"],
   ])("%s: %s -> %s", (_, address, expected) => {
     expect(limitingAddress(address)).toBe(expected);
+    expect(limitingAddress(address)).toBe(expected); // again, from the addresses already mapped
+  });
+
+  it("maps every address right past the bound of the addresses it keeps", () => {
+    for (let i = 0; i <= ADDRESS_CACHE_MAX; i++) limitingAddress(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+    expect(limitingAddress("::ffff:10.0.0.1")).toBe("10.0.0.1");
+    expect(limitingAddress("10.0.39.16")).toBe("10.0.39.16");
+    expect(limitingAddress(`2001:db8::1%${"z".repeat(80)}`)).toBe("2001:db8:0:0::/64"); // too long to keep, still mapped
   });
 
   it("one host rotating through its /64 stays one subject; the neighbouring /64 is another", () => {
