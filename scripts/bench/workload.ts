@@ -44,6 +44,9 @@ export function makeRule(
   };
 }
 
+/** token_bucket and gcra: a theoretical-arrival-time state, which the generous rule keeps alive. */
+const keepsTat = (algorithm: Algorithm): boolean => algorithm === "token_bucket" || algorithm === "gcra";
+
 /**
  * A rule nothing in the benchmark reaches, shaped like a production rule: its ref is short, as a
  * tenant's refs are ("1", "2", ...: lib/policy/rules/ruleRefs.ts), so a subject key with one field
@@ -59,7 +62,7 @@ export function generousRule(algorithm: Algorithm, name: string, scope: Scope, r
   const rule =
     algorithm === "sliding_log"
       ? makeRule(algorithm, name, scope, 1e6, 1000)
-      : algorithm === "token_bucket" || algorithm === "gcra"
+      : keepsTat(algorithm)
         ? makeRule(algorithm, name, scope, 1000, 60_000, 1e9)
         : makeRule(algorithm, name, scope, 1e9, 60_000);
   return { ...rule, ref };
@@ -67,8 +70,7 @@ export function generousRule(algorithm: Algorithm, name: string, scope: Scope, r
 
 export function windowNote(algorithm: Algorithm): string | undefined {
   if (algorithm === "sliding_log") return "limit 1e6 per 1 s window (one zset member per admitted request)";
-  if (algorithm === "token_bucket" || algorithm === "gcra")
-    return "1,000 per 60 s, burst 1e9 (state kept between requests)";
+  if (keepsTat(algorithm)) return "1,000 per 60 s, burst 1e9 (state kept between requests)";
   return undefined;
 }
 

@@ -182,7 +182,8 @@ local REQUESTS_AT = 2 + spec_count
 local request_count = tonumber(ARGV[REQUESTS_AT])
 
 -- The requests' fields, one after another in R, read below as they were sent; the numbers among
--- them converted once, here (nil when one is not a number: refused below).
+-- them converted once, here (read_request; a request with a field that should be a number and is
+-- not is refused here, before anything is read or written).
 local R_END = 1 -- the index after the call's last field
 for r = 1, request_count do
   R_END = read_request(ARGV[REQUESTS_AT + r], R_END)

@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("4e0972025af46bd20f2e69d19fea13e801a5f910");
+    expect(decideScriptSha()).toBe("21402abc677b9b29f14ba1a083df1b3f08ccdf10");
   });
 });
