@@ -199,6 +199,21 @@ describe("keys", () => {
     await redis.del(key!);
   });
 
+  it("a subject key's TTL is what its rules need rounded up to 3 significant digits, never shorter", async () => {
+    const subject = freshTenant();
+    // One request fills this bucket for 100,100,001 ms: the key is written to live 101,000,000 ms
+    // (1 % more at most; decide.lua formats each rounded TTL once), so its PTTL read back stays above
+    // what the rule needs for the next 15 minutes.
+    const rule = limiterRule({ name: "odd-ttl", algorithm: "token_bucket", limit: 1, windowMs: 100_100_001 });
+    expect((await limiter.decide([rule], subject)).allowed).toBe(true);
+    const [key] = await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`);
+    const ttl = await redis.pttl(key!);
+    expect(ttl).toBeGreaterThan(100_100_001);
+    expect(ttl).toBeLessThanOrEqual(101_000_000);
+    expect((await limiter.decide([rule], subject)).allowed).toBe(false);
+    await redis.del(key!);
+  });
+
   // Two tests, because one could not be exact under load: with a 1 s window a token bucket's key
   // lives 200 ms (1 of 5 units back at 5/s), so on a loaded machine it had legitimately expired
   // before the SCAN and the PTTL reads reached it (PTTL -2, issue 15 point 14). The TTLs are read

@@ -307,10 +307,12 @@ for _ = 1, request_count do
       v = o + 5 -- the "after" view
     end
     reply[r + 1] = allowed and 1 or (penalized[i] and 2 or 0)
-    reply[r + 2] = floor(out[v + 1])
-    reply[r + 3] = ceil(out[v + 2])
-    reply[r + 4] = ceil(out[o + 2])
-    reply[r + 5] = ceil(out[v + 3])
+    -- floor(remaining), ceil(reset), ceil(retry), ceil(next), inline (see the preamble, above now_from)
+    local left, reset, retry, nxt = out[v + 1], -out[v + 2], -out[o + 2], -out[v + 3]
+    reply[r + 2] = left - left % 1
+    reply[r + 3] = -(reset - reset % 1)
+    reply[r + 4] = -(retry - retry % 1)
+    reply[r + 5] = -(nxt - nxt % 1)
     r = r + 5
   end
   arg = arg + 3 * n

@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("21402abc677b9b29f14ba1a083df1b3f08ccdf10");
+    expect(decideScriptSha()).toBe("4e85b4cf060d57d89dc161d4a2e61c372cb7eca9");
   });
 });

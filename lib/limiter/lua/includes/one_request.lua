@@ -29,5 +29,7 @@ local function decide_one(key, sp, now_arg, wants_commit, ttl_floor)
     end
     b1, b2, b3 = a1, a2, a3 -- the "after" view
   end
-  return { now, committed and 1 or 0, allowed and 1 or 0, floor(b1), ceil(b2), ceil(retry), ceil(b3) }
+  -- floor(b1), ceil(b2), ceil(retry), ceil(b3), inline (see the preamble, above now_from)
+  b2, retry, b3 = -b2, -retry, -b3
+  return { now, committed and 1 or 0, allowed and 1 or 0, b1 - b1 % 1, -(b2 - b2 % 1), -(retry - retry % 1), -(b3 - b3 % 1) }
 end

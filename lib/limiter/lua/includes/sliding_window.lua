@@ -24,7 +24,8 @@ local function sw_view(limit, window, until_end, prev, c)
 end
 
 ALGORITHMS["sw"] = function(key, field, now, now_us, limit, window, burst, cost)
-  local w = floor(now / window)
+  local w = now / window
+  w = w - w % 1 -- floor inline: see the preamble, above now_from
   local cur, prev = 0, 0
   local raw = state_of(key, field)
   if raw then

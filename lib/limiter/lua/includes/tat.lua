@@ -54,11 +54,12 @@ end
 
 -- The state for a TAT `ahead` ms after `now`.
 local function tat_state(now, ahead, q)
-  local whole = floor(ahead)
+  local whole = ahead - ahead % 1 -- floor and ceil inline: see the preamble, above now_from
   local fraction = ahead - whole
   whole = now + whole
   if q <= TAT_UNITS and ahead < TAT_MAX_AHEAD then
-    local f = floor(fraction * q + 0.5)
+    local f = fraction * q + 0.5
+    f = f - f % 1
     if f >= q then
       whole, f = whole + 1, 0
     end
@@ -69,13 +70,16 @@ end
 
 -- remaining, reset, next for a TAT `d` ms ahead.
 local function tat_view(burst, interval, tolerance, d)
-  local left = floor((tolerance - d) / interval + EPSILON)
+  local left = (tolerance - d) / interval + EPSILON
+  left = left - left % 1
   if left < 0 then left = 0 end
   if left > burst then left = burst end
   if d <= 0 then return left, 0, 0 end
-  local nxt = ceil((left + 1) * interval + d - tolerance - EPSILON)
+  local nxt = (left + 1) * interval + d - tolerance - EPSILON
+  nxt = -(-nxt - -nxt % 1)
   if nxt < 0 then nxt = 0 end
-  return left, ceil(d - EPSILON), nxt
+  local reset = EPSILON - d
+  return left, -(reset - reset % 1), nxt
 end
 
 local function tat_check(key, field, now, now_us, limit, window, burst, cost)
