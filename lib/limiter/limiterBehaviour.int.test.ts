@@ -214,6 +214,44 @@ describe("keys", () => {
     await redis.del(key!);
   });
 
+  it("a key drops the fields of rules no longer applied once their time has passed (a TAT, a penalty's end)", async () => {
+    const subject = freshTenant();
+    const kept = limiterRule({ name: "kept", algorithm: "token_bucket", limit: 5, windowMs: 3_600_000 });
+    // One request puts this bucket's TAT 1 s ahead: the state of a rule about to be deleted.
+    const gone = limiterRule({ name: "gone", algorithm: "token_bucket", limit: 1000, windowMs: 1_000_000 });
+    // Its second request starts a 1 s penalty; its own window counter lives on for the minute.
+    const pen = limiterRule({ name: "pen", algorithm: "fixed_window", limit: 1, windowMs: 60_000, blockMs: 1000 });
+    expect((await limiter.decide([kept, gone, pen], subject)).allowed).toBe(true);
+    expect((await limiter.decide([pen], subject)).allowed).toBe(false);
+    const [key] = await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`);
+    const fields = async () => (await redis.get(key!))!.split(",").map((entry) => entry.split("=")[0]);
+    expect((await fields()).sort()).toEqual(["bpen", "fpen", "tgone", "tkept"]);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await limiter.decide([kept], subject)).results[0]!.remaining).toBe(3);
+    expect((await fields()).sort()).toEqual(["fpen", "tkept"]);
+    // Nothing was lost: the window counter still refuses, and the bucket counts on.
+    expect((await limiter.decide([pen], subject)).allowed).toBe(false);
+    expect((await limiter.decide([kept], subject)).results[0]!.remaining).toBe(2);
+    await redis.del(key!);
+  });
+
+  it("with explicit time (a replay, another instance's clock) a key keeps every field", async () => {
+    const subject = freshTenant();
+    const kept = limiterRule({ name: "kept", algorithm: "gcra", limit: 5, windowMs: 3_600_000 });
+    const gone = limiterRule({ name: "gone", algorithm: "gcra", limit: 1000, windowMs: 1000 });
+    const now = Date.now();
+    await limiter.decide([kept, gone], subject, { nowMs: now });
+    await limiter.decide([kept], subject, { nowMs: now + 60_000 });
+    const [key] = await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`);
+    expect(
+      (await redis.get(key!))!
+        .split(",")
+        .map((entry) => entry.split("=")[0])
+        .sort(),
+    ).toEqual(["ggone", "gkept"]);
+    await redis.del(key!);
+  });
+
   // Two tests, because one could not be exact under load: with a 1 s window a token bucket's key
   // lives 200 ms (1 of 5 units back at 5/s), so on a loaded machine it had legitimately expired
   // before the SCAN and the PTTL reads reached it (PTTL -2, issue 15 point 14). The TTLs are read

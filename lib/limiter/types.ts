@@ -59,6 +59,11 @@ export interface LimitParams {
   burst: number;
 }
 
+/** The units a rule holds when whole: its bucket (`burst`) for token_bucket and gcra, its window's `limit` otherwise. */
+export function capacityOf(params: Pick<LimitParams, "algorithm" | "limit" | "burst">): number {
+  return BURST_ALGORITHMS.includes(params.algorithm) ? params.burst : params.limit;
+}
+
 /** A rule as the limiter sees it: already resolved for one request (owner merged, match filtered). */
 export interface LimiterRule extends LimitParams {
   name: string;

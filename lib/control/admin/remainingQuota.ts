@@ -18,7 +18,7 @@
 import type { CompiledRule } from "../../policy/compiled/effectiveRules";
 import { AppError } from "../../http/errors";
 import type { Limiter } from "../../limiter/decide";
-import { LimiterUnavailableError, type RuleResult, type Subject } from "../../limiter/types";
+import { capacityOf, LimiterUnavailableError, type RuleResult, type Subject } from "../../limiter/types";
 import type { RuleSource } from "../../policy/compiled/keyRules";
 
 export interface RuleQuota {
@@ -43,9 +43,6 @@ export interface Probe {
   ip?: string;
   identifier?: string;
 }
-
-const capacityOf = (rule: CompiledRule["rule"]): number =>
-  rule.algorithm === "token_bucket" || rule.algorithm === "gcra" ? rule.burst : rule.limit;
 
 function quotaOf(compiled: CompiledRule, result: RuleResult | undefined): RuleQuota {
   const rule = compiled.rule;

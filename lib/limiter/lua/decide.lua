@@ -46,8 +46,9 @@
   Penalties: a rule under a penalty refuses whatever its counter says; a rule whose own counter
   refuses a request to be charged starts its penalty (written even though nothing is consumed).
   A shadow rule that would refuse does not consume either (it counts as if it were enforced).
-  Writes: each changed subject key is written once at the end of the call (one SET PX); sliding_log
-  sorted sets as each request commits.
+  Writes: each changed subject key is written once at the end of the call (one SET PX), without
+  the fields the call did not write whose time has passed (a TAT, a penalty's end: preamble.lua
+  PASSED); sliding_log sorted sets as each request commits.
   One request of one rule on a subject key without a penalty or a legacy key (the sequential call)
   takes decide_one (includes/one_request.lua): the same steps, without the bookkeeping of a batch.
   Rolling upgrade (a rule with a legacy key): the rule's state is the more advanced of its field and
@@ -230,6 +231,7 @@ end
 local reply = {}
 local arg = 1
 local redis_now, redis_now_us
+local explicit_time = false -- a request of the call brought its own time (see store_subject)
 local previous_committed = false
 
 for _ = 1, request_count do
@@ -239,6 +241,7 @@ for _ = 1, request_count do
     now, now_us = redis_now, redis_now_us
   else
     now, now_us = now_from(R[arg])
+    explicit_time = true
   end
   local wants_commit = R[arg + 1] == "1" or (R[arg + 1] == "2" and previous_committed)
   local lease = R[arg + 2]
@@ -317,5 +320,5 @@ for _ = 1, request_count do
   end
   arg = arg + 3 * n
 end
-store_subjects()
+store_subjects(not explicit_time and redis_now or nil)
 return reply

@@ -16,7 +16,7 @@
 import { AppError } from "../../http/errors";
 import { parseInput } from "../../http/validate";
 import type { Limiter } from "../../limiter/decide";
-import { LimiterUnavailableError, type LimiterRule, type Scope, type Subject } from "../../limiter/types";
+import { capacityOf, LimiterUnavailableError, type LimiterRule, type Scope, type Subject } from "../../limiter/types";
 import { limitedMember, parseLimitedMember, type LimitedSubject } from "../record/limitedSubjects";
 import { labelRules, type RuleLabel } from "./monitoringDirectory";
 import { GLOBAL_SCOPE, MINUTE_MS, minuteOf, monitoringKeys } from "../record/monitoringKeys";
@@ -71,9 +71,6 @@ interface Seen {
   refused: number;
   lastMs: number;
 }
-
-const capacityOf = (rule: LimiterRule): number =>
-  rule.algorithm === "token_bucket" || rule.algorithm === "gcra" ? rule.burst : rule.limit;
 
 function subjectOf(s: LimitedSubject): Subject {
   switch (s.scope) {

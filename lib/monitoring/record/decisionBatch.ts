@@ -28,7 +28,7 @@
  * `overflow` (existing entries still count). Ids and refs that could not be part of a key are
  * skipped the same way.
  */
-import type { Decision, RuleResult } from "../../limiter/types";
+import { capacityOf, type Decision, type RuleResult } from "../../limiter/types";
 import { isPseudoTenant, minuteOf, RECENT_DECISIONS_KEPT, TOTAL_REF } from "./monitoringKeys";
 import { limitedMember, refusedSubjects, type LimitedSubject } from "./limitedSubjects";
 import { recentDecision, RecentBuffer } from "./recentDecisions";
@@ -110,12 +110,6 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
 
 const SAFE_PART = /^[A-Za-z0-9_-]{1,64}$/;
 const QUOTA_SOURCES = new Set<RuleResult["source"]>(["redis", "cache", "fail_local"]);
-
-/** The units a rule holds when whole: the bucket for token_bucket and gcra, the window's limit otherwise. */
-export function capacityOf(result: RuleResult): number {
-  const { algorithm, burst } = result.rule;
-  return algorithm === "token_bucket" || algorithm === "gcra" ? burst : result.limit;
-}
 
 export class DecisionBatch {
   readonly cells = new Map<string, SeriesCell>();
@@ -243,7 +237,7 @@ export class DecisionBatch {
   }
 
   private low(tenantId: string, keyId: string, result: RuleResult, minute: number): void {
-    const capacity = capacityOf(result);
+    const capacity = capacityOf(result.rule);
     if (!(capacity > 0)) return;
     // A rule that refused the key has it at its limit, whatever units a costly request left over.
     const fraction = result.allowed ? Math.min(1, Math.max(0, result.remaining / capacity)) : 0;

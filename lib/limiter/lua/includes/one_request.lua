@@ -24,7 +24,7 @@ local function decide_one(key, sp, now_arg, wants_commit, ttl_floor)
         store_one(key, sp.field, value, ttl) -- the key holds no other field
       else
         put_state(key, sp.field, value, ttl)
-        store_subjects()
+        store_subjects(now_arg == "" and now or nil)
       end
     end
     b1, b2, b3 = a1, a2, a3 -- the "after" view

@@ -11,6 +11,11 @@
       force; otherwise starts one when the rule's own check refused a request to be charged. Edits
       the check's values in `out` at offset o (allowed, retry, the "before" view) in place.
 ]]
+-- PASSED (preamble.lua) of a penalty field ("b"): ended, as penalty_left tells.
+PASSED[98] = function(stored, now)
+  return type(stored) ~= "number" or stored <= now
+end
+
 local function penalty_left(key, field, now, block)
   local rec = subject_of(key)
   local stored = rec[field]

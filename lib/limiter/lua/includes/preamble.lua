@@ -4,7 +4,7 @@
   thing of every call); rcall; floor, ceil, min, format, byte, sub,
   char, find, match (library functions as locals, bound by begin_call); ALGORITHMS
   (code -> check function); COMMITS (code -> custom commit); the subject states (SUBJECTS,
-  load_subjects, state_of, add_field, put_state, store_one, store_subjects; LEGACY; its functions in legacy.lua); now_from, fmt_num, fmt_int, ttl_ms, EPSILON,
+  load_subjects, state_of, add_field, put_state, store_one, store_subjects; PASSED; LEGACY; its functions in legacy.lua); now_from, fmt_num, fmt_int, ttl_ms, EPSILON,
   split2, split3.
 
   A check function has the signature
@@ -40,6 +40,12 @@
 local rcall, floor, ceil, min, format, byte, sub, char, find, match
 local ALGORITHMS = {}
 local COMMITS = {}
+-- Field char's byte -> passed(value, now): true when a field of that char holds a time that has
+-- passed, a state no different from none whatever its rule says (a TAT: tat.lua; a penalty's end:
+-- penalty.lua). store_subject drops such a field when the call did not write it, so the field of a
+-- deleted (or renamed, or re-typed) rule does not ride along in its subject's key for as long as
+-- the subject's other rules keep the key alive.
+local PASSED = {}
 
 --!include includes/values.lua
 
@@ -168,11 +174,18 @@ end
 -- a field not written this call keeps the life it had, which the key's PTTL covers (every write
 -- gave the key at least what each of its fields needed), so then the TTL is at least the PTTL.
 -- TTLs are whole ms, sent as text (ttl_text): Redis formats a Lua number argument with "%.17g".
-local function store_subject(key, rec)
+-- now: Redis time when every request of the call ran on it, else nil. An untouched field whose
+-- time has passed by then (PASSED) is dropped; not with explicit time, which another caller's
+-- clock (SLUICE_TIME_SOURCE=app) or a replay may set earlier.
+local function store_subject(key, rec, now)
   local parts, untouched = {}, false
   for j = 1, #rec do
     local field = rec[j]
     local v = rec[field]
+    if v ~= false and not rec[-j] and now then -- a field this call did not write
+      local passed = PASSED[byte(field)]
+      if passed and passed(v, now) then v = false end
+    end
     if v ~= false then -- false: a field known to be over (an ended penalty), dropped
       if type(v) == "number" then v = enc64(v) end
       parts[#parts + 1] = field .. "=" .. v
@@ -198,7 +211,8 @@ local function store_one(key, field, v, ttl)
   rcall("SET", key, value, "PX", ttl_text(ttl))
 end
 
-local function store_subjects()
+-- now: see store_subject.
+local function store_subjects(now)
   for i = 1, DIRTY_N do
     local key = DIRTY[i]
     local rec = SUBJECTS[key]
@@ -207,7 +221,7 @@ local function store_subjects()
     if rec[2] == nil and v and rec[-1] then
       store_one(key, only, v, rec.T)
     else
-      store_subject(key, rec)
+      store_subject(key, rec, now)
     end
   end
 end

@@ -82,6 +82,14 @@ local function tat_view(burst, interval, tolerance, d)
   return left, -(reset - reset % 1), nxt
 end
 
+-- PASSED (preamble.lua) of a TAT field: the TAT is at or before now (its fraction of a ms, below 1,
+-- is taken as a whole one for a packed state, whose denominator only the rule knows).
+local function tat_passed(raw, now)
+  if type(raw) == "number" then return (raw - raw % TAT_UNITS) / TAT_UNITS + 1 <= now end
+  local ms, fraction = split2(raw)
+  return ms ~= nil and fraction ~= nil and ms + fraction <= now
+end
+
 local function tat_check(key, field, now, now_us, limit, window, burst, cost)
   local interval = window / limit
   local tolerance = burst * interval

@@ -3,3 +3,4 @@
   Computed and stored as a theoretical arrival time (tat.lua): the time the bucket is full again.
 ]]
 ALGORITHMS["tb"] = tat_check
+PASSED[116] = tat_passed -- "t", its field char (lib/limiter/keys.ts)
