@@ -47,6 +47,20 @@ describe("rateLimitHeaders", () => {
     });
   });
 
+  it("gives a bucket's capacity (burst) as X-RateLimit-Limit, so Remaining never exceeds it; the policy keeps the rate", () => {
+    const bucket = result({
+      name: "burst",
+      rule: limiterRule({ name: "burst", algorithm: "token_bucket", limit: 10, windowMs: 1000, burst: 20 }),
+      limit: 10,
+      remaining: 19,
+      nextMs: 100,
+    });
+    const headers = rateLimitHeaders(decision([bucket]));
+    expect(headers["X-RateLimit-Limit"]).toBe("20");
+    expect(headers["X-RateLimit-Remaining"]).toBe("19");
+    expect(headers["RateLimit-Policy"]).toBe('"burst";q=10;w=1');
+  });
+
   it("puts a refusing rule first, uses its retry time and adds Retry-After in whole seconds", () => {
     const ok = result({ name: "ok", remaining: 0, nextMs: 500 });
     const refusing = result({ name: "per-key", allowed: false, remaining: 0, retryAfterMs: 1234 });

@@ -4,12 +4,14 @@
  * - `RateLimit`: every applied enforce rule, most restrictive first, `"name";r=<remaining>;t=<seconds>`
  *   where t is the seconds until more quota is available (the retry time for a refusing rule);
  * - `X-RateLimit-Limit` / `-Remaining` / `-Reset` (epoch second) for the most restrictive enforce rule;
+ *   the Limit is the rule's capacity (`capacityOf`: a bucket's `burst`, else its `limit`), the most
+ *   its Remaining can be, so a client never reads more remaining than the limit;
  * - `Retry-After` (whole seconds, at least 1) on refused decisions.
  * Structured fields are serialized by `structured-headers` (RFC 9651), not by hand.
  * A decision with no results yields no headers.
  */
 import { serializeList, type Item } from "structured-headers";
-import type { Decision, RuleResult } from "./types";
+import { capacityOf, type Decision, type RuleResult } from "./types";
 
 /** Whole seconds, rounding up: a client told "t=0" while it must wait would retry too early. */
 export function toSeconds(ms: number): number {
@@ -72,7 +74,7 @@ export function rateLimitHeaders(decision: Decision): Record<string, string> {
       ]),
     );
     const top = enforced[0]!;
-    headers["X-RateLimit-Limit"] = String(top.limit);
+    headers["X-RateLimit-Limit"] = String(capacityOf(top.rule));
     headers["X-RateLimit-Remaining"] = String(top.remaining);
     headers["X-RateLimit-Reset"] = String(Math.ceil((decision.nowMs + untilMoreQuotaMs(top)) / 1000));
   }

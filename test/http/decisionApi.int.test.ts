@@ -29,6 +29,7 @@ describe("POST /api/v1/check", () => {
     const made = await fixture(
       [
         { name: "per-user", scope: "identifier", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS },
+        { name: "bucket", scope: "identifier", algorithm: "token_bucket", limit: 1, windowMs: HOUR_MS, burst: 5 },
         {
           name: "per-key",
           scope: "key",
@@ -55,12 +56,22 @@ describe("POST /api/v1/check", () => {
     }
   });
 
+  it("answers a bucket's capacity (its burst) beside its limit: remaining never exceeds the capacity", async () => {
+    expect((await check({ identifier: "user-b", rule: "bucket" })).body).toMatchObject({
+      allowed: true,
+      limit: 1,
+      capacity: 5,
+      remaining: 4,
+    });
+  });
+
   it("charges the identifier (not the key) and answers 200 whether allowed or not", async () => {
     const first = await check({ identifier: "user-1", rule: "per-user" });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
       allowed: true,
       limit: 2,
+      capacity: 2,
       remaining: 1,
       resetMs: expect.any(Number),
       retryAfterMs: 0,
@@ -77,6 +88,7 @@ describe("POST /api/v1/check", () => {
     expect(refused.body).toEqual({
       allowed: false,
       limit: 2,
+      capacity: 2,
       remaining: 0,
       resetMs: expect.any(Number),
       retryAfterMs: expect.any(Number),

@@ -91,7 +91,11 @@ export const RATE_LIMIT_HEADERS = {
       'Every applied enforce rule, most restrictive first, with remaining units and seconds until more quota: `"per-key";r=42;t=17`.',
     schema: { type: "string" },
   },
-  "X-RateLimit-Limit": { description: "The most restrictive rule's limit.", schema: { type: "integer" } },
+  "X-RateLimit-Limit": {
+    description:
+      "The most restrictive rule's capacity, the most X-RateLimit-Remaining can be: the bucket's `burst` for token_bucket and gcra, else its `limit`.",
+    schema: { type: "integer" },
+  },
   "X-RateLimit-Remaining": { description: "The most restrictive rule's remaining units.", schema: { type: "integer" } },
   "X-RateLimit-Reset": {
     description: "UTC epoch second at which the most restrictive rule next gives quota back.",

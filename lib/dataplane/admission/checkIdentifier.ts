@@ -13,7 +13,7 @@ import { z } from "zod";
 import { IDENTIFIER_MAX, MAX_UNITS, RULE_NAME_MAX } from "../../common/fieldLimits";
 import { AppError } from "../../http/errors";
 import type { Limiter } from "../../limiter/decide";
-import type { Decision, LimiterRule, Subject } from "../../limiter/types";
+import { capacityOf, type Decision, type LimiterRule, type Subject } from "../../limiter/types";
 import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
 import { plainText } from "../../common/textInput";
 import type { TenantAccess } from "../../policy/compiled/accessLoader";
@@ -53,6 +53,8 @@ export type CheckRequest = z.output<typeof checkRequestSchema>;
 export interface CheckAnswer {
   allowed: boolean;
   limit: number;
+  /** The most `remaining` can be: a bucket's `burst` (token_bucket, gcra), else `limit`. */
+  capacity: number;
   remaining: number;
   resetMs: number;
   retryAfterMs: number;
@@ -97,6 +99,7 @@ export function checkAnswer(
   return {
     allowed: result.rule.mode === "shadow" ? true : result.allowed,
     limit: result.limit,
+    capacity: capacityOf(result.rule),
     remaining: result.remaining,
     resetMs: result.resetMs,
     retryAfterMs: result.retryAfterMs,

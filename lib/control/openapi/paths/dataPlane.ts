@@ -13,7 +13,10 @@ const limitedErrors = () =>
 
 export const checkAnswerSchema = z.object({
   allowed: z.boolean(),
-  limit: z.number().int(),
+  limit: z.number().int().meta({ description: "The rule's limit: units per window (per refill time for a bucket)." }),
+  capacity: z.number().int().meta({
+    description: "The most `remaining` can be: the bucket's `burst` for token_bucket and gcra, else `limit`.",
+  }),
   remaining: z.number().int(),
   resetMs: z.number().int().meta({ description: "Milliseconds until the rule is whole again." }),
   retryAfterMs: z

@@ -38,7 +38,7 @@ export function decisionHeaders(decision: CheckResult, nowMs: number = Date.now(
   ];
   const headers: Record<string, string> = {
     RateLimit: serializeList([item]),
-    "X-RateLimit-Limit": String(decision.limit),
+    "X-RateLimit-Limit": String(decision.capacity),
     "X-RateLimit-Remaining": String(decision.remaining),
     "X-RateLimit-Reset": String(Math.ceil((nowMs + decision.resetMs) / 1000)),
   };
