@@ -3,7 +3,14 @@
  * cases use. Throughput rules are generous so nothing is refused; sliding_log keeps one sorted-set
  * member per admitted request, so its rules use a 1 s window to bound memory (the others use 60 s).
  */
-import type { Algorithm, Decision, LimiterRule, Scope, Subject } from "../../lib/limiter/types";
+import {
+  BURST_ALGORITHMS,
+  type Algorithm,
+  type Decision,
+  type LimiterRule,
+  type Scope,
+  type Subject,
+} from "../../lib/limiter/types";
 import type { Outcome } from "./types";
 
 export const SUBJECT_COUNT = 1000;
@@ -44,8 +51,8 @@ export function makeRule(
   };
 }
 
-/** token_bucket and gcra: a theoretical-arrival-time state, which the generous rule keeps alive. */
-const keepsTat = (algorithm: Algorithm): boolean => algorithm === "token_bucket" || algorithm === "gcra";
+/** token_bucket and gcra (the algorithms with a burst): a theoretical-arrival-time state, which the generous rule keeps alive. */
+const keepsTat = (algorithm: Algorithm): boolean => BURST_ALGORITHMS.includes(algorithm);
 
 /**
  * A rule nothing in the benchmark reaches, shaped like a production rule: its ref is short, as a

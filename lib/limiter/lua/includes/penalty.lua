@@ -11,16 +11,18 @@
       force; otherwise starts one when the rule's own check refused a request to be charged. Edits
       the check's values in `out` at offset o (allowed, retry, the "before" view) in place.
 ]]
--- PASSED (preamble.lua) of a penalty field ("b"): ended, as penalty_left tells.
-PASSED[98] = function(stored, now)
+-- A stored penalty that is over (its end has come, or it is not an end at all): also the PASSED
+-- (preamble.lua) of a penalty field, "b".
+local function penalty_over(stored, now)
   return type(stored) ~= "number" or stored <= now
 end
+PASSED[98] = penalty_over
 
 local function penalty_left(key, field, now, block)
   local rec = subject_of(key)
   local stored = rec[field]
   if not stored then return 0 end
-  if type(stored) ~= "number" or stored <= now then
+  if penalty_over(stored, now) then
     rec[field] = false
     return 0
   end

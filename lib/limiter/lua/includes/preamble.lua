@@ -182,14 +182,13 @@ local function store_subject(key, rec, now)
   for j = 1, #rec do
     local field = rec[j]
     local v = rec[field]
-    if v ~= false and not rec[-j] and now then -- a field this call did not write
-      local passed = PASSED[byte(field)]
-      if passed and passed(v, now) then v = false end
+    if v ~= false and not rec[-j] then -- a field this call did not write
+      local passed = now and PASSED[byte(field)]
+      if passed and passed(v, now) then v = false else untouched = true end
     end
     if v ~= false then -- false: a field known to be over (an ended penalty), dropped
       if type(v) == "number" then v = enc64(v) end
       parts[#parts + 1] = field .. "=" .. v
-      if not rec[-j] then untouched = true end
     end
   end
   local ttl = rec.T
