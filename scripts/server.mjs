@@ -111,6 +111,7 @@ const serveApi = dataPlane.dataPlaneHandler();
 await dataPlane.warmDataPlane();
 
 const server = http.createServer((req, res) => {
+  dataPlane.toOriginForm(req);
   if (dataPlane.isDataPlaneTarget(req.url ?? "/")) serveApi(req, res);
   else control.serve(req, res);
 });

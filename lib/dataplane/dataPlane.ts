@@ -27,7 +27,7 @@ import { clientIpOf } from "./admission/clientIp";
 import { problemReplyFor, problemReplyFromError } from "../http/problem";
 import type { ForwardRequest } from "./gateway/forwardToUpstream";
 import type { Reply } from "../http/reply";
-import { decodePathOnce, rawPathAfter, splitTarget } from "./requestPath";
+import { absoluteForm, decodePathOnce, rawPathAfter, splitTarget } from "./requestPath";
 import { headerOf, headerSource, writeReply } from "./nodeIo";
 import { authorizedReply, checkPlan, checkReply, echoReply, type CheckDeps } from "./routes";
 
@@ -92,7 +92,8 @@ function forwardedRequest(req: IncomingMessage): { method: string; path: string;
       "Forward auth needs the original method and URI: X-Forwarded-Method and X-Forwarded-Uri (or X-Original-Method and X-Original-URI).",
     );
   }
-  const target = splitTarget(uri);
+  // A proxy may pass the URI as the client sent it, in absolute-form too (http://host/path).
+  const target = splitTarget(absoluteForm(uri)?.originForm ?? uri);
   const decoded = decodePathOnce(target.rawPath);
   if (!decoded.ok) return problemReplyFor("bad_request", `The forwarded URI is refused: ${decoded.reason}`);
   return { method, path: decoded.path, query: target.query };

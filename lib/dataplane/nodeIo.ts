@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HeaderSource } from "./admission/credentials";
 import { bodyTooLarge } from "../http/readJsonBody";
+import { absoluteForm } from "./requestPath";
 import type { Reply } from "../http/reply";
 import {
   API_CONTENT_SECURITY_POLICY,
@@ -32,6 +33,20 @@ export function headerOf(req: IncomingMessage, name: string): string | undefined
 
 export function headerSource(req: IncomingMessage): HeaderSource {
   return { get: (name) => headerOf(req, name) };
+}
+
+/**
+ * Rewrites a request in absolute-form to origin-form before it is routed (lib/dataplane/requestPath.ts
+ * `absoluteForm`): its target becomes the path and query, its Host the target's authority. Both
+ * planes then see the request as if it had been sent in origin-form.
+ */
+export function toOriginForm(req: IncomingMessage): void {
+  const url = req.url;
+  if (url === undefined || url.startsWith("/")) return;
+  const absolute = absoluteForm(url);
+  if (!absolute) return;
+  req.url = absolute.originForm;
+  req.headers.host = absolute.authority;
 }
 
 const UTF8 = new TextDecoder();

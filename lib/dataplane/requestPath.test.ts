@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodePathOnce, isDataPlaneTarget, rawPathAfter, splitTarget } from "./requestPath";
+import { absoluteForm, decodePathOnce, isDataPlaneTarget, rawPathAfter, splitTarget } from "./requestPath";
 
 describe("decodePathOnce", () => {
   it.each([
@@ -74,5 +74,28 @@ describe("isDataPlaneTarget", () => {
     ["/api/v1/../admin/tenants", true],
   ])("%s: %s", (target, expected) => {
     expect(isDataPlaneTarget(target)).toBe(expected);
+  });
+});
+
+describe("absoluteForm", () => {
+  it.each([
+    ["http://api.example/api/v1/echo?x=1", { originForm: "/api/v1/echo?x=1", authority: "api.example" }],
+    ["HTTPS://api.example:8443/api/v1", { originForm: "/api/v1", authority: "api.example:8443" }],
+    ["http://api.example", { originForm: "/", authority: "api.example" }],
+    ["http://api.example?x=1", { originForm: "/?x=1", authority: "api.example" }],
+    ["http://[::1]:3000/api/v1/a%2Fb", { originForm: "/api/v1/a%2Fb", authority: "[::1]:3000" }],
+  ])("%s", (target, expected) => {
+    expect(absoluteForm(target)).toEqual(expected);
+  });
+
+  it.each([
+    "/api/v1/echo",
+    "*",
+    "http:///api/v1",
+    "http://user:pw@api.example/api/v1",
+    "ftp://api.example/x",
+    "api.example:443",
+  ])("%s is not taken as absolute-form", (target) => {
+    expect(absoluteForm(target)).toBeNull();
   });
 });

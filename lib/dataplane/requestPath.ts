@@ -46,6 +46,21 @@ function hasDotSegment(path: string): boolean {
   return path.split("/").some((s) => s === "." || s === "..");
 }
 
+/**
+ * A request target in absolute-form (`http://api.example/api/v1/echo?x=1`, as a client talking to
+ * a proxy sends it) as origin-form (`/api/v1/echo?x=1`) and its authority. RFC 9112 section 3.2.2:
+ * a server must accept absolute-form, and the target's authority then stands for the Host header.
+ * Before, such a request went to Next, which answered a redirect to that URL: an /api/v1 route was
+ * neither served nor limited. null: not absolute-form (origin-form, `*`), or an authority that is
+ * empty or carries userinfo (which a request must not send; it goes on as before).
+ */
+export function absoluteForm(target: string): { originForm: string; authority: string } | null {
+  const m = /^https?:\/\/([^/?#@]+)([/?][^#]*)?$/i.exec(target);
+  if (!m) return null;
+  const rest = m[2] ?? "";
+  return { originForm: rest.startsWith("/") ? rest : `/${rest}`, authority: m[1]! };
+}
+
 /** Splits a request target (`/a/b?x=1`) into its path and query (the query keeps its `?`). */
 export function splitTarget(target: string): { rawPath: string; query: string } {
   const q = target.indexOf("?");

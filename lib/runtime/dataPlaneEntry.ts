@@ -21,7 +21,7 @@ import type { DataPlaneLink } from "./planeLink";
 import { createDataPlane, type DataPlaneDeps, type GatewayHooks, type NodeHandler } from "../dataplane/dataPlane";
 
 export { isDataPlaneTarget } from "../dataplane/requestPath";
-export { answerClientError } from "../dataplane/nodeIo";
+export { answerClientError, toOriginForm } from "../dataplane/nodeIo";
 export { controlPlaneProxy } from "./controlPlaneProxy";
 export { serveDataPlaneLink } from "./planeLink";
 

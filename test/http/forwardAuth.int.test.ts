@@ -112,6 +112,20 @@ describe("forward auth", () => {
     ).toBe("0");
   });
 
+  it("a forwarded URI in absolute-form (http://host/path) is matched by its path", async () => {
+    const { key } = await fixture([
+      { name: "orders", algorithm: "sliding_log", limit: 5, windowMs: HOUR_MS, match: { path: "/orders/*" } },
+    ]);
+    const res = await authorize({
+      method: "GET",
+      uri: "http://api.example/orders/7?x=1",
+      key: key.key,
+      style: "original",
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("4");
+  });
+
   it("refused: 429 problem with Retry-After, charged once per call; nginx's X-Original-* headers work the same", async () => {
     const { key } = await fixture([{ name: "tiny", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS }]);
     expect(

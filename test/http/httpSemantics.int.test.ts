@@ -149,6 +149,18 @@ describe("the path is decoded once; an encoded / or \\ is a 400", () => {
       400,
     );
   });
+
+  it("a target in absolute-form is served as its path (RFC 9112 3.2.2), not redirected", async () => {
+    const key = await keyWith([{ name: "per-key", algorithm: "fixed_window", limit: 100, windowMs: HOUR_MS }]);
+    const res = await call("GET", "http://api.example/api/v1/echo/a?x=1", key.key);
+    expect(res.status, res.text).toBe(200);
+    expect(JSON.parse(res.text)).toMatchObject({ ok: true, path: "/api/v1/echo/a" });
+    expect(res.headers.get("ratelimit-policy")).toBe('"per-key";q=100;w=3600');
+    expectProblem(await call("GET", "http://api.example/api/v1/echo"), 401);
+    expectProblem(await call("GET", "http://api.example/api/v1/echo/export%2Fa", key.key), 400);
+    // The control plane too: an admin API error is its problem+json, not a redirect.
+    expectProblem(await call("GET", "http://api.example/api/admin/tenants"), 401);
+  });
 });
 
 describe("every path under /api answers errors as problem+json", () => {

@@ -129,7 +129,7 @@ export function errorResponseComponents(): Record<string, ZodOpenApiResponseObje
   }
   // The gateway's own answers (CONTRACT.md "Gateway"), not codes of lib/http/errors.ts.
   out.BadGateway = {
-    description: "502 Bad Gateway: the tenant's upstream could not be reached.",
+    description: "502 Bad Gateway: the tenant's upstream could not be reached, or answered what cannot be forwarded.",
     content: problemContent,
   };
   out.GatewayTimeout = {

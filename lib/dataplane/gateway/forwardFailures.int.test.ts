@@ -52,6 +52,28 @@ describe("failures", () => {
     expect(await outcomes("unreachable")).toBe(before + 1);
   });
 
+  it("an upstream whose headers are too large or not HTTP: 502 saying it answered what cannot be forwarded", async () => {
+    const big = await upstream((req, res) => {
+      req.resume();
+      res.writeHead(200, { "x-big": "v".repeat(20_000) });
+      res.end("ok");
+    });
+    const garbage = http.createServer().on("connection", (socket) => socket.end("NOT HTTP AT ALL\r\n\r\n"));
+    await new Promise<void>((resolve) => garbage.listen(0, "127.0.0.1", resolve));
+    try {
+      for (const url of [big.url, `http://127.0.0.1:${(garbage.address() as { port: number }).port}`]) {
+        const res = await send(await front(url), { path: "/api/v1/x" });
+        expect(res.status, url).toBe(502);
+        expect(json(res)).toMatchObject({
+          status: 502,
+          detail: "The upstream sent a response that cannot be forwarded.",
+        });
+      }
+    } finally {
+      garbage.close();
+    }
+  });
+
   it("an upstream URL that does not parse (never stored: the schema refuses it) is a 502 too, not a crash", async () => {
     const res = await send(await front("no scheme"), { path: "/api/v1/x" });
     expect(res.status).toBe(502);

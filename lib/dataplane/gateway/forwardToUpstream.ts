@@ -16,8 +16,9 @@
  *   per answer (an AsyncResource and a promise), piped into the response, cost ~15% of the
  *   gateway's CPU per request.
  * - The upstream's status, headers and body come back as they are, with the rate-limit headers set.
- * - Upstream unreachable (refused, reset, DNS, TLS, connect timeout): 502; status and headers not
- *   there within `timeoutMs`: 504; both problem+json that name no host or error. An upstream
+ * - Upstream unreachable (refused, reset, DNS, TLS, connect timeout) or answering what cannot be
+ *   read or forwarded (headers over 16 KiB, not HTTP/1.1): 502; status and headers not there within
+ *   `timeoutMs`: 504; both problem+json that name no host or error. An upstream
  *   whose body fails (or stays silent for `timeoutMs`) after its headers were sent ends the
  *   client's connection: a problem can no longer be sent, and a truncated body must not pass for
  *   a whole one.
@@ -111,6 +112,16 @@ export function forwardToUpstream(f: ForwardRequest): Promise<void> {
 
 const noop = () => {};
 
+const UNFORWARDABLE = "The upstream sent a response that cannot be forwarded.";
+
+/**
+ * The upstream answered, but not with a response undici can read: headers over Node's limit
+ * (--max-http-header-size, 16 KiB by default) or not HTTP/1.1. Still a 502 (as nginx's "upstream
+ * sent too big header"), but not "could not be reached", which would send its operator to the network.
+ */
+const unreadable = (error: Error): boolean =>
+  error instanceof errors.HeadersOverflowError || error instanceof errors.HTTPParserError;
+
 /**
  * One forwarded request, as undici's (legacy) dispatch handler: onConnect, onHeaders, onData,
  * onComplete, onError; undici calls exactly one of onComplete and onError, once. Settles (resolves
@@ -186,12 +197,7 @@ class Exchange implements Dispatcher.DispatchHandler {
       // Node refused what the upstream sent (an invalid header value or status): not forwardable.
       this.settled = true;
       this.abortUpstream?.(new errors.RequestAbortedError());
-      writeGatewayProblem(
-        f.res,
-        "upstream_unreachable",
-        "The upstream sent a response that cannot be forwarded.",
-        f.rateLimitHeaders,
-      );
+      writeGatewayProblem(f.res, "upstream_unreachable", UNFORWARDABLE, f.rateLimitHeaders);
       if (f.res.headersSent) f.onStatus?.(f.res.statusCode);
       this.settle();
       return false;
@@ -247,7 +253,12 @@ class Exchange implements Dispatcher.DispatchHandler {
         f.rateLimitHeaders,
       );
     else if (outcome === "unreachable")
-      writeGatewayProblem(f.res, "upstream_unreachable", "The upstream could not be reached.", f.rateLimitHeaders);
+      writeGatewayProblem(
+        f.res,
+        "upstream_unreachable",
+        unreadable(error) ? UNFORWARDABLE : "The upstream could not be reached.",
+        f.rateLimitHeaders,
+      );
     // Only a status the client was sent (a response already gone cannot take a problem).
     if (outcome !== "aborted" && f.res.headersSent) f.onStatus?.(f.res.statusCode);
     this.settle();
