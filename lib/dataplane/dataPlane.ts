@@ -82,21 +82,53 @@ function checked(make: () => Reply | Promise<Reply>): Reply | Promise<Reply> {
   }
 }
 
+/** An HTTP method name (RFC 9110 5.6.2 token), at most 32 characters. */
+const METHOD = /^[!#$%&'*+.^_`|~0-9A-Z-]{1,32}$/;
+
+/**
+ * One forwarded value from the proxy: `forwarded` (Caddy, Traefik) or `original` (nginx). A reply
+ * when it is ambiguous: either header sent more than once (Node would join them with ", "), or both
+ * sent with different values. A proxy sets one of the pair and passes the client's other headers on
+ * (it must: the credentials are among them), so a client behind nginx could add X-Forwarded-Uri and
+ * pick the path the rules see, or the other way round behind Caddy. Neither may win: 400.
+ */
+function forwardedValue(req: IncomingMessage, forwarded: string, original: string): string | undefined | Reply {
+  const a = req.headersDistinct[forwarded];
+  const b = req.headersDistinct[original];
+  if ((a?.length ?? 0) > 1 || (b?.length ?? 0) > 1)
+    return problemReplyFor("bad_request", `Forward auth needs one ${forwarded} or ${original}, not several.`);
+  const value = a?.[0]?.trim();
+  const other = b?.[0]?.trim();
+  if (value !== undefined && other !== undefined && value !== other)
+    return problemReplyFor(
+      "bad_request",
+      `${forwarded} and ${original} disagree: the proxy sets one of them, so the other came from the client.`,
+    );
+  return value ?? other;
+}
+
 /** The method, decoded path and query forward auth decides for, from the proxy's headers. */
 function forwardedRequest(req: IncomingMessage): { method: string; path: string; query: string } | Reply {
-  const method = (headerOf(req, "x-forwarded-method") ?? headerOf(req, "x-original-method"))?.trim().toUpperCase();
-  const uri = (headerOf(req, "x-forwarded-uri") ?? headerOf(req, "x-original-uri"))?.trim();
-  if (!method || !/^[A-Z]{1,32}$/.test(method) || !uri) {
+  const method = forwardedValue(req, "x-forwarded-method", "x-original-method");
+  if (typeof method === "object") return method;
+  const uri = forwardedValue(req, "x-forwarded-uri", "x-original-uri");
+  if (typeof uri === "object") return uri;
+  const upper = method?.toUpperCase();
+  if (!upper || !METHOD.test(upper) || !uri) {
     return problemReplyFor(
       "bad_request",
       "Forward auth needs the original method and URI: X-Forwarded-Method and X-Forwarded-Uri (or X-Original-Method and X-Original-URI).",
     );
   }
-  // A proxy may pass the URI as the client sent it, in absolute-form too (http://host/path).
-  const target = splitTarget(absoluteForm(uri)?.originForm ?? uri);
+  if (/\s/.test(uri)) return problemReplyFor("bad_request", "The forwarded URI is refused: it contains whitespace.");
+  // A proxy may pass the URI as the client sent it: in absolute-form too (http://host/path), and
+  // with a fragment, which is never part of the path the rules match.
+  const hash = uri.indexOf("#");
+  const withoutFragment = hash < 0 ? uri : uri.slice(0, hash);
+  const target = splitTarget(absoluteForm(withoutFragment)?.originForm ?? withoutFragment);
   const decoded = decodePathOnce(target.rawPath);
   if (!decoded.ok) return problemReplyFor("bad_request", `The forwarded URI is refused: ${decoded.reason}`);
-  return { method, path: decoded.path, query: target.query };
+  return { method: upper, path: decoded.path, query: target.query };
 }
 
 export function createDataPlane(deps: DataPlaneDeps): NodeHandler {

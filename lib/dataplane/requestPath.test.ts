@@ -72,6 +72,8 @@ describe("isDataPlaneTarget", () => {
     ["/tenants", false],
     // Spelled under /api/v1: the data plane refuses its dot segment (400); it never reaches the admin API.
     ["/api/v1/../admin/tenants", true],
+    // OPTIONS *: no route, refused by the data plane with a problem (Next answered a text/plain 500).
+    ["*", true],
   ])("%s: %s", (target, expected) => {
     expect(isDataPlaneTarget(target)).toBe(expected);
   });

@@ -77,9 +77,12 @@ export function rawPathAfter(rawPath: string, n: number): string {
 /**
  * Whether a request target belongs to the data plane: its path is /api/v1 or below, however it
  * is spelled (`/api/%761/echo`, `/api/x/../v1`, `/api//v1`), so no spelling reaches Next's routes
- * instead. Lenient on purpose: the data plane then decodes strictly and refuses what it must.
+ * instead; and `*`. Lenient on purpose: the data plane then decodes strictly and refuses what it must.
  */
 export function isDataPlaneTarget(target: string): boolean {
+  // `OPTIONS *` (asterisk-form) names no route: the data plane answers it a problem+json 400, where
+  // Next answered a text/plain 500.
+  if (target === "*") return true;
   const { rawPath } = splitTarget(target);
   if (rawPath === "/api/v1" || rawPath.startsWith("/api/v1/")) return true;
   if (!/^[/\\]+(api|%61)/i.test(rawPath)) return false;

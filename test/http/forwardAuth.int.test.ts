@@ -126,6 +126,51 @@ describe("forward auth", () => {
     expect(res.headers.get("x-ratelimit-remaining")).toBe("4");
   });
 
+  it("a client cannot choose the path the rules see: ambiguous forwarded headers are a 400, nothing charged", async () => {
+    const { key } = await fixture([
+      { name: "exact", algorithm: "fixed_window", limit: 5, windowMs: HOUR_MS, match: { path: "/exact" } },
+    ]);
+    const auth = { authorization: `Bearer ${key.key}` };
+    const call = (headers: Record<string, string>) =>
+      rawRequest(a.url, { target: "/api/v1/authorize", headers: { ...auth, ...headers } });
+    // Behind nginx (X-Original-*), a client adds X-Forwarded-Uri; behind Caddy, the other way round.
+    const spoofs: Record<string, string>[] = [
+      { "x-original-method": "GET", "x-original-uri": "/exact", "x-forwarded-uri": "/anything" },
+      { "x-forwarded-method": "GET", "x-forwarded-uri": "/exact", "x-original-uri": "/anything" },
+      { "x-original-method": "GET", "x-original-uri": "/exact", "x-forwarded-method": "POST" },
+    ];
+    for (const headers of spoofs) {
+      const res = await call(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(400);
+      expect(JSON.parse(res.text).detail).toMatch(/disagree/);
+    }
+    // The same value twice is no ambiguity.
+    const same = await call({ "x-forwarded-method": "GET", "x-forwarded-uri": "/exact", "x-original-uri": "/exact" });
+    expect(same.headers.get("x-ratelimit-remaining")).toBe("4");
+    // A fragment is not part of the path; whitespace is refused.
+    const fragment = await call({ "x-forwarded-method": "GET", "x-forwarded-uri": "/exact#part" });
+    expect(fragment.headers.get("x-ratelimit-remaining")).toBe("3");
+    expect((await call({ "x-forwarded-method": "GET", "x-forwarded-uri": "/exact x" })).status).toBe(400);
+    // A method is any token (M-SEARCH), not only letters.
+    expect((await call({ "x-forwarded-method": "M-SEARCH", "x-forwarded-uri": "/exact" })).status).toBe(200);
+  });
+
+  it("a forwarded URI sent twice is a 400, not the two joined into one path", async () => {
+    const { key } = await fixture([
+      { name: "exact", algorithm: "fixed_window", limit: 5, windowMs: HOUR_MS, match: { path: "/exact" } },
+    ]);
+    const res = await rawRequest(a.url, {
+      target: "/api/v1/authorize",
+      headers: {
+        authorization: `Bearer ${key.key}`,
+        "x-forwarded-method": "GET",
+        "x-forwarded-uri": ["/exact", "/other"],
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).detail).toMatch(/not several/);
+  });
+
   it("refused: 429 problem with Retry-After, charged once per call; nginx's X-Original-* headers work the same", async () => {
     const { key } = await fixture([{ name: "tiny", algorithm: "sliding_log", limit: 2, windowMs: HOUR_MS }]);
     expect(

@@ -109,4 +109,27 @@ describe.each(PROXIES)("%s", (_name, start) => {
     });
     expect(api.count(), "a refused request never reaches the API").toBe(before + LIMIT + 1);
   });
+
+  it("a client cannot pick the path the rules see with its own X-Forwarded-Uri or X-Original-URI", async () => {
+    const tenant = await admin.createTenant();
+    createdTenants.push(tenant.id);
+    await admin.putTenantRules(tenant.id, [
+      { name: "orders", algorithm: "sliding_log", limit: 1, windowMs: HOUR_MS, match: { path: "/orders/**" } },
+    ]);
+    const key = await admin.createKey(tenant.id);
+    const auth = { authorization: `Bearer ${key.key}` };
+    expect((await get("/orders/1", auth)).status).toBe(200);
+    const before = api.count();
+    const spoofed = await get("/orders/2", {
+      ...auth,
+      "x-forwarded-method": "GET",
+      "x-forwarded-uri": "/health",
+      "x-original-method": "GET",
+      "x-original-uri": "/health",
+    });
+    // nginx drops the client's X-Forwarded-* and sets X-Original-*: the rule refuses (429). Caddy
+    // sets X-Forwarded-* and passes the client's X-Original-*: they disagree (400).
+    expect([400, 429], spoofed.text).toContain(spoofed.status);
+    expect(api.count(), "the spoofed request never reaches the API").toBe(before);
+  });
 });

@@ -175,6 +175,10 @@ describe("every path under /api answers errors as problem+json", () => {
     },
   );
 
+  it("OPTIONS * (no route at all): a 400 problem, not a text/plain 500", async () => {
+    expect(expectProblem(await call("OPTIONS", "*"), 400).detail).toMatch(/must start with \//);
+  });
+
   it("/api/v1 itself with a valid key: 404 problem after admission", async () => {
     const key = await keyWith([]);
     expect(expectProblem(await call("GET", "/api/v1", key.key), 404).detail).toMatch(/no gateway upstream/);

@@ -20,15 +20,19 @@ export interface RawRequest {
   method?: string;
   /** The request target as sent: path and query, e.g. `/api/v1/echo/a%2Fb?x=1`. */
   target: string;
-  headers?: Record<string, string>;
+  /** A list: the header sent once per value, on lines of its own (as a client may). */
+  headers?: Record<string, string | string[]>;
   body?: string | Buffer;
 }
 
 const TIMEOUT_MS = 30_000;
 
-function sendable(headers: Record<string, string>): boolean {
+type HeaderLines = Record<string, string | string[]>;
+
+function sendable(headers: HeaderLines): boolean {
   try {
-    for (const [name, value] of Object.entries(headers)) http.validateHeaderValue(name, value);
+    for (const [name, values] of Object.entries(headers))
+      for (const value of [values].flat()) http.validateHeaderValue(name, value);
     return true;
   } catch {
     return false;
@@ -43,7 +47,7 @@ export function rawRequest(baseUrl: string, init: RawRequest): Promise<RawAnswer
   return sendable(headers) ? viaClient(baseUrl, init, headers) : viaSocket(baseUrl, init, headers);
 }
 
-function viaClient(baseUrl: string, init: RawRequest, headers: Record<string, string>): Promise<RawAnswer> {
+function viaClient(baseUrl: string, init: RawRequest, headers: HeaderLines): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -81,7 +85,7 @@ function viaClient(baseUrl: string, init: RawRequest, headers: Record<string, st
   });
 }
 
-function viaSocket(baseUrl: string, init: RawRequest, headers: Record<string, string>): Promise<RawAnswer> {
+function viaSocket(baseUrl: string, init: RawRequest, headers: HeaderLines): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   const body = init.body === undefined ? Buffer.alloc(0) : Buffer.from(init.body);
   const head = [
@@ -89,7 +93,7 @@ function viaSocket(baseUrl: string, init: RawRequest, headers: Record<string, st
     `host: ${url.host}`,
     "connection: close",
     ...(headers["content-length"] ? [] : [`content-length: ${body.length}`]),
-    ...Object.entries(headers).map(([n, v]) => `${n}: ${v}`),
+    ...Object.entries(headers).flatMap(([n, values]) => [values].flat().map((v) => `${n}: ${v}`)),
   ].join("\r\n");
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: url.hostname, port: Number(url.port) });

@@ -18,6 +18,11 @@ describe("clientIp", () => {
     ["two hops", fromServer("10.0.0.1", "6.6.6.6, 1.2.3.4, 10.0.0.2"), 2, "1.2.3.4"],
     ["more hops than entries: the left-most", fromServer("10.0.0.1", "1.2.3.4"), 5, "1.2.3.4"],
     ["an IPv4-mapped IPv6 address is plain IPv4", fromServer("::ffff:127.0.0.1"), 0, "127.0.0.1"],
+    ["a port our proxy appended is dropped (IPv4)", fromServer("10.0.0.1", "1.2.3.4:51234"), 1, "1.2.3.4"],
+    ["a port and brackets are dropped (IPv6)", fromServer("10.0.0.1", "[2001:db8::3]:443"), 1, "2001:db8::3"],
+    ["brackets alone are dropped", fromServer("10.0.0.1", "[2001:db8::3]"), 1, "2001:db8::3"],
+    ["a bare IPv6 address keeps its last group", fromServer("10.0.0.1", "2001:db8::3"), 1, "2001:db8::3"],
+    ["a mapped address with a port", fromServer("10.0.0.1", "[::ffff:1.2.3.4]:80"), 1, "1.2.3.4"],
   ])("%s", (_, h, hops, expected) => {
     expect(clientIp(h, hops, SECRET)).toBe(expected);
   });

@@ -22,9 +22,18 @@ function peerAddress(headers: Headers, secret: string | undefined): string | nul
   return peer;
 }
 
-/** IPv4-mapped IPv6 (`::ffff:1.2.3.4`) as plain IPv4, so one client has one address. */
+const BRACKETED = /^\[([^\]]*)\](?::\d+)?$/;
+const IPV4_WITH_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/;
+
+/**
+ * One client, one address: IPv4-mapped IPv6 (`::ffff:1.2.3.4`) as plain IPv4, and the port some
+ * proxies append to an X-Forwarded-For entry (`1.2.3.4:51234`, `[2001:db8::1]:443`; Azure
+ * Application Gateway, IIS ARR) or the brackets around an IPv6 one dropped. With the port kept,
+ * every connection of one client was a new client to an `ip` rule and to the access lists.
+ */
 export function normalizeIp(ip: string): string {
-  const trimmed = ip.trim();
+  let trimmed = ip.trim();
+  trimmed = BRACKETED.exec(trimmed)?.[1] ?? IPV4_WITH_PORT.exec(trimmed)?.[1] ?? trimmed;
   return trimmed.startsWith("::ffff:") && trimmed.includes(".") ? trimmed.slice(7) : trimmed;
 }
 

@@ -4,6 +4,7 @@
  * told to count by response (onStatus).
  */
 import http from "node:http";
+import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { freePort } from "@/test/support/freePort";
 import { json, send, gatewayBench } from "@/test/support/gatewayBench";
@@ -71,6 +72,94 @@ describe("failures", () => {
       }
     } finally {
       garbage.close();
+    }
+  });
+
+  it("a 504 sent before the client's body was read closes the connection instead of leaving it hung", async () => {
+    const up = await upstream((req) => req.resume()); // reads, never answers
+    const port = await front(up.url, 300);
+    const socket = net.connect(port, "127.0.0.1");
+    socket.on("error", () => undefined);
+    const closed = new Promise<string>((resolve) => socket.on("close", () => resolve("closed")));
+    socket.write(`POST /api/v1/upload HTTP/1.1\r\nHost: x\r\nContent-Length: 3000\r\n\r\n${"a".repeat(1500)}`);
+    let text = "";
+    socket.on("data", (chunk: Buffer) => (text += chunk.toString()));
+    await waitUntil(async () => text.includes("\r\n\r\n"), 5_000, "the 504 arrives");
+    expect(text).toMatch(/^HTTP\/1\.1 504/);
+    expect(text.toLowerCase()).toContain("connection: close");
+    // The rest of the body and a next request would never be read: the server closes the
+    // connection (before, it stayed open until the keep-alive timeout, the request unanswered).
+    if (!socket.destroyed) {
+      socket.write("b".repeat(1500));
+      socket.write("GET /api/v1/next HTTP/1.1\r\nHost: x\r\n\r\n");
+    }
+    await expect(Promise.race([closed, new Promise((r) => setTimeout(() => r("hung"), 3_000))])).resolves.toBe(
+      "closed",
+    );
+  });
+
+  it("timeoutMs covers the connect and TLS handshake: an upstream that never completes it is a 504 in time", async () => {
+    const silent = net.createServer(() => undefined); // accepts, never answers the ClientHello
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = await front(`https://127.0.0.1:${(silent.address() as { port: number }).port}`, 300);
+      const started = performance.now();
+      const res = await send(port, { path: "/api/v1/x" });
+      expect(res.status).toBe(504);
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it("an upload is timed by its silences: a body slower in all than timeoutMs, never silent that long, passes", async () => {
+    const up = await upstream((req, res) => {
+      let n = 0;
+      req.on("data", (c: Buffer) => (n += c.length));
+      req.on("end", () => res.end(String(n)));
+    });
+    const port = await front(up.url, 400);
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port, method: "POST", path: "/api/v1/slow", agent: false }, (r) => {
+        let body = "";
+        r.on("data", (c: Buffer) => (body += c.toString()));
+        r.on("end", () => resolve({ status: r.statusCode!, body }));
+      });
+      req.on("error", reject);
+      let sent = 0;
+      const tick = () => {
+        req.write("abcdef");
+        if (++sent < 6) setTimeout(tick, 150);
+        else req.end();
+      };
+      tick();
+    });
+    expect(res).toEqual({ status: 200, body: "36" });
+  });
+
+  it("a GET that fails on a connection the upstream closed is sent once more; a POST with a body is not", async () => {
+    let connections = 0;
+    const up = net.createServer((socket) => {
+      const n = ++connections;
+      socket.once("data", () => {
+        // The first connection closes as the request arrives (a pooled connection closed when reused).
+        if (n === 1) socket.destroy();
+        else socket.end("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+      });
+    });
+    await new Promise<void>((resolve) => up.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = await front(`http://127.0.0.1:${(up.address() as { port: number }).port}`);
+      const res = await send(port, { path: "/api/v1/x" });
+      expect(res.status).toBe(200);
+      expect(res.body.toString()).toBe("ok");
+      expect(connections).toBe(2);
+      connections = 0;
+      const post = await send(port, { method: "POST", path: "/api/v1/x", body: "payload" });
+      expect(post.status).toBe(502);
+      expect(connections).toBe(1);
+    } finally {
+      up.close();
     }
   });
 

@@ -17,11 +17,15 @@
  *   gateway's CPU per request.
  * - The upstream's status, headers and body come back as they are, with the rate-limit headers set.
  * - Upstream unreachable (refused, reset, DNS, TLS, connect timeout) or answering what cannot be
- *   read or forwarded (headers over 16 KiB, not HTTP/1.1): 502; status and headers not there within
- *   `timeoutMs`: 504; both problem+json that name no host or error. An upstream
- *   whose body fails (or stays silent for `timeoutMs`) after its headers were sent ends the
- *   client's connection: a problem can no longer be sent, and a truncated body must not pass for
- *   a whole one.
+ *   read or forwarded (headers over 16 KiB, not HTTP/1.1): 502. Status and headers not there within
+ *   `timeoutMs`, connect and TLS handshake included, counted from the last chunk of the client's
+ *   body sent (an upload is timed by its silences): 504. Both problem+json that name no host or
+ *   error; when the client's body was not read to its end, they close the connection.
+ * - A GET, HEAD or OPTIONS without a body that fails on its connection before any answer is sent
+ *   once more, on a new connection (`retryable`); nothing else is retried.
+ * - An upstream whose body fails (or stays silent for `timeoutMs`) after its headers were sent ends
+ *   the client's connection: a problem can no longer be sent, and a truncated body must not pass
+ *   for a whole one.
  * - Resolves once the exchange is over (answered, failed or aborted); never rejects.
  * - `onStatus` is told the status the client is sent, once it is sent: the upstream's, or 502/504
  *   of Sluice's own; never when the client went away first (count by response, rule field chargeOn).
@@ -112,6 +116,8 @@ export function forwardToUpstream(f: ForwardRequest): Promise<void> {
 
 const noop = () => {};
 
+const IDEMPOTENT_WITHOUT_BODY = new Set(["GET", "HEAD", "OPTIONS"]);
+
 const UNFORWARDABLE = "The upstream sent a response that cannot be forwarded.";
 
 /**
@@ -136,6 +142,8 @@ class Exchange implements Dispatcher.DispatchHandler {
   private abortReason: Error | undefined;
   private timedOut = false;
   private clientGone = false;
+  /** Sent once more already (a stale pooled connection, see `retryable`). */
+  private retried = false;
   /** The upstream's status and headers were written to the client: the body is being forwarded. */
   private forwarding = false;
   /** Over (or given up by this side: undici's onError is ignored then). */
@@ -148,9 +156,13 @@ class Exchange implements Dispatcher.DispatchHandler {
   ) {}
 
   start(): void {
+    this.f.res.once("close", this.onResClose);
+    this.timer = setTimeout(this.onTimeout, this.f.upstream.timeoutMs);
+    this.dispatch();
+  }
+
+  private dispatch(): void {
     const f = this.f;
-    f.res.once("close", this.onResClose);
-    this.timer = setTimeout(this.onTimeout, f.upstream.timeoutMs);
     let target: { origin: string; prefix: string };
     try {
       // A stored URL always parses (upstreamSchema), but a bad one must be a 502, not a throw.
@@ -172,7 +184,8 @@ class Exchange implements Dispatcher.DispatchHandler {
           keyId: f.keyId,
         }),
         body: hasBody(f.req) ? f.req : null,
-        // The timer above covers connect + headers; this one is the silence allowed between body chunks.
+        // The exchange's timer covers connect, upload and headers; this one is the silence allowed
+        // between the answer's body chunks.
         headersTimeout: f.upstream.timeoutMs,
         bodyTimeout: f.upstream.timeoutMs,
       },
@@ -183,6 +196,15 @@ class Exchange implements Dispatcher.DispatchHandler {
   onConnect(abort: (reason?: Error) => void): void {
     if (this.abortReason) abort(this.abortReason);
     else this.abortUpstream = abort;
+  }
+
+  /** An upload is timed by its silences: `timeoutMs` between chunks, then for the answer's headers. */
+  onBodySent(): void {
+    if (!this.forwarding && !this.settled) this.timer?.refresh();
+  }
+
+  onRequestSent(): void {
+    if (!this.forwarding && !this.settled) this.timer?.refresh();
   }
 
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
@@ -224,10 +246,20 @@ class Exchange implements Dispatcher.DispatchHandler {
   onError(error: Error): void {
     if (this.settled) return;
     const f = this.f;
+    if (this.retryable(error)) {
+      this.retried = true;
+      this.abortUpstream = undefined;
+      this.dispatch();
+      return;
+    }
     clearTimeout(this.timer);
     // As undici's own request API does: the client's body is not read any further (without
-    // destroying the client's socket, which the answer below still needs).
+    // destroying the client's socket, which the answer below still needs). The rest of the body
+    // is then never read from the connection, so the answer closes it: kept alive, it would hang
+    // until the server's keep-alive timeout, the client's next request on it unanswered.
+    let headers = f.rateLimitHeaders;
     if (hasBody(f.req) && !f.req.destroyed) {
+      if (!f.req.complete) headers = { ...headers, connection: "close" };
       f.req.on("error", noop);
       (f.req as unknown as { socket: unknown }).socket = null;
       f.req.destroy(error);
@@ -250,14 +282,14 @@ class Exchange implements Dispatcher.DispatchHandler {
         f.res,
         "upstream_timeout",
         `The upstream did not answer within ${f.upstream.timeoutMs} ms.`,
-        f.rateLimitHeaders,
+        headers,
       );
     else if (outcome === "unreachable")
       writeGatewayProblem(
         f.res,
         "upstream_unreachable",
         unreadable(error) ? UNFORWARDABLE : "The upstream could not be reached.",
-        f.rateLimitHeaders,
+        headers,
       );
     // Only a status the client was sent (a response already gone cannot take a problem).
     if (outcome !== "aborted" && f.res.headersSent) f.onStatus?.(f.res.statusCode);
@@ -272,8 +304,28 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   private abort(): void {
     const reason = new errors.RequestAbortedError();
-    if (this.abortUpstream) this.abortUpstream(reason);
-    else this.abortReason = reason;
+    if (this.abortUpstream) {
+      this.abortUpstream(reason);
+      return;
+    }
+    // Not connected yet (a connect or TLS handshake under way, up to CONNECT_TIMEOUT_MS): undici
+    // applies the reason once it connects (onConnect), and this exchange ends now, with its 504 or
+    // as aborted, not when the connect gives up.
+    this.abortReason = reason;
+    this.onError(reason);
+  }
+
+  /**
+   * Sent again once, on a new connection: an idempotent request without a body (GET, HEAD,
+   * OPTIONS) that failed on its connection before any answer. The usual cause is a pooled
+   * keep-alive connection the upstream closed just as it was reused (an upstream with an idle
+   * timeout under KEEP_ALIVE_MS that does not announce it: gunicorn's is 2 s); nginx retries such
+   * requests too (proxy_next_upstream error). Never a request with a body, nor a refused connect.
+   */
+  private retryable(error: Error): boolean {
+    if (this.retried || this.forwarding || this.timedOut || this.clientGone || hasBody(this.f.req)) return false;
+    if (!IDEMPOTENT_WITHOUT_BODY.has(this.f.req.method ?? "GET")) return false;
+    return error instanceof errors.SocketError || (error as { code?: string }).code === "ECONNRESET";
   }
 
   private settle(): void {
