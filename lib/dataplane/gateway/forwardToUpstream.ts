@@ -85,13 +85,18 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
-/** `<upstream path prefix><path after /api/v1>`, always starting with `/`. */
-export function upstreamPath(upstreamUrl: URL, path: string): string {
-  return pathPrefixOf(upstreamUrl) + restOf(path);
+/**
+ * The upstream's request target: `path` (what follows /api/v1, query included) under the upstream
+ * URL's path prefix. `/api/v1` itself (`path` "" or "?x=1") is the upstream URL's own path, as the
+ * contract maps `/api/v1/orders/42` to `<upstream>/orders/42`: with upstream `http://u/v2`, `/v2`,
+ * not `/v2/` (and `/` when the URL has no path).
+ */
+export function upstreamPath(prefix: string, path: string): string {
+  if (path === "" || path.startsWith("?")) return (prefix || "/") + path;
+  return prefix + (path.startsWith("/") ? path : `/${path}`);
 }
 
 const pathPrefixOf = (upstreamUrl: URL): string => upstreamUrl.pathname.replace(/\/+$/, "");
-const restOf = (path: string): string => (path === "" ? "/" : path.startsWith("/") ? path : `/${path}`);
 
 /** Upstream URLs parsed once (a tenant's URL changes rarely): origin and path prefix. Bounded: cleared when full. */
 const parsedUpstreams = new Map<string, { origin: string; prefix: string }>();
@@ -175,7 +180,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     gatewayAgent().dispatch(
       {
         origin: target.origin,
-        path: target.prefix + restOf(f.path),
+        path: upstreamPath(target.prefix, f.path),
         method: (f.req.method ?? "GET") as Dispatcher.HttpMethod,
         headers: upstreamRequestHeaders(f.req.headers, {
           clientIp: f.clientIp,
