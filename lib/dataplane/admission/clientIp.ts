@@ -32,9 +32,9 @@ const IPV4_WITH_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/;
  * every connection of one client was a new client to an `ip` rule and to the access lists.
  */
 export function normalizeIp(ip: string): string {
-  let trimmed = ip.trim();
-  trimmed = BRACKETED.exec(trimmed)?.[1] ?? IPV4_WITH_PORT.exec(trimmed)?.[1] ?? trimmed;
-  return trimmed.startsWith("::ffff:") && trimmed.includes(".") ? trimmed.slice(7) : trimmed;
+  const trimmed = ip.trim();
+  const address = BRACKETED.exec(trimmed)?.[1] ?? IPV4_WITH_PORT.exec(trimmed)?.[1] ?? trimmed;
+  return address.startsWith("::ffff:") && address.includes(".") ? address.slice(7) : address;
 }
 
 export function clientIp(headers: Headers, trustProxyHops: number, secret = process.env.SLUICE_PEER_SECRET): string {

@@ -209,7 +209,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onRequestSent(): void {
-    if (!this.forwarding && !this.settled) this.timer?.refresh();
+    this.onBodySent();
   }
 
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
