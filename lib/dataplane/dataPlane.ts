@@ -27,7 +27,7 @@ import { clientIpOf } from "./admission/clientIp";
 import { problemReplyFor, problemReplyFromError } from "../http/problem";
 import type { ForwardRequest } from "./gateway/forwardToUpstream";
 import type { Reply } from "../http/reply";
-import { absoluteForm, decodePathOnce, rawPathAfter, splitTarget } from "./requestPath";
+import { absoluteForm, decodePathOnce, FRAGMENT, rawPathAfter, splitTarget } from "./requestPath";
 import { headerOf, headerSource, writeReply } from "./nodeIo";
 import { authorizedReply, checkPlan, checkReply, echoReply, type CheckDeps } from "./routes";
 
@@ -121,11 +121,11 @@ function forwardedRequest(req: IncomingMessage): { method: string; path: string;
     );
   }
   if (/\s/.test(uri)) return problemReplyFor("bad_request", "The forwarded URI is refused: it contains whitespace.");
-  // A proxy may pass the URI as the client sent it: in absolute-form too (http://host/path), and
-  // with a fragment, which is never part of the path the rules match.
-  const hash = uri.indexOf("#");
-  const withoutFragment = hash < 0 ? uri : uri.slice(0, hash);
-  const target = splitTarget(absoluteForm(withoutFragment)?.originForm ?? withoutFragment);
+  // A proxy may pass the URI as the client sent it: in absolute-form too (http://host/path). A
+  // fragment is a 400 here as in any request target Sluice serves: the protected API may route
+  // `/login#x` as `/login` (nginx does), so no rule may see it otherwise, and none drops it silently.
+  if (uri.includes("#")) return problemReplyFor("bad_request", `The forwarded URI is refused: ${FRAGMENT.reason}`);
+  const target = splitTarget(absoluteForm(uri)?.originForm ?? uri);
   const decoded = decodePathOnce(target.rawPath);
   if (!decoded.ok) return problemReplyFor("bad_request", `The forwarded URI is refused: ${decoded.reason}`);
   return { method: upper, path: decoded.path, query: target.query };
@@ -139,7 +139,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? "GET";
     const { rawPath, query } = splitTarget(req.url ?? "/");
-    const decoded = decodePathOnce(rawPath);
+    const decoded = query.includes("#") ? FRAGMENT : decodePathOnce(rawPath);
     if (!decoded.ok) return writeReply(req, res, problemReplyFor("bad_request", decoded.reason));
     const route = routeOf(decoded.path.slice("/api/v1".length));
     const ip = clientIpOf(headerOf(req, "x-forwarded-for"), req.socket.remoteAddress ?? "unknown", deps.trustProxyHops);

@@ -37,6 +37,10 @@ describe("decodePathOnce", () => {
     expect(decoded.ok).toBe(false);
     if (!decoded.ok) expect(decoded.reason).toMatch(/path/);
   });
+
+  it.each(["/api/v1/login#", "/api/v1/login#x", "/api/v1/#/../admin"])("%s is refused: a fragment", (raw) => {
+    expect(decodePathOnce(raw)).toEqual({ ok: false, reason: "The request target must not contain a fragment (#)." });
+  });
 });
 
 describe("splitTarget", () => {
@@ -72,6 +76,10 @@ describe("isDataPlaneTarget", () => {
     ["/tenants", false],
     // Spelled under /api/v1: the data plane refuses its dot segment (400); it never reaches the admin API.
     ["/api/v1/../admin/tenants", true],
+    // A fragment is no part of the path: the data plane's, which refuses it (400), wherever it is.
+    ["/api/v1#", true],
+    ["/api/v1#/../admin/tenants", true],
+    ["/api/admin#/../v1", false],
     // OPTIONS *: no route, refused by the data plane with a problem (Next answered a text/plain 500).
     ["*", true],
   ])("%s: %s", (target, expected) => {

@@ -11,6 +11,8 @@
  *   another path than the rules did;
  * - a malformed escape (`%ZZ`, invalid UTF-8) or a control character once decoded.
  * `%2578` decodes to `%78` and stays that: decoding once means a second round never happens.
+ * A `#` is refused too (`FRAGMENT`): a client never sends a fragment, and an upstream that drops it
+ * would route `/login#` as `/login` while a rule saw `login#`.
  */
 
 export type DecodedPath = { ok: true; path: string } | { ok: false; reason: string };
@@ -20,6 +22,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export function decodePathOnce(rawPath: string): DecodedPath {
   if (!rawPath.startsWith("/")) return { ok: false, reason: "The request path must start with /." };
+  if (rawPath.includes("#")) return FRAGMENT;
   if (rawPath.includes("\\")) return { ok: false, reason: "The request path must not contain a backslash." };
   if (/\/\/./.test(rawPath)) return { ok: false, reason: "The request path must not contain an empty segment (//)." };
   if (!rawPath.includes("%")) {
@@ -38,6 +41,15 @@ export function decodePathOnce(rawPath: string): DecodedPath {
   if (CONTROL.test(path)) return { ok: false, reason: "The request path must not contain control characters." };
   return hasDotSegment(path) ? DOT_SEGMENT : { ok: true, path };
 }
+
+/**
+ * A request target with a fragment (`#`) is a 400, in the path or after the query (contract v3):
+ * no rule ever sees a path with a `#` in it, and nothing that may drop it is forwarded.
+ */
+export const FRAGMENT: DecodedPath & { ok: false } = {
+  ok: false,
+  reason: "The request target must not contain a fragment (#).",
+};
 
 const DOT_SEGMENT: DecodedPath = { ok: false, reason: "The request path must not contain . or .. segments." };
 
@@ -83,7 +95,9 @@ export function isDataPlaneTarget(target: string): boolean {
   // `OPTIONS *` (asterisk-form) names no route: the data plane answers it a problem+json 400, where
   // Next answered a text/plain 500.
   if (target === "*") return true;
-  const { rawPath } = splitTarget(target);
+  // What follows a `#` is not part of the path: `/api/v1#/../x` is the data plane's (its 400).
+  const hash = target.indexOf("#");
+  const { rawPath } = splitTarget(hash < 0 ? target : target.slice(0, hash));
   if (rawPath === "/api/v1" || rawPath.startsWith("/api/v1/")) return true;
   if (!/^[/\\]+(api|%61)/i.test(rawPath)) return false;
   let path = rawPath;

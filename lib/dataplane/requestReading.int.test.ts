@@ -1,0 +1,53 @@
+/**
+ * How the data plane reads a request before any rule sees it, tried as a hostile client would
+ * through the gateway (issue 28, points 1 and 5): every spelling an upstream framework would route
+ * to a limited path is either counted against that path's rule or refused, and never forwarded past
+ * the limit. test/support/dataPlaneBed.ts: the real handler, a real limiter, a test upstream.
+ */
+import { describe, expect, it } from "vitest";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
+import { dataPlaneBed } from "@/test/support/dataPlaneBed";
+
+const bed = dataPlaneBed("reqread");
+const HOUR_MS = 3_600_000;
+
+const loginLimit = (extra: Partial<RuleInput> = {}): RuleInput => ({
+  name: "login",
+  algorithm: "fixed_window",
+  limit: 2,
+  windowMs: HOUR_MS,
+  match: { methods: ["POST"], path: "/api/v1/login" },
+  ...extra,
+});
+
+/** Sends each target in turn; answers the statuses. */
+async function statuses(key: string, method: string, targets: string[], headers: Record<string, string | string[]> = {}) {
+  const out: number[] = [];
+  for (const target of targets) out.push((await bed.send(key, { method, target, headers })).status);
+  return out;
+}
+
+describe("a fragment (#) in the request target", () => {
+  it("is a 400 problem+json on the gateway, in the path or after the query, and never reaches the upstream", async () => {
+    const { tenantId, key } = await bed.tenant([loginLimit()]);
+    for (const target of ["/api/v1/login#", "/api/v1/login#x", "/api/v1/login?a=1#x", "/api/v1/echo#"]) {
+      const res = await bed.send(key, { method: "POST", target });
+      expect(res.status, target).toBe(400);
+      expect(res.headers.get("content-type"), target).toBe("application/problem+json");
+      expect(JSON.parse(res.text).detail, target).toMatch(/fragment/);
+    }
+    expect(bed.reached(tenantId)).toEqual([]);
+    // The limit itself is intact: two pass, the third is refused.
+    expect(await statuses(key, "POST", ["/api/v1/login", "/api/v1/login", "/api/v1/login"])).toEqual([200, 200, 429]);
+  });
+
+  it("is a 400 in forward auth's forwarded URI too, as the contract says of every request target", async () => {
+    const { key } = await bed.tenant([loginLimit()]);
+    const res = await bed.send(key, {
+      target: "/api/v1/authorize",
+      headers: { "x-forwarded-method": "POST", "x-forwarded-uri": "/login#x" },
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).detail).toMatch(/fragment/);
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * The data plane (lib/dataplane/dataPlane.ts) in the test process without Postgres or a build: the
+ * handler `npm start` runs, over an access cache whose tenants the test hands it (no rule store), a
+ * real limiter on the shared Redis under a prefix of its own, the real gateway forwarding, and a
+ * test upstream that records what reaches it (test/support/testUpstream.ts). For tests of how the
+ * data plane reads a request (path, method, headers, query) before any rule sees it.
+ *
+ * - `dataPlaneBed(label)`, at the top of a test file: starts the server and the upstream before the
+ *   file's tests, stops both and deletes the prefix's keys after;
+ * - `bed.tenant(rules)`: a fresh tenant with these rules (parsed by the rule schema, as the admin
+ *   API would) and one key, with the upstream as its gateway; answers the key to send;
+ * - `bed.send(key, request)`: one request with its target as given (rawRequest); `bed.reached(tenantId)`:
+ *   what of that tenant reached the upstream.
+ */
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
+import { createDataPlane } from "@/lib/dataplane/dataPlane";
+import { closeGatewayAgent, forwardToUpstream } from "@/lib/dataplane/gateway/forwardToUpstream";
+import { answerClientError } from "@/lib/dataplane/nodeIo";
+import { createLimiter } from "@/lib/limiter/decide";
+import { AccessCache } from "@/lib/policy/compiled/accessCache";
+import type { KeyAccess, TenantAccess } from "@/lib/policy/compiled/accessLoader";
+import { compileRule } from "@/lib/policy/compiled/effectiveRules";
+import { mintKey } from "@/lib/policy/keys/apiKeySecret";
+import { ruleListSchema, type RuleInput } from "@/lib/policy/rules/ruleSchema";
+import { rawRequest, type RawAnswer, type RawRequest } from "./rawHttp";
+import { deleteByPrefix, plainRedis, uniquePrefix } from "./testRedis";
+import { startTestUpstream, type SeenRequest, type TestUpstream } from "./testUpstream";
+
+export interface DataPlaneBed {
+  readonly url: string;
+  tenant(rules: RuleInput[]): Promise<{ tenantId: string; key: string }>;
+  send(key: string | null, request: RawRequest): Promise<RawAnswer>;
+  reached(tenantId: string): SeenRequest[];
+}
+
+const id8 = () => randomBytes(6).toString("base64url").replace(/[-_]/g, "x").slice(0, 8);
+
+export function dataPlaneBed(label: string): DataPlaneBed {
+  const redis = plainRedis();
+  const prefix = uniquePrefix(label);
+  const tenants = new Map<string, TenantAccess>();
+  const access = new AccessCache({
+    loadAll: async () => new Map(tenants),
+    loadTenant: async (id) => tenants.get(id) ?? null,
+  });
+  let server: http.Server | undefined;
+  let upstream: TestUpstream | undefined;
+  let url = "";
+
+  beforeAll(async () => {
+    upstream = await startTestUpstream();
+    const limiter = createLimiter({ redis, prefix, timeoutMs: 2_000 });
+    server = http.createServer(
+      createDataPlane({
+        admit: { access, limiter, anonLimitPerMinute: 1_000_000, enforce: true },
+        check: { access, limiter },
+        trustProxyHops: 0,
+        gateway: { upstreamFor: (tenantId) => access.upstreamFor(tenantId), forward: forwardToUpstream },
+      }),
+    );
+    server.on("clientError", answerClientError);
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await upstream?.close();
+    closeGatewayAgent();
+    await deleteByPrefix(redis, prefix);
+    redis.disconnect();
+  });
+
+  return {
+    get url() {
+      return url;
+    },
+    async tenant(input) {
+      const tenantId = id8();
+      const keyId = id8();
+      const minted = mintKey(keyId);
+      const rules = ruleListSchema.parse(input).map((rule, i) => compileRule(rule, String(i + 1), false));
+      const key: KeyAccess = {
+        id: keyId,
+        tenantId,
+        name: "key",
+        secretHash: minted.secretHash,
+        expiresAtMs: null,
+        overrides: [],
+        rules,
+      };
+      tenants.set(tenantId, {
+        id: tenantId,
+        name: tenantId,
+        rules,
+        keys: new Map([[keyId, key]]),
+        upstream: { url: upstream!.url, timeoutMs: 5_000 },
+      });
+      await access.tenantChanged(tenantId);
+      await access.ready();
+      return { tenantId, key: minted.key };
+    },
+    send(key, request) {
+      const headers = { ...request.headers };
+      if (key !== null) headers["x-api-key"] = key;
+      return rawRequest(url, { ...request, headers });
+    },
+    reached(tenantId) {
+      return upstream!.seen.filter((s) => s.headers["x-sluice-tenant"] === tenantId);
+    },
+  };
+}
