@@ -38,6 +38,30 @@ describe("decodePathOnce", () => {
     if (!decoded.ok) expect(decoded.reason).toMatch(/path/);
   });
 
+  it.each([
+    ["/api/v1/login;jsessionid=1", "/api/v1/login"],
+    ["/api/v1/a;x/b;y=2/c", "/api/v1/a/b/c"],
+    ["/api/v1/login/;x", "/api/v1/login/"],
+    // Stripped before decoding, as Tomcat and Spring do: an encoded ; is part of the segment's name.
+    ["/api/v1/login%3Bx", "/api/v1/login;x"],
+    ["/api/v1/caf%C3%A9;v=%41", "/api/v1/café"],
+  ])("%s: path parameters are no part of the path rules match (%s)", (raw, decoded) => {
+    expect(decodePathOnce(raw)).toEqual({ ok: true, path: decoded });
+  });
+
+  it.each([
+    ["/api/v1/..;/admin", /\. or \.\. segments/],
+    ["/api/v1/.;x/admin", /\. or \.\. segments/],
+    ["/api/v1/%2e%2e;x/admin", /\. or \.\. segments/],
+    ["/api/v1/;x/login", /empty segment/],
+    ["/api/v1/a;%2F..", /encoded \//],
+    ["/api/v1/a;\\..", /backslash/],
+  ])("%s is refused: a traversal or separator hidden behind a path parameter", (raw, reason) => {
+    const decoded = decodePathOnce(raw);
+    expect(decoded.ok).toBe(false);
+    if (!decoded.ok) expect(decoded.reason).toMatch(reason);
+  });
+
   it.each(["/api/v1/login#", "/api/v1/login#x", "/api/v1/#/../admin"])("%s is refused: a fragment", (raw) => {
     expect(decodePathOnce(raw)).toEqual({ ok: false, reason: "The request target must not contain a fragment (#)." });
   });
@@ -80,6 +104,8 @@ describe("isDataPlaneTarget", () => {
     ["/api/v1#", true],
     ["/api/v1#/../admin/tenants", true],
     ["/api/admin#/../v1", false],
+    ["/api;x/v1/echo", true],
+    ["/api/v1;x", true],
     // OPTIONS *: no route, refused by the data plane with a problem (Next answered a text/plain 500).
     ["*", true],
   ])("%s: %s", (target, expected) => {

@@ -11,6 +11,11 @@
  *   another path than the rules did;
  * - a malformed escape (`%ZZ`, invalid UTF-8) or a control character once decoded.
  * `%2578` decodes to `%78` and stays that: decoding once means a second round never happens.
+ * Path parameters (`;` to the end of a segment, RFC 3986 3.3) are no part of the path rules see:
+ * `/login;jsessionid=1` is `/login`, as Tomcat and Spring route it (they strip them before decoding,
+ * as here, so `%3B` stays a literal `;`). A segment that is `.` or `..` once stripped (`/..;/`,
+ * Tomcat's traversal) is refused like any dot segment, and so is one that was only a parameter
+ * (`/;x/`, an empty segment). The path forwarded to an upstream stays as sent.
  * A `#` is refused too (`FRAGMENT`): a client never sends a fragment, and an upstream that drops it
  * would route `/login#` as `/login` while a rule saw `login#`.
  */
@@ -20,18 +25,21 @@ export type DecodedPath = { ok: true; path: string } | { ok: false; reason: stri
 const ENCODED_SEPARATOR = /%(2f|5c)/i;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-export function decodePathOnce(rawPath: string): DecodedPath {
-  if (!rawPath.startsWith("/")) return { ok: false, reason: "The request path must start with /." };
-  if (rawPath.includes("#")) return FRAGMENT;
-  if (rawPath.includes("\\")) return { ok: false, reason: "The request path must not contain a backslash." };
+export function decodePathOnce(sentPath: string): DecodedPath {
+  if (!sentPath.startsWith("/")) return { ok: false, reason: "The request path must start with /." };
+  if (sentPath.includes("#")) return FRAGMENT;
+  if (sentPath.includes("\\")) return { ok: false, reason: "The request path must not contain a backslash." };
+  // Checked as sent, parameters included: what an upstream may decode and split on.
+  if (sentPath.includes("%") && ENCODED_SEPARATOR.test(sentPath))
+    return { ok: false, reason: "The request path must not contain an encoded / or \\ (%2F, %5C)." };
+  // `/;x/login` becomes `//login`: refused below as an empty segment.
+  const rawPath = sentPath.includes(";") ? withoutPathParameters(sentPath) : sentPath;
   if (/\/\/./.test(rawPath)) return { ok: false, reason: "The request path must not contain an empty segment (//)." };
   if (!rawPath.includes("%")) {
     // The common case: nothing to decode; only dot segments and control characters to refuse.
     if (CONTROL.test(rawPath)) return { ok: false, reason: "The request path must not contain control characters." };
     return hasDotSegment(rawPath) ? DOT_SEGMENT : { ok: true, path: rawPath };
   }
-  if (ENCODED_SEPARATOR.test(rawPath))
-    return { ok: false, reason: "The request path must not contain an encoded / or \\ (%2F, %5C)." };
   let path: string;
   try {
     path = decodeURIComponent(rawPath);
@@ -50,6 +58,11 @@ export const FRAGMENT: DecodedPath & { ok: false } = {
   ok: false,
   reason: "The request target must not contain a fragment (#).",
 };
+
+/** The raw path with each segment's `;parameters` removed. */
+function withoutPathParameters(rawPath: string): string {
+  return rawPath.replace(/;[^/]*/g, "");
+}
 
 const DOT_SEGMENT: DecodedPath = { ok: false, reason: "The request path must not contain . or .. segments." };
 
@@ -107,7 +120,8 @@ export function isDataPlaneTarget(target: string): boolean {
     // Keep the raw text: a malformed escape elsewhere still leaves the prefix readable.
   }
   const resolved: string[] = [];
-  for (const segment of path.split(/[/\\]+/)) {
+  for (const sent of path.split(/[/\\]+/)) {
+    const segment = sent.replace(/;.*/, ""); // `/api;x/v1` is /api/v1, as decodePathOnce reads it
     if (segment === "" || segment === ".") continue;
     if (segment === "..") resolved.pop();
     else resolved.push(segment);

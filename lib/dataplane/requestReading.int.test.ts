@@ -51,3 +51,22 @@ describe("a fragment (#) in the request target", () => {
     expect(JSON.parse(res.text).detail).toMatch(/fragment/);
   });
 });
+
+describe("path parameters (;)", () => {
+  it("/login;jsessionid=1 counts against the /login rule (as Tomcat and Spring route it) and is forwarded as sent", async () => {
+    const { tenantId, key } = await bed.tenant([loginLimit()]);
+    const sent = ["/api/v1/login;jsessionid=1", "/api/v1/login;a=b", "/api/v1/login;jsessionid=2", "/api/v1/login"];
+    expect(await statuses(key, "POST", sent)).toEqual([200, 200, 429, 429]);
+    expect(bed.reached(tenantId).map((s) => s.url)).toEqual(["/login;jsessionid=1", "/login;a=b"]);
+  });
+
+  it("a segment that is . or .. once its parameters are stripped (/..;/, Tomcat's traversal) is a 400, never forwarded", async () => {
+    const { tenantId, key } = await bed.tenant([loginLimit()]);
+    for (const target of ["/api/v1/public/..;/login", "/api/v1/.;x/login", "/api/v1/;x/login"]) {
+      const res = await bed.send(key, { method: "POST", target });
+      expect(res.status, target).toBe(400);
+      expect(res.headers.get("content-type"), target).toBe("application/problem+json");
+    }
+    expect(bed.reached(tenantId)).toEqual([]);
+  });
+});
