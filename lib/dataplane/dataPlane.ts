@@ -29,6 +29,7 @@ import type { ForwardRequest } from "./gateway/forwardToUpstream";
 import type { Reply } from "../http/reply";
 import { absoluteForm, decodePathOnce, FRAGMENT, rawPathAfter, splitTarget } from "./requestPath";
 import { headerOf, headerSource, writeReply } from "./nodeIo";
+import { HTTP_METHOD_TOKEN, overriddenMethod } from "./admission/methodOverride";
 import { authorizedReply, checkPlan, checkReply, echoReply, type CheckDeps } from "./routes";
 
 /** A tenant's gateway upstream (lib/dataplane/gateway/forwardToUpstream.ts). */
@@ -82,9 +83,6 @@ function checked(make: () => Reply | Promise<Reply>): Reply | Promise<Reply> {
   }
 }
 
-/** An HTTP method name (RFC 9110 5.6.2 token), at most 32 characters. */
-const METHOD = /^[!#$%&'*+.^_`|~0-9A-Z-]{1,32}$/;
-
 /**
  * One forwarded value from the proxy: `forwarded` (Caddy, Traefik) or `original` (nginx). A reply
  * when it is ambiguous: either header sent more than once (Node would join them with ", "), or both
@@ -114,7 +112,7 @@ function forwardedRequest(req: IncomingMessage): { method: string; path: string;
   const uri = forwardedValue(req, "x-forwarded-uri", "x-original-uri");
   if (typeof uri === "object") return uri;
   const upper = method?.toUpperCase();
-  if (!upper || !METHOD.test(upper) || !uri) {
+  if (!upper || !HTTP_METHOD_TOKEN.test(upper) || !uri) {
     return problemReplyFor(
       "bad_request",
       "Forward auth needs the original method and URI: X-Forwarded-Method and X-Forwarded-Uri (or X-Original-Method and X-Original-URI).",
@@ -147,6 +145,9 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     // `header` rules read the request's own headers; for forward auth those are the client's
     // headers as the proxy passes them on, and `query` rules read the forwarded URI's query.
     let request: AdmitRequest = { method, path: decoded.path, headers: headerSource(req), ip, query };
+    const override = overriddenMethod(req.headersDistinct);
+    if (typeof override === "object") return writeReply(req, res, problemReplyFor("bad_request", override.problem));
+    if (override !== undefined) request.overrideMethod = override;
     if (route === "authorize") {
       const forwarded = forwardedRequest(req);
       if ("status" in forwarded) return writeReply(req, res, forwarded);

@@ -70,3 +70,46 @@ describe("path parameters (;)", () => {
     expect(bed.reached(tenantId)).toEqual([]);
   });
 });
+
+describe("method-override headers", () => {
+  it("GET /api/v1/login with X-HTTP-Method-Override: POST (or X-HTTP-Method, X-Method-Override) counts against a POST-only limit", async () => {
+    for (const header of ["x-http-method-override", "X-HTTP-Method", "x-method-override"]) {
+      const { tenantId, key } = await bed.tenant([loginLimit()]);
+      const sent = ["/api/v1/login", "/api/v1/login", "/api/v1/login"];
+      expect(await statuses(key, "GET", sent, { [header]: "post" }), header).toEqual([200, 200, 429]);
+      // Forwarded as sent: an API that relies on the override keeps working.
+      expect(bed.reached(tenantId).map((s) => [s.method, s.headers[header.toLowerCase()]])).toEqual([
+        ["GET", "post"],
+        ["GET", "post"],
+      ]);
+    }
+  });
+
+  it("an ambiguous override (repeated, two methods, not a method) is a 400, never forwarded", async () => {
+    const { tenantId, key } = await bed.tenant([loginLimit()]);
+    const ambiguous: Record<string, string | string[]>[] = [
+      { "x-http-method-override": ["GET", "POST"] },
+      { "x-http-method-override": "GET", "x-http-method": "POST" },
+      { "x-http-method-override": "GET, POST" },
+      { "x-method-override": "" },
+    ];
+    for (const headers of ambiguous) {
+      const res = await bed.send(key, { target: "/api/v1/login", headers });
+      expect(res.status, JSON.stringify(headers)).toBe(400);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+    }
+    expect(bed.reached(tenantId)).toEqual([]);
+  });
+
+  it("forward auth: the client's override header the proxy passes on counts against the overridden method's rules", async () => {
+    const { key } = await bed.tenant([loginLimit({ match: { methods: ["POST"], path: "/login" } })]);
+    const authorize = () =>
+      bed.send(key, {
+        target: "/api/v1/authorize",
+        headers: { "x-forwarded-method": "GET", "x-forwarded-uri": "/login", "x-http-method-override": "POST" },
+      });
+    const got = [];
+    for (let i = 0; i < 3; i++) got.push((await authorize()).status);
+    expect(got).toEqual([200, 200, 429]);
+  });
+});

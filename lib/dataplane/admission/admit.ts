@@ -73,6 +73,11 @@ export interface AdmitRequest {
   /** The path rules match, decoded once (lib/dataplane/requestPath.ts), without the query. */
   path: string;
   headers: HeaderSource;
+  /**
+   * The method a method-override header asks for (lib/dataplane/admission/methodOverride.ts): rules
+   * that match it apply as well as those that match `method`.
+   */
+  overrideMethod?: string;
   /** The client IP (lib/dataplane/admission/clientIp.ts). */
   ip: string;
   /**
@@ -250,7 +255,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     record(deps, request, key.tenantId, key.id, null);
     return { admitted: true, client, headers: {} };
   }
-  const matched = deps.enforce ? rulesForRequest(key.rules, request.method, request.path) : [];
+  const matched = deps.enforce ? rulesForRequest(key.rules, request.method, request.path, request.overrideMethod) : [];
   const resolved = resolveAttributes(matched, request);
   if (!resolved.ok) {
     // Refused before any decision: nothing is charged. Named so the client can fix its request.

@@ -40,6 +40,17 @@ describe("effective rules of a key", () => {
     expect(rulesForRequest(rules, "POST", "/api/v1/echo/").map((r) => r.name)).toEqual(["writes", "all"]);
   });
 
+  it("a method-override's method matches too: a rule listing either method applies", () => {
+    const rules = [
+      compiled({ name: "writes", match: { methods: ["POST"] } }),
+      compiled({ name: "reads", match: { methods: ["GET"] } }),
+      compiled({ name: "deletes", match: { methods: ["DELETE"] } }),
+    ];
+    expect(rulesForRequest(rules, "GET", "/x", "POST").map((r) => r.name)).toEqual(["writes", "reads"]);
+    expect(rulesForRequest(rules, "POST", "/x", "HEAD").map((r) => r.name)).toEqual(["writes", "reads"]);
+    expect(rulesForRequest(rules, "GET", "/x").map((r) => r.name)).toEqual(["reads"]);
+  });
+
   it("a rule listing GET applies to HEAD; one listing HEAD only does not apply to GET; OPTIONS only where listed or unlisted", () => {
     const rules = [
       compiled({ name: "reads", match: { methods: ["GET"] } }),

@@ -36,16 +36,31 @@ export function mergeRules(tenantRules: CompiledRule[], keyRules: CompiledRule[]
   return merged;
 }
 
-/** `path` decoded once (lib/dataplane/requestPath.ts). A rule that lists GET applies to HEAD too. */
-export function matchesRequest(rule: CompiledRule, method: string, path: string): boolean {
+function listsMethod(methods: ReadonlySet<string>, method: string): boolean {
+  return methods.has(method) || (method === "HEAD" && methods.has("GET"));
+}
+
+/**
+ * `path` decoded once (lib/dataplane/requestPath.ts). A rule that lists GET applies to HEAD too.
+ * `overrideMethod`: the method a method-override header asks for (lib/dataplane/admission/methodOverride.ts);
+ * a rule that lists either method applies.
+ */
+export function matchesRequest(rule: CompiledRule, method: string, path: string, overrideMethod?: string): boolean {
   if (rule.rule.scope === "identifier") return false;
-  if (rule.methods && !rule.methods.has(method) && !(method === "HEAD" && rule.methods.has("GET"))) return false;
+  const methods = rule.methods;
+  if (methods && !listsMethod(methods, method) && !(overrideMethod !== undefined && listsMethod(methods, overrideMethod)))
+    return false;
   return rule.path === null || rule.path.test(path);
 }
 
-export function rulesForRequest(rules: CompiledRule[], method: string, path: string): LimiterRule[] {
+export function rulesForRequest(
+  rules: CompiledRule[],
+  method: string,
+  path: string,
+  overrideMethod?: string,
+): LimiterRule[] {
   const p = normalizePath(path);
   const out: LimiterRule[] = [];
-  for (const rule of rules) if (matchesRequest(rule, method, p)) out.push(rule.limiter);
+  for (const rule of rules) if (matchesRequest(rule, method, p, overrideMethod)) out.push(rule.limiter);
   return out;
 }
