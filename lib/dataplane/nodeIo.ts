@@ -32,7 +32,7 @@ export function headerOf(req: IncomingMessage, name: string): string | undefined
 }
 
 export function headerSource(req: IncomingMessage): HeaderSource {
-  return { get: (name) => headerOf(req, name) };
+  return { get: (name) => headerOf(req, name), all: (name) => req.headersDistinct[name] };
 }
 
 /**

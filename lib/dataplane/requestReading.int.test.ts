@@ -113,3 +113,34 @@ describe("method-override headers", () => {
     expect(got).toEqual([200, 200, 429]);
   });
 });
+
+describe("a repeated header or query parameter that a rule keys on", () => {
+  const perUser = (scope: "header" | "query", scopeKey: string): RuleInput => ({
+    name: "per-user",
+    scope,
+    scopeKey,
+    algorithm: "fixed_window",
+    limit: 2,
+    windowMs: HOUR_MS,
+  });
+
+  it("a header sent twice with different values is a 400 (it made a fresh counter each time), never forwarded", async () => {
+    const { tenantId, key } = await bed.tenant([perUser("header", "X-User-Id")]);
+    const got = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await bed.send(key, { target: "/api/v1/orders", headers: { "x-user-id": ["alice", `fresh-${i}`] } });
+      got.push(res.status);
+      if (res.status === 400) expect(JSON.parse(res.text)).toMatchObject({ attribute: { in: "header", name: "x-user-id" } });
+    }
+    expect(got).toEqual([400, 400, 400, 400]);
+    expect(bed.reached(tenantId)).toEqual([]);
+    // Sent once, the limit holds.
+    expect(await statuses(key, "GET", ["/api/v1/orders", "/api/v1/orders", "/api/v1/orders"], { "x-user-id": "alice" })).toEqual([200, 200, 429]);
+  });
+
+  it("a query parameter given twice with different values is a 400; the same value twice counts once", async () => {
+    const { key } = await bed.tenant([perUser("query", "user")]);
+    expect(await statuses(key, "GET", ["/api/v1/orders?user=alice&user=x1", "/api/v1/orders?user=alice&user=x2"])).toEqual([400, 400]);
+    expect(await statuses(key, "GET", ["/api/v1/orders?user=alice&user=alice", "/api/v1/orders?user=alice", "/api/v1/orders?user=alice"])).toEqual([200, 200, 429]);
+  });
+});

@@ -5,7 +5,8 @@
  * - 401 for a missing, malformed, unknown, revoked or expired key, itself limited per client IP (429 beyond
  *   SLUICE_ANON_LIMIT_PER_MINUTE), so keys cannot be guessed at speed;
  * - 400 naming the header or query parameter when a `header`/`query` rule with `onMissing: refuse`
- *   applies and the request lacks it (nothing charged; lib/dataplane/admission/requestAttributes.ts);
+ *   applies and the request lacks it, or an enforce rule's header or parameter is sent several
+ *   times with different values (nothing charged; lib/dataplane/admission/requestAttributes.ts);
  * - 429 with the contract's problem body when an enforce rule refuses;
  * - 403 when the tenant's access list denies the client (by its address or its key: lib/policy/access),
  *   before any rule and charging nothing; a client on the allow list (and not the deny list) is
@@ -259,15 +260,18 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   const resolved = resolveAttributes(matched, request);
   if (!resolved.ok) {
     // Refused before any decision: nothing is charged. Named so the client can fix its request.
-    count(deps, "attribute_missing");
-    const what = describeAttribute(resolved.missing);
+    count(deps, `attribute_${resolved.problem}`);
+    const what = describeAttribute(resolved.attribute);
+    const rule = JSON.stringify(resolved.rule.name);
     return {
       admitted: false,
       reply: problemReplyFor(
         "bad_request",
-        `This request must send the ${what}: rule ${JSON.stringify(resolved.rule.name)} counts requests by it.`,
+        resolved.problem === "missing"
+          ? `This request must send the ${what}: rule ${rule} counts requests by it.`
+          : `This request must send the ${what} once, with one value: rule ${rule} counts requests by it.`,
         {
-          attribute: { in: resolved.missing.source, name: resolved.missing.name },
+          attribute: { in: resolved.attribute.source, name: resolved.attribute.name },
           rule: resolved.rule.name,
         },
       ),

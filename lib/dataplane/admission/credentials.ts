@@ -5,6 +5,11 @@
  */
 export interface HeaderSource {
   get(name: string): string | null | undefined;
+  /**
+   * Each value of a header, one per line it was sent on (node's `headersDistinct`, from rawHeaders:
+   * `get` joins repeated lines with ", "); absent: the source cannot tell repeats apart.
+   */
+  all?(name: string): readonly string[] | undefined;
 }
 
 /** `headers`: a web `Headers`, or any getter of lower-case header names. */

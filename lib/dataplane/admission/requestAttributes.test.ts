@@ -29,7 +29,7 @@ describe("resolveAttributes", () => {
   it("reads a header (lower-case name) and a query parameter (decoded once)", () => {
     const resolved = resolveAttributes([perKey, perUser, perQuery], {
       headers: headers({ "x-user-id": " alice " }),
-      query: "?user=b%C3%B6b+x&user=second",
+      query: "?user=b%C3%B6b+x&other=second",
     });
     expect(resolved).toEqual({
       ok: true,
@@ -51,7 +51,39 @@ describe("resolveAttributes", () => {
 
   it("a missing attribute of a refuse rule names the rule and the attribute", () => {
     const resolved = resolveAttributes([perKey, perQuery], { headers: headers({}), query: "?other=1" });
-    expect(resolved).toEqual({ ok: false, rule: perQuery, missing: perQuery.attribute });
+    expect(resolved).toEqual({ ok: false, rule: perQuery, attribute: perQuery.attribute, problem: "missing" });
+  });
+
+  it("a header sent on several lines, or a query parameter given several times, with different values is refused (even with onMissing skip)", () => {
+    const lines = (values: Record<string, string[]>) => ({
+      get: (name: string) => values[name]?.join(", "),
+      all: (name: string) => values[name],
+    });
+    expect(resolveAttributes([perKey, perUser], { headers: lines({ "x-user-id": ["alice", "r4nd0m"] }) })).toEqual({
+      ok: false,
+      rule: perUser,
+      attribute: perUser.attribute,
+      problem: "repeated",
+    });
+    expect(resolveAttributes([perQuery], { headers: headers({}), query: "?user=a&user=b" })).toMatchObject({
+      ok: false,
+      problem: "repeated",
+    });
+    // One line with a comma is one value, as frameworks read it; the same value twice is no ambiguity.
+    expect(resolveAttributes([perUser], { headers: lines({ "x-user-id": ["alice, bob"] }) })).toMatchObject({
+      ok: true,
+      attributes: { "header:x-user-id": "alice, bob" },
+    });
+    expect(resolveAttributes([perQuery], { headers: headers({}), query: "?user=a&user=a" })).toMatchObject({
+      ok: true,
+      attributes: { "query:user": "a" },
+    });
+    // A shadow rule never refuses: a repeated attribute only skips it.
+    const shadow = rule({ name: "shadow-user", scope: "header", scopeKey: "x-user-id", mode: "shadow" }, "6");
+    expect(resolveAttributes([shadow, perKey], { headers: lines({ "x-user-id": ["a", "b"] }) })).toEqual({
+      ok: true,
+      rules: [perKey],
+    });
   });
 
   it("a shadow rule never refuses: a missing attribute only skips it", () => {

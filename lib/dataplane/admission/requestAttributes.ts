@@ -7,10 +7,16 @@
  * - `resolveAttributes(rules, request)` returns the rules that apply (a rule whose attribute is
  *   missing or empty and whose `onMissing` is `skip` is left out) with the values by
  *   `RuleAttribute.id`, ready for the limiter's subject (lib/limiter/keys.ts), or names the first
- *   ENFORCE rule whose attribute is missing with `onMissing: refuse` (the caller answers 400 and
- *   charges nothing). A shadow rule never refuses, so a missing attribute only skips it.
- * - Values: a header's value as received (repeated headers joined by ", ", trimmed); a query
- *   parameter's first value, percent-decoded (`+` is a space), trimmed. A value over
+ *   ENFORCE rule whose attribute is missing with `onMissing: refuse`, or repeated (the caller
+ *   answers 400 and charges nothing). A shadow rule never refuses, so a missing or repeated
+ *   attribute only skips it.
+ * - Repeated: a header sent on several lines, or a query parameter given several times, with
+ *   different values. Frameworks read those differently (the first, the last, all joined), so no
+ *   value Sluice could count is surely the one the API acts on; and counting the joined text gave
+ *   a client a fresh counter per request (`X-User-Id: alice` plus a random second line).
+ *   The same value repeated is no ambiguity.
+ * - Values: a header's value as received on its one line, trimmed; a query parameter's value,
+ *   percent-decoded (`+` is a space), trimmed. A value over
  *   MAX_ATTRIBUTE_BYTES (UTF-8) is counted by its SHA-256 digest (`#` + 22 base64url characters),
  *   so what reaches Redis keys, the refusal cache and the monitoring data is bounded.
  * - No allocation for requests whose rules have no attribute (the common case).
@@ -29,7 +35,11 @@ export interface AttributeSource {
 
 export type ResolvedAttributes =
   | { ok: true; rules: LimiterRule[]; attributes?: Readonly<Record<string, string>> }
-  | { ok: false; rule: LimiterRule; missing: RuleAttribute };
+  | { ok: false; rule: LimiterRule; attribute: RuleAttribute; problem: "missing" | "repeated" };
+
+/** Read from the request: the value, none, or several different ones. */
+type Read = string | undefined | typeof REPEATED;
+const REPEATED = Symbol("repeated");
 
 /** A value as counted: itself, or its digest past MAX_ATTRIBUTE_BYTES. */
 export function boundedAttributeValue(value: string): string {
@@ -38,13 +48,13 @@ export function boundedAttributeValue(value: string): string {
   return "#" + createHash("sha256").update(value).digest("base64url").slice(0, 22);
 }
 
-function readAttribute(
-  attribute: RuleAttribute,
-  source: AttributeSource,
-  params: () => URLSearchParams,
-): string | undefined {
-  const raw = attribute.source === "header" ? source.headers.get(attribute.name) : params().get(attribute.name);
-  const value = raw?.trim();
+function readAttribute(attribute: RuleAttribute, source: AttributeSource, params: () => URLSearchParams): Read {
+  const values =
+    attribute.source === "header"
+      ? (source.headers.all?.(attribute.name) ?? [source.headers.get(attribute.name)])
+      : params().getAll(attribute.name);
+  const value = values[0]?.trim();
+  for (let i = 1; i < values.length; i++) if (values[i]?.trim() !== value) return REPEATED;
   return value ? boundedAttributeValue(value) : undefined;
 }
 
@@ -59,8 +69,10 @@ export function resolveAttributes(rules: LimiterRule[], source: AttributeSource)
     const attribute = rule.attribute;
     if (attribute) {
       const value = attributes?.[attribute.id] ?? readAttribute(attribute, source, params);
-      if (value === undefined) {
-        if (attribute.onMissing === "refuse" && rule.mode === "enforce") return { ok: false, rule, missing: attribute };
+      if (value === REPEATED && rule.mode === "enforce") return { ok: false, rule, attribute, problem: "repeated" };
+      if (value === undefined || value === REPEATED) {
+        if (value === undefined && attribute.onMissing === "refuse" && rule.mode === "enforce")
+          return { ok: false, rule, attribute, problem: "missing" };
         kept ??= rules.slice(0, i);
         continue;
       }
