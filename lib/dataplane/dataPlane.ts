@@ -123,7 +123,16 @@ function forwardedRequest(req: IncomingMessage): { method: string; path: string;
   // fragment is a 400 here as in any request target Sluice serves: the protected API may route
   // `/login#x` as `/login` (nginx does), so no rule may see it otherwise, and none drops it silently.
   if (uri.includes("#")) return problemReplyFor("bad_request", `The forwarded URI is refused: ${FRAGMENT.reason}`);
-  const target = splitTarget(absoluteForm(uri)?.originForm ?? uri);
+  const absolute = absoluteForm(uri);
+  // `http://user:pw@host/path` is refused for what it is (it was "must start with /").
+  if (!absolute && /^[a-z][a-z0-9+.-]*:\/\//i.test(uri))
+    return problemReplyFor(
+      "bad_request",
+      /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(uri)
+        ? "The forwarded URI is refused: it carries userinfo (user@ or user:password@), which a request target never does."
+        : "The forwarded URI is refused: an absolute URI must be http or https with a host.",
+    );
+  const target = splitTarget(absolute?.originForm ?? uri);
   const decoded = decodePathOnce(target.rawPath);
   if (!decoded.ok) return problemReplyFor("bad_request", `The forwarded URI is refused: ${decoded.reason}`);
   return { method: upper, path: decoded.path, query: target.query };

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HeaderSource } from "./admission/credentials";
-import { bodyTooLarge } from "../http/readJsonBody";
+import { bodyTooLarge, decodeUtf8Body } from "../http/readJsonBody";
 import { absoluteForm } from "./requestPath";
 import type { Reply } from "../http/reply";
 import {
@@ -49,10 +49,8 @@ export function toOriginForm(req: IncomingMessage): void {
   req.headers.host = absolute.authority;
 }
 
-const UTF8 = new TextDecoder();
-
 /**
- * The body's text (UTF-8, as readJsonStream decodes it), at most `maxBytes`: beyond, rejects with
+ * The body's text (UTF-8, as readJsonStream decodes it: invalid UTF-8 rejects with a 400), at most `maxBytes`: beyond, rejects with
  * `bodyTooLarge()` and leaves the rest unread without destroying the request, so the answer can
  * still be written; the connection is closed after it (`Connection: close`). Read with events, not
  * an async iterator: the iterator's promises and machinery cost ~3% of /api/v1/check's CPU.
@@ -77,8 +75,14 @@ export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<st
         settle(bodyTooLarge());
       }
     };
-    const onEnd = () =>
-      settle(null, size === 0 ? "" : UTF8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
+    const onEnd = () => {
+      if (size === 0) return settle(null, "");
+      try {
+        settle(null, decodeUtf8Body(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+      } catch (error) {
+        settle(error);
+      }
+    };
     const onError = (error: Error) => settle(error);
     const onClose = () => settle(new Error("The client closed the connection before the end of its body."));
     req.on("data", onData);
@@ -94,7 +98,7 @@ export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<st
  * `req.complete` is set only later). "All of it": Content-Length bytes, which the parser never
  * exceeds. undefined when some is still to come, or the length is not declared (chunked): read it
  * with readBodyText. Declared over `maxBytes`: throws `bodyTooLarge()`, the body left unread.
- * Decodes as readBodyText does, and lets the stream flow to its end as readBodyText's listeners do.
+ * Decodes as readBodyText does (invalid UTF-8 throws a 400), and lets the stream flow to its end as readBodyText's listeners do.
  */
 export function bufferedBodyText(req: IncomingMessage, maxBytes: number): string | undefined {
   const declared = Number(headerOf(req, "content-length") ?? Number.NaN);
@@ -104,7 +108,7 @@ export function bufferedBodyText(req: IncomingMessage, maxBytes: number): string
   // Paused: read() hands over everything buffered at once (null when nothing is).
   const data = declared === 0 ? null : (req.read() as Buffer | null);
   req.resume();
-  return data === null ? "" : UTF8.decode(data);
+  return data === null ? "" : decodeUtf8Body(data);
 }
 
 /** `extra`: headers set over the reply's own (the admission's rate-limit headers), merged in the one copy made here. */

@@ -144,3 +144,36 @@ describe("a repeated header or query parameter that a rule keys on", () => {
     expect(await statuses(key, "GET", ["/api/v1/orders?user=alice&user=alice", "/api/v1/orders?user=alice", "/api/v1/orders?user=alice"])).toEqual([200, 200, 429]);
   });
 });
+
+describe("forward auth's forwarded URI", () => {
+  it("with userinfo is a 400 that says so (it said the path must start with /)", async () => {
+    const { key } = await bed.tenant([loginLimit()]);
+    const res = await bed.send(key, {
+      target: "/api/v1/authorize",
+      headers: { "x-forwarded-method": "POST", "x-forwarded-uri": "http://user:pw@api.example/login" },
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text).detail).toMatch(/userinfo/);
+    const other = await bed.send(key, {
+      target: "/api/v1/authorize",
+      headers: { "x-forwarded-method": "POST", "x-forwarded-uri": "ftp://api.example/login" },
+    });
+    expect(other.status).toBe(400);
+    expect(JSON.parse(other.text).detail).toMatch(/http or https/);
+  });
+});
+
+describe("POST /api/v1/check", () => {
+  it("an identifier with invalid UTF-8 is a 400, not U+FFFD sharing one counter with every other such identifier", async () => {
+    const { key } = await bed.tenant([{ name: "ids", scope: "identifier", limit: 1, windowMs: HOUR_MS }]);
+    const body = (bad: number) =>
+      Buffer.concat([Buffer.from('{"rule":"ids","identifier":"user-'), Buffer.from([bad]), Buffer.from('"}')]);
+    for (const bad of [0xff, 0xfe]) {
+      const res = await bed.send(key, { method: "POST", target: "/api/v1/check", body: body(bad) });
+      expect(res.status, String(bad)).toBe(400);
+      expect(JSON.parse(res.text).detail).toMatch(/UTF-8/);
+    }
+    const good = await bed.send(key, { method: "POST", target: "/api/v1/check", body: '{"rule":"ids","identifier":"user-\uFFFD"}' });
+    expect([good.status, JSON.parse(good.text).allowed]).toEqual([200, true]);
+  });
+});

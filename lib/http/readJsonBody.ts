@@ -46,6 +46,21 @@ export function refuseDeclaredLength(declaredLength: string | null | undefined):
   if (Number(declaredLength ?? "0") > MAX_BODY_BYTES) throw bodyTooLarge();
 }
 
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A body's bytes as text: 400 when they are not valid UTF-8 (JSON must be: RFC 8259 8.1). A lenient
+ * decoder turned every invalid sequence into U+FFFD, so `{"identifier": "\xff"}` and
+ * `{"identifier": "\xfe"}` shared one counter of POST /api/v1/check, as lone surrogates did.
+ */
+export function decodeUtf8Body(bytes: Uint8Array): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new AppError("bad_request", "The body is not valid UTF-8.");
+  }
+}
+
 /** A body's text as JSON: 400 when it is empty (or blank) or not valid JSON. */
 export function parseJsonText(text: string): unknown {
   if (text.trim() === "") throw new AppError("bad_request", "The body must be a JSON document; it is empty.");
@@ -67,5 +82,5 @@ async function readLimited(body: AsyncIterable<Uint8Array> | null): Promise<stri
     if (size > MAX_BODY_BYTES) throw bodyTooLarge();
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return decodeUtf8Body(Buffer.concat(chunks));
 }
