@@ -113,11 +113,15 @@ await dataPlane.warmDataPlane();
 const server = http.createServer((req, res) => {
   dataPlane.toOriginForm(req);
   if (dataPlane.isDataPlaneTarget(req.url ?? "/")) serveApi(req, res);
-  else control.serve(req, res);
+  else {
+    // `Expect: 100-continue` is held for the data plane to decide first; the control plane's comes now.
+    dataPlane.sendContinue(req, res);
+    control.serve(req, res);
+  }
 });
-// A request Node's parser refuses gets a problem+json 400, as every API error does.
-server.on("clientError", dataPlane.answerClientError);
-server.keepAliveTimeout = 65_000;
+// Problem+json for requests Node's parser refuses, keep-alive, half-closed clients answered,
+// `100 Continue` only once admitted (lib/dataplane/httpServer.ts).
+dataPlane.configureServer(server);
 server.listen(port, hostname, () => {
   console.log(
     `sluice: listening on http://${hostname === "0.0.0.0" ? "127.0.0.1" : hostname}:${port}${dev ? " (development)" : ""}`,

@@ -28,7 +28,7 @@ import { problemReplyFor, problemReplyFromError } from "../http/problem";
 import type { ForwardRequest } from "./gateway/forwardToUpstream";
 import type { Reply } from "../http/reply";
 import { absoluteForm, decodePathOnce, FRAGMENT, rawPathAfter, splitTarget } from "./requestPath";
-import { headerOf, headerSource, writeReply } from "./nodeIo";
+import { continuePending, headerOf, headerSource, sendContinue, writeReply } from "./nodeIo";
 import { HTTP_METHOD_TOKEN, overriddenMethod } from "./admission/methodOverride";
 import { authorizedReply, checkPlan, checkReply, echoReply, type CheckDeps } from "./routes";
 
@@ -169,7 +169,8 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
       };
     }
     // /api/v1/check: the identifier's decision is made in the admission's limiter call (routes.ts checkPlan).
-    const plan = route === "check" && method === "POST" ? checkPlan(req, deps.check) : undefined;
+    // Not when the body waits for `100 Continue`: it is read once the call is admitted (checkReply).
+    const plan = route === "check" && method === "POST" && !continuePending(req) ? checkPlan(req, deps.check) : undefined;
     if (plan) request.then = plan.then;
     const admission = await admit(request, deps.admit);
     if (!admission.admitted)
@@ -178,6 +179,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
         res,
         plan?.bodyUnread() ? withHeaders(admission.reply, { connection: "close" }) : admission.reply,
       );
+    sendContinue(req, res);
     const charge = admission.charge
       ? (status: number) => void chargeByResponse(admission.charge, status, chargeDeps)
       : undefined;

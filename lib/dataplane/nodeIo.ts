@@ -111,7 +111,27 @@ export function bufferedBodyText(req: IncomingMessage, maxBytes: number): string
   return data === null ? "" : decodeUtf8Body(data);
 }
 
-/** `extra`: headers set over the reply's own (the admission's rate-limit headers), merged in the one copy made here. */
+/** Requests with `Expect: 100-continue` whose `100 Continue` is held until they are admitted (httpServer.ts). */
+const continueHeld = new WeakSet<IncomingMessage>();
+
+/** Marks a request whose `100 Continue` waits for its admission (the server's `checkContinue`). */
+export function holdContinue(req: IncomingMessage): void {
+  continueHeld.add(req);
+}
+
+/** Whether the request still waits for its `100 Continue` (its body will not come before it). */
+export function continuePending(req: IncomingMessage): boolean {
+  return continueHeld.has(req);
+}
+
+/** Sends the held `100 Continue` (once; nothing when none is held): the request was admitted. */
+export function sendContinue(req: IncomingMessage, res: ServerResponse): void {
+  if (!continueHeld.delete(req)) return;
+  if (!res.headersSent && !res.writableEnded) res.writeContinue();
+}
+
+/**
+ * `extra`: headers set over the reply's own (the admission's rate-limit headers), merged in the one copy made here. */
 export function writeReply(
   req: IncomingMessage,
   res: ServerResponse,
@@ -128,6 +148,9 @@ export function writeReply(
     ...reply.headers,
     ...extra,
   };
+  // Answered without `100 Continue`: the client may send the body yet, or not; the connection
+  // cannot be reused (contract: an answer before the body was read drains it or closes).
+  if (continueHeld.delete(req)) headers.connection = "close";
   const body = reply.body ?? "";
   if (reply.status !== 204 && reply.status !== 304) headers["content-length"] = Buffer.byteLength(body);
   res.writeHead(reply.status, headers);

@@ -4,6 +4,7 @@
  * to a limited path is either counted against that path's rule or refused, and never forwarded past
  * the limit. test/support/dataPlaneBed.ts: the real handler, a real limiter, a test upstream.
  */
+import net from "node:net";
 import { describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { dataPlaneBed } from "@/test/support/dataPlaneBed";
@@ -175,5 +176,75 @@ describe("POST /api/v1/check", () => {
     }
     const good = await bed.send(key, { method: "POST", target: "/api/v1/check", body: '{"rule":"ids","identifier":"user-\uFFFD"}' });
     expect([good.status, JSON.parse(good.text).allowed]).toEqual([200, true]);
+  });
+});
+
+/** Writes `head` (and then `body`, when given, once `sendBody` says so) on a raw socket; answers all it read until close. */
+function rawExchange(
+  head: string,
+  options: { halfClose?: boolean; body?: string; sendBodyWhen?: (soFar: string) => boolean } = {},
+): Promise<string> {
+  const url = new URL(bed.url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: url.hostname, port: Number(url.port) });
+    let read = "";
+    let bodySent = false;
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`no close within 10 s; read ${JSON.stringify(read)}`)));
+    socket.on("data", (chunk: Buffer) => {
+      read += chunk.toString("latin1");
+      if (options.body !== undefined && !bodySent && options.sendBodyWhen?.(read)) {
+        bodySent = true;
+        socket.write(options.body);
+      }
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(read));
+    socket.write(head);
+    if (options.halfClose) socket.end();
+  });
+}
+
+describe("the connection", () => {
+  it("a client that half-closes after its request (nc -N) still gets its answer", async () => {
+    const { key } = await bed.tenant([loginLimit()]);
+    const answer = await rawExchange(
+      `POST /api/v1/login HTTP/1.1\r\nhost: x\r\nx-api-key: ${key}\r\ncontent-length: 2\r\n\r\nhi`,
+      { halfClose: true },
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    const unauthenticated = await rawExchange("GET /api/v1/echo HTTP/1.1\r\nhost: x\r\n\r\n", { halfClose: true });
+    expect(unauthenticated).toMatch(/^HTTP\/1\.1 401 /);
+  });
+
+  it("Expect: 100-continue: a refused request gets its 429 (or 401) without 100 Continue first, and the connection closes", async () => {
+    const { tenantId, key } = await bed.tenant([loginLimit({ limit: 1 })]);
+    const head = (withKey: boolean) =>
+      `POST /api/v1/login HTTP/1.1\r\nhost: x\r\n${withKey ? `x-api-key: ${key}\r\n` : ""}expect: 100-continue\r\ncontent-length: 5\r\n\r\n`;
+    const sendBodyWhen = (soFar: string) => soFar.includes("100 Continue");
+    // Admitted: 100 Continue, then the body goes to the upstream.
+    const admitted = await rawExchange(head(true).replace("host: x\r\n", "host: x\r\nconnection: close\r\n"), {
+      body: "hello",
+      sendBodyWhen,
+    });
+    expect(admitted).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+    expect(bed.reached(tenantId)).toHaveLength(1);
+    for (const [withKey, status] of [[true, 429], [false, 401]] as const) {
+      const refused = await rawExchange(head(withKey), { body: "hello", sendBodyWhen });
+      expect(refused, String(status)).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(refused).not.toMatch(/100 Continue/);
+      expect(refused.toLowerCase()).toMatch(/\r\nconnection: close\r\n/);
+    }
+    expect(bed.reached(tenantId)).toHaveLength(1);
+  });
+
+  it("Expect: 100-continue on POST /api/v1/check: the body is asked for once the call is admitted, and decided", async () => {
+    const { key } = await bed.tenant([{ name: "ids", scope: "identifier", limit: 5, windowMs: HOUR_MS }]);
+    const body = '{"rule":"ids","identifier":"u1"}';
+    const answer = await rawExchange(
+      `POST /api/v1/check HTTP/1.1\r\nhost: x\r\nx-api-key: ${key}\r\nconnection: close\r\nexpect: 100-continue\r\ncontent-length: ${body.length}\r\n\r\n`,
+      { body, sendBodyWhen: (soFar) => soFar.includes("100 Continue") },
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+    expect(answer).toMatch(/"allowed":true/);
   });
 });

@@ -21,7 +21,8 @@ import type { DataPlaneLink } from "./planeLink";
 import { createDataPlane, type DataPlaneDeps, type GatewayHooks, type NodeHandler } from "../dataplane/dataPlane";
 
 export { isDataPlaneTarget } from "../dataplane/requestPath";
-export { answerClientError, toOriginForm } from "../dataplane/nodeIo";
+export { answerClientError, sendContinue, toOriginForm } from "../dataplane/nodeIo";
+export { configureServer } from "../dataplane/httpServer";
 export { controlPlaneProxy } from "./controlPlaneProxy";
 export { serveDataPlaneLink } from "./planeLink";
 

@@ -18,7 +18,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
 import { createDataPlane } from "@/lib/dataplane/dataPlane";
 import { closeGatewayAgent, forwardToUpstream } from "@/lib/dataplane/gateway/forwardToUpstream";
-import { answerClientError } from "@/lib/dataplane/nodeIo";
+import { configureServer } from "@/lib/dataplane/httpServer";
 import { createLimiter } from "@/lib/limiter/decide";
 import { AccessCache } from "@/lib/policy/compiled/accessCache";
 import type { KeyAccess, TenantAccess } from "@/lib/policy/compiled/accessLoader";
@@ -61,7 +61,7 @@ export function dataPlaneBed(label: string): DataPlaneBed {
         gateway: { upstreamFor: (tenantId) => access.upstreamFor(tenantId), forward: forwardToUpstream },
       }),
     );
-    server.on("clientError", answerClientError);
+    configureServer(server);
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
