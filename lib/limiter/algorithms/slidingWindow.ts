@@ -26,6 +26,17 @@ function pack(c: Counts): SlidingWindowState {
     : c;
 }
 
+/**
+ * Ms until the estimate is at most `target` (0 when it is already): within this window as the
+ * previous window's weight decays, else in the next, where `c` becomes the decaying previous. One
+ * formula for a refusal's retry and for the next unit an answer announces (sliding_window.lua sw_wait).
+ */
+function waitUntilAtMost(target: number, window: number, untilEnd: number, prev: number, c: number): number {
+  if ((prev * untilEnd) / window + c <= target) return 0;
+  if (c <= target) return Math.ceil(untilEnd - ((target - c) * window) / prev);
+  return Math.ceil(untilEnd + Math.max(0, window - (target * window) / c));
+}
+
 export const slidingWindow: AlgorithmModel<SlidingWindowState> = {
   evaluate(state, { limit, windowMs: window }, now, cost) {
     const w = Math.floor(now / window);
@@ -43,16 +54,17 @@ export const slidingWindow: AlgorithmModel<SlidingWindowState> = {
     const view = (c: number): RuleView => {
       const estimate = (prev * untilEnd) / window + c;
       const reset = c > 0 ? untilEnd + window : prev > 0 ? untilEnd : 0;
-      const next = prev > 0 ? Math.min(Math.ceil(window / prev), untilEnd) : c > 0 ? untilEnd : 0;
-      return { remaining: Math.max(0, Math.floor(limit - estimate)), resetMs: reset, nextMs: next };
+      const remaining = Math.max(0, Math.floor(limit - estimate));
+      // When one more unit is left: the wait a request of cost 1 would be told.
+      const next = remaining < limit ? waitUntilAtMost(limit - remaining - 1, window, untilEnd, prev, c) : 0;
+      return { remaining, resetMs: reset, nextMs: next };
     };
     const estimate = (prev * untilEnd) / window + cur;
     const allowed = estimate + cost <= limit;
     let retry = 0;
     if (!allowed) {
       if (cost > limit) retry = -1;
-      else if (limit - cur - cost >= 0) retry = Math.ceil(untilEnd - ((limit - cur - cost) * window) / prev);
-      else retry = Math.ceil(untilEnd + Math.max(0, window - ((limit - cost) * window) / cur));
+      else retry = waitUntilAtMost(limit - cost, window, untilEnd, prev, cur);
     }
     return {
       allowed,

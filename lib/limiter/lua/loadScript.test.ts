@@ -21,6 +21,6 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("f75b7b8ff625a0c81d358b61416b3368a37c2337");
+    expect(decideScriptSha()).toBe("c11dbd542814b194f943742032fd76994aeba077");
   });
 });

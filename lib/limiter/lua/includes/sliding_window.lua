@@ -6,6 +6,23 @@
   text "<window index>:<current>:<previous>" (see "Compact states" in the preamble).
 ]]
 local SW_COUNT = 1024 -- 2^10
+--[[
+  Time until the estimate is at most `target` (ms, rounded up; 0 when it is already, or nothing is
+  counted): within this window as the previous window's weight decays, else in the next one, where
+  this window's count `c` becomes the decaying previous. The one formula for a refusal's retry
+  (target limit - cost) and for the next unit of quota an answer announces (target limit - left - 1),
+  so an answer's RateLimit t and the next refusal's Retry-After agree.
+]]
+local function sw_wait(target, window, until_end, prev, c)
+  if prev * until_end / window + c <= target then return 0 end
+  if c <= target then
+    return ceil(until_end - (target - c) * window / prev)
+  end
+  local wait_in_next = window - target * window / c
+  if wait_in_next < 0 then wait_in_next = 0 end
+  return ceil(until_end + wait_in_next)
+end
+
 local function sw_view(limit, window, until_end, prev, c)
   local left = floor(limit - (prev * until_end / window + c))
   if left < 0 then left = 0 end
@@ -15,11 +32,8 @@ local function sw_view(limit, window, until_end, prev, c)
   elseif prev > 0 then
     reset = until_end
   end
-  if prev > 0 then
-    nxt = min(ceil(window / prev), until_end)
-  elseif c > 0 then
-    nxt = until_end
-  end
+  -- When one more unit is left; never when the window holds nothing (or could never hold more).
+  if left < limit then nxt = sw_wait(limit - left - 1, window, until_end, prev, c) end
   return left, reset, nxt
 end
 
@@ -52,14 +66,8 @@ ALGORITHMS["sw"] = function(key, field, now, now_us, limit, window, burst, cost)
   if not allowed then
     if cost > limit then
       retry = -1
-    elseif limit - cur - cost >= 0 then
-      -- Within this window, once the previous window's weight has decayed enough.
-      retry = ceil(until_end - (limit - cur - cost) * window / prev)
     else
-      -- Only in the next window, where this window's count becomes the decaying "previous".
-      local wait_in_next = window - (limit - cost) * window / cur
-      if wait_in_next < 0 then wait_in_next = 0 end
-      retry = ceil(until_end + wait_in_next)
+      retry = sw_wait(limit - cost, window, until_end, prev, cur)
     end
   end
   local b1, b2, b3 = sw_view(limit, window, until_end, prev, cur)
