@@ -248,3 +248,21 @@ describe("the connection", () => {
     expect(answer).toMatch(/"allowed":true/);
   });
 });
+
+describe("the case of the path", () => {
+  it("with match.caseInsensitive, /api/v1/LOGIN and /api/v1/Login count against the /api/v1/login rule", async () => {
+    const { tenantId, key } = await bed.tenant([
+      loginLimit({ match: { methods: ["POST"], path: "/api/v1/login", caseInsensitive: true } }),
+    ]);
+    expect(await statuses(key, "POST", ["/api/v1/LOGIN", "/api/v1/Login", "/api/v1/login", "/api/v1/lOgIn"])).toEqual([
+      200, 200, 429, 429,
+    ]);
+    // Forwarded as sent.
+    expect(bed.reached(tenantId).map((s) => s.url)).toEqual(["/LOGIN", "/Login"]);
+  });
+
+  it("by default paths are compared exactly (most routers, and the URI standard, tell case apart)", async () => {
+    const { key } = await bed.tenant([loginLimit()]);
+    expect(await statuses(key, "POST", ["/api/v1/LOGIN", "/api/v1/LOGIN", "/api/v1/LOGIN"])).toEqual([200, 200, 200]);
+  });
+});

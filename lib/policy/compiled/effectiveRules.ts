@@ -1,7 +1,8 @@
 /**
  * Which rules apply to a request: the tenant's rules, with a key's override of the same name in
  * place of the tenant rule, plus the key's other rules; then only those whose `match` fits the
- * request's method and path (decoded once; HEAD is charged as GET). `identifier` rules are never applied to requests (only through
+ * request's method and path (decoded once; HEAD is charged as GET; the path in any case with
+ * `match.caseInsensitive`). `identifier` rules are never applied to requests (only through
  * POST /api/v1/check).
  */
 import type { LimiterRule } from "../../limiter/types";
@@ -22,7 +23,9 @@ export function compileRule(rule: Rule, ref: string, override: boolean): Compile
     rule,
     limiter: toLimiterRule(rule, ref),
     methods: rule.match.methods ? new Set(rule.match.methods) : null,
-    path: rule.match.path ? compilePathGlob(rule.match.path) : null,
+    path: rule.match.path
+      ? compilePathGlob(rule.match.path, { caseInsensitive: rule.match.caseInsensitive === true })
+      : null,
     override,
   };
 }

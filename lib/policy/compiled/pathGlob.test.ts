@@ -100,3 +100,12 @@ it("a glob keeps an encoded / literal: it never becomes a segment boundary", () 
   expect(compilePathGlob("/api/v1/echo/a%2fb").test("/api/v1/echo/a/b")).toBe(false);
   expect(compilePathGlob("/api/v1/echo/a%2fb").test("/api/v1/echo/a%2Fb")).toBe(true);
 });
+
+it("caseInsensitive compares literals and the path in lower case; the default tells case apart", () => {
+  const any = compilePathGlob("/api/v1/Login/*/**", { caseInsensitive: true });
+  expect(any.test("/api/v1/LOGIN/x")).toBe(true);
+  expect(any.test("/api/v1/login/X/Y")).toBe(true);
+  expect(any.test("/api/v1/logout/x")).toBe(false);
+  expect(compilePathGlob("/api/v1/caf%C3%A9", { caseInsensitive: true }).test("/api/v1/CAFÉ")).toBe(true);
+  expect(compilePathGlob("/api/v1/login").test("/api/v1/LOGIN")).toBe(false);
+});

@@ -56,8 +56,14 @@ function segmentsOf(path: string): string[] | null {
   return segments.includes("") ? null : segments;
 }
 
-export function compilePathGlob(glob: string): PathMatcher {
-  const parts = glob.split("/").filter(Boolean).map(decodeSegment);
+/**
+ * `caseInsensitive` (a rule's `match.caseInsensitive`): literals and the request path are compared
+ * in lower case (`toLowerCase`, as a case-insensitive router's comparison), so `/api/v1/LOGIN`
+ * matches `/api/v1/login`.
+ */
+export function compilePathGlob(glob: string, { caseInsensitive = false } = {}): PathMatcher {
+  const fold = (segment: string) => (caseInsensitive ? segment.toLowerCase() : segment);
+  const parts = glob.split("/").filter(Boolean).map(decodeSegment).map(fold);
   // Blocks between `**` (a run of `**` is one): blocks.length - 1 is the number of `**`.
   const blocks: Block[] = [[]];
   for (const part of parts) {
@@ -74,7 +80,7 @@ export function compilePathGlob(glob: string): PathMatcher {
 
   return {
     test(path: string): boolean {
-      const segments = segmentsOf(path);
+      const segments = segmentsOf(caseInsensitive ? path.toLowerCase() : path);
       if (segments === null) return false;
       if (last === null) return segments.length === first.length && blockFitsAt(first, segments, 0);
       if (segments.length < first.length + last.length) return false;

@@ -65,8 +65,24 @@ export const matchSchema = z
       .min(1, "methods must list at least one method")
       .optional(),
     path: pathGlobSchema.optional(),
+    /**
+     * For APIs whose router ignores case (ASP.NET, Spring with a case-insensitive matcher, Express
+     * with `caseSensitive: false`, the default): `/api/v1/LOGIN` then counts against a rule on
+     * `/api/v1/login`. Off by default: most routers, and the URI standard, tell case apart.
+     */
+    caseInsensitive: z
+      .boolean({ error: "caseInsensitive must be true or false" })
+      .optional()
+      .meta({
+        description:
+          "Match `path` without regard to case (`/api/v1/LOGIN` counts against `/api/v1/login`), for APIs whose router ignores case. Requires `path`. Default false: paths are compared exactly.",
+      }),
   })
-  .strict();
+  .strict()
+  .refine((match) => match.caseInsensitive !== true || match.path !== undefined, {
+    path: ["caseInsensitive"],
+    message: "caseInsensitive needs a path to compare (without one the rule applies to every path)",
+  });
 
 /** An HTTP field name (RFC 9110 token), at most ATTRIBUTE_NAME_MAX characters; compared in lower case. */
 const HEADER_NAME = new RegExp(`^[!#$%&'*+.^_\`|~0-9A-Za-z-]{1,${ATTRIBUTE_NAME_MAX}}$`);

@@ -17,6 +17,8 @@ export interface RuleColumns {
   cost: number;
   methods: string[];
   path: string | null;
+  /** `match.caseInsensitive`; false when absent (stored rules read back without it). */
+  caseInsensitive: boolean;
   blockMs: bigint;
   /** Empty: charged at admission (no chargeOn). */
   chargeOn: string[];
@@ -37,6 +39,7 @@ export function toColumns(rule: Rule): RuleColumns {
     cost: rule.cost,
     methods: rule.match.methods ?? [],
     path: rule.match.path ?? null,
+    caseInsensitive: rule.match.caseInsensitive ?? false,
     blockMs: BigInt(rule.blockMs),
     chargeOn: rule.chargeOn ?? [],
     failMode: rule.failMode,
@@ -48,6 +51,7 @@ export function fromColumns(row: RuleColumns): Rule {
   const match: Rule["match"] = {};
   if (row.methods.length > 0) match.methods = row.methods as NonNullable<Rule["match"]["methods"]>;
   if (row.path !== null) match.path = row.path;
+  if (row.caseInsensitive) match.caseInsensitive = true;
   const attribute =
     row.scopeKey === null
       ? {}

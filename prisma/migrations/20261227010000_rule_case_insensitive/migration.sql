@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Rule" ADD COLUMN     "caseInsensitive" BOOLEAN NOT NULL DEFAULT false;
