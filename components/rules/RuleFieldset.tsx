@@ -223,6 +223,21 @@ export function RuleFieldset({
         <label className={styles.toggle}>
           <input
             type="checkbox"
+            checked={draft.pathAnyCase}
+            aria-invalid={errors["match.caseInsensitive"] ? true : undefined}
+            aria-describedby={errors["match.caseInsensitive"] ? id("pathAnyCase-error") : undefined}
+            onChange={(e) => onChange({ pathAnyCase: e.target.checked })}
+          />
+          Path in any case <span className="muted">(/LOGIN counts as /login: for APIs whose router ignores case)</span>
+        </label>
+        {errors["match.caseInsensitive"] ? (
+          <p id={id("pathAnyCase-error")} className="field-error">
+            {errors["match.caseInsensitive"]}
+          </p>
+        ) : null}
+        <label className={styles.toggle}>
+          <input
+            type="checkbox"
             checked={draft.mode === "shadow"}
             onChange={(e) => onChange({ mode: e.target.checked ? "shadow" : "enforce" })}
           />

@@ -24,7 +24,7 @@ function rateText(draft: RuleDraft): string {
 
 function appliesTo(draft: RuleDraft): string {
   const methods = draft.methods.join(", ");
-  const path = draft.path.trim();
+  const path = draft.path.trim() + (draft.path.trim() && draft.pathAnyCase ? " (any case)" : "");
   return [methods, path].filter(Boolean).join(" ") || "every request";
 }
 

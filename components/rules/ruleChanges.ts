@@ -34,7 +34,7 @@ function rate(rule: ComparableRule): string {
 
 function matchText(rule: ComparableRule): string {
   const methods = rule.match?.methods?.join(", ");
-  const path = rule.match?.path;
+  const path = rule.match?.path ? rule.match.path + (rule.match.caseInsensitive ? " (any case)" : "") : undefined;
   if (!methods && !path) return "every request";
   return [methods, path].filter(Boolean).join(" ");
 }

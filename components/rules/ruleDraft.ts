@@ -39,6 +39,8 @@ export interface RuleDraft {
   penalty: string;
   methods: HttpMethod[];
   path: string;
+  /** `match.caseInsensitive`: the path compared in any case (for APIs whose router ignores case). */
+  pathAnyCase: boolean;
   /** Count by response: the status classes charged; none checked: charged at admission (no chargeOn). */
   chargeOn: StatusClass[];
   failMode: FailMode;
@@ -63,6 +65,7 @@ export function emptyDraft(scope: Scope = "key"): RuleDraft {
     penalty: "",
     methods: [],
     path: "",
+    pathAnyCase: false,
     chargeOn: [],
     failMode: "open",
     mode: "enforce",
@@ -85,6 +88,7 @@ export function draftFromRule(rule: Rule): RuleDraft {
     penalty: rule.blockMs > 0 ? formatDuration(rule.blockMs) : "",
     methods: [...(rule.match.methods ?? [])],
     path: rule.match.path ?? "",
+    pathAnyCase: rule.match.caseInsensitive === true,
     chargeOn: [...(rule.chargeOn ?? [])],
     failMode: rule.failMode,
     mode: rule.mode,
@@ -122,6 +126,8 @@ export function draftToInput(draft: RuleDraft): RuleInput {
     match: {
       methods: draft.methods.length > 0 ? [...draft.methods] : undefined,
       path: path === "" ? undefined : path,
+      // Checked without a path: sent, so the schema says it needs one.
+      caseInsensitive: draft.pathAnyCase ? true : undefined,
     },
     // None checked: charged at admission (the field left out), in the classes' order otherwise.
     chargeOn: draft.chargeOn.length > 0 ? STATUS_CLASSES.filter((c) => draft.chargeOn.includes(c)) : undefined,

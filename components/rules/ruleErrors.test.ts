@@ -183,3 +183,25 @@ describe("count by response in the form", () => {
     });
   });
 });
+
+describe("a case-insensitive path in the form", () => {
+  it("survives the form; checked, it reaches the schema as match.caseInsensitive", () => {
+    const rule = ruleSchema.parse({
+      name: "logins",
+      limit: 3,
+      windowMs: 60_000,
+      match: { path: "/api/v1/login", caseInsensitive: true },
+    });
+    expect(draftFromRule(rule).pathAnyCase).toBe(true);
+    expect(ruleSchema.parse(draftToInput(draftFromRule(rule)))).toEqual(rule);
+    expect(draftToInput(draft({ path: "/x" })).match?.caseInsensitive).toBeUndefined();
+  });
+
+  it("checked without a path: a plain message on the control", () => {
+    const d = draft({ pathAnyCase: true });
+    const result = validateDrafts(tenant, [d]);
+    expect(result.ok ? null : result.errors.rules[d.draftId]).toEqual({
+      "match.caseInsensitive": "Any case: write a path to compare, or uncheck it",
+    });
+  });
+});

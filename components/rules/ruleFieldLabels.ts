@@ -16,6 +16,7 @@ export const FIELD_LABELS = {
   blockMs: "Penalty",
   "match.methods": "Methods",
   "match.path": "Path",
+  "match.caseInsensitive": "Any case",
   chargeOn: "Charge only responses",
   failMode: "Fail mode",
   mode: "Mode",

@@ -24,7 +24,9 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export function configureServer(server: Server): void {
   server.on("clientError", answerClientError);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  server.httpAllowHalfOpen = true;
+  // Node's own switch (node:_http_server, present since 0.x; absent from @types/node): answer,
+  // then close, instead of aborting the request when the client ends its side.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   server.on("checkContinue", (req, res) => {
     holdContinue(req);
     server.emit("request", req, res);
