@@ -170,7 +170,8 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     }
     // /api/v1/check: the identifier's decision is made in the admission's limiter call (routes.ts checkPlan).
     // Not when the body waits for `100 Continue`: it is read once the call is admitted (checkReply).
-    const plan = route === "check" && method === "POST" && !continuePending(req) ? checkPlan(req, deps.check) : undefined;
+    const plan =
+      route === "check" && method === "POST" && !continuePending(req) ? checkPlan(req, deps.check) : undefined;
     if (plan) request.then = plan.then;
     const admission = await admit(request, deps.admit);
     if (!admission.admitted)

@@ -22,7 +22,12 @@ const loginLimit = (extra: Partial<RuleInput> = {}): RuleInput => ({
 });
 
 /** Sends each target in turn; answers the statuses. */
-async function statuses(key: string, method: string, targets: string[], headers: Record<string, string | string[]> = {}) {
+async function statuses(
+  key: string,
+  method: string,
+  targets: string[],
+  headers: Record<string, string | string[]> = {},
+) {
   const out: number[] = [];
   for (const target of targets) out.push((await bed.send(key, { method, target, headers })).status);
   return out;
@@ -131,18 +136,29 @@ describe("a repeated header or query parameter that a rule keys on", () => {
     for (let i = 0; i < 4; i++) {
       const res = await bed.send(key, { target: "/api/v1/orders", headers: { "x-user-id": ["alice", `fresh-${i}`] } });
       got.push(res.status);
-      if (res.status === 400) expect(JSON.parse(res.text)).toMatchObject({ attribute: { in: "header", name: "x-user-id" } });
+      if (res.status === 400)
+        expect(JSON.parse(res.text)).toMatchObject({ attribute: { in: "header", name: "x-user-id" } });
     }
     expect(got).toEqual([400, 400, 400, 400]);
     expect(bed.reached(tenantId)).toEqual([]);
     // Sent once, the limit holds.
-    expect(await statuses(key, "GET", ["/api/v1/orders", "/api/v1/orders", "/api/v1/orders"], { "x-user-id": "alice" })).toEqual([200, 200, 429]);
+    expect(
+      await statuses(key, "GET", ["/api/v1/orders", "/api/v1/orders", "/api/v1/orders"], { "x-user-id": "alice" }),
+    ).toEqual([200, 200, 429]);
   });
 
   it("a query parameter given twice with different values is a 400; the same value twice counts once", async () => {
     const { key } = await bed.tenant([perUser("query", "user")]);
-    expect(await statuses(key, "GET", ["/api/v1/orders?user=alice&user=x1", "/api/v1/orders?user=alice&user=x2"])).toEqual([400, 400]);
-    expect(await statuses(key, "GET", ["/api/v1/orders?user=alice&user=alice", "/api/v1/orders?user=alice", "/api/v1/orders?user=alice"])).toEqual([200, 200, 429]);
+    expect(
+      await statuses(key, "GET", ["/api/v1/orders?user=alice&user=x1", "/api/v1/orders?user=alice&user=x2"]),
+    ).toEqual([400, 400]);
+    expect(
+      await statuses(key, "GET", [
+        "/api/v1/orders?user=alice&user=alice",
+        "/api/v1/orders?user=alice",
+        "/api/v1/orders?user=alice",
+      ]),
+    ).toEqual([200, 200, 429]);
   });
 });
 
@@ -174,7 +190,11 @@ describe("POST /api/v1/check", () => {
       expect(res.status, String(bad)).toBe(400);
       expect(JSON.parse(res.text).detail).toMatch(/UTF-8/);
     }
-    const good = await bed.send(key, { method: "POST", target: "/api/v1/check", body: '{"rule":"ids","identifier":"user-\uFFFD"}' });
+    const good = await bed.send(key, {
+      method: "POST",
+      target: "/api/v1/check",
+      body: '{"rule":"ids","identifier":"user-\uFFFD"}',
+    });
     expect([good.status, JSON.parse(good.text).allowed]).toEqual([200, true]);
   });
 });
@@ -228,7 +248,10 @@ describe("the connection", () => {
     });
     expect(admitted).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
     expect(bed.reached(tenantId)).toHaveLength(1);
-    for (const [withKey, status] of [[true, 429], [false, 401]] as const) {
+    for (const [withKey, status] of [
+      [true, 429],
+      [false, 401],
+    ] as const) {
       const refused = await rawExchange(head(withKey), { body: "hello", sendBodyWhen });
       expect(refused, String(status)).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
       expect(refused).not.toMatch(/100 Continue/);

@@ -53,7 +53,9 @@ describe("the last admitted answer's RateLimit t is the next refusal's Retry-Aft
           if (!last) continue; // nothing admitted at this instant: no announcement to compare
           const t = tOf(last["RateLimit"]!);
           if (t !== Number(refused["Retry-After"]))
-            disagreements.push(`limit ${limit}, previous ${previous}, +${offsetMs} ms: t=${t}, Retry-After ${refused["Retry-After"]}`);
+            disagreements.push(
+              `limit ${limit}, previous ${previous}, +${offsetMs} ms: t=${t}, Retry-After ${refused["Retry-After"]}`,
+            );
         }
     expect(disagreements).toEqual([]);
   });

@@ -31,7 +31,8 @@ export function overriddenMethod(headers: DistinctHeaders): string | undefined |
   for (const name of METHOD_OVERRIDE_HEADERS) {
     const values = headers[name];
     if (values === undefined) continue;
-    if (values.length > 1) return { problem: `The request sends ${name} more than once: which method it asks for is ambiguous.` };
+    if (values.length > 1)
+      return { problem: `The request sends ${name} more than once: which method it asks for is ambiguous.` };
     const value = values[0]!.trim().toUpperCase();
     if (!HTTP_METHOD_TOKEN.test(value)) return { problem: `${name} must name one HTTP method.` };
     if (method !== undefined && method !== value)

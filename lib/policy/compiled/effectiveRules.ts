@@ -51,7 +51,11 @@ function listsMethod(methods: ReadonlySet<string>, method: string): boolean {
 export function matchesRequest(rule: CompiledRule, method: string, path: string, overrideMethod?: string): boolean {
   if (rule.rule.scope === "identifier") return false;
   const methods = rule.methods;
-  if (methods && !listsMethod(methods, method) && !(overrideMethod !== undefined && listsMethod(methods, overrideMethod)))
+  if (
+    methods &&
+    !listsMethod(methods, method) &&
+    !(overrideMethod !== undefined && listsMethod(methods, overrideMethod))
+  )
     return false;
   return rule.path === null || rule.path.test(path);
 }

@@ -70,13 +70,10 @@ export const matchSchema = z
      * with `caseSensitive: false`, the default): `/api/v1/LOGIN` then counts against a rule on
      * `/api/v1/login`. Off by default: most routers, and the URI standard, tell case apart.
      */
-    caseInsensitive: z
-      .boolean({ error: "caseInsensitive must be true or false" })
-      .optional()
-      .meta({
-        description:
-          "Match `path` without regard to case (`/api/v1/LOGIN` counts against `/api/v1/login`), for APIs whose router ignores case. Requires `path`. Default false: paths are compared exactly.",
-      }),
+    caseInsensitive: z.boolean({ error: "caseInsensitive must be true or false" }).optional().meta({
+      description:
+        "Match `path` without regard to case (`/api/v1/LOGIN` counts against `/api/v1/login`), for APIs whose router ignores case. Requires `path`. Default false: paths are compared exactly.",
+    }),
   })
   .strict()
   .refine((match) => match.caseInsensitive !== true || match.path !== undefined, {
