@@ -21,10 +21,10 @@
  * socket, which any local user could find in /proc/net/unix and connect to.) A request that reaches
  * Next without the secret is still from an "unknown" client whose forwarded headers count for nothing.
  *
- * Env: PORT (default 3000), SLUICE_HOST (else HOSTNAME, else 0.0.0.0): the address to listen on.
- * Behind a proxy on the same host, listen on 127.0.0.1; SLUICE_TRUST_PROXY as a hop count on any
- * other address lets whoever reaches the port pick its client IP, which the start-up log warns of
- * (list the proxies' addresses instead). Stops cleanly on SIGINT/SIGTERM. Refuses to
+ * Env: PORT (default 3000), SLUICE_HOST (else HOSTNAME, else 0.0.0.0): the address to listen on
+ * (lib/config/listenAddress.js). Behind a proxy on the same host, listen on 127.0.0.1;
+ * SLUICE_TRUST_PROXY as a hop count on any other address lets whoever reaches the port pick its
+ * client IP, which the start-up log warns of (list the proxies' addresses instead). Stops cleanly on SIGINT/SIGTERM. Refuses to
  * start (exit 1, with the reason) when SLUICE_ADMIN_TOKEN is set but shorter than 32 characters, or
  * when the start-up checks refuse it (lib/runtime/prepareInstance.ts). Exits 1 if the control
  * plane's thread stops: an instance without its admin API and health must not stay in a pool.
@@ -35,6 +35,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { adminTokenProblem } from "../lib/config/adminToken.js";
+import { listenHost, openTrustWarning } from "../lib/config/listenAddress.js";
 
 // A guessable admin token must never serve: refuse to start, saying why.
 const tokenProblem = adminTokenProblem(process.env.SLUICE_ADMIN_TOKEN);
@@ -45,7 +46,7 @@ if (tokenProblem) {
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT || 3000);
-const hostname = process.env.SLUICE_HOST || process.env.HOSTNAME || "0.0.0.0";
+const hostname = listenHost(process.env);
 process.env.SLUICE_PEER_SECRET = randomBytes(24).toString("base64url");
 const secret = process.env.SLUICE_PEER_SECRET;
 
@@ -129,20 +130,12 @@ const server = http.createServer((req, res) => {
 server.on("clientError", dataPlane.answerClientError);
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
-  const hops = process.env.SLUICE_TRUST_PROXY?.trim();
-  if (hops && /^\d+$/.test(hops) && Number(hops) > 0 && !isLoopback(hostname))
-    console.warn(
-      `sluice: SLUICE_TRUST_PROXY=${hops} trusts whoever connects to ${hostname}:${port} to name the client's IP; ` +
-        "listen on loopback (SLUICE_HOST=127.0.0.1) or list the proxies' addresses (SLUICE_TRUST_PROXY=10.0.0.5,...)",
-    );
+  const warning = openTrustWarning(process.env.SLUICE_TRUST_PROXY, hostname);
+  if (warning) console.warn(`sluice: ${warning}`);
   console.log(
     `sluice: listening on http://${hostname === "0.0.0.0" ? "127.0.0.1" : hostname}:${port}${dev ? " (development)" : ""}`,
   );
 });
-
-function isLoopback(host) {
-  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {

@@ -85,11 +85,6 @@ export function clientOriginOf(forwardedFor: string | null | undefined, peer: st
   return { ip: client, viaTrustedProxy };
 }
 
-/** The client's address alone (see clientOriginOf). */
-export function clientIpOf(forwardedFor: string | null | undefined, peer: string, trust: TrustProxy): string {
-  return clientOriginOf(forwardedFor, peer, trust).ip;
-}
-
 /** Who sent a request that reached a Next route handler (see the module comment). */
 export function requestClient(
   headers: Headers,
