@@ -57,7 +57,7 @@ export function dataPlaneBed(label: string): DataPlaneBed {
       createDataPlane({
         admit: { access, limiter, anonLimitPerMinute: 1_000_000, enforce: true },
         check: { access, limiter },
-        trustProxyHops: 0,
+        trustProxy: { hops: 0 },
         gateway: { upstreamFor: (tenantId) => access.upstreamFor(tenantId), forward: forwardToUpstream },
       }),
     );
