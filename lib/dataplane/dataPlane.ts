@@ -3,7 +3,9 @@
  * pipeline, in the same process as Next (scripts/server.mjs routes /api/v1 here, the rest to Next).
  *
  * For each request: decode the path once (lib/dataplane/requestPath.ts; 400 for an encoded `/` or
- * `\`, dot or empty segments, bad escapes), take the client IP from the socket (and
+ * `\`, dot or empty segments, bad escapes, a fragment; `;parameters` stripped), read a
+ * method-override header (lib/dataplane/admission/methodOverride.ts: rules match both methods; 400
+ * when ambiguous), take the client IP from the socket (and
  * X-Forwarded-For as far as SLUICE_TRUST_PROXY allows), make ONE admission (lib/dataplane/admission/admit.ts:
  * key, rules, one limiter decision), then answer:
  * - /api/v1/echo[/...]: the demo route; /api/v1/check: the decision service;
@@ -30,7 +32,7 @@ import type { ForwardRequest } from "./gateway/forwardToUpstream";
 import type { Reply } from "../http/reply";
 import { absoluteForm, decodePathOnce, FRAGMENT, rawPathAfter, splitTarget } from "./requestPath";
 import { continuePending, headerOf, headerSource, sendContinue, writeReply } from "./nodeIo";
-import { HTTP_METHOD_TOKEN, overriddenMethod } from "./admission/methodOverride";
+import { HTTP_METHOD_TOKEN, overriddenMethod, sendsMethodOverride } from "./admission/methodOverride";
 import { authorizedReply, checkPlan, checkReply, echoReply, type CheckDeps } from "./routes";
 
 /** A tenant's gateway upstream (lib/dataplane/gateway/forwardToUpstream.ts). */
@@ -161,7 +163,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     // `header` rules read the request's own headers; for forward auth those are the client's
     // headers as the proxy passes them on, and `query` rules read the forwarded URI's query.
     let request: AdmitRequest = { method, path: decoded.path, headers: headerSource(req), ip, query };
-    const override = overriddenMethod(req.headersDistinct);
+    const override = sendsMethodOverride(req.headers) ? overriddenMethod(req.headersDistinct) : undefined;
     if (typeof override === "object") return writeReply(req, res, problemReplyFor("bad_request", override.problem));
     if (override !== undefined) request.overrideMethod = override;
     if (route === "authorize") {

@@ -50,9 +50,9 @@ export function toOriginForm(req: IncomingMessage): void {
 }
 
 /**
- * The body's text (UTF-8, as readJsonStream decodes it: invalid UTF-8 rejects with a 400), at most `maxBytes`: beyond, rejects with
- * `bodyTooLarge()` and leaves the rest unread without destroying the request, so the answer can
- * still be written; the connection is closed after it (`Connection: close`). Read with events, not
+ * The body's text (UTF-8, as readJsonStream decodes it: invalid UTF-8 rejects with a 400), at most
+ * `maxBytes`: beyond, rejects with `bodyTooLarge()` and leaves the rest unread without destroying
+ * the request, so the answer can still be written; the connection is closed after it (`Connection: close`). Read with events, not
  * an async iterator: the iterator's promises and machinery cost ~3% of /api/v1/check's CPU.
  */
 export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<string> {
@@ -98,7 +98,8 @@ export function readBodyText(req: IncomingMessage, maxBytes: number): Promise<st
  * `req.complete` is set only later). "All of it": Content-Length bytes, which the parser never
  * exceeds. undefined when some is still to come, or the length is not declared (chunked): read it
  * with readBodyText. Declared over `maxBytes`: throws `bodyTooLarge()`, the body left unread.
- * Decodes as readBodyText does (invalid UTF-8 throws a 400), and lets the stream flow to its end as readBodyText's listeners do.
+ * Decodes as readBodyText does (invalid UTF-8 throws a 400), and lets the stream flow to its end as
+ * readBodyText's listeners do.
  */
 export function bufferedBodyText(req: IncomingMessage, maxBytes: number): string | undefined {
   const declared = Number(headerOf(req, "content-length") ?? Number.NaN);
@@ -130,8 +131,7 @@ export function sendContinue(req: IncomingMessage, res: ServerResponse): void {
   if (!res.headersSent && !res.writableEnded) res.writeContinue();
 }
 
-/**
- * `extra`: headers set over the reply's own (the admission's rate-limit headers), merged in the one copy made here. */
+/** `extra`: headers set over the reply's own (the admission's rate-limit headers), merged in the one copy made here. */
 export function writeReply(
   req: IncomingMessage,
   res: ServerResponse,

@@ -26,6 +26,11 @@ export const HTTP_METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Z-]{1,32}$/;
 /** `headersDistinct` of a node request: each header's values, one per line it was sent on. */
 export type DistinctHeaders = Readonly<Record<string, string[] | undefined>>;
 
+/** Whether the request sends any override header: a plain lookup, so most requests never build `headersDistinct`. */
+export function sendsMethodOverride(headers: Readonly<Record<string, unknown>>): boolean {
+  return METHOD_OVERRIDE_HEADERS.some((name) => headers[name] !== undefined);
+}
+
 export function overriddenMethod(headers: DistinctHeaders): string | undefined | { problem: string } {
   let method: string | undefined;
   for (const name of METHOD_OVERRIDE_HEADERS) {
