@@ -6,6 +6,7 @@
  * a client-sent peer header never names the client. Requests go over a plain socket with the
  * target exactly as written (test/support/rawHttp.ts).
  */
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { adminClient, deleteTenants, type AdminClient, type CreatedKey } from "@/test/support/adminClient";
@@ -249,5 +250,57 @@ describe("the gateway behind the data plane", () => {
     } finally {
       await api.stop();
     }
+  });
+});
+
+/** Writes `head` on a raw socket (then `body` once 100 Continue arrives, when given), half-closing when told; all it read until close. */
+function onSocket(head: string, options: { halfClose?: boolean; body?: string } = {}): Promise<string> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: url.hostname, port: Number(url.port) });
+    let read = "";
+    socket.setTimeout(15_000, () => socket.destroy(new Error(`no close within 15 s; read ${JSON.stringify(read)}`)));
+    socket.on("data", (chunk: Buffer) => {
+      read += chunk.toString("latin1");
+      if (options.body !== undefined && read.includes("100 Continue")) {
+        socket.write(options.body);
+        options.body = undefined;
+      }
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(read));
+    socket.write(head);
+    if (options.halfClose) socket.end();
+  });
+}
+
+describe("reading the request as the protected API does (npm start)", () => {
+  it("a fragment in the target is a 400 problem", async () => {
+    const key = await keyWith([]);
+    expectProblem(await call("POST", "/api/v1/login#", key.key), 400);
+    expectProblem(await call("GET", "/api/v1/echo?x=1#y", key.key), 400);
+  });
+
+  it("a half-closed client gets its answer, on both planes", async () => {
+    expect(await onSocket("GET /api/v1/echo HTTP/1.1\r\nhost: x\r\n\r\n", { halfClose: true })).toMatch(
+      /^HTTP\/1\.1 401 /,
+    );
+    expect(await onSocket("GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n", { halfClose: true })).toMatch(
+      /^HTTP\/1\.1 (200|503) /,
+    );
+  });
+
+  it("Expect: 100-continue: a refused request gets its 401 without 100 Continue; the control plane still gets its 100", async () => {
+    const refused = await onSocket(
+      "POST /api/v1/echo HTTP/1.1\r\nhost: x\r\nexpect: 100-continue\r\ncontent-length: 2\r\n\r\n",
+      { body: "{}" },
+    );
+    expect(refused).toMatch(/^HTTP\/1\.1 401 /);
+    expect(refused.toLowerCase()).toMatch(/\r\nconnection: close\r\n/);
+    const control = await onSocket(
+      "POST /api/admin/tenants HTTP/1.1\r\nhost: x\r\nconnection: close\r\nexpect: 100-continue\r\ncontent-length: 2\r\n\r\n",
+      { body: "{}" },
+    );
+    expect(control).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
   });
 });
