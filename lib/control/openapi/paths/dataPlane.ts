@@ -95,7 +95,7 @@ export const dataPlanePaths: ZodOpenApiPathsObject = {
   "/api/v1/authorize": everyMethod("authorize", () => ({
     summary: "Forward auth: decide for a request a proxy holds",
     description:
-      "For Caddy `forward_auth`, Traefik `ForwardAuth`, nginx `auth_request`: the original method and URI in `X-Forwarded-Method` / `X-Forwarded-Uri` (or `X-Original-Method` / `X-Original-URI`), the client in `X-Forwarded-For` as SLUICE_TRUST_PROXY allows. Rules match that method and path; one decision per call. `header`-scope rules read the client's headers as the proxy passes them on, `query`-scope rules the query of the forwarded URI. A missing forwarded method or URI, or a forwarded path that cannot be decoded once, is a 400.",
+      "For Caddy `forward_auth`, Traefik `ForwardAuth`, nginx `auth_request`: the original method and URI in `X-Forwarded-Method` / `X-Forwarded-Uri` (or `X-Original-Method` / `X-Original-URI`), the client in `X-Forwarded-For` as SLUICE_TRUST_PROXY allows. Rules match that method and path; one decision per call. `header`-scope rules read the client's headers as the proxy passes them on, `query`-scope rules the query of the forwarded URI. A missing forwarded method or URI, a forwarded path that cannot be decoded once, or a forwarded URI with a fragment (`#`) or userinfo, is a 400.",
     responses: {
       "200": {
         description: "Admitted: empty body, the rate-limit headers, `X-Sluice-Tenant` and `X-Sluice-Key`.",
@@ -106,7 +106,7 @@ export const dataPlanePaths: ZodOpenApiPathsObject = {
   "/api/v1/{path}": everyMethod("gateway", () => ({
     summary: "Gateway: forward to the tenant's upstream",
     description:
-      "Once admitted, forwarded to the tenant's upstream with `/api/v1` removed; the upstream's status, headers and body come back with the rate-limit headers added. No upstream: 404; unreachable: 502; no answer in time: 504.",
+      "Once admitted, forwarded to the tenant's upstream with `/api/v1` removed, as sent; the upstream's status, headers and body come back with the rate-limit headers added. Rules read the path without `;parameters` (`/login;jsessionid=1` is `/login`) and a method-override header's method as well as the request's. 400: a fragment (`#`) in the target, a `.`/`..` segment once parameters are stripped, an ambiguous method override, a repeated header or query parameter a `header`/`query` rule keys on. No upstream: 404; unreachable: 502; no answer in time: 504.",
     requestParams: { path: anyPath },
     responses: {
       "200": {
