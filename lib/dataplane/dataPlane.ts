@@ -16,9 +16,11 @@
  * Concurrency slots an admission took are given back exactly once when the exchange is over: for
  * the gateway when forwardToUpstream resolves (response ended, failed, timed out or the client
  * went away), for echo and check once Sluice's answer is written (or failed); forward auth takes none.
- * Rules counted by response (chargeOn) are checked at admission and charged once the status sent is
- * known (lib/dataplane/admission/chargeByResponse.ts): the upstream's or Sluice's own (echo, check, 404, 502,
- * 504); at /api/v1/authorize, where no status of the protected API is seen, they charge at admission.
+ * Rules counted by response (chargeOn) are reserved (charged) at admission and given back once the
+ * status sent is known not to be listed (lib/dataplane/admission/chargeByResponse.ts): the upstream's or
+ * Sluice's own (echo, check, 404, 502, 504); a request answered with no status (the client went away
+ * first) stays charged; at /api/v1/authorize, where no status of the protected API is seen, they
+ * stay charged from admission.
  * HEAD is charged as GET by the rules; OPTIONS is admitted like any method. Every error is
  * problem+json; Sluice's own answers carry the API security headers (lib/dataplane/nodeIo.ts).
  */
@@ -190,9 +192,14 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
         plan?.bodyUnread() ? withHeaders(admission.reply, { connection: "close" }) : admission.reply,
       );
     sendContinue(req, res);
-    const charge = admission.charge
-      ? (status: number) => void chargeByResponse(admission.charge, status, chargeDeps)
-      : undefined;
+    // Settled once: by the status sent, or (no status: the client went away first) when the exchange is over.
+    let unsettled = admission.charge !== undefined;
+    const settle = (status?: number) => {
+      if (!unsettled) return;
+      unsettled = false;
+      void chargeByResponse(admission.charge, status, chargeDeps);
+    };
+    const charge = unsettled ? (status: number) => settle(status) : undefined;
     try {
       // check's answer is a promise only when its decision is still to be made (routes.ts checkPlan).
       let reply = plan
@@ -214,6 +221,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
         charge?.(reply.status);
       }
     } finally {
+      settle();
       if (admission.lease) void releaseLease(deps.admit, admission.lease);
     }
   }

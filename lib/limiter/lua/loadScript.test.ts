@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { decideScriptSha, decideScriptSource } from "../decideScript";
+import { giveBackScriptSha, giveBackScriptSource } from "../giveBackScript";
 import { loadScript } from "./loadScript";
 
 describe("loadScript", () => {
@@ -21,6 +22,12 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("c11dbd542814b194f943742032fd76994aeba077");
+    expect(decideScriptSha()).toBe("a80fdb5d9d11638d6a3e128420e319089947fe29");
+  });
+
+  it("pins the give-back script's SHA (count by response), which shares the algorithms' state formats", () => {
+    expect(giveBackScriptSource()).not.toMatch(/--!include/);
+    expect(giveBackScriptSource()).toMatch(/GIVE_BACKS\["sw"\]/);
+    expect(giveBackScriptSha()).toBe("518d0f7e598230da0628902af6e63dd5943268b9");
   });
 });
