@@ -16,6 +16,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
+import { TRUST_NO_PROXY } from "@/lib/config/trustProxy";
 import { createDataPlane } from "@/lib/dataplane/dataPlane";
 import { closeGatewayAgent, forwardToUpstream } from "@/lib/dataplane/gateway/forwardToUpstream";
 import { configureServer } from "@/lib/dataplane/httpServer";
@@ -57,7 +58,7 @@ export function dataPlaneBed(label: string): DataPlaneBed {
       createDataPlane({
         admit: { access, limiter, anonLimitPerMinute: 1_000_000, enforce: true },
         check: { access, limiter },
-        trustProxy: { hops: 0 },
+        trustProxy: TRUST_NO_PROXY,
         gateway: { upstreamFor: (tenantId) => access.upstreamFor(tenantId), forward: forwardToUpstream },
       }),
     );
