@@ -14,6 +14,13 @@ describe("describeRuleChanges", () => {
     expect(describeRuleChanges([rule()], [rule({ limit: 60 })])).toEqual(["per-key: 120 → 60 per min"]);
   });
 
+  it("a path compared in any case reads as such", () => {
+    const login = { path: "/api/v1/login" };
+    expect(
+      describeRuleChanges([rule({ match: login })], [rule({ match: { ...login, caseInsensitive: true } })]),
+    ).toEqual(["per-key: applies to /api/v1/login → /api/v1/login (any case)"]);
+  });
+
   it("big numbers get separators; a new window names both rates", () => {
     expect(describeRuleChanges([rule()], [rule({ limit: 1200 })])).toEqual(["per-key: 120 → 1,200 per min"]);
     expect(describeRuleChanges([rule()], [rule({ windowMs: 30_000 })])).toEqual([
