@@ -120,6 +120,8 @@ describe("absoluteForm", () => {
     ["http://api.example", { originForm: "/", authority: "api.example" }],
     ["http://api.example?x=1", { originForm: "/?x=1", authority: "api.example" }],
     ["http://[::1]:3000/api/v1/a%2Fb", { originForm: "/api/v1/a%2Fb", authority: "[::1]:3000" }],
+    // Kept, so that the data plane refuses it as it refuses any target with a fragment.
+    ["http://api.example/api/v1/login#x", { originForm: "/api/v1/login#x", authority: "api.example" }],
   ])("%s", (target, expected) => {
     expect(absoluteForm(target)).toEqual(expected);
   });

@@ -80,7 +80,8 @@ function hasDotSegment(path: string): boolean {
  * empty or carries userinfo (which a request must not send; it goes on as before).
  */
 export function absoluteForm(target: string): { originForm: string; authority: string } | null {
-  const m = /^https?:\/\/([^/?#@]+)([/?][^#]*)?$/i.exec(target);
+  // A fragment stays in the origin-form, where the data plane refuses it (400) like any other.
+  const m = /^https?:\/\/([^/?#@]+)([/?#].*)?$/i.exec(target);
   if (!m) return null;
   const rest = m[2] ?? "";
   return { originForm: rest.startsWith("/") ? rest : `/${rest}`, authority: m[1]! };

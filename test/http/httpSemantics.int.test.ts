@@ -279,6 +279,8 @@ describe("reading the request as the protected API does (npm start)", () => {
     const key = await keyWith([]);
     expectProblem(await call("POST", "/api/v1/login#", key.key), 400);
     expectProblem(await call("GET", "/api/v1/echo?x=1#y", key.key), 400);
+    // In absolute-form too (it went to Next, which does not limit /api/v1).
+    expectProblem(await call("POST", "http://api.example/api/v1/login#x", key.key), 400);
   });
 
   it("a half-closed client gets its answer, on both planes", async () => {
