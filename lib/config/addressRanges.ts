@@ -1,14 +1,86 @@
 /**
- * SLUICE_ALERT_ALLOWED_ADDRESSES parsed: the CIDR ranges alert webhooks may reach although private,
- * loopback or reserved. Here, below everything, so the configuration can check them at start-up;
- * the guard that uses them is lib/control/alerts/webhookAddress.ts.
+ * What an IP address is, for every guard on an address Sluice connects to: alert webhooks
+ * (lib/control/alerts/webhookAddress.ts: public unicast only) and gateway upstreams
+ * (lib/policy/upstreams/upstreamAddress.ts: never link-local). One copy of the parsing and the
+ * ranges, so a form one guard sees through the other does too. Also the parser of
+ * SLUICE_ALERT_ALLOWED_ADDRESSES, here, below everything, so the configuration can check it at start-up.
+ *
+ * Contract
+ * - `socketAddress` reads an IP literal (brackets and a zone id allowed) as the address a socket
+ *   reaches: an IPv6 address that carries an IPv4 one, IPv4-mapped (`::ffff:a.b.c.d`,
+ *   ::ffff:0:0/96) or IPv4-compatible (`::a.b.c.d`, ::/96 other than `::` and `::1`, deprecated
+ *   by RFC 4291 but still routed to the IPv4 by some stacks), is that IPv4 address. null for
+ *   anything that is not an address.
+ * - `parseIPv6` reads IPv6 text exactly. ipaddr.js reads `::1.2.3.4` (IPv4-compatible) as
+ *   `::ffff:1.2.3.4` (IPv4-mapped); here a dotted tail becomes its two hextets before parsing.
+ * - Browser-safe (ipaddr.js only): the dashboard's upstream form runs the same checks.
  */
-import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 
-export type AddressRange = [ipaddr.IPv4 | ipaddr.IPv6, number];
+export type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
+export type AddressRange = [IpAddress, number];
 
-/** Parses SLUICE_ALERT_ALLOWED_ADDRESSES; throws with the bad entry. */
+const DOTTED_TAIL = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+
+/** IPv6 text (no brackets, no zone id) parsed exactly (see above); null when it is not IPv6. */
+export function parseIPv6(text: string): ipaddr.IPv6 | null {
+  if (text.includes("%")) return null;
+  let hex = text;
+  const tail = DOTTED_TAIL.exec(text);
+  if (tail) {
+    const [a, b, c, d] = tail.slice(2).map(Number) as [number, number, number, number];
+    if (a > 255 || b > 255 || c > 255 || d > 255) return null;
+    hex = `${tail[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  return ipaddr.IPv6.isValid(hex) ? ipaddr.IPv6.parse(hex) : null;
+}
+
+/** ::/96 but `::` and `::1` (RFC 4291 2.5.5.1). */
+function isIPv4Compatible(ip: ipaddr.IPv6): boolean {
+  const p = ip.parts;
+  return p.slice(0, 6).every((part) => part === 0) && (p[6] !== 0 || p[7]! > 1);
+}
+
+/** The IPv4 address in the last 32 bits. */
+const embeddedIPv4 = (ip: ipaddr.IPv6): ipaddr.IPv4 => {
+  const [high, low] = ip.parts.slice(-2) as [number, number];
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+};
+
+/** The address a socket reaches for this literal (see above), or null when it is not one. */
+export function socketAddress(text: string): IpAddress | null {
+  const bare = text
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
+  if (!bare.includes(":")) return ipaddr.IPv4.isValid(bare) ? ipaddr.IPv4.parse(bare) : null;
+  const ip = parseIPv6(bare);
+  if (!ip) return null;
+  return ip.isIPv4MappedAddress() || isIPv4Compatible(ip) ? embeddedIPv4(ip) : ip;
+}
+
+const SITE_LOCAL: AddressRange = [ipaddr.IPv6.parse("fec0::"), 10];
+const LINK_LOCAL: AddressRange[] = [ipaddr.parseCIDR("169.254.0.0/16"), ipaddr.parseCIDR("fe80::/10")];
+
+export function inRanges(ip: IpAddress, ranges: readonly AddressRange[]): boolean {
+  return ranges.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits));
+}
+
+/**
+ * Public unicast: not loopback, private, unique-local, site-local (fec0::/10, RFC 3879), link-local,
+ * multicast, unspecified, reserved or documentation (ipaddr.js's range `unicast`; site-local is
+ * checked here too, whatever the library's table says).
+ */
+export function isPublicUnicast(ip: IpAddress): boolean {
+  return ip.range() === "unicast" && !inRanges(ip, [SITE_LOCAL]);
+}
+
+/** 169.254.0.0/16 or fe80::/10 (take the address from socketAddress, so mapped forms are included). */
+export function isLinkLocal(ip: IpAddress): boolean {
+  return inRanges(ip, LINK_LOCAL);
+}
+
+/** Parses SLUICE_ALERT_ALLOWED_ADDRESSES (CIDRs or addresses separated by commas); throws with the bad entry. */
 export function parseAllowedRanges(text: string): AddressRange[] {
   return text
     .split(",")
@@ -16,7 +88,7 @@ export function parseAllowedRanges(text: string): AddressRange[] {
     .filter((part) => part !== "")
     .map((part) => {
       try {
-        return ipaddr.parseCIDR(part.includes("/") ? part : `${part}/${isIP(part) === 6 ? 128 : 32}`);
+        return ipaddr.parseCIDR(part.includes("/") ? part : `${part}/${part.includes(":") ? 128 : 32}`);
       } catch {
         throw new Error(`SLUICE_ALERT_ALLOWED_ADDRESSES: "${part}" is not an address or CIDR range`);
       }

@@ -16,6 +16,10 @@
  *   per answer (an AsyncResource and a promise), piped into the response, cost ~15% of the
  *   gateway's CPU per request.
  * - The upstream's status, headers and body come back as they are, with the rate-limit headers set.
+ * - Never connects to a link-local address (lib/policy/upstreams/upstreamAddress.ts: cloud metadata
+ *   services answer there): the agent's `lookup` hands the socket only the allowed addresses a name
+ *   resolves to (lib/http/guardedLookup.ts), so what is judged is what is connected to; an IP
+ *   literal (never looked up) is judged before dispatch. None allowed: 502 saying so.
  * - Upstream unreachable (refused, reset, DNS, TLS, connect timeout) or answering what cannot be
  *   read or forwarded (headers over 16 KiB, not HTTP/1.1): 502. Status and headers not there within
  *   `timeoutMs`, connect and TLS handshake included, counted from the last chunk of the client's
@@ -35,7 +39,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { Agent, errors, util, type Dispatcher } from "undici";
+import { ADDRESS_NOT_ALLOWED, guardedLookup, isAddressNotAllowed } from "../../http/guardedLookup";
 import { metrics } from "../../monitoring/prometheus/metrics";
+import { UPSTREAM_ADDRESS_REFUSED, upstreamAddressAllowed } from "../../policy/upstreams/upstreamAddress";
 import { clientResponseHeaders, upstreamRequestHeaders } from "./forwardHeaders";
 import { writeGatewayProblem } from "./gatewayProblem";
 
@@ -60,6 +66,8 @@ const KEEP_ALIVE_MS = 10_000;
 /** A TCP/TLS connect that takes longer than this is an unreachable upstream (502). */
 const CONNECT_TIMEOUT_MS = 10_000;
 
+const upstreamLookup = guardedLookup(upstreamAddressAllowed, (host) => `${host} resolves only to link-local addresses`);
+
 const globalForGateway = globalThis as unknown as { sluiceGatewayAgent?: Agent };
 
 /** The process's HTTP client: undici's Agent keeps one connection Pool per upstream origin. */
@@ -67,7 +75,7 @@ export function gatewayAgent(): Agent {
   globalForGateway.sluiceGatewayAgent ??= new Agent({
     keepAliveTimeout: KEEP_ALIVE_MS,
     keepAliveMaxTimeout: 60_000,
-    connect: { timeout: CONNECT_TIMEOUT_MS },
+    connect: { timeout: CONNECT_TIMEOUT_MS, lookup: upstreamLookup },
   });
   return globalForGateway.sluiceGatewayAgent;
 }
@@ -98,15 +106,29 @@ export function upstreamPath(prefix: string, path: string): string {
 
 const pathPrefixOf = (upstreamUrl: URL): string => upstreamUrl.pathname.replace(/\/+$/, "");
 
-/** Upstream URLs parsed once (a tenant's URL changes rarely): origin and path prefix. Bounded: cleared when full. */
-const parsedUpstreams = new Map<string, { origin: string; prefix: string }>();
+/**
+ * An upstream URL parsed: origin, path prefix, and whether its host, when an IP literal, may be
+ * connected to (a URL stored before upstreamSchema refused link-local ones).
+ */
+interface ParsedUpstream {
+  origin: string;
+  prefix: string;
+  addressAllowed: boolean;
+}
+
+/** Upstream URLs parsed once (a tenant's URL changes rarely). Bounded: cleared when full. */
+const parsedUpstreams = new Map<string, ParsedUpstream>();
 const MAX_PARSED_UPSTREAMS = 1_000;
 
-function parsedUpstream(url: string): { origin: string; prefix: string } {
+function parsedUpstream(url: string): ParsedUpstream {
   let parsed = parsedUpstreams.get(url);
   if (!parsed) {
     const target = new URL(url);
-    parsed = { origin: target.origin, prefix: pathPrefixOf(target) };
+    parsed = {
+      origin: target.origin,
+      prefix: pathPrefixOf(target),
+      addressAllowed: upstreamAddressAllowed(target.hostname),
+    };
     if (parsedUpstreams.size >= MAX_PARSED_UPSTREAMS) parsedUpstreams.clear();
     parsedUpstreams.set(url, parsed);
   }
@@ -124,6 +146,11 @@ const noop = () => {};
 const IDEMPOTENT_WITHOUT_BODY = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const UNFORWARDABLE = "The upstream sent a response that cannot be forwarded.";
+const UNREACHABLE = "The upstream could not be reached.";
+const ADDRESS_REFUSED = `The upstream's address ${UPSTREAM_ADDRESS_REFUSED}.`;
+
+const unreachableDetail = (error: Error): string =>
+  unreadable(error) ? UNFORWARDABLE : isAddressNotAllowed(error) ? ADDRESS_REFUSED : UNREACHABLE;
 
 /**
  * The upstream answered, but not with a response undici can read: headers over Node's limit
@@ -168,12 +195,16 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   private dispatch(): void {
     const f = this.f;
-    let target: { origin: string; prefix: string };
+    let target: ParsedUpstream;
     try {
       // A stored URL always parses (upstreamSchema), but a bad one must be a 502, not a throw.
       target = parsedUpstream(f.upstream.url);
     } catch (error) {
       this.onError(error as Error);
+      return;
+    }
+    if (!target.addressAllowed) {
+      this.onError(Object.assign(new Error(ADDRESS_REFUSED), { code: ADDRESS_NOT_ALLOWED }));
       return;
     }
     // Errors (invalid options, a closed agent) come to onError, not as a throw.
@@ -290,12 +321,7 @@ class Exchange implements Dispatcher.DispatchHandler {
         headers,
       );
     else if (outcome === "unreachable")
-      writeGatewayProblem(
-        f.res,
-        "upstream_unreachable",
-        unreadable(error) ? UNFORWARDABLE : "The upstream could not be reached.",
-        headers,
-      );
+      writeGatewayProblem(f.res, "upstream_unreachable", unreachableDetail(error), headers);
     // Only a status the client was sent (a response already gone cannot take a problem).
     if (outcome !== "aborted" && f.res.headersSent) f.onStatus?.(f.res.statusCode);
     this.settle();

@@ -107,6 +107,10 @@ describe("422 per field, nothing stored", () => {
     [{ url: "https://a.test/?q=1" }, "url"],
     [{ url: "https://a.test/#f" }, "url"],
     [{ url: "relative/path" }, "url"],
+    [{ url: "http://169.254.169.254/latest/meta-data" }, "url"],
+    [{ url: "http://[fe80::1]:8080" }, "url"],
+    [{ url: "http://[::ffff:169.254.169.254]" }, "url"],
+    [{ url: "http://a.test:0" }, "url"],
     [{ url: "http://a.test", timeoutMs: 50 }, "timeoutMs"],
     [{ url: "http://a.test", timeoutMs: 200_000 }, "timeoutMs"],
   ])("%j", async (body, field) => {

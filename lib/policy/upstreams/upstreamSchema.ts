@@ -6,12 +6,14 @@
  *   to every request and shown in the dashboard), no query and no fragment (the client's query is
  *   passed on as it arrives). A path is allowed: it prefixes the forwarded path. Stored
  *   normalised by WHATWG URL parsing, without a trailing `/` (so `<url>` + `/orders` never
- *   doubles it).
+ *   doubles it). Never a link-local address (lib/policy/upstreams/upstreamAddress.ts; a name is
+ *   judged where the gateway connects), never port 0.
  * - `timeoutMs`: how long the upstream may take to answer (status and headers), 100 .. 120,000,
  *   default 30,000.
  */
 import { z } from "zod";
 import { httpUrlProblem } from "../../http/httpUrlProblem";
+import { UPSTREAM_ADDRESS_REFUSED, upstreamAddressAllowed } from "./upstreamAddress";
 
 export const UPSTREAM_TIMEOUT_MIN_MS = 100;
 export const UPSTREAM_TIMEOUT_MAX_MS = 120_000;
@@ -24,6 +26,7 @@ export function upstreamUrlProblem(text: string): string | null {
   // `?` alone parses to an empty search: look at the text too.
   if (new URL(text).search !== "" || text.includes("?"))
     return "url must not contain a query (the client's query is passed on)";
+  if (!upstreamAddressAllowed(new URL(text).hostname)) return `url ${UPSTREAM_ADDRESS_REFUSED}`;
   return null;
 }
 
