@@ -18,8 +18,24 @@ describe("upstreamSchema: accepted", () => {
     ["http://10.0.0.7:8080", "http://10.0.0.7:8080"],
     ["http://169.255.0.1", "http://169.255.0.1"],
     ["http://[fec0::1]", "http://[fec0::1]"],
-  ])("%j is stored as %j, timeoutMs 30,000 by default", (url, stored) => {
-    expect(upstreamSchema.parse({ url })).toEqual({ url: stored, timeoutMs: 30_000 });
+  ])("%j is stored as %j, timeoutMs 30,000 by default, unsigned", (url, stored) => {
+    expect(upstreamSchema.parse({ url })).toEqual({
+      url: stored,
+      timeoutMs: 30_000,
+      signRequests: false,
+      rotateSecret: false,
+    });
+  });
+
+  it("signRequests, and rotateSecret with it", () => {
+    expect(upstreamSchema.parse({ url: "http://a.test", signRequests: true })).toMatchObject({
+      signRequests: true,
+      rotateSecret: false,
+    });
+    expect(upstreamSchema.parse({ url: "http://a.test", signRequests: true, rotateSecret: true })).toMatchObject({
+      signRequests: true,
+      rotateSecret: true,
+    });
   });
 
   it("timeoutMs from 100 to 120,000", () => {
@@ -59,6 +75,9 @@ describe("upstreamSchema: 422 per field", () => {
     [{ url: "http://a.test", timeoutMs: 120_001 }, "timeoutMs", /at most 120,000/],
     [{ url: "http://a.test", timeoutMs: 1.5 }, "timeoutMs", /whole number/],
     [{ url: "http://a.test", timeoutMs: "1000" }, "timeoutMs", /must be a number/],
+    [{ url: "http://a.test", signRequests: "yes" }, "signRequests", /true or false/],
+    [{ url: "http://a.test", rotateSecret: true }, "rotateSecret", /needs signRequests: true/],
+    [{ url: "http://a.test", signingSecret: "upsec_mine" }, "", /signingSecret/],
   ])("%j: %s", (input, field, message) => {
     const errors = errorsOf(input);
     expect(Object.keys(errors)).toEqual([field]);
