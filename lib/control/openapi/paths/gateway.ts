@@ -14,23 +14,16 @@ export const storedUpstreamSchema = z.object({
     .literal(true)
     .optional()
     .meta({ description: "Present when every forwarded request carries `X-Sluice-Signature` (docs/gateway.md)." }),
-  secretHint: z
-    .string()
-    .optional()
-    .meta({
-      description:
-        "`upsec_…` and the secret's last 4 characters, when signing; the secret itself is never shown again.",
-    }),
+  secretHint: z.string().optional().meta({
+    description: "`upsec_…` and the secret's last 4 characters, when signing; the secret itself is never shown again.",
+  }),
 });
 
 /** The PUT's answer: with the signing secret when this PUT generated one. */
 const savedUpstreamSchema = storedUpstreamSchema.extend({
-  secret: z
-    .string()
-    .optional()
-    .meta({
-      description: "The new signing secret (`upsec_…`): shown only in the answer of the PUT that generated it.",
-    }),
+  secret: z.string().optional().meta({
+    description: "The new signing secret (`upsec_…`): shown only in the answer of the PUT that generated it.",
+  }),
 });
 
 export const gatewayPaths: ZodOpenApiPathsObject = {
