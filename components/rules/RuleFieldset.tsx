@@ -201,8 +201,8 @@ export function RuleFieldset({
             ))}
           </div>
           <span id={id("chargeOn-hint")} className={styles.fieldHint}>
-            checked: charged once the answer&apos;s status is known, e.g. only 4xx against credential stuffing; none:
-            charged when admitted
+            checked: only answers of these classes count (reserved when admitted, given back otherwise), e.g. only 4xx
+            against credential stuffing; none: charged when admitted
           </span>
           {errors.chargeOn ? (
             <p id={id("chargeOn-error")} className="field-error">

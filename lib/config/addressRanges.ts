@@ -1,9 +1,11 @@
 /**
- * What an IP address is, for every guard on an address Sluice connects to: alert webhooks
- * (lib/control/alerts/webhookAddress.ts: public unicast only) and gateway upstreams
- * (lib/policy/upstreams/upstreamAddress.ts: never link-local). One copy of the parsing and the
- * ranges, so a form one guard sees through the other does too. Also the parser of
- * SLUICE_ALERT_ALLOWED_ADDRESSES, here, below everything, so the configuration can check it at start-up.
+ * What an IP address is, for every guard on an address Sluice connects to or believes: alert
+ * webhooks (lib/control/alerts/webhookAddress.ts: public unicast only), gateway upstreams
+ * (lib/policy/upstreams/upstreamAddress.ts: never link-local) and trusted proxies
+ * (lib/config/trustProxy.ts). One copy of the parsing and the ranges, so a form one guard sees
+ * through the others do too. Also the parser of the address lists read from the environment:
+ * SLUICE_ALERT_ALLOWED_ADDRESSES and the list form of SLUICE_TRUST_PROXY, here, below everything,
+ * so the configuration can check them at start-up.
  *
  * Contract
  * - `socketAddress` reads an IP literal (brackets and a zone id allowed) as the address a socket
@@ -13,7 +15,10 @@
  *   anything that is not an address.
  * - `parseIPv6` reads IPv6 text exactly. ipaddr.js reads `::1.2.3.4` (IPv4-compatible) as
  *   `::ffff:1.2.3.4` (IPv4-mapped); here a dotted tail becomes its two hextets before parsing.
- * - Browser-safe (ipaddr.js only): the dashboard's upstream form runs the same checks.
+ * - An entry of an address list is an IPv4 address (dotted quad), an IPv6 address, or either with
+ *   `/bits`; a bare address is its own /32 or /128. Anything else throws, naming the variable and
+ *   the entry.
+ * - Browser-safe (ipaddr.js only, no node:net): the dashboard's upstream form runs the same checks.
  */
 import ipaddr from "ipaddr.js";
 
@@ -62,8 +67,15 @@ export function socketAddress(text: string): IpAddress | null {
 const SITE_LOCAL: AddressRange = [ipaddr.IPv6.parse("fec0::"), 10];
 const LINK_LOCAL: AddressRange[] = [ipaddr.parseCIDR("169.254.0.0/16"), ipaddr.parseCIDR("fe80::/10")];
 
-export function inRanges(ip: IpAddress, ranges: readonly AddressRange[]): boolean {
-  return ranges.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits));
+/**
+ * Whether `address` is in one of `ranges`: an address as socketAddress reads it (a string, as
+ * node:net reports one: IPv4-mapped and -compatible IPv6 judged as its IPv4), or one parsed already.
+ * Anything that is not an address is in none.
+ */
+export function inRanges(address: string | IpAddress, ranges: readonly AddressRange[]): boolean {
+  if (ranges.length === 0) return false;
+  const ip = typeof address === "string" ? socketAddress(address) : address;
+  return ip !== null && ranges.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits));
 }
 
 /**
@@ -80,17 +92,32 @@ export function isLinkLocal(ip: IpAddress): boolean {
   return inRanges(ip, LINK_LOCAL);
 }
 
-/** Parses SLUICE_ALERT_ALLOWED_ADDRESSES (CIDRs or addresses separated by commas); throws with the bad entry. */
-export function parseAllowedRanges(text: string): AddressRange[] {
+/** 4 for a dotted quad, 6 for IPv6 text, 0 for anything else (strict: no `127.1`, octal or hex parts). */
+function familyOf(text: string): 0 | 4 | 6 {
+  if (ipaddr.IPv4.isValidFourPartDecimal(text)) return 4;
+  return text.includes(":") && parseIPv6(text) !== null ? 6 : 0;
+}
+
+/** Parses a comma-separated list of addresses and CIDR ranges (empty entries skipped); throws with the bad entry. */
+export function parseAddressRanges(text: string, variable: string): AddressRange[] {
   return text
     .split(",")
     .map((part) => part.trim())
     .filter((part) => part !== "")
-    .map((part) => {
-      try {
-        return ipaddr.parseCIDR(part.includes("/") ? part : `${part}/${part.includes(":") ? 128 : 32}`);
-      } catch {
-        throw new Error(`SLUICE_ALERT_ALLOWED_ADDRESSES: "${part}" is not an address or CIDR range`);
-      }
+    .map((part): AddressRange => {
+      const [address = "", bits] = part.split("/", 2);
+      const family = familyOf(address);
+      const maxBits = family === 6 ? 128 : 32;
+      if (family === 0 || (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > maxBits)))
+        throw new Error(`${variable}: "${part}" is not an address or CIDR range`);
+      return [
+        family === 4 ? ipaddr.IPv4.parse(address) : parseIPv6(address)!,
+        bits === undefined ? maxBits : Number(bits),
+      ];
     });
+}
+
+/** Parses SLUICE_ALERT_ALLOWED_ADDRESSES; throws with the bad entry. */
+export function parseAllowedRanges(text: string): AddressRange[] {
+  return parseAddressRanges(text, "SLUICE_ALERT_ALLOWED_ADDRESSES");
 }

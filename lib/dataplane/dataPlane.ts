@@ -14,16 +14,19 @@
  * Concurrency slots an admission took are given back exactly once when the exchange is over: for
  * the gateway when forwardToUpstream resolves (response ended, failed, timed out or the client
  * went away), for echo and check once Sluice's answer is written (or failed); forward auth takes none.
- * Rules counted by response (chargeOn) are checked at admission and charged once the status sent is
- * known (lib/dataplane/admission/chargeByResponse.ts): the upstream's or Sluice's own (echo, check, 404, 502,
- * 504); at /api/v1/authorize, where no status of the protected API is seen, they charge at admission.
+ * Rules counted by response (chargeOn) are reserved (charged) at admission and given back once the
+ * status sent is known not to be listed (lib/dataplane/admission/chargeByResponse.ts): the upstream's or
+ * Sluice's own (echo, check, 404, 502, 504); a request answered with no status (the client went away
+ * first) stays charged; at /api/v1/authorize, where no status of the protected API is seen, they
+ * stay charged from admission.
  * HEAD is charged as GET by the rules; OPTIONS is admitted like any method. Every error is
  * problem+json; Sluice's own answers carry the API security headers (lib/dataplane/nodeIo.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { admit, releaseLease, type AdmitDeps, type AdmitRequest, type Client } from "./admission/admit";
 import { chargeByResponse, type ChargeDeps } from "./admission/chargeByResponse";
-import { clientIpOf } from "./admission/clientIp";
+import { clientOriginOf } from "./admission/clientIp";
+import type { TrustProxy } from "../config/trustProxy";
 import { problemReplyFor, problemReplyFromError } from "../http/problem";
 import type { ForwardRequest } from "./gateway/forwardToUpstream";
 import type { Reply } from "../http/reply";
@@ -43,7 +46,8 @@ export interface GatewayHooks {
 export interface DataPlaneDeps {
   admit: AdmitDeps;
   check: CheckDeps;
-  trustProxyHops: number;
+  /** SLUICE_TRUST_PROXY (lib/config/trustProxy.ts): whose X-Forwarded-For is believed. */
+  trustProxy: TrustProxy;
   gateway?: GatewayHooks;
 }
 
@@ -142,7 +146,12 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     const decoded = decodePathOnce(rawPath);
     if (!decoded.ok) return writeReply(req, res, problemReplyFor("bad_request", decoded.reason));
     const route = routeOf(decoded.path.slice("/api/v1".length));
-    const ip = clientIpOf(headerOf(req, "x-forwarded-for"), req.socket.remoteAddress ?? "unknown", deps.trustProxyHops);
+    const origin = clientOriginOf(
+      headerOf(req, "x-forwarded-for"),
+      req.socket.remoteAddress ?? "unknown",
+      deps.trustProxy,
+    );
+    const ip = origin.ip;
 
     // `header` rules read the request's own headers; for forward auth those are the client's
     // headers as the proxy passes them on, and `query` rules read the forwarded URI's query.
@@ -168,20 +177,36 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
         res,
         plan?.bodyUnread() ? withHeaders(admission.reply, { connection: "close" }) : admission.reply,
       );
-    const charge = admission.charge
-      ? (status: number) => void chargeByResponse(admission.charge, status, chargeDeps)
-      : undefined;
+    // Settled once: by the status sent, or (no status: the client went away first) when the exchange is over.
+    let unsettled = admission.charge !== undefined;
+    const settle = (status?: number) => {
+      if (!unsettled) return;
+      unsettled = false;
+      void chargeByResponse(admission.charge, status, chargeDeps);
+    };
+    const charge = unsettled ? (status: number) => settle(status) : undefined;
     try {
       // check's answer is a promise only when its decision is still to be made (routes.ts checkPlan).
       let reply = plan
         ? checked(() => plan.reply(admission.client, admission.then))
-        : await answer(route, req, res, admission.client, admission.headers, rawPath, query, charge);
+        : await answer(
+            route,
+            req,
+            res,
+            admission.client,
+            origin.viaTrustedProxy,
+            admission.headers,
+            rawPath,
+            query,
+            charge,
+          );
       if (reply instanceof Promise) reply = await reply;
       if (reply) {
         writeReply(req, res, reply, admission.headers);
         charge?.(reply.status);
       }
     } finally {
+      settle();
       if (admission.lease) void releaseLease(deps.admit, admission.lease);
     }
   }
@@ -192,6 +217,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     req: IncomingMessage,
     res: ServerResponse,
     client: Client,
+    viaTrustedProxy: boolean,
     headers: Record<string, string>,
     rawPath: string,
     query: string,
@@ -215,6 +241,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
           upstream,
           path: rawPathAfter(rawPath, 2) + query,
           clientIp: client.ip,
+          viaTrustedProxy,
           tenantId: client.tenantId,
           keyId: client.key.id,
           rateLimitHeaders: headers,

@@ -26,6 +26,14 @@ export class BoundedMap<V> {
     }
   }
 
+  /** Replaces a live entry's value, keeping its expiry; false when there is none (absent or expired). */
+  replace(key: string, value: V, now: number): boolean {
+    const entry = this.entries.get(key);
+    if (!entry || entry.expiresAt <= now) return false;
+    entry.value = value;
+    return true;
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -3,11 +3,14 @@
  * decisions as on one node, tenants' keys spread over every master, and no CROSSSLOT error even
  * with several rules (several keys) in one script call.
  */
+import type { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisCluster, type RedisClusterHandle } from "@/test/support/redisCluster";
 import { limiterRule } from "@/test/support/rules";
 import { createRedisClient, type RedisClient } from "../redis/connect";
 import { createLimiter, type Limiter } from "./decide";
+import { DEFAULT_HOUSEKEEPING, heartbeatLibrary, removeUnusedLibraries } from "./decideLibraries";
+import { decideLibrary } from "./decideScript";
 import { ALGORITHMS } from "./types";
 
 let cluster: RedisClusterHandle;
@@ -55,6 +58,37 @@ describe("Redis Cluster", () => {
     expect(first.lease!.keys).toHaveLength(2);
     expect(await limiter.release(first.lease!)).toBe(2);
     expect((await limiter.decide(rules, subject)).allowed).toBe(true);
+  });
+
+  it("count by response: a reservation under several rules (several keys) is given back by give_back.lua, no CROSSSLOT error", async () => {
+    const rules = ALGORITHMS.map((algorithm, i) =>
+      limiterRule({
+        name: `by-response-${i}`,
+        scope: i % 2 ? "tenant" : "key",
+        algorithm,
+        limit: 1,
+        windowMs: 60_000,
+        chargeOn: ["4xx"],
+      }),
+    );
+    const subject = { tenantId: "tenant-gb", keyId: "k" };
+    const reserved = await limiter.decide(rules, subject, { nowMs: T0 });
+    expect(reserved.allowed).toBe(true);
+    expect((await limiter.decide(rules, subject, { nowMs: T0 + 1 })).allowed).toBe(false);
+    expect(await limiter.giveBack(reserved, rules, subject, { nowMs: T0 + 2 })).toBe(rules.length);
+    expect((await limiter.decide(rules, subject, { nowMs: T0 + 3 })).allowed).toBe(true);
+  });
+
+  it("decide libraries no instance uses are deleted on every master (this cluster is the test's own)", async () => {
+    const masters = (redis as Cluster).nodes("master");
+    const old = "sluice_00000000deadbeef";
+    const code = `#!lua name=${old}\nredis.register_function('sluice_decide_00000000deadbeef', function() return 1 end)`;
+    await Promise.all(masters.map((node) => node.call("FUNCTION", "LOAD", "REPLACE", code)));
+    await limiter.decide([limiterRule({})], { tenantId: "tenant-lib", keyId: "k" }); // loads this version's
+    const h = { ...DEFAULT_HOUSEKEEPING, graceMs: 0 };
+    await heartbeatLibrary(redis, decideLibrary().library, h);
+    expect(await removeUnusedLibraries(redis, decideLibrary().library, h)).toEqual([old]);
+    for (const node of masters) expect(await node.call("FUNCTION", "LIST", "LIBRARYNAME", old)).toEqual([]);
   });
 
   it("admits exactly `limit` of 300 concurrent decisions", async () => {

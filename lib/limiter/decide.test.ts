@@ -112,6 +112,24 @@ describe("decide", () => {
     expect((await limiter.decide([local], subject)).allowed).toBe(true);
   });
 
+  it("a rule counted by response reserves in memory while Redis is away, and its give-back frees the unit there", async () => {
+    const { client } = fakeRedis(boom);
+    const limiter = createLimiter({
+      redis: client,
+      prefix: "p:",
+      timeoutMs: 30,
+      local: new LocalLimiter(),
+      clock: () => 1_500,
+    });
+    const byResponse = rule({ failMode: "local", name: "logins", limit: 3, chargeOn: ["4xx"] });
+    const decisions = await Promise.all(Array.from({ length: 40 }, () => limiter.decide([byResponse], subject)));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(3);
+    const reserved = decisions.find((d) => d.allowed)!;
+    expect(await limiter.giveBack(reserved, [byResponse], subject)).toBe(1);
+    expect((await limiter.decide([byResponse], subject)).allowed).toBe(true);
+    expect((await limiter.decide([byResponse], subject)).allowed).toBe(false);
+  });
+
   it("gives up within twice the timeout when Redis never answers (fake clock: no event-loop lag)", async () => {
     vi.useFakeTimers();
     try {

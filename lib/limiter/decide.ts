@@ -20,23 +20,34 @@
  * - Concurrency rules: an admitted request's decision carries a `lease` (the slots it took, in the
  *   same atomic call); `release(lease)` gives them back (lua/release.lua) and must be called once
  *   the request is over. It never throws: a lease it cannot give back expires (windowMs).
- * - Count by response (rule field chargeOn): `decide(..., { hold: true })` checks such rules without
- *   consuming them (the other rules as usual, in the same atomic call; a refusal by a held rule
- *   refuses and starts its penalty as usual). `charge` consumes them once the response's status is
- *   known (lib/dataplane/admission/chargeByResponse.ts): no refusal cache, and a refusal only means no quota
- *   was left (nothing consumed); it throws `LimiterUnavailableError` when Redis cannot answer.
+ * - Count by response (rule field chargeOn): such rules are reserved at admission like any rule
+ *   (consumed by `decide`, so at most `limit` units are in flight or spent per window however many
+ *   requests run at once). `giveBack` undoes an admitted decision's reservation of some of them once
+ *   the answer's class is known not to be listed (lib/dataplane/admission/chargeByResponse.ts): in
+ *   Redis (lua/give_back.lua) or, for a reservation made in memory (failMode local), in the local
+ *   limiter; into the window it was reserved in, or not at all (lib/limiter/giveBackScript.ts). It
+ *   throws `LimiterUnavailableError` when Redis cannot answer (the reservation stays charged).
  */
-import { counterKey, legacyCounterKey, penaltyKey } from "./keys";
+import { counterField, counterKey, legacyCounterKey, penaltyKey, stateId } from "./keys";
 import { EMPTY, failModeDecisionOf } from "./failModeDecision";
 import { decideScriptSource } from "./decideScript";
 import { newLeaseId, releaseScriptSource, runReleaseScript } from "./releaseScript";
+import { giveBackScriptSource, runGiveBackScript, type Reservation } from "./giveBackScript";
+import { ALGORITHM_DEFS } from "./algorithms/registry";
 import { DecideBatcher, type BatchedRequest } from "./decideBatcher";
 import { decisionFromReply } from "./parseDecideReply";
 import { ruleSpec } from "./ruleSpec";
 import type { RedisClient } from "../redis/connect";
 import type { LocalLimiter } from "./localLimiter";
 import { refusalFingerprint, type RefusalCache } from "./refusalCache";
-import { LimiterUnavailableError, type Decision, type Lease, type LimiterRule, type Subject } from "./types";
+import {
+  BURST_ALGORITHMS,
+  LimiterUnavailableError,
+  type Decision,
+  type Lease,
+  type LimiterRule,
+  type Subject,
+} from "./types";
 
 export interface LimiterDeps {
   redis: RedisClient;
@@ -70,8 +81,6 @@ export const EXPLICIT_TIME_TTL_FLOOR_MS = 600_000;
 export interface DecideOptions {
   /** Explicit time (epoch ms) instead of Redis TIME: tests and simulation. Bypasses the refusal cache. */
   nowMs?: number;
-  /** Check rules charged by response (chargeOn) without consuming them (see the contract above). */
-  hold?: boolean;
 }
 
 export interface Limiter {
@@ -79,7 +88,12 @@ export interface Limiter {
   peek(rules: LimiterRule[], subject: Subject, options?: DecideOptions): Promise<Decision>;
   /** Gives a decision's lease back; resolves to how many of its slots were still held (the rest had expired), or null when Redis could not answer. */
   release(lease: Lease, options?: DecideOptions): Promise<number | null>;
-  charge(rules: LimiterRule[], subject: Subject, options?: Pick<DecideOptions, "nowMs">): Promise<Decision>;
+  /**
+   * Gives back what `reservation` (an admitted decision of `subject`) reserved under `rules` (some
+   * of its rules): those it consumed, in Redis or in memory. Resolves to how many rules had units
+   * given back (a window that rolled over gives nothing back); throws when Redis cannot answer.
+   */
+  giveBack(reservation: Decision, rules: LimiterRule[], subject: Subject, options?: DecideOptions): Promise<number>;
   /**
    * Two decisions, the second made only if the first allowed: `[first, second]`, `second`
    * undefined when the first refused (then nothing of it is charged). As `decide(rules, subject,
@@ -104,6 +118,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   // start-up, not be mistaken for an unavailable Redis (which would fail every rule open).
   decideScriptSource();
   releaseScriptSource();
+  giveBackScriptSource();
 
   const batcher = new DecideBatcher(deps.redis, deps.timeoutMs, deps.maxBatch, deps.textSubjectValues);
   const clustered = deps.redis.isCluster;
@@ -117,7 +132,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     commit: boolean,
   ): BatchedRequest {
     const ttlFloorMs = options.nowMs === undefined ? 0 : EXPLICIT_TIME_TTL_FLOOR_MS;
-    const specs = rules.map((rule) => ruleSpec(rule, commit, options.hold === true));
+    const specs = rules.map(ruleSpec);
     const secondKeys = secondKeysOf(rules, subject);
     const lease = commit && rules.some((rule) => rule.algorithm === "concurrency") ? newLeaseId() : "";
     return { keys, now: timeArg(options), commit, lease, ttlFloorMs, specs, ...(secondKeys ? { secondKeys } : {}) };
@@ -151,8 +166,8 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     return deps.timeSource === "app" ? String(clock()) : "";
   }
 
-  function failModeDecision(rules: LimiterRule[], keys: string[], subject: Subject, hold: boolean): Decision {
-    return failModeDecisionOf(rules, keys, subject, hold, { prefix: deps.prefix, local: deps.local, nowMs: clock() });
+  function failModeDecision(rules: LimiterRule[], keys: string[], subject: Subject): Decision {
+    return failModeDecisionOf(rules, keys, subject, { prefix: deps.prefix, local: deps.local, nowMs: clock() });
   }
 
   /** A refusal of this request the refusal cache holds, if any (the fingerprint is built only when one of the tenant's is held: most decisions are admitted). */
@@ -164,7 +179,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   ): Decision | undefined {
     const refusals = options.nowMs === undefined ? deps.refusals : undefined;
     if (!refusals?.holdsTenant(subject.tenantId)) return undefined;
-    return refusals.get(refusalFingerprint(rules, keys, options.hold), clock());
+    return refusals.get(refusalFingerprint(rules, keys), clock());
   }
 
   function remember(
@@ -176,7 +191,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   ): void {
     const refusals = options.nowMs === undefined ? deps.refusals : undefined;
     if (refusals && !decision.allowed)
-      refusals.remember(subject.tenantId, refusalFingerprint(rules, keys, options.hold), decision, clock());
+      refusals.remember(subject.tenantId, refusalFingerprint(rules, keys), decision, clock());
   }
 
   const limiter: Limiter = {
@@ -216,10 +231,10 @@ export function createLimiter(deps: LimiterDeps): Limiter {
         if (!(error instanceof LimiterUnavailableError)) throw error;
         // Each decision as `decide` makes it when Redis cannot answer: its rules' fail modes.
         deps.onUnavailable?.(error, rules);
-        first = failModeDecision(rules, keys, subject, options.hold === true);
+        first = failModeDecision(rules, keys, subject);
         if (!first.allowed) return [first, undefined];
         deps.onUnavailable?.(error, then.rules);
-        return [first, failModeDecision(then.rules, thenKeys, then.subject, false)];
+        return [first, failModeDecision(then.rules, thenKeys, then.subject)];
       }
     },
 
@@ -235,7 +250,7 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       } catch (error) {
         if (!(error instanceof LimiterUnavailableError)) throw error;
         deps.onUnavailable?.(error, rules);
-        return failModeDecision(rules, keys, subject, options.hold === true);
+        return failModeDecision(rules, keys, subject);
       }
     },
 
@@ -264,10 +279,30 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       }
     },
 
-    async charge(rules, subject, options = {}) {
-      if (rules.length === 0) return EMPTY(options.nowMs ?? clock());
-      const keys = rules.map((rule) => counterKey(deps.prefix, rule, subject));
-      return callScript(rules, keys, subject, { ...options, hold: false }, true);
+    async giveBack(reservation, rules, subject, options = {}) {
+      const inRedis: Reservation[] = [];
+      let given = 0;
+      for (const r of reservation.results) {
+        const rule = r.rule;
+        if (!r.allowed || rule.cost <= 0 || !rules.includes(rule) || !ALGORITHM_DEFS[rule.algorithm].model.giveBack)
+          continue;
+        const key = counterKey(deps.prefix, rule, subject);
+        // The TAT the reservation left: its time plus the time until the bucket is full again.
+        const tatUntilMs = BURST_ALGORITHMS.includes(rule.algorithm) ? reservation.nowMs + r.resetMs : 0;
+        if (r.source === "redis") inRedis.push({ rule, key, tatUntilMs });
+        else if (r.source === "fail_local" && deps.local) {
+          const g = { reservedAtMs: reservation.nowMs, nowMs: options.nowMs ?? clock(), cost: rule.cost, tatUntilMs };
+          if (deps.local.giveBack(rule, stateId(key, counterField(rule)), g)) given++;
+        }
+      }
+      if (inRedis.length === 0) return given;
+      const nowMs = options.nowMs ?? (deps.timeSource === "app" ? clock() : undefined);
+      const flags = await runGiveBackScript(deps.redis, inRedis, reservation.nowMs, {
+        timeoutMs: deps.timeoutMs,
+        ...(nowMs === undefined ? {} : { nowMs }),
+        ...(deps.textSubjectValues ? { textSubjectValues: true } : {}),
+      });
+      return given + flags.filter(Boolean).length;
     },
   };
   return limiter;

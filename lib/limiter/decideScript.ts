@@ -8,6 +8,7 @@
  *   rolling upgrade each call their own code and never replace each other's. It is loaded on first
  *   use (on every master of a Cluster) and again whenever FCALL reports it missing (FUNCTION FLUSH,
  *   a new or restarted node); a call that still misses it is sent as EVAL, which cannot miss.
+ *   Libraries of versions no running instance uses are deleted by decideLibraries.ts.
  * - Script: where FUNCTION LOAD or FCALL is refused (an ACL user without `@scripting` functions, a
  *   server before 7.0), the client uses EVALSHA from then on, through ioredis `defineCommand`, which
  *   falls back to EVAL (reloading the script) on NOSCRIPT; ioredis retries only once, so a call that
@@ -22,7 +23,7 @@ import { loadScript } from "./lua/loadScript";
 const COMMAND = "sluiceDecide";
 const BODY = "\n--!body";
 let source: string | undefined;
-let library: { name: string; code: string } | undefined;
+let library: { name: string; library: string; code: string } | undefined;
 const defined = new WeakSet<RedisClient>();
 /** Clients that run the script (EVALSHA) because functions are refused; absent: FCALL. */
 const scriptOnly = new WeakSet<RedisClient>();
@@ -50,8 +51,11 @@ export function decideScriptSha(): string {
   return createHash("sha1").update(decideScriptSource()).digest("hex");
 }
 
-/** The function library: the script's part above `--!body` once, the rest as the function's body. */
-export function decideLibrary(): { name: string; code: string } {
+/**
+ * The function library: the script's part above `--!body` once, the rest as the function's body.
+ * `name`: the function's; `library`: the library's (`sluice_<16 hex>`, decideLibraries.ts).
+ */
+export function decideLibrary(): { name: string; library: string; code: string } {
   if (!library) {
     const script = decideScriptSource();
     const at = script.indexOf(BODY);
@@ -59,7 +63,7 @@ export function decideLibrary(): { name: string; code: string } {
     const id = decideScriptSha().slice(0, 16);
     const name = `sluice_decide_${id}`;
     const code = `#!lua name=sluice_${id}\n${script.slice(0, at)}\nredis.register_function('${name}', function(KEYS, ARGV)${script.slice(at)}\nend)\n`;
-    library = { name, code };
+    library = { name, library: `sluice_${id}`, code };
   }
   return library;
 }

@@ -39,7 +39,6 @@ export function failModeDecisionOf(
   rules: LimiterRule[],
   keys: string[],
   subject: Subject,
-  hold: boolean,
   deps: { prefix: string; local?: LocalLimiter; nowMs: number },
 ): Decision {
   const now = deps.nowMs;
@@ -50,7 +49,6 @@ export function failModeDecisionOf(
       rule,
       key: stateId(keys[i]!, counterField(rule)),
       penaltyKey: stateId(penaltyKey(deps.prefix, rule, subject), penaltyField(rule)),
-      ...(hold && rule.chargeOn ? { held: true } : {}),
     }))
     .filter(({ rule }) => rule.failMode === "local" && deps.local);
   const localResults = new Map(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { limiterRule } from "@/test/support/rules";
 import { LocalLimiter } from "./localLimiter";
+import { ALGORITHMS } from "./types";
 
 describe("LocalLimiter (the `local` fail mode)", () => {
   it("enforces the rule's own algorithm in memory: limit, then refusal until the window ends", () => {
@@ -46,5 +47,20 @@ describe("LocalLimiter (the `local` fail mode)", () => {
     expect(at(1)).toMatchObject({ allowed: false, retryAfterMs: 5000 }); // the counter refuses: the penalty starts
     expect(at(2000)).toMatchObject({ allowed: false, penalized: true, retryAfterMs: 3001, remaining: 0 });
     expect(at(5001).allowed).toBe(true);
+  });
+
+  it.each(ALGORITHMS)("%s: gives a reservation back into its window, never into a later one", (algorithm) => {
+    const local = new LocalLimiter();
+    const rule = limiterRule({ algorithm, limit: 2, burst: 2, windowMs: 1000, chargeOn: ["4xx"], failMode: "local" });
+    const at = (now: number) => local.decide([{ rule, key: "k" }], now)[0]!;
+    const first = at(0);
+    expect([first.allowed, at(0).allowed, at(0).allowed]).toEqual([true, true, false]);
+    const give = (nowMs: number) =>
+      local.giveBack(rule, "k", { reservedAtMs: 0, nowMs, cost: 1, tatUntilMs: first.resetMs });
+    expect(give(10)).toBe(true);
+    expect(at(10).allowed).toBe(true);
+    expect(at(10).allowed).toBe(false);
+    // Long after the reservation's window (and TAT): nothing is given back.
+    expect(give(5_000)).toBe(false);
   });
 });

@@ -6,6 +6,8 @@
  * Same all-or-nothing rule as Redis: a refusal by any local enforce rule consumes nothing, and
  * neither does a request that something else refuses (`commit: false`, e.g. a `closed` rule of the
  * same request while Redis is away).
+ * Count by response (chargeOn) reserves here as in Redis (the rule is consumed at admission) and
+ * `giveBack` undoes a reservation made here, by the models' give-back (twin of the Lua's).
  * Penalties (blockMs) are kept here too, but only those this instance starts while Redis is away: a
  * penalty recorded in Redis is not seen until Redis answers again.
  */
@@ -13,6 +15,7 @@ import { ALGORITHM_DEFS } from "./algorithms/registry";
 import { roundView } from "./algorithms/model";
 import { applyPenalty } from "./algorithms/penalty";
 import { BoundedMap } from "./boundedMap";
+import type { GiveBack } from "./algorithms/model";
 import type { LimiterRule, RuleResult } from "./types";
 
 /** A rule to decide locally, with the ids of its state and of its penalty (lib/limiter/keys.ts stateId). */
@@ -21,8 +24,6 @@ export interface LocalRule {
   key: string;
   /** Needed only when the rule has a penalty (blockMs > 0). */
   penaltyKey?: string;
-  /** Checked, never consumed: a rule charged by response at admission (decide.ts `hold`). */
-  held?: boolean;
 }
 
 export class LocalLimiter {
@@ -34,7 +35,7 @@ export class LocalLimiter {
 
   /** Decides `rules` at `now`; commits only if `commit` and every enforce rule allows. */
   decide(rules: LocalRule[], now: number, commit = true): RuleResult[] {
-    const evaluations = rules.map(({ rule, key, penaltyKey, held }) => {
+    const evaluations = rules.map(({ rule, key, penaltyKey }) => {
       const own = ALGORITHM_DEFS[rule.algorithm].model.evaluate(this.states.get(key, now), rule, now, rule.cost);
       const penaltyId = penaltyKey ?? key + "\npenalty";
       const outcome =
@@ -42,12 +43,12 @@ export class LocalLimiter {
           ? applyPenalty(own, this.states.get(penaltyId, now) as number | undefined, rule.blockMs, now, commit)
           : undefined;
       if (outcome?.startsUntil != null) this.states.set(penaltyId, outcome.startsUntil, outcome.startsUntil);
-      return { rule, key, held, evaluation: outcome?.evaluation ?? own, penalized: outcome?.penalized ?? false };
+      return { rule, key, evaluation: outcome?.evaluation ?? own, penalized: outcome?.penalized ?? false };
     });
     const admitted =
       commit && evaluations.every(({ rule, evaluation }) => rule.mode === "shadow" || evaluation.allowed);
-    return evaluations.map(({ rule, key, held, evaluation, penalized }) => {
-      const consumed = admitted && !held && evaluation.allowed && evaluation.next !== null;
+    return evaluations.map(({ rule, key, evaluation, penalized }) => {
+      const consumed = admitted && evaluation.allowed && evaluation.next !== null;
       if (consumed) this.states.set(key, evaluation.next!.state, now + evaluation.next!.ttlMs);
       const view = roundView(consumed ? evaluation.after : evaluation.before);
       return {
@@ -60,5 +61,14 @@ export class LocalLimiter {
         source: "fail_local",
       };
     });
+  }
+
+  /** Gives back a reservation this instance made of `rule` under `key`; true when something was given back. */
+  giveBack(rule: LimiterRule, key: string, g: GiveBack): boolean {
+    const model = ALGORITHM_DEFS[rule.algorithm].model;
+    const state = this.states.get(key, g.nowMs);
+    if (state === undefined || !model.giveBack) return false;
+    const next = model.giveBack(state, rule, g);
+    return next !== null && this.states.replace(key, next, g.nowMs);
   }
 }

@@ -5,6 +5,8 @@
  * then cost Redis nothing. A client under a penalty (blockMs) is refused until the penalty's end
  * (Redis's retry time then is that end), so it costs one Redis trip per penalty and request shape;
  * a counter reset lifts the penalty in Redis and drops the tenant's entries here (announced).
+ * A refusal by a rule counted by response (chargeOn) outside a penalty is never kept: its quota comes
+ * back as soon as a request in flight is answered with a class it does not list (a give-back).
  *
  * Entries are keyed by the request's fingerprint (counter keys + rule parameters + cost), so a rule
  * change misses the cache by construction. Entries are also indexed by tenant, so dropping one
@@ -74,6 +76,7 @@ export class RefusalCache {
   /** Remembers a refused decision of `tenantId` until it could pass; ignores anything else. */
   remember(tenantId: string, fingerprint: string, decision: Decision, now: number): void {
     if (decision.allowed || decision.unavailable || decision.retryAfterMs <= 0) return;
+    if (decision.results.some(givenBackSooner)) return;
     const old = this.entries.get(fingerprint);
     if (old) this.delete(fingerprint, old);
     this.entries.set(fingerprint, { decision, storedAt: now, expiresAt: now + decision.retryAfterMs, tenantId });
@@ -121,15 +124,19 @@ export class RefusalCache {
   }
 }
 
+/** A refusing rule whose quota a give-back can return before its retry time (see the header). */
+function givenBackSooner(r: RuleResult): boolean {
+  return !r.allowed && !r.penalized && r.rule.chargeOn !== undefined && r.rule.mode === "enforce";
+}
+
 /**
  * What makes a refusal the same refusal: the counters and every rule's parameters. A rule change
  * therefore misses the cache by construction. Each key is length-prefixed: a key may hold any
  * character (an identifier is client-chosen), so a separator alone would let a crafted identifier
  * spell another request's fingerprint and have its refusal served to that request.
  */
-export function refusalFingerprint(rules: LimiterRule[], keys: string[], hold = false): string {
+export function refusalFingerprint(rules: LimiterRule[], keys: string[]): string {
   let fingerprint = "";
-  for (let i = 0; i < rules.length; i++)
-    fingerprint += keys[i]!.length + ":" + keys[i] + ruleSpec(rules[i]!, true, hold).id + "|";
+  for (let i = 0; i < rules.length; i++) fingerprint += keys[i]!.length + ":" + keys[i] + ruleSpec(rules[i]!).id + "|";
   return fingerprint;
 }

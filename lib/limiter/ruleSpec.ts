@@ -17,7 +17,7 @@ export interface RuleSpec {
   fields: readonly string[];
 }
 
-const specs = new WeakMap<LimiterRule, { decide: RuleSpec; peek: RuleSpec; held: RuleSpec }>();
+const specs = new WeakMap<LimiterRule, RuleSpec>();
 
 function build(rule: LimiterRule, cost: number): RuleSpec {
   const fields = [
@@ -35,21 +35,16 @@ function build(rule: LimiterRule, cost: number): RuleSpec {
 }
 
 /**
- * The spec a decision sends (`commit`), or a peek's (the same: charging is the call's commit flag).
- * `hold`: a rule charged by response (chargeOn) is sent held, its cost negated, so decide.lua checks
- * it at its cost and never consumes it (other rules are unaffected); its id differs from the
- * charging spec's, so a refusal cached for one never answers the other.
+ * The spec a decision or a peek sends (the same: charging is the call's commit flag). A peek
+ * carries the rule's cost too: decide.lua never writes when it is told not to commit, and with the
+ * cost its answer says whether (allowed) and when (retryAfterMs) a request would pass; `remaining`,
+ * `resetMs` and `nextMs` of a peek are the untouched state's either way.
  */
-export function ruleSpec(rule: LimiterRule, commit: boolean, hold = false): RuleSpec {
-  let entry = specs.get(rule);
-  if (!entry) {
-    // A peek carries the rule's cost too: decide.lua never writes when it is told not to commit,
-    // and with the cost its answer says whether (allowed) and when (retryAfterMs) a request would
-    // pass; `remaining`, `resetMs` and `nextMs` of a peek are the untouched state's either way.
-    const spec = build(rule, rule.cost);
-    entry = { decide: spec, peek: spec, held: rule.chargeOn && rule.cost > 0 ? build(rule, -rule.cost) : spec };
-    specs.set(rule, entry);
+export function ruleSpec(rule: LimiterRule): RuleSpec {
+  let spec = specs.get(rule);
+  if (!spec) {
+    spec = build(rule, rule.cost);
+    specs.set(rule, spec);
   }
-  if (hold) return entry.held;
-  return commit ? entry.decide : entry.peek;
+  return spec;
 }

@@ -80,9 +80,10 @@ export interface LimiterRule extends LimitParams {
    */
   blockMs: number;
   /**
-   * Count by response (rule field chargeOn): the status classes whose responses are charged, after
-   * the response's status is known (lib/dataplane/admission/chargeByResponse.ts). A decision made with `hold`
-   * checks such a rule without consuming it. Undefined: charged at admission like any rule.
+   * Count by response (rule field chargeOn): the status classes whose responses count. Reserved
+   * (consumed) at admission like any rule, and given back once the response's status is known not
+   * to be listed (Limiter.giveBack, lib/dataplane/admission/chargeByResponse.ts). Undefined: every
+   * admitted request counts.
    */
   chargeOn?: readonly StatusClass[];
   failMode: FailMode;

@@ -9,10 +9,14 @@
  *    loaded on every master, and the decision path run a few times (peeks, which write nothing),
  *    so the first real requests do not spend their Redis budget connecting, loading the script
  *    or compiling code (issue 15, point 14). The access cache is loaded too.
+ * 3. Decide library housekeeping (lib/limiter/decideLibraries.ts): this version's library is
+ *    heartbeated (before the warm-up loads it: commands on one connection keep their order) and
+ *    libraries of versions no running instance uses are deleted, then every minute.
  * A Redis or Postgres that is down does not stop the start: the instance serves by fail modes and
  * the access cache's contract, as it would after start.
  */
 import { config } from "../config/config";
+import { startLibraryHousekeeping } from "../limiter/decideLibraries";
 import { warmLimiter } from "../limiter/warmLimiter";
 import { getRedis } from "../redis/client";
 import { evictionVerdict, evictionWarning, readEvictionPolicy } from "../redis/evictionPolicy";
@@ -48,7 +52,11 @@ export async function prepareInstance(): Promise<void> {
   const s = dataPlaneServices();
   // Under npm start the main thread checked the policy before it started this worker (one check,
   // one warning, one refusal per process); the worker only warms its own connection and cache.
-  if (!isControlPlaneWorker()) await checkEvictionAtStart(getRedis(), c.requireNoEviction);
+  if (!isControlPlaneWorker()) {
+    await checkEvictionAtStart(getRedis(), c.requireNoEviction);
+    // Not awaited: a Redis that is down must not hold the start (each beat never throws).
+    startLibraryHousekeeping(getRedis());
+  }
   await Promise.all([warmLimiter(getRedis(), s.limiter), s.access.ready().catch(() => undefined)]);
 }
 

@@ -1,12 +1,15 @@
 /**
- * Count by response (rule field chargeOn, issue 17 point 7) through the gateway on two built
- * servers sharing one Redis, with a test upstream that answers by path (200, 401 or 503):
- * - `chargeOn: ["4xx"]`, limit 3: 200s never use quota; three 401s (through either instance) use
- *   it up; the next request is refused 429 on either instance and never reaches the upstream;
+ * Count by response (rule field chargeOn, issue 17 point 7, issue 28 point 2) through the gateway on
+ * two built servers sharing one Redis, with a test upstream that answers by path (200, 401 or 503,
+ * or holds the request until the test releases it):
+ * - `chargeOn: ["4xx"]`, limit 3: of 40 requests sent at once only 3 reach the upstream while they
+ *   are in flight (the cost is reserved at admission), and their 200s give it back;
+ * - 200s never use quota; three 401s (through either instance) use it up; the next request is
+ *   refused 429 on either instance and never reaches the upstream;
  * - a refund of upstream 5xx (`chargeOn` lists every class but 5xx): 503s are not charged, 200s are;
  * - forward auth charges the rule at admission (no status of the protected API is seen).
- * Charges are made once the status is known, after the answer has left: the tests wait on the
- * key's quota (GET /api/admin/keys/{id}/quota) before a request that must find it spent.
+ * Give-backs are made once the status is known, after the answer has left: the tests wait on the
+ * key's quota (GET /api/admin/keys/{id}/quota) before a request that must find it back.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,10 +31,13 @@ const PROBE_RULE: RuleInput = {
 };
 
 let upstream: TestUpstream;
+/** Answers of the upstream to requests under /hold, held until the test sends them. */
+const held: ServerResponse[] = [];
 
 beforeAll(async () => {
   upstream = await startTestUpstream((req: IncomingMessage, res: ServerResponse) => {
     req.resume();
+    if (req.url?.includes("/hold")) return void held.push(res);
     const status = req.url?.includes("/bad") ? 401 : req.url?.includes("/broken") ? 503 : 200;
     res.writeHead(status, { "content-type": "application/json" });
     res.end(JSON.stringify({ status }));
@@ -88,12 +94,35 @@ const STUFFING: RuleInput = {
 };
 
 describe("count by response through the gateway on two instances", () => {
+  it("40 parallel requests under limit 3: only 3 reach the upstream while in flight, the rest get 429; their 200s give the units back", async () => {
+    const { a, b } = servers;
+    const { tenantId, key } = await fixture([STUFFING]);
+    const statuses: number[] = [];
+    const all = Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        statusOf(i % 2 ? a : b, key, `/api/v1/login/hold/${i}`).then((status) => void statuses.push(status)),
+      ),
+    );
+    await waitUntil(
+      async () => statuses.length === 37 && reached(tenantId, "/login/hold") === 3,
+      20_000,
+      "37 answered and 3 held by the upstream",
+    );
+    expect(statuses).toEqual(Array(37).fill(429));
+    expect(await remaining(key, "stuffing")).toBe(0);
+    for (const res of held.splice(0)) res.writeHead(200).end("{}");
+    await all;
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(reached(tenantId, "/login/hold")).toBe(3);
+    await waitUntil(async () => (await remaining(key, "stuffing")) === 3, 10_000, "the 200s give their units back");
+  });
+
   it("charges only 4xx: 200s never use quota, three 401s do, then 429 on either instance without reaching the upstream", async () => {
     const { a, b } = servers;
     const { tenantId, key } = await fixture([STUFFING]);
     for (const server of [a, b, a, b, a]) expect(await statusOf(server, key, "/api/v1/login/ok")).toBe(200);
     expect(reached(tenantId, "/login/ok")).toBe(5);
-    expect(await remaining(key, "stuffing")).toBe(3);
+    await waitUntil(async () => (await remaining(key, "stuffing")) === 3, 10_000, "the 200s give their units back");
 
     for (const server of [a, b, a]) expect(await statusOf(server, key, "/api/v1/login/bad")).toBe(401);
     expect(reached(tenantId, "/login/bad")).toBe(3);
@@ -123,12 +152,32 @@ describe("count by response through the gateway on two instances", () => {
     };
     const { tenantId, key } = await fixture([refund]);
     for (const server of [a, b, a, b]) expect(await statusOf(server, key, "/api/v1/orders/broken")).toBe(503);
-    expect(await remaining(key, "refund")).toBe(2);
+    await waitUntil(async () => (await remaining(key, "refund")) === 2, 10_000, "the 503s give their units back");
     expect(await statusOf(a, key, "/api/v1/orders/1")).toBe(200);
     expect(await statusOf(b, key, "/api/v1/orders/2")).toBe(200);
     await waitUntil(async () => (await remaining(key, "refund")) === 0, 10_000, "the two 200s are charged");
     expect(await statusOf(a, key, "/api/v1/orders/3")).toBe(429);
     expect(reached(tenantId, "/orders/")).toBe(6);
+  });
+
+  it("keeps the reservation of a client that goes away before its answer (it reached the upstream)", async () => {
+    const { a } = servers;
+    const { tenantId, key } = await fixture([STUFFING]);
+    const gone = new AbortController();
+    const call = fetch(`${a.url}/api/v1/login/hold/gone`, {
+      headers: { authorization: `Bearer ${key.key}` },
+      signal: gone.signal,
+    }).catch(() => "aborted");
+    await waitUntil(
+      async () => reached(tenantId, "/login/hold/gone") === 1,
+      10_000,
+      "the request reaches the upstream",
+    );
+    gone.abort();
+    expect(await call).toBe("aborted");
+    for (const res of held.splice(0)) res.destroy();
+    // Nothing is given back: the unit stays spent (before, it was never charged at all).
+    expect(await remaining(key, "stuffing")).toBe(2);
   });
 
   it("charges at admission for forward auth, which never sees the protected API's status", async () => {

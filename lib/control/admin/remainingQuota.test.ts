@@ -22,7 +22,7 @@ function fakeLimiter(used: Record<string, number> = {}, options: { fails?: boole
   const counter = (r: LimiterRule, s: Subject) =>
     `${r.ref}|${r.scope === "key" ? s.keyId : r.scope === "ip" ? s.ip : r.scope === "identifier" ? s.identifier : "T"}`;
   const limiter: Limiter = {
-    charge: () => Promise.reject(new Error("no rule here is charged by response")),
+    giveBack: () => Promise.reject(new Error("no rule here is charged by response")),
     decideThen: () => Promise.reject(new Error("no decision here depends on another")),
     async peek(rules, subject): Promise<Decision> {
       peeks.push({ rules: rules.map((r) => r.name), subject });

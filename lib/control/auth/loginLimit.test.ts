@@ -51,7 +51,7 @@ function countingLimiter(options: { peekFails?: boolean } = {}) {
   });
   const calls = { peek: 0, decide: 0 };
   const limiter: Limiter = {
-    charge: () => Promise.reject(new Error("no rule here is charged by response")),
+    giveBack: () => Promise.reject(new Error("no rule here is charged by response")),
     decideThen: () => Promise.reject(new Error("no decision here depends on another")),
     async peek(rules, s) {
       calls.peek++;

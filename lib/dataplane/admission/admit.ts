@@ -77,8 +77,9 @@ export interface AdmitRequest {
   ip: string;
   /**
    * Forward auth (/api/v1/authorize): Sluice never sees the request end, so concurrency rules do not
-   * apply, nor the answer's status, so rules counted by response (chargeOn) charge at admission.
-   * Otherwise those are checked without consuming and returned as the admission's `charge`.
+   * apply, nor the answer's status, so rules counted by response (chargeOn) stay charged from
+   * admission. Otherwise those are reserved (charged) at admission and returned as the admission's
+   * `charge`, to be given back if the answer's class is not listed (chargeByResponse.ts).
    */
   forwardAuth?: boolean;
   /** The raw query string (with its `?`; absent or "": none): what `query` rules read (lib/dataplane/admission/requestAttributes.ts). */
@@ -176,13 +177,12 @@ async function timedDecide(
   deps: AdmitDeps,
   rules: LimiterRule[],
   subject: Subject,
-  hold = false,
   then?: { rules: LimiterRule[]; subject: Subject },
 ): Promise<[Decision, Decision | undefined]> {
   const stop = deps.metrics?.decideSeconds.startTimer();
   try {
-    if (then) return await deps.limiter.decideThen(rules, subject, hold ? { hold } : {}, then);
-    return [await deps.limiter.decide(rules, subject, hold ? { hold } : undefined), undefined];
+    if (then) return await deps.limiter.decideThen(rules, subject, {}, then);
+    return [await deps.limiter.decide(rules, subject), undefined];
   } finally {
     stop?.();
   }
@@ -283,7 +283,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   const deferred = request.forwardAuth ? [] : rules.filter((rule) => rule.chargeOn);
   let then = request.then?.(client);
   if (then instanceof Promise) then = await then;
-  const [decision, thenDecision] = await timedDecide(deps, rules, subject, deferred.length > 0, then);
+  const [decision, thenDecision] = await timedDecide(deps, rules, subject, then);
   const headers = rateLimitHeaders(decision);
   record(deps, request, key.tenantId, key.id, decision, attributes);
   if (!decision.allowed) {
@@ -293,7 +293,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   count(deps, "allowed", decision);
   const admitted: Admission = { admitted: true, client, headers };
   if (thenDecision) admitted.then = thenDecision;
-  if (deferred.length > 0) admitted.charge = { rules: deferred, subject };
+  if (deferred.length > 0) admitted.charge = { rules: deferred, subject, reservation: decision };
   if (!decision.lease) return admitted;
   deps.metrics?.concurrencyLeases.inc({ event: "taken" }, decision.lease.keys.length);
   return { ...admitted, lease: decision.lease };

@@ -2,29 +2,35 @@
  * Count by response (rule field chargeOn): the second half of a request's decision.
  *
  * Contract
- * - Admission (admit.ts, with `chargeByResponse`) checks chargeOn rules without consuming them and
- *   hands them over as a `DeferredCharge`. Once the answer's status is known (the upstream's, or
- *   Sluice's own for echo, check and the gateway's 502/504), `chargeByResponse` consumes, in one
- *   limiter call, exactly those rules that list the status's class. No status (the client went
- *   away first): nothing is charged.
+ * - Admission (admit.ts) reserves chargeOn rules like any rule: the admitting decision consumes
+ *   them, so a request that would pass the limit is refused before it goes on, and at most `limit`
+ *   units are ever in flight or spent per window however many requests run at once. It hands them
+ *   over as a `DeferredCharge`, with that decision (the reservation).
+ * - Once the answer's status is known (the upstream's, or Sluice's own for echo, check and the
+ *   gateway's 502/504), `chargeByResponse` gives back, in one limiter call, the rules that do not
+ *   list the status's class (Limiter.giveBack: into the window the units were reserved in, or not at
+ *   all); the rules that list it stay charged.
+ * - No status (the client went away before an answer was sent to it): every reservation stays
+ *   charged. The request was admitted and may well have reached the upstream (a login attempt whose
+ *   answer the client chose not to wait for is still an attempt), so going away buys no free tries.
  * - It never alters the answer, which is on its way already: it resolves, never rejects, and is
- *   not awaited by the response path. A charge that finds no quota left (requests in flight
- *   between check and charge took it) consumes nothing; with blockMs it starts the rule's penalty,
- *   as any refusal by the rule would. A charge Redis cannot take is logged and counted
- *   (sluice_response_charges_total{outcome="failed"}), never retried and never charged locally.
+ *   not awaited by the response path. A give-back Redis cannot take is logged and counted
+ *   (sluice_response_charges_total{outcome="failed"}): the reservation then stays charged (the
+ *   safe side), never retried.
  */
 import type { Limiter } from "../../limiter/decide";
-import { STATUS_CLASSES, type LimiterRule, type StatusClass, type Subject } from "../../limiter/types";
+import { STATUS_CLASSES, type Decision, type LimiterRule, type StatusClass, type Subject } from "../../limiter/types";
 import type { SluiceMetrics } from "../../monitoring/prometheus/metrics";
 
-/** Rules to charge once the answer's status is known, and whose counters they charge. */
+/** Rules reserved at admission to settle once the answer's status is known, whose counters, and the reserving decision. */
 export interface DeferredCharge {
   rules: LimiterRule[];
   subject: Subject;
+  reservation: Decision;
 }
 
 export interface ChargeDeps {
-  limiter: Pick<Limiter, "charge">;
+  limiter: Pick<Limiter, "giveBack">;
   metrics?: Pick<SluiceMetrics, "responseCharges">;
   log?: (message: string) => void;
 }
@@ -35,11 +41,11 @@ export function statusClassOf(status: number): StatusClass | undefined {
   return STATUS_CLASSES[Math.floor(status / 100) - 1];
 }
 
-/** The deferred rules a response of `status` charges: those whose chargeOn lists its class. */
-export function rulesToCharge(rules: readonly LimiterRule[], status: number): LimiterRule[] {
+/** The reserved rules an answer of `status` gives back: those whose chargeOn does not list its class. */
+export function rulesToGiveBack(rules: readonly LimiterRule[], status: number): LimiterRule[] {
   const cls = statusClassOf(status);
   if (!cls) return [];
-  return rules.filter((rule) => rule.chargeOn?.includes(cls));
+  return rules.filter((rule) => !rule.chargeOn?.includes(cls));
 }
 
 export async function chargeByResponse(
@@ -47,17 +53,20 @@ export async function chargeByResponse(
   status: number | undefined,
   deps: ChargeDeps,
 ): Promise<void> {
-  if (!charge || status === undefined) return;
-  const rules = rulesToCharge(charge.rules, status);
-  if (rules.length === 0) return;
+  if (!charge) return;
+  const rules = status === undefined ? [] : rulesToGiveBack(charge.rules, status);
+  if (rules.length === 0) {
+    deps.metrics?.responseCharges.inc({ outcome: status === undefined ? "no_answer" : "charged" });
+    return;
+  }
   try {
-    const decision = await deps.limiter.charge(rules, charge.subject);
-    deps.metrics?.responseCharges.inc({ outcome: decision.allowed ? "charged" : "no_quota" });
+    const given = await deps.limiter.giveBack(charge.reservation, rules, charge.subject);
+    deps.metrics?.responseCharges.inc({ outcome: given > 0 ? "given_back" : "window_passed" });
   } catch (error) {
     deps.metrics?.responseCharges.inc({ outcome: "failed" });
     const names = rules.map((rule) => rule.name).join(", ");
     (deps.log ?? console.warn)(
-      `[sluice] could not charge a ${status} response to ${names} (tenant ${charge.subject.tenantId}): ${(error as Error).message}`,
+      `[sluice] could not give back ${names} for a ${status} response (tenant ${charge.subject.tenantId}), which stays charged: ${(error as Error).message}`,
     );
   }
 }

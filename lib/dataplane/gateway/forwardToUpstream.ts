@@ -32,7 +32,9 @@
  * - An upstream whose body fails (or stays silent for `timeoutMs`) after its headers were sent ends
  *   the client's connection: a problem can no longer be sent, and a truncated body must not pass
  *   for a whole one.
- * - Resolves once the exchange is over (answered, failed or aborted); never rejects.
+ * - Resolves once the exchange is over (answered, failed or aborted); never rejects. A response
+ *   already destroyed when it is called (the client reset during admission) is not forwarded at
+ *   all: the exchange is over at once, as aborted.
  * - `onStatus` is told the status the client is sent, once it is sent: the upstream's, or 502/504
  *   of Sluice's own; never when the client went away first (count by response, rule field chargeOn).
  * - Metrics: sluice_gateway_responses_total and sluice_gateway_upstream_duration_seconds by
@@ -56,6 +58,8 @@ export interface ForwardRequest {
   /** The path and query after /api/v1, e.g. "/orders/42?x=1". */
   path: string;
   clientIp: string;
+  /** The connection is a trusted proxy's (lib/dataplane/admission/clientIp.ts): its X-Forwarded-Proto/-Host pass on. */
+  viaTrustedProxy: boolean;
   tenantId: string;
   keyId: string;
   rateLimitHeaders: Record<string, string>;
@@ -192,6 +196,15 @@ class Exchange implements Dispatcher.DispatchHandler {
   ) {}
 
   start(): void {
+    if (this.f.res.destroyed) {
+      // The client went away while its admission was pending: its `close` has fired already, so
+      // an exchange started now would never settle (nothing to write to, no close to abort on),
+      // holding the upstream request (forever for a stream) and the caller's concurrency lease.
+      this.clientGone = true;
+      this.observe("aborted");
+      this.settle();
+      return;
+    }
     this.f.res.once("close", this.onResClose);
     this.timer = setTimeout(this.onTimeout, this.f.upstream.timeoutMs);
     this.dispatch();
@@ -215,6 +228,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     const method = f.req.method ?? "GET";
     const headers = upstreamRequestHeaders(f.req.headers, {
       clientIp: f.clientIp,
+      viaTrustedProxy: f.viaTrustedProxy,
       proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http",
       tenantId: f.tenantId,
       keyId: f.keyId,

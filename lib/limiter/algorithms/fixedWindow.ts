@@ -36,4 +36,10 @@ export const fixedWindow: AlgorithmModel<FixedWindowState> = {
       next: cost > 0 ? { state: pack(w, afterCount), ttlMs: ttlMs(untilEnd) } : null,
     };
   },
+  giveBack(state, { windowMs }, { reservedAtMs, cost }) {
+    const w = Math.floor(reservedAtMs / windowMs);
+    const stored = unpack(state);
+    if (stored.window !== w || stored.count <= 0) return null;
+    return pack(w, Math.max(0, stored.count - cost));
+  },
 };

@@ -24,9 +24,25 @@ export interface Evaluation<S> {
   next: { state: S; ttlMs: number } | null;
 }
 
+/** What a give-back (count by response, lib/limiter/giveBackScript.ts) undoes: one reservation. */
+export interface GiveBack {
+  /** The reserving decision's time (epoch ms). */
+  reservedAtMs: number;
+  nowMs: number;
+  cost: number;
+  /** token_bucket, gcra: the TAT the reservation left, rounded up; ignored by the others. */
+  tatUntilMs: number;
+}
+
 export interface AlgorithmModel<S> {
   /** `lease`: the request's lease id, which only concurrency keeps (as its member); others ignore it. */
   evaluate(state: S | undefined, params: LimitParams, nowMs: number, cost: number, lease?: string): Evaluation<S>;
+  /**
+   * The state once a reservation is given back into the window it was made in (twin of
+   * lua/includes/give_back.lua), or null when nothing is left to give back. Absent: the algorithm
+   * takes no give-back (concurrency, whose slots are released instead).
+   */
+  giveBack?(state: S, params: LimitParams, g: GiveBack): S | null;
 }
 
 /** Lua's EPSILON: tolerance for floating-point drift in rate arithmetic. */

@@ -38,4 +38,8 @@ export const slidingLog: AlgorithmModel<SlidingLogState> = {
       next: cost > 0 ? { state: [...live, { atMs: now, cost }], ttlMs: ttlMs(window) } : null,
     };
   },
+  giveBack(state, _params, { reservedAtMs, cost }) {
+    const at = state.findIndex((entry) => entry.atMs === reservedAtMs && entry.cost === cost);
+    return at < 0 ? null : state.filter((_, i) => i !== at);
+  },
 };

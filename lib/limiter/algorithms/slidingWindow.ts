@@ -65,4 +65,11 @@ export const slidingWindow: AlgorithmModel<SlidingWindowState> = {
           : null,
     };
   },
+  giveBack(state, { windowMs }, { reservedAtMs, cost }) {
+    const w = Math.floor(reservedAtMs / windowMs);
+    const c = unpack(state);
+    if (c.window === w && c.current > 0) return pack({ ...c, current: Math.max(0, c.current - cost) });
+    if (c.window === w + 1 && c.previous > 0) return pack({ ...c, previous: Math.max(0, c.previous - cost) });
+    return null;
+  },
 };

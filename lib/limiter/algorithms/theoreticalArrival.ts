@@ -75,4 +75,11 @@ export const theoreticalArrival: AlgorithmModel<TatState> = {
       next: cost > 0 ? { state: stateAt(now, newAhead, q), ttlMs: ttlMs(newAhead) } : null,
     };
   },
+  giveBack(state, { limit, windowMs }, { nowMs, cost, tatUntilMs }) {
+    if (nowMs >= tatUntilMs) return null;
+    const q = tatDenominator(limit, windowMs);
+    const ahead = aheadOf(state, nowMs, q);
+    if (ahead <= 0) return null;
+    return stateAt(nowMs, Math.max(0, ahead - (cost * windowMs) / limit), q);
+  },
 };

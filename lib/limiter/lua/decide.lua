@@ -14,8 +14,7 @@
              SLUICE_TEXT_SUBJECT_VALUES, while instances of an earlier version share the keys),
            then per spec ONE argument, its 9 fields joined by ",":
              algorithm code (fw|sw|sl|tb|gc),
-             limit, window ms, burst, cost (negative: a held rule, checked at the opposite cost and
-             never consumed by this call: a rule charged by response, see decide.ts `hold`),
+             limit, window ms, burst, cost,
              "1" for an enforce rule or "0" for a shadow rule,
              the rule's field in its subject key ("" for sliding_log), its penalty in ms
              (blockMs, 0: none) and its penalty field ("" when none; see includes/penalty.lua);
@@ -94,9 +93,8 @@ local function spec_of(packed)
   local f = {}
   split_into(packed, f, 1)
   if not ALGORITHMS[f[1]] then return false end
-  local cost = tonumber(f[5])
   spec = { code = f[1], check = ALGORITHMS[f[1]], limit = tonumber(f[2]), window = tonumber(f[3]), burst = tonumber(f[4]),
-    cost = cost < 0 and -cost or cost, held = cost < 0, enforce = f[6] == "1", field = f[7] or "", block = tonumber(f[8]), pfield = f[9] or "" }
+    cost = tonumber(f[5]), enforce = f[6] == "1", field = f[7] or "", block = tonumber(f[8]), pfield = f[9] or "" }
   if SPEC_CACHED >= SPEC_CACHE_MAX then SPEC_CACHE, SPEC_CACHED = {}, 0 end
   SPEC_CACHE[packed], SPEC_CACHED = spec, SPEC_CACHED + 1
   return spec
@@ -295,7 +293,7 @@ for _ = 1, request_count do
     local allowed = out[o + 1]
     local v = o + 2 -- the "before" view
     local sp = specs[i]
-    if committed and allowed and not sp.held then
+    if committed and allowed then
       if sp.cost > 0 then
         local commit = COMMITS[sp.code]
         if commit then

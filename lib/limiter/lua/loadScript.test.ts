@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { decideScriptSha, decideScriptSource } from "../decideScript";
+import { giveBackScriptSha, giveBackScriptSource } from "../giveBackScript";
 import { loadScript } from "./loadScript";
 
 describe("loadScript", () => {
@@ -21,6 +22,12 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("f75b7b8ff625a0c81d358b61416b3368a37c2337");
+    expect(decideScriptSha()).toBe("239ae18fe463b282bae18775b4058a4d934de224");
+  });
+
+  it("pins the give-back script's SHA (count by response), which shares the algorithms' state formats", () => {
+    expect(giveBackScriptSource()).not.toMatch(/--!include/);
+    expect(giveBackScriptSource()).toMatch(/GIVE_BACKS\["sw"\]/);
+    expect(giveBackScriptSha()).toBe("0f6837f6fabebde9a0494fd7bb86d7252acf9e18");
   });
 });

@@ -79,7 +79,7 @@ function create() {
     }),
     responseCharges: new Counter({
       name: "sluice_response_charges_total",
-      help: "Charges of rules counted by response (chargeOn) once the answer's status is known, by outcome: charged, no_quota (requests in flight took the quota first: nothing consumed), failed (Redis could not take the charge; the answer is unaffected).",
+      help: "Requests admitted under rules counted by response (chargeOn), settled once the answer's status is known, by outcome: charged (the class is listed: the reservation made at admission stays), given_back (the class is not listed: the reservation was given back), window_passed (not listed, but the window it was reserved in is over: nothing to give back), no_answer (the client went away before an answer: it stays charged), failed (Redis could not take the give-back: it stays charged; the answer is unaffected).",
       labelNames: ["outcome"] as const,
       registers: [registry],
     }),

@@ -183,7 +183,7 @@ export const ruleSchema = z
       .optional()
       .meta({
         description:
-          "Count by response (gateway): charge only responses whose status class is listed, once the status is known; the rule is checked without charging at admission and refuses (429) when no quota is left. Unset: charged at admission. See docs/rules.md for echo, check and authorize.",
+          "Count by response (gateway): only answers whose status class is listed count. The cost is reserved at admission (a request that would pass the limit is refused, 429) and given back once the answer's class is known not to be listed, so at most `limit` units are ever in flight or spent per window. Unset: every admitted request counts. See docs/rules.md for echo, check and authorize.",
       }),
     failMode: z.enum(FAIL_MODES, { error: `failMode must be one of ${FAIL_MODES.join(", ")}` }).default("open"),
     mode: z.enum(RULE_MODES, { error: `mode must be one of ${RULE_MODES.join(", ")}` }).default("enforce"),

@@ -16,7 +16,7 @@ local function decide_one(key, sp, now_arg, wants_commit, ttl_floor)
   local allowed, retry, b1, b2, b3, a1, a2, a3, value, ttl =
     sp.check(key, sp.field, now, now_us, sp.limit, sp.window, sp.burst, sp.cost)
   local committed = wants_commit and (allowed or not sp.enforce)
-  if committed and allowed and not sp.held then
+  if committed and allowed then
     if sp.cost > 0 then
       if ttl < ttl_floor then ttl = ttl_floor end
       local rec = SUBJECTS[key]

@@ -1,0 +1,84 @@
+/**
+ * Runs lua/give_back.lua through ioredis `defineCommand` (EVALSHA, falling back to EVAL on
+ * NOSCRIPT), within the limiter's deadline: gives back what one admitted request reserved under
+ * its rules counted by response (rule field chargeOn) whose answer's class they do not list.
+ *
+ * Contract
+ * - A reservation is given back into the window it was reserved in, or not at all (a window that
+ *   rolled over, a sliding_log entry that left the log, a token_bucket or gcra TAT that passed: see
+ *   lua/includes/give_back.lua), so a give-back never credits a unit its window no longer counts.
+ * - Resolves to, per rule, whether its units were given back; throws when Redis cannot answer in
+ *   time (the caller logs and counts it: the reservation then stays charged).
+ */
+import { createHash } from "node:crypto";
+import type { RedisClient } from "../redis/connect";
+import { withDeadline } from "../redis/deadline";
+import { ALGORITHM_DEFS } from "./algorithms/registry";
+import { counterField } from "./keys";
+import { loadScript } from "./lua/loadScript";
+import type { LimiterRule } from "./types";
+
+const COMMAND = "sluiceGiveBack";
+let source: string | undefined;
+const defined = new WeakSet<RedisClient>();
+type WithGiveBack = { [COMMAND](numKeys: number, ...keysAndArgs: string[]): Promise<unknown> };
+
+export function giveBackScriptSource(): string {
+  source ??= loadScript("give_back.lua");
+  return source;
+}
+
+export function giveBackScriptSha(): string {
+  return createHash("sha1").update(giveBackScriptSource()).digest("hex");
+}
+
+/** One rule's reservation to give back: the key it was made in and, for TAT rules, the TAT it left. */
+export interface Reservation {
+  rule: LimiterRule;
+  key: string;
+  /** token_bucket, gcra: the reservation's TAT rounded up (its `nowMs` + the rule's `resetMs`); else 0. */
+  tatUntilMs: number;
+}
+
+/**
+ * Gives back `reservations`, all made by one decision at `reservedAtMs` (its `nowMs`). `nowMs`:
+ * explicit time (tests), else Redis TIME.
+ */
+export async function runGiveBackScript(
+  redis: RedisClient,
+  reservations: readonly Reservation[],
+  reservedAtMs: number,
+  options: { timeoutMs: number; nowMs?: number; textSubjectValues?: boolean },
+): Promise<boolean[]> {
+  if (!defined.has(redis)) {
+    redis.defineCommand(COMMAND, { lua: giveBackScriptSource() });
+    defined.add(redis);
+  }
+  const rules = reservations.map(({ rule, tatUntilMs }) =>
+    [
+      ALGORITHM_DEFS[rule.algorithm].code,
+      counterField(rule),
+      rule.limit,
+      rule.windowMs,
+      rule.burst,
+      rule.cost,
+      Math.max(0, Math.ceil(tatUntilMs)),
+    ].join(","),
+  );
+  const reply = await withDeadline(
+    redis,
+    () =>
+      (redis as unknown as WithGiveBack)[COMMAND](
+        reservations.length,
+        ...reservations.map((r) => r.key),
+        String(reservedAtMs),
+        options.nowMs === undefined ? "" : String(options.nowMs),
+        options.textSubjectValues ? "T" : "",
+        ...rules,
+      ),
+    options.timeoutMs,
+  );
+  if (!Array.isArray(reply) || reply.length !== reservations.length || reply.some((v) => v !== 0 && v !== 1))
+    throw new Error(`give_back reply: expected ${reservations.length} flags (0 or 1), got ${JSON.stringify(reply)}`);
+  return reply.map((v) => v === 1);
+}
