@@ -6,6 +6,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { TRUST_NO_PROXY } from "@/lib/config/trustProxy";
 import { createDataPlane } from "@/lib/dataplane/dataPlane";
 import { forwardToUpstream } from "@/lib/dataplane/gateway/forwardToUpstream";
 import type { Limiter } from "@/lib/limiter/decide";
@@ -54,7 +55,7 @@ export async function startOneKeyDataPlane(options: {
     createDataPlane({
       admit: { access, limiter: options.limiter, anonLimitPerMinute: 30, enforce: true },
       check: { access, limiter: options.limiter },
-      trustProxyHops: 0,
+      trustProxy: TRUST_NO_PROXY,
       gateway: {
         upstreamFor: () => ({ url: options.upstreamUrl, timeoutMs: 600_000 }),
         forward: forwardToUpstream,
