@@ -62,7 +62,7 @@ export async function openRawConnection(baseUrl: string): Promise<RawConnection>
     socket.once("connect", resolve);
     socket.once("error", reject);
   });
-  let received = Buffer.alloc(0);
+  let received: Buffer = Buffer.alloc(0);
   let closed = false;
   let wake: (() => void) | null = null;
   socket.on("error", () => undefined);
