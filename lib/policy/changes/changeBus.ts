@@ -4,7 +4,8 @@
  * Contract
  * - `publishChange(tenantId)` is called after a change to a tenant's keys or rules has COMMITTED.
  *   It never throws: if Redis is down the change is saved anyway and every instance picks it up at
- *   its next periodic full refresh (lib/policy/compiled/accessCache.ts).
+ *   its next periodic full refresh (lib/policy/compiled/accessCache.ts); it resolves to false then,
+ *   so the admin API can say so (lib/policy/changes/changeReach.ts).
  * - `subscribeChanges` delivers each tenant id published by any instance (this one included) and
  *   reports (re)subscriptions once Redis confirmed them, after which the caller reloads everything:
  *   messages published while the subscriber was disconnected are lost (pub/sub keeps nothing).
@@ -29,13 +30,16 @@ export const changesChannel = (prefix: string): string => `${prefix}changes`;
 export const SUBSCRIBER_PING_MS = 2_000;
 const SUBSCRIBER_PING_TIMEOUT_MS = 1_000;
 
-export async function publishChange(redis: RedisClient, prefix: string, tenantId: string): Promise<void> {
+/** True when the notice was sent; false (logged) when Redis could not take it. */
+export async function publishChange(redis: RedisClient, prefix: string, tenantId: string): Promise<boolean> {
   try {
     await redis.publish(changesChannel(prefix), tenantId);
+    return true;
   } catch (error) {
     console.warn(
       `[sluice] could not announce a change of tenant ${tenantId} (other instances see it at their next full refresh): ${(error as Error).message}`,
     );
+    return false;
   }
 }
 
