@@ -4,6 +4,7 @@
  * (test/support/gatewayBench.ts).
  */
 import { expect, it } from "vitest";
+import { freePort } from "@/test/support/freePort";
 import { send, gatewayBench } from "@/test/support/gatewayBench";
 
 const { front, upstream } = gatewayBench();
@@ -44,4 +45,11 @@ it("an upstream's own X-Content-Type-Options is kept", async () => {
   const res = await send(await front(up.url), { path: "/api/v1/h" });
   expect(res.headers["x-content-type-options"]).toBe("nosniff");
   expect(res.headers["set-cookie"]).toBeUndefined();
+});
+
+it("the gateway's own 502 carries nosniff too", async () => {
+  // A port nothing listens on: refused at once.
+  const res = await send(await front(`http://127.0.0.1:${await freePort()}`), { path: "/api/v1/h" });
+  expect(res.status).toBe(502);
+  expect(res.headers["x-content-type-options"]).toBe("nosniff");
 });
