@@ -39,6 +39,7 @@ import type { TLSSocket } from "node:tls";
 import { Agent, errors, util, type Dispatcher } from "undici";
 import { metrics } from "../../monitoring/prometheus/metrics";
 import { clientResponseHeaders, upstreamRequestHeaders } from "./forwardHeaders";
+import { guardedAnswerHeaders, withoutSluiceCookies } from "./sluiceCookies";
 import { writeGatewayProblem } from "./gatewayProblem";
 
 export interface ForwardRequest {
@@ -195,13 +196,15 @@ class Exchange implements Dispatcher.DispatchHandler {
         origin: target.origin,
         path: upstreamPath(target.prefix, f.path),
         method: (f.req.method ?? "GET") as Dispatcher.HttpMethod,
-        headers: upstreamRequestHeaders(f.req.headers, {
-          clientIp: f.clientIp,
-          viaTrustedProxy: f.viaTrustedProxy,
-          proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http",
-          tenantId: f.tenantId,
-          keyId: f.keyId,
-        }),
+        headers: withoutSluiceCookies(
+          upstreamRequestHeaders(f.req.headers, {
+            clientIp: f.clientIp,
+            viaTrustedProxy: f.viaTrustedProxy,
+            proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http",
+            tenantId: f.tenantId,
+            keyId: f.keyId,
+          }),
+        ),
         body: hasBody(f.req) ? f.req : null,
         // The exchange's timer covers connect, upload and headers; this one is the silence allowed
         // between the answer's body chunks.
@@ -233,7 +236,10 @@ class Exchange implements Dispatcher.DispatchHandler {
     clearTimeout(this.timer);
     this.observe(statusClass(statusCode));
     try {
-      f.res.writeHead(statusCode, clientResponseHeaders(util.parseHeaders(rawHeaders), f.rateLimitHeaders));
+      f.res.writeHead(
+        statusCode,
+        guardedAnswerHeaders(clientResponseHeaders(util.parseHeaders(rawHeaders), f.rateLimitHeaders)),
+      );
     } catch {
       // Node refused what the upstream sent (an invalid header value or status): not forwardable.
       this.settled = true;
