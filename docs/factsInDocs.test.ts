@@ -1,7 +1,8 @@
 /**
  * The docs state facts whose one source is code: the API key format (lib/common/apiKeyFormat.ts),
  * the limits of fields (lib/common/fieldLimits.ts, the upstream schema) and the algorithms'
- * trade-offs (the dashboard's guide, components/rules/algorithmGuide.ts). Each sentence below is
+ * trade-offs (the dashboard's guide, components/rules/algorithmGuide.ts), and what the README says the
+ * data plane asks of Postgres (lib/runtime/dataPlaneServices.ts, lib/dataplane/admission/keyUsage.ts). Each sentence below is
  * built from those constants and must appear in the doc as written, so changing a limit fails here
  * until the doc says the new one. Whitespace is compared collapsed (tables may be padded, prose
  * wrapped anywhere).
@@ -28,7 +29,9 @@ import {
   PATH_GLOB_MAX,
   RULE_NAME_PATTERN,
 } from "@/lib/common/fieldLimits";
+import { FLUSH_MS } from "@/lib/dataplane/admission/keyUsage";
 import { RULE_ALGORITHMS } from "@/lib/limiter/types";
+import { FULL_REFRESH_MS } from "@/lib/runtime/dataPlaneServices";
 import {
   UPSTREAM_TIMEOUT_DEFAULT_MS,
   UPSTREAM_TIMEOUT_MAX_MS,
@@ -61,6 +64,10 @@ const STATEMENTS: Record<string, string[]> = {
     `\`sliding_log\` rule's overrides at most ${n(MAX_SLIDING_LOG_LIMIT)}`,
     `at most ${n(MAX_ACCESS_ENTRIES)} entries per list`,
     `any text of 1 to ${DISPLAY_NAME_MAX} characters after trimming`,
+  ],
+  // What the data plane asks of Postgres, off the request path (issue 28, point 18).
+  "../README.md": [
+    `reloads everything every ${FULL_REFRESH_MS / 1000} s, and writes keys' \`lastUsedAt\` to Postgres in one batch at most every ${FLUSH_MS / 1000} s`,
   ],
   "gateway.md": [
     `\`timeoutMs\` ${n(UPSTREAM_TIMEOUT_MIN_MS)} .. ${n(UPSTREAM_TIMEOUT_MAX_MS)} (default ${n(UPSTREAM_TIMEOUT_DEFAULT_MS)})`,

@@ -16,16 +16,26 @@
  * carry the socket address in `x-sluice-peer`, authenticated by a per-process secret
  * (lib/dataplane/admission/clientIp.ts), replacing any such header the client sent.
  *
- * Env: PORT (default 3000), HOSTNAME (default 0.0.0.0). Stops cleanly on SIGINT/SIGTERM. Refuses to
+ * The control plane's socket is a file in a directory of its own, mode 0700, under the system's
+ * temporary directory (removed at exit): only this user can connect to it. (It was an abstract
+ * socket, which any local user could find in /proc/net/unix and connect to.) A request that reaches
+ * Next without the secret is still from an "unknown" client whose forwarded headers count for nothing.
+ *
+ * Env: PORT (default 3000), SLUICE_HOST (else HOSTNAME, else 0.0.0.0): the address to listen on
+ * (lib/config/listenAddress.js). Behind a proxy on the same host, listen on 127.0.0.1;
+ * SLUICE_TRUST_PROXY as a hop count on any other address lets whoever reaches the port pick its
+ * client IP, which the start-up log warns of (list the proxies' addresses instead). Stops cleanly on SIGINT/SIGTERM. Refuses to
  * start (exit 1, with the reason) when SLUICE_ADMIN_TOKEN is set but shorter than 32 characters, or
  * when the start-up checks refuse it (lib/runtime/prepareInstance.ts). Exits 1 if the control
  * plane's thread stops: an instance without its admin API and health must not stay in a pool.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { adminTokenProblem } from "../lib/config/adminToken.js";
+import { listenHost, openTrustWarning } from "../lib/config/listenAddress.js";
 
 // A guessable admin token must never serve: refuse to start, saying why.
 const tokenProblem = adminTokenProblem(process.env.SLUICE_ADMIN_TOKEN);
@@ -36,7 +46,7 @@ if (tokenProblem) {
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT || 3000);
-const hostname = process.env.HOSTNAME || "0.0.0.0";
+const hostname = listenHost(process.env);
 process.env.SLUICE_PEER_SECRET = randomBytes(24).toString("base64url");
 const secret = process.env.SLUICE_PEER_SECRET;
 
@@ -67,9 +77,10 @@ async function controlPlaneHere() {
 /** Next in a worker thread (production), answered over the link, reached through the proxy. */
 async function controlPlaneWorker(dataPlane) {
   const { Worker } = await import("node:worker_threads");
-  // Linux's abstract socket namespace: nothing on disk to clean up or for another process to find.
-  const name = `sluice-control-${process.pid}-${randomBytes(6).toString("hex")}`;
-  const socketPath = process.platform === "linux" ? `\0${name}` : path.join(tmpdir(), `${name}.sock`);
+  // mkdtemp makes the directory with mode 0700: other users cannot reach the socket inside.
+  const socketDir = mkdtempSync(path.join(tmpdir(), "sluice-control-"));
+  process.once("exit", () => rmSync(socketDir, { recursive: true, force: true }));
+  const socketPath = path.join(socketDir, "control.sock");
   const worker = new Worker(new URL("./control-plane.mjs", import.meta.url), {
     workerData: { sluicePlane: "control", socketPath, hostname, port },
   });
@@ -119,6 +130,8 @@ const server = http.createServer((req, res) => {
 server.on("clientError", dataPlane.answerClientError);
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {
+  const warning = openTrustWarning(process.env.SLUICE_TRUST_PROXY, hostname);
+  if (warning) console.warn(`sluice: ${warning}`);
   console.log(
     `sluice: listening on http://${hostname === "0.0.0.0" ? "127.0.0.1" : hostname}:${port}${dev ? " (development)" : ""}`,
   );

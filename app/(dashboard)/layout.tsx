@@ -16,7 +16,7 @@ export const dynamic = "force-dynamic";
  */
 async function currentOperator(): Promise<Session | null | undefined> {
   const requestHeaders = await headers();
-  const token = readSessionCookie(requestHeaders, isHttpsByHeaders(requestHeaders, config().trustProxyHops));
+  const token = readSessionCookie(requestHeaders, isHttpsByHeaders(requestHeaders, config().trustProxy));
   if (token === null) return null;
   try {
     const session = await findSession(token);

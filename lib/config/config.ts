@@ -7,6 +7,7 @@ import { parseAllowedRanges, type AddressRange } from "./addressRanges";
 import { adminTokenProblem } from "./adminToken.js";
 import { emailSchema, newPasswordSchema } from "../common/operatorFields";
 import { parseNodeList, type NodeAddress } from "./nodeList";
+import { parseTrustProxy, type TrustProxy } from "./trustProxy";
 
 /** Requests kept per tenant for the simulator (lib/monitoring/record/requestTrace.ts) unless SLUICE_SIM_MAX_REQUESTS says otherwise. */
 export const DEFAULT_TRACE_MAX_REQUESTS = 200_000;
@@ -32,7 +33,8 @@ export interface SluiceConfig {
   /** `redis`: scripts read Redis TIME; `app`: this process's clock is passed in (managed Redis without TIME). */
   timeSource: "redis" | "app";
   anonLimitPerMinute: number;
-  trustProxyHops: number;
+  /** SLUICE_TRUST_PROXY: a hop count or the proxies' addresses (lib/config/trustProxy.ts). */
+  trustProxy: TrustProxy;
   /** SLUICE_ADMIN_TOKEN: at least 32 characters (lib/config/adminToken.js), or unset. */
   adminToken: string | undefined;
   /** SLUICE_METRICS_TOKEN: when set, GET /api/metrics needs `Authorization: Bearer <it>`. */
@@ -179,7 +181,7 @@ export function readConfig(): SluiceConfig {
     redisAutoPipelining: flagFrom("SLUICE_REDIS_AUTOPIPELINE"),
     timeSource,
     anonLimitPerMinute: intFrom("SLUICE_ANON_LIMIT_PER_MINUTE", 30, 1, 1_000_000_000),
-    trustProxyHops: intFrom("SLUICE_TRUST_PROXY", 0, 0, 32),
+    trustProxy: parseTrustProxy(process.env.SLUICE_TRUST_PROXY),
     adminToken,
     metricsToken,
     bearerFailuresPerIp: intFrom("SLUICE_BEARER_FAILURES_PER_IP", 30, 1, 1_000_000_000),

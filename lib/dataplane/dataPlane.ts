@@ -23,7 +23,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { admit, releaseLease, type AdmitDeps, type AdmitRequest, type Client } from "./admission/admit";
 import { chargeByResponse, type ChargeDeps } from "./admission/chargeByResponse";
-import { clientIpOf } from "./admission/clientIp";
+import { clientOriginOf } from "./admission/clientIp";
+import type { TrustProxy } from "../config/trustProxy";
 import { problemReplyFor, problemReplyFromError } from "../http/problem";
 import type { ForwardRequest } from "./gateway/forwardToUpstream";
 import type { Reply } from "../http/reply";
@@ -43,7 +44,8 @@ export interface GatewayHooks {
 export interface DataPlaneDeps {
   admit: AdmitDeps;
   check: CheckDeps;
-  trustProxyHops: number;
+  /** SLUICE_TRUST_PROXY (lib/config/trustProxy.ts): whose X-Forwarded-For is believed. */
+  trustProxy: TrustProxy;
   gateway?: GatewayHooks;
 }
 
@@ -142,7 +144,12 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     const decoded = decodePathOnce(rawPath);
     if (!decoded.ok) return writeReply(req, res, problemReplyFor("bad_request", decoded.reason));
     const route = routeOf(decoded.path.slice("/api/v1".length));
-    const ip = clientIpOf(headerOf(req, "x-forwarded-for"), req.socket.remoteAddress ?? "unknown", deps.trustProxyHops);
+    const origin = clientOriginOf(
+      headerOf(req, "x-forwarded-for"),
+      req.socket.remoteAddress ?? "unknown",
+      deps.trustProxy,
+    );
+    const ip = origin.ip;
 
     // `header` rules read the request's own headers; for forward auth those are the client's
     // headers as the proxy passes them on, and `query` rules read the forwarded URI's query.
@@ -175,7 +182,17 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
       // check's answer is a promise only when its decision is still to be made (routes.ts checkPlan).
       let reply = plan
         ? checked(() => plan.reply(admission.client, admission.then))
-        : await answer(route, req, res, admission.client, admission.headers, rawPath, query, charge);
+        : await answer(
+            route,
+            req,
+            res,
+            admission.client,
+            origin.viaTrustedProxy,
+            admission.headers,
+            rawPath,
+            query,
+            charge,
+          );
       if (reply instanceof Promise) reply = await reply;
       if (reply) {
         writeReply(req, res, reply, admission.headers);
@@ -192,6 +209,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     req: IncomingMessage,
     res: ServerResponse,
     client: Client,
+    viaTrustedProxy: boolean,
     headers: Record<string, string>,
     rawPath: string,
     query: string,
@@ -215,6 +233,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
           upstream,
           path: rawPathAfter(rawPath, 2) + query,
           clientIp: client.ip,
+          viaTrustedProxy,
           tenantId: client.tenantId,
           keyId: client.key.id,
           rateLimitHeaders: headers,

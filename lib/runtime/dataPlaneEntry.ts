@@ -39,7 +39,7 @@ export function dataPlaneDeps(gateway?: GatewayHooks): DataPlaneDeps {
       enforce: c.enforcement === "on",
     },
     check: { access: s.access, limiter: s.limiter, recorder: s.monitoring.recorder },
-    trustProxyHops: c.trustProxyHops,
+    trustProxy: c.trustProxy,
     ...(gateway ? { gateway } : {}),
   };
 }

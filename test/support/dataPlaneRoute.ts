@@ -19,7 +19,7 @@ let started: Promise<string> | undefined;
 async function start(): Promise<string> {
   const { createDataPlane } = await import("@/lib/dataplane/dataPlane");
   const { answerClientError, dataPlaneDeps } = await import("@/lib/runtime/dataPlaneEntry");
-  const server = http.createServer(createDataPlane({ ...dataPlaneDeps(), trustProxyHops: 1 }));
+  const server = http.createServer(createDataPlane({ ...dataPlaneDeps(), trustProxy: { hops: 1 } }));
   server.on("clientError", answerClientError);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   server.unref();

@@ -41,6 +41,7 @@ export function gatewayBench() {
         upstream: { url, timeoutMs },
         path: req.url!.slice("/api/v1".length),
         clientIp: "198.51.100.7",
+        viaTrustedProxy: false,
         tenantId: TENANT,
         keyId: KEY,
         rateLimitHeaders: RATE_LIMIT,

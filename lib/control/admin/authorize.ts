@@ -28,7 +28,7 @@ export async function authorize(
   let actor: Actor | null = null;
   if (token !== null) {
     const failures = options.failures ?? bearerFailures();
-    const ip = clientIp(request.headers, config().trustProxyHops);
+    const ip = clientIp(request.headers, config().trustProxy);
     failures.assertMayTry(ip);
     if (!adminToken || !sameSecret(token, adminToken)) {
       failures.recordFailure(ip);

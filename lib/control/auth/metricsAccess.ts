@@ -18,7 +18,7 @@ export function assertMetricsAccess(
   if (token === undefined) return;
   const given = bearerToken(request.headers);
   if (given !== null) {
-    const ip = clientIp(request.headers, config().trustProxyHops);
+    const ip = clientIp(request.headers, config().trustProxy);
     failures().assertMayTry(ip);
     if (sameSecret(given, token)) return;
     failures().recordFailure(ip);

@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { parseTrustProxy } from "../../config/trustProxy";
+import { TRUST_NO_PROXY as NO_PROXY } from "../../config/trustProxy";
 import { isHttpsRequest, isStateChanging, originCheck, requestOrigin } from "./requestOrigin";
+
+const PEER_SECRET = "peer-secret-of-the-test";
 
 function req(url: string, headers: Record<string, string> = {}, method = "POST"): Request {
   return new Request(url, { method, headers });
@@ -32,7 +36,7 @@ describe("requestOrigin", () => {
     ],
     ["the first forwarded value", "http://internal/api", { "x-forwarded-proto": "https, http" }, 1, "https://internal"],
   ])("%s", (_, url, headers, hops, expected) => {
-    expect(requestOrigin(req(url, headers), hops)).toBe(expected);
+    expect(requestOrigin(req(url, headers), { hops })).toBe(expected);
   });
 });
 
@@ -44,7 +48,7 @@ describe("isHttpsRequest (the cookie's Secure flag)", () => {
     ["x-forwarded-proto https, one trusted hop", "http://a/x", { "x-forwarded-proto": "https" }, 1, true],
     ["x-forwarded-proto http behind a proxy of an https URL", "https://a/x", { "x-forwarded-proto": "http" }, 1, false],
   ])("%s → %s", (_, url, headers, hops, expected) => {
-    expect(isHttpsRequest(req(url, headers), hops)).toBe(expected);
+    expect(isHttpsRequest(req(url, headers), { hops })).toBe(expected);
   });
 });
 
@@ -69,15 +73,21 @@ describe("originCheck (CSRF)", () => {
     ["a cross-origin Referer", { referer: "http://evil.test/page" }, "cross"],
     ["a look-alike prefix", { origin: "http://sluice.test:3000.evil.test" }, "cross"],
   ])("%s → %s", (_, headers, expected) => {
-    expect(originCheck(req(url, headers), 0)).toBe(expected);
+    expect(originCheck(req(url, headers), NO_PROXY)).toBe(expected);
   });
 
   it("compares with the Host header the browser used", () => {
     expect(
-      originCheck(req("http://127.0.0.1:3000/api", { host: "localhost:3000", origin: "http://localhost:3000" }), 0),
+      originCheck(
+        req("http://127.0.0.1:3000/api", { host: "localhost:3000", origin: "http://localhost:3000" }),
+        NO_PROXY,
+      ),
     ).toBe("same");
     expect(
-      originCheck(req("http://127.0.0.1:3000/api", { host: "localhost:3000", origin: "http://127.0.0.1:3000" }), 0),
+      originCheck(
+        req("http://127.0.0.1:3000/api", { host: "localhost:3000", origin: "http://127.0.0.1:3000" }),
+        NO_PROXY,
+      ),
     ).toBe("cross");
   });
 
@@ -87,8 +97,8 @@ describe("originCheck (CSRF)", () => {
       "x-forwarded-proto": "https",
       origin: "https://sluice.example.com",
     });
-    expect(originCheck(behindProxy, 1)).toBe("same");
-    expect(originCheck(behindProxy, 0)).toBe("cross");
+    expect(originCheck(behindProxy, { hops: 1 })).toBe("same");
+    expect(originCheck(behindProxy, NO_PROXY)).toBe("cross");
   });
 });
 
@@ -104,5 +114,27 @@ describe("isStateChanging", () => {
     ["delete", true],
   ])("%s → %s", (method, expected) => {
     expect(isStateChanging(method)).toBe(expected);
+  });
+
+  it("a list of proxies: only a listed connection's X-Forwarded-Proto and -Host count (Sluice's server vouches for it)", () => {
+    const trust = parseTrustProxy("127.0.0.2");
+    const from = (peer: string, auth = PEER_SECRET) =>
+      req("http://127.0.0.1:3000/api", {
+        host: "127.0.0.1:3000",
+        "x-forwarded-proto": "https",
+        "x-forwarded-host": "sluice.example.com",
+        "x-sluice-peer": peer,
+        "x-sluice-peer-auth": auth,
+      });
+    vi.stubEnv("SLUICE_PEER_SECRET", PEER_SECRET);
+    try {
+      expect(requestOrigin(from("127.0.0.2"), trust)).toBe("https://sluice.example.com");
+      expect(requestOrigin(from("127.0.0.1"), trust)).toBe("http://127.0.0.1:3000");
+      expect(isHttpsRequest(from("127.0.0.1"), trust)).toBe(false);
+      // A local process on the control plane's socket without the secret: no forwarded header counts.
+      expect(requestOrigin(from("127.0.0.2", "guess"), { hops: 1 })).toBe("http://127.0.0.1:3000");
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

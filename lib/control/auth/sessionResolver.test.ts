@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TRUST_NO_PROXY } from "../../config/trustProxy";
 import { AppError } from "../../http/errors";
 import { SESSION_COOKIE } from "./sessionCookie";
 import { assertSameOriginLogin, assertSameOriginWrite, requestSession, sessionActor } from "./sessionResolver";
@@ -27,7 +28,7 @@ describe("assertSameOriginWrite (cookie-carried requests)", () => {
     ["DELETE from another origin", "DELETE", OTHER, "csrf 403"],
     ["PUT with Origin: null", "PUT", { origin: "null" }, "csrf 403"],
   ])("%s → %s", (_, method, headers, expected) => {
-    expect(outcome(() => assertSameOriginWrite(new Request(URL_, { method, headers }), 0))).toBe(expected);
+    expect(outcome(() => assertSameOriginWrite(new Request(URL_, { method, headers }), TRUST_NO_PROXY))).toBe(expected);
   });
 });
 
@@ -40,7 +41,10 @@ describe("assertSameOriginLogin", () => {
   ])("%s → %s", (_, headers, expected) => {
     expect(
       outcome(() =>
-        assertSameOriginLogin(new Request("http://sluice.test/api/auth/login", { method: "POST", headers }), 0),
+        assertSameOriginLogin(
+          new Request("http://sluice.test/api/auth/login", { method: "POST", headers }),
+          TRUST_NO_PROXY,
+        ),
       ),
     ).toBe(expected);
   });

@@ -20,14 +20,14 @@ import { readSessionCookie } from "./sessionCookie";
 import { deleteSession, findSession, type OperatorSession } from "./sessionStore";
 
 const cookieOf = (request: Request): string | null =>
-  readSessionCookie(request.headers, isHttpsRequest(request, config().trustProxyHops));
+  readSessionCookie(request.headers, isHttpsRequest(request, config().trustProxy));
 
 export const operatorActorId = (email: string): string => `operator:${email}`;
 
 /** Throws `csrf` unless a cookie-carried change comes from this origin. */
-export function assertSameOriginWrite(request: Request, trustProxyHops = config().trustProxyHops): void {
+export function assertSameOriginWrite(request: Request, trust = config().trustProxy): void {
   if (!isStateChanging(request.method)) return;
-  const verdict = originCheck(request, trustProxyHops);
+  const verdict = originCheck(request, trust);
   if (verdict === "same") return;
   throw new AppError(
     "csrf",
@@ -38,8 +38,8 @@ export function assertSameOriginWrite(request: Request, trustProxyHops = config(
 }
 
 /** Login CSRF: a login that names another origin (Origin, else Referer) is refused. */
-export function assertSameOriginLogin(request: Request, trustProxyHops = config().trustProxyHops): void {
-  if (originCheck(request, trustProxyHops) === "cross") {
+export function assertSameOriginLogin(request: Request, trust = config().trustProxy): void {
+  if (originCheck(request, trust) === "cross") {
     throw new AppError("csrf", "Cross-origin login refused: log in from this site's own login page.");
   }
 }

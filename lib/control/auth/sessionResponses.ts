@@ -8,7 +8,7 @@ import type { LoggedIn } from "./login";
 import { isHttpsRequest } from "./requestOrigin";
 import { clearedSessionCookie, sessionCookie } from "./sessionCookie";
 
-const secure = (request: Request): boolean => isHttpsRequest(request, config().trustProxyHops);
+const secure = (request: Request): boolean => isHttpsRequest(request, config().trustProxy);
 
 /** 200 `{ email, role }` with the new session's cookie. */
 export function loggedInResponse(request: Request, loggedIn: LoggedIn): Response {

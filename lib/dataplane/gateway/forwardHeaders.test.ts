@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clientResponseHeaders, consumedCredential, upstreamRequestHeaders } from "./forwardHeaders";
 
-const ctx = { clientIp: "192.0.2.1", proto: "https", tenantId: "TTTTTTTT", keyId: "KKKKKKKK" };
+const ctx = { clientIp: "192.0.2.1", viaTrustedProxy: false, proto: "https", tenantId: "TTTTTTTT", keyId: "KKKKKKKK" };
 
 describe("consumedCredential: the header Sluice read the key from (the same precedence as presentedKey)", () => {
   it.each([
@@ -49,24 +49,45 @@ describe("upstreamRequestHeaders", () => {
     ]);
   });
 
-  it("sets X-Forwarded-* and X-Sluice-*, appending the client to an X-Forwarded-For that came, replacing client-sent X-Sluice-*", () => {
+  it("sets X-Forwarded-* and X-Sluice-*: X-Forwarded-For is the client alone, a direct client's X-Forwarded-* are dropped, client-sent X-Sluice-* replaced", () => {
     const out = upstreamRequestHeaders(
       {
         host: "gw.example:8443",
         "x-forwarded-for": "203.0.113.1, 203.0.113.2",
-        "x-forwarded-proto": "gopher",
+        "x-forwarded-proto": "http",
+        "x-forwarded-host": "evil.example",
         "x-sluice-tenant": "evil",
         "x-sluice-peer-auth": "s",
       },
       ctx,
     );
     expect(out).toEqual({
-      "x-forwarded-for": "203.0.113.1, 203.0.113.2, 192.0.2.1",
+      "x-forwarded-for": "192.0.2.1",
       "x-forwarded-proto": "https",
       "x-forwarded-host": "gw.example:8443",
       "x-sluice-tenant": "TTTTTTTT",
       "x-sluice-key": "KKKKKKKK",
     });
+  });
+
+  it("through a trusted proxy: its first X-Forwarded-Proto (http/https only) and -Host pass on, X-Forwarded-For is still the client alone", () => {
+    const viaProxy = { ...ctx, proto: "http", viaTrustedProxy: true };
+    const out = upstreamRequestHeaders(
+      {
+        host: "10.0.0.2:3000",
+        "x-forwarded-for": "198.51.100.9, 192.0.2.1",
+        "x-forwarded-proto": "HTTPS, http",
+        "x-forwarded-host": "api.example.com, 10.0.0.2",
+      },
+      viaProxy,
+    );
+    expect(out).toMatchObject({
+      "x-forwarded-for": "192.0.2.1",
+      "x-forwarded-proto": "https",
+      "x-forwarded-host": "api.example.com",
+    });
+    const odd = upstreamRequestHeaders({ host: "gw.example", "x-forwarded-proto": "gopher" }, viaProxy);
+    expect(odd).toMatchObject({ "x-forwarded-proto": "http", "x-forwarded-host": "gw.example" });
   });
 
   it("keeps end-to-end headers as they came, repeated ones too", () => {

@@ -12,8 +12,14 @@
  *   own business with the upstream and passes;
  * - every `X-Sluice-*` header: the server's internal peer headers (one carries a per-process
  *   secret) and anything a client sent to pass itself off as another tenant or key;
- * and with `X-Forwarded-For` (the client's address appended to what came), `X-Forwarded-Proto`,
- * `X-Forwarded-Host`, `X-Sluice-Tenant` and `X-Sluice-Key` (the key id) added.
+ * - the `X-Forwarded-*` the request came with;
+ * and with `X-Forwarded-For`, `X-Forwarded-Proto`, `X-Forwarded-Host`, `X-Sluice-Tenant` and
+ * `X-Sluice-Key` (the key id) added. `X-Forwarded-For` is the client's address as Sluice settled it
+ * (lib/dataplane/admission/clientIp.ts) and nothing else: entries Sluice did not believe (a client's
+ * own) never reach the upstream, and the right-most (only) entry is the client for an upstream that
+ * trusts one hop. `X-Forwarded-Proto` and `-Host` are a trusted proxy's first values when the
+ * connection is one (`http`/`https` only for the protocol), else the connection's protocol and the
+ * request's `Host`: a client that reaches Sluice directly never picks them.
  *
  * To the client: the upstream's headers as they are, without hop-by-hop headers (this server
  * frames its own answer), with the rate-limit headers of the decision set over any of the same name.
@@ -36,7 +42,9 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 export interface ForwardContext {
   clientIp: string;
-  /** `http` or `https`: how the client reached Sluice. */
+  /** The connection is a trusted proxy's: its X-Forwarded-Proto and X-Forwarded-Host are passed on. */
+  viaTrustedProxy: boolean;
+  /** `http` or `https`: how the connection reached Sluice. */
   proto: string;
   tenantId: string;
   keyId: string;
@@ -76,6 +84,19 @@ function isHopByHop(name: string, listed: ReadonlySet<string>): boolean {
   return HOP_BY_HOP.has(name) || name.startsWith("proxy-") || listed.has(name);
 }
 
+const firstValue = (value: string | string[] | undefined): string | undefined =>
+  [value ?? []].flat().join(",").split(",")[0]?.trim() || undefined;
+
+/** A trusted proxy's view of the request: the outermost proxy's (first) values. */
+function proxyForwarded(incoming: IncomingHttpHeaders): { proto?: string; host?: string } {
+  const proto = firstValue(incoming["x-forwarded-proto"])?.toLowerCase();
+  const host = firstValue(incoming["x-forwarded-host"]);
+  return {
+    ...(proto === "http" || proto === "https" ? { proto } : {}),
+    ...(host ? { host } : {}),
+  };
+}
+
 export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, ctx: ForwardContext): HeaderMap {
   const listed = connectionListed(incoming.connection);
   const consumed = consumedCredential(incoming);
@@ -92,10 +113,11 @@ export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, ctx: Forwa
       continue;
     out[name] = value;
   }
-  const priorFor = [incoming["x-forwarded-for"] ?? []].flat().join(", ").trim();
-  out["x-forwarded-for"] = priorFor ? `${priorFor}, ${ctx.clientIp}` : ctx.clientIp;
-  out["x-forwarded-proto"] = ctx.proto;
-  if (incoming.host) out["x-forwarded-host"] = incoming.host;
+  out["x-forwarded-for"] = ctx.clientIp;
+  const proxied = ctx.viaTrustedProxy ? proxyForwarded(incoming) : undefined;
+  out["x-forwarded-proto"] = proxied?.proto ?? ctx.proto;
+  const host = proxied?.host ?? incoming.host;
+  if (host) out["x-forwarded-host"] = host;
   out["x-sluice-tenant"] = ctx.tenantId;
   out["x-sluice-key"] = ctx.keyId;
   return out;

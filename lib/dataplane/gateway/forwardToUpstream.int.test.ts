@@ -99,7 +99,8 @@ describe("what passes to the upstream and back", () => {
     expect(h["x-api-key"]).toBe("the-upstreams-own-key");
     expect(h["x-end-to-end"]).toBe("kept");
     expect(h.cookie).toBe("c=1");
-    expect(h["x-forwarded-for"]).toBe("203.0.113.9, 198.51.100.7");
+    // Only the client Sluice settled on: the entry the client sent itself is not passed on.
+    expect(h["x-forwarded-for"]).toBe("198.51.100.7");
     expect(h["x-forwarded-proto"]).toBe("http");
     expect(h["x-forwarded-host"]).toBe("api.example.test");
     expect(h["x-sluice-tenant"]).toBe(TENANT);

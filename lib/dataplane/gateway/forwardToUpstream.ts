@@ -46,6 +46,8 @@ export interface ForwardRequest {
   /** The path and query after /api/v1, e.g. "/orders/42?x=1". */
   path: string;
   clientIp: string;
+  /** The connection is a trusted proxy's (lib/dataplane/admission/clientIp.ts): its X-Forwarded-Proto/-Host pass on. */
+  viaTrustedProxy: boolean;
   tenantId: string;
   keyId: string;
   rateLimitHeaders: Record<string, string>;
@@ -184,6 +186,7 @@ class Exchange implements Dispatcher.DispatchHandler {
         method: (f.req.method ?? "GET") as Dispatcher.HttpMethod,
         headers: upstreamRequestHeaders(f.req.headers, {
           clientIp: f.clientIp,
+          viaTrustedProxy: f.viaTrustedProxy,
           proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http",
           tenantId: f.tenantId,
           keyId: f.keyId,

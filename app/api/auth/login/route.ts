@@ -17,7 +17,7 @@ export async function POST(request: Request): Promise<Response> {
   try {
     assertSameOriginLogin(request);
     const input = parseInput(loginSchema, await readJsonBody(request));
-    const loggedIn = await logIn(input, clientIp(request.headers, config().trustProxyHops), services().limiter);
+    const loggedIn = await logIn(input, clientIp(request.headers, config().trustProxy), services().limiter);
     return loggedInResponse(request, loggedIn);
   } catch (error) {
     return problemFromError(error);
