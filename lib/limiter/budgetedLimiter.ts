@@ -1,5 +1,5 @@
 /**
- * A limiter under the subject budget (lib/limiter/subjectBudget.ts): every decision, charge and
+ * A limiter under the subject budget (lib/limiter/subjectBudget.ts): every decision, give-back and
  * peek of the wrapped limiter is made with the subject `SubjectBudget.fold` gives (values over the
  * budget counted on overflow counters), and the values it reserved are settled by the outcome.
  * Otherwise exactly the wrapped limiter: one script call per decision, the same values and errors.
@@ -29,7 +29,10 @@ export function withSubjectBudget(limiter: Limiter, budget: SubjectBudget): Limi
   return {
     decide: (rules, subject, options?: DecideOptions) =>
       settled(rules, subject, (folded) => limiter.decide(rules, folded, options)),
-    charge: (rules, subject, options) => settled(rules, subject, (folded) => limiter.charge(rules, folded, options)),
+    // A give-back goes to the counters its reservation charged: the subject as decide folded it,
+    // found again without reserving (a value the budget holds keeps its own counter).
+    giveBack: (reservation, rules, subject, options) =>
+      limiter.giveBack(reservation, rules, budget.fold(rules, subject, false).subject, options),
     peek: (rules, subject, options) => limiter.peek(rules, budget.fold(rules, subject, false).subject, options),
     release: (lease, options) => limiter.release(lease, options),
     async decideThen(rules, subject, options, then) {

@@ -1,7 +1,7 @@
 /**
  * The subject budget around the real limiter (lib/limiter/budgetedLimiter.ts) on Redis: a fresh
  * header value per decision leaves at most budget + overflow counters subject keys, through
- * `decide`, `charge` and `decideThen` alike; a refused request's value is given back.
+ * `decide` and `decideThen` alike; a give-back returns units to the counter the reservation charged; a refused request's value is given back.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { deleteByPrefix, keysByPrefix, plainRedis, uniquePrefix } from "@/test/support/testRedis";
@@ -42,9 +42,9 @@ const subjectKeys = async (tenantId: string, scopeChar: string) =>
   (await keysByPrefix(redis, `${prefix}{${tenantId}}2${scopeChar}`)).length;
 
 describe("subject budget on Redis", () => {
-  it("decide and charge: a fresh value per request leaves at most budget + overflow counters keys", async () => {
+  it("decide: a fresh value per request leaves at most budget + overflow counters keys", async () => {
     for (let i = 0; i < 40; i++) await limiter.decide([perUser, perKey], user("b1", `u${i}`));
-    for (let i = 0; i < 20; i++) await limiter.charge([perUser], user("b1", `c${i}`));
+    for (let i = 0; i < 20; i++) await limiter.decide([perUser], user("b1", `c${i}`));
     expect(await subjectKeys("b1", "H")).toBeLessThanOrEqual(2 * BUDGET);
     expect(budget.held("b1", "per-user")).toBe(BUDGET);
     // A held value keeps its own count; past the budget values share counters and are still limited.
@@ -77,5 +77,19 @@ describe("subject budget on Redis", () => {
       expect((await limiter.decide([tight, perUser], user("b3", `r${i}`))).allowed).toBe(false);
     expect(budget.held("b3", "per-user")).toBe(0);
     expect(await subjectKeys("b3", "H")).toBe(0);
+  });
+
+  it("a give-back returns the units to the counter its reservation charged, its own or an overflow one", async () => {
+    const byResponse = limiterRule({ ...perUser, name: "by-response", chargeOn: ["4xx"] });
+    for (let i = 0; i < BUDGET; i++) await limiter.decide([byResponse], user("b4", `own${i}`));
+    // own0 holds a counter of its own; "spill" is past the budget and shares an overflow counter.
+    for (const value of ["own0", "spill"]) {
+      const reserved = await limiter.decide([byResponse], user("b4", value));
+      expect(reserved.allowed).toBe(true);
+      const before = reserved.results[0]!.remaining;
+      expect(await limiter.giveBack(reserved, [byResponse], user("b4", value))).toBe(1);
+      const after = await limiter.peek([byResponse], user("b4", value));
+      expect(after.results[0]!.remaining).toBe(before + 1);
+    }
   });
 });
