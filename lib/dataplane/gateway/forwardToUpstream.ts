@@ -49,6 +49,7 @@ import { UPSTREAM_ADDRESS_REFUSED, upstreamAddressAllowed } from "../../policy/u
 import type { UpstreamTarget } from "../../policy/upstreams/upstreamSchema";
 import { signUpstreamRequest } from "../../policy/upstreams/upstreamSignature";
 import { clientResponseHeaders, upstreamRequestHeaders } from "./forwardHeaders";
+import { guardedAnswerHeaders, withoutSluiceCookies } from "./sluiceCookies";
 import { writeGatewayProblem } from "./gatewayProblem";
 
 export interface ForwardRequest {
@@ -226,13 +227,15 @@ class Exchange implements Dispatcher.DispatchHandler {
     }
     const path = upstreamPath(target.prefix, f.path);
     const method = f.req.method ?? "GET";
-    const headers = upstreamRequestHeaders(f.req.headers, {
-      clientIp: f.clientIp,
-      viaTrustedProxy: f.viaTrustedProxy,
-      proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http",
-      tenantId: f.tenantId,
-      keyId: f.keyId,
-    });
+    const headers = withoutSluiceCookies(
+      upstreamRequestHeaders(f.req.headers, {
+        clientIp: f.clientIp,
+        viaTrustedProxy: f.viaTrustedProxy,
+        proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http",
+        tenantId: f.tenantId,
+        keyId: f.keyId,
+      }),
+    );
     const secret = f.upstream.signingSecret;
     if (secret)
       headers["x-sluice-signature"] = signUpstreamRequest(secret, { method, target: path, keyId: f.keyId }, Date.now());
@@ -274,7 +277,10 @@ class Exchange implements Dispatcher.DispatchHandler {
     clearTimeout(this.timer);
     this.observe(statusClass(statusCode));
     try {
-      f.res.writeHead(statusCode, clientResponseHeaders(util.parseHeaders(rawHeaders), f.rateLimitHeaders));
+      f.res.writeHead(
+        statusCode,
+        guardedAnswerHeaders(clientResponseHeaders(util.parseHeaders(rawHeaders), f.rateLimitHeaders)),
+      );
     } catch {
       // Node refused what the upstream sent (an invalid header value or status): not forwardable.
       this.settled = true;
