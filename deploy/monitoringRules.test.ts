@@ -47,7 +47,7 @@ describe("Prometheus rules", () => {
     expect(stdout).toMatch(/SUCCESS: \d+ rules found/);
   }, 60_000);
 
-  it("pass their promtool unit tests (refusal spike, fail modes, Redis errors, reload failures, simulator cost)", async () => {
+  it("pass their promtool unit tests (refusal spike, fail modes, Redis errors, reload failures, simulator cost, subject budget)", async () => {
     const { stdout } = await run("promtool", ["test", "rules", path.join(DIR, "prometheus/sluice.rules.test.yml")], {
       cwd: path.join(DIR, "prometheus"),
     });
@@ -63,6 +63,7 @@ describe("Prometheus rules", () => {
         "SluiceRedisErrors",
         "SluiceRuleReloadFailing",
         "SluiceSimulatorCostHigh",
+        "SluiceSubjectBudgetFolding",
       ]),
     );
   });

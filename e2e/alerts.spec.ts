@@ -103,6 +103,8 @@ test("a viewer sees the alerts but cannot change or remove them", async ({ page,
     await page.goto(`/tenants/${tenant.id}`);
     const card = page.getByRole("region", { name: "Alerts" });
     await expect(card.getByText("7 refusals within 3 min")).toBeVisible();
+    // The webhook URL is a capability: a viewer sees its origin and hint only.
+    await expect(card.getByText("https://hooks.example.com/…", { exact: true })).toBeVisible();
     await expect(card.getByLabel("Webhook URL")).toHaveCount(0);
     await expect(card.getByRole("button")).toHaveCount(0);
   } finally {

@@ -48,6 +48,24 @@ test("an admin sets, changes and removes a tenant's upstream; invalid values are
   });
   await attachScreenshot(page, testInfo, "upstream set");
 
+  // Signed requests: the secret is shown once, then only its hint.
+  await card.getByLabel("Sign requests (X-Sluice-Signature)").check();
+  await card.getByRole("button", { name: "Save upstream" }).click();
+  const shown = card.getByTestId("upstream-secret");
+  await expect(shown).toHaveText(/^upsec_[A-Za-z0-9_-]{43}$/);
+  const secret = (await shown.textContent())!;
+  await expect(card.getByText(`on (secret upsec_…${secret.slice(-4)})`)).toBeVisible();
+  expect((await api.call("GET", `/api/admin/tenants/${tenant.id}/upstream`)).body).toEqual({
+    url: "https://orders.example.com/v2",
+    timeoutMs: 2500,
+    signRequests: true,
+    secretHint: `upsec_…${secret.slice(-4)}`,
+  });
+  await page.reload();
+  await expect(card.getByText(`on (secret upsec_…${secret.slice(-4)})`)).toBeVisible();
+  await expect(card.getByTestId("upstream-secret")).toHaveCount(0);
+  await expect(page.getByText(secret)).toHaveCount(0);
+
   // Changed: an empty timeout means the default.
   await url.fill("http://127.0.0.1:9000");
   await timeout.fill("");

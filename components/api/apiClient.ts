@@ -3,10 +3,22 @@
  * in and out. Any non-2xx answer throws `ApiError` built from the RFC 9457 problem body
  * (lib/http/problem.ts); a network failure throws ApiError with status 0. A 204 resolves to
  * undefined. State-changing calls carry the page's Origin header by themselves (same-origin
- * fetch), which is what the server's CSRF check asks for.
+ * fetch), which is what the server's CSRF check asks for. A change answered with
+ * `Sluice-Propagation: delayed; within=<s>` (saved, but the other instances apply it only within
+ * <s> seconds: lib/policy/changes/changeReach.ts) is announced on `window` as
+ * PROPAGATION_DELAYED_EVENT (detail: the seconds), which the shell shows (PropagationNotice).
  */
 
 export type SendMethod = "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** The window event a delayed change is announced with; `detail` is the bound in seconds. */
+export const PROPAGATION_DELAYED_EVENT = "sluice:propagation-delayed";
+
+function announceDelayedPropagation(response: Response): void {
+  const within = /^delayed;\s*within=(\d+)/.exec(response.headers.get("sluice-propagation") ?? "")?.[1];
+  if (within !== undefined && typeof window !== "undefined")
+    window.dispatchEvent(new CustomEvent(PROPAGATION_DELAYED_EVENT, { detail: Number(within) }));
+}
 
 /** How often a live view (lists, cards, charts) polls the admin API: one value for the whole dashboard. */
 export const LIVE_INTERVAL_MS = 2000;
@@ -99,6 +111,7 @@ async function request<T>(method: "GET" | SendMethod, path: string, body?: unkno
     });
   }
   if (!response.ok) throw await errorFrom(response);
+  announceDelayedPropagation(response);
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;

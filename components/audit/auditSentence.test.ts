@@ -86,3 +86,17 @@ describe("revertEffect", () => {
     });
   });
 });
+
+describe("auditSentence of an upstream change", () => {
+  const upstream = (after: unknown) =>
+    auditSentence(event({ action: "upstream.replace", target: "tenant:Tn000001", before: null, after }), names);
+  it("says whether requests are signed and when a new secret was generated, never naming it", () => {
+    expect(upstream({ url: "http://u", timeoutMs: 1000 })).toBe("Upstream of demo set to http://u");
+    expect(upstream({ url: "http://u", timeoutMs: 1000, signRequests: true })).toBe(
+      "Upstream of demo set to http://u (signed requests)",
+    );
+    expect(upstream({ url: "http://u", timeoutMs: 1000, signRequests: true, secretRotated: true })).toBe(
+      "Upstream of demo set to http://u (signed requests, new signing secret)",
+    );
+  });
+});

@@ -15,6 +15,13 @@ export interface Names {
 const asRules = (value: unknown): ComparableRule[] | null =>
   Array.isArray(value) ? (value as ComparableRule[]) : null;
 
+/** An upstream's request signing, as audited (never the secret): "", " (signed requests)", or with a new secret. */
+function signing(after: unknown): string {
+  const flags = (after ?? {}) as { signRequests?: unknown; secretRotated?: unknown };
+  if (flags.signRequests !== true) return "";
+  return flags.secretRotated === true ? " (signed requests, new signing secret)" : " (signed requests)";
+}
+
 function field(value: unknown, name: string): string | null {
   if (value && typeof value === "object" && name in value) {
     const v = (value as Record<string, unknown>)[name];
@@ -103,7 +110,7 @@ export function auditSentence(event: AuditEvent, names: Names): string {
       return (
         reverting +
         (url
-          ? `Upstream of ${tenantWords(event, names)} set to ${url}`
+          ? `Upstream of ${tenantWords(event, names)} set to ${url}${signing(event.after)}`
           : `Upstream of ${tenantWords(event, names)} removed`)
       );
     }

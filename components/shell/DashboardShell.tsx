@@ -13,6 +13,7 @@ import { apiSend } from "@/components/api/apiClient";
 import { useSession, type Session } from "@/components/api/useSession";
 import { ErrorState, Loading, errorMessage } from "./PageState";
 import { loginPathFor } from "./safeNextPath";
+import { PropagationNotice } from "./PropagationNotice";
 
 const NAV: readonly { href: string; label: string; matches: (path: string) => boolean }[] = [
   { href: "/", label: "Overview", matches: (p) => p === "/" },
@@ -135,6 +136,7 @@ function Shell({ initialSession, children }: { initialSession: Session | undefin
           Log out failed: {logoutError}
         </p>
       ) : null}
+      <PropagationNotice />
       <main className="content">{loggingOut ? <Loading label="Logging out…" /> : children}</main>
     </div>
   );

@@ -96,7 +96,9 @@ export function AlertsCard({ tenantId, canEdit }: { tenantId: string; canEdit: b
             <dl aria-label="Current alerts">
               <dt>Webhook</dt>
               <dd>
-                <code>{settings.webhookUrl}</code> <span className="muted">(secret {settings.secretHint})</span>
+                {/* Viewers get only the hint: the URL itself is a capability (whoever has it can post). */}
+                <code>{settings.webhookUrl ?? settings.webhookUrlHint}</code>{" "}
+                <span className="muted">(secret {settings.secretHint})</span>
               </dd>
               <dt>Refusal rate</dt>
               <dd>

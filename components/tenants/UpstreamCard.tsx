@@ -10,12 +10,11 @@ import { apiSend } from "@/components/api/apiClient";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { FormError } from "@/components/shell/FormError";
 import { Empty, errorMessage } from "@/components/shell/PageState";
-import type { Upstream } from "@/lib/policy/upstreams/upstreamSchema";
 import { tenantPath, type TenantDetail } from "./tenantQueries";
-import { UpstreamForm } from "./UpstreamForm";
+import { UpstreamForm, type SavedUpstream } from "./UpstreamForm";
 
 export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdit: boolean }) {
-  const [saved, setSaved] = useState<Upstream | null>(null);
+  const [saved, setSaved] = useState<SavedUpstream | null>(null);
   const queryClient = useQueryClient();
   const upstream = tenant.upstream;
   const remove = useMutation({
@@ -52,6 +51,8 @@ export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdi
           </dd>
           <dt>Timeout</dt>
           <dd>{upstream.timeoutMs.toLocaleString("en-US")} ms</dd>
+          <dt>Signed requests</dt>
+          <dd>{upstream.signRequests ? <>on (secret {upstream.secretHint})</> : "off"}</dd>
         </dl>
       ) : (
         <Empty>No upstream: requests to paths other than echo, check and authorize get 404.</Empty>
@@ -59,7 +60,7 @@ export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdi
       {/* Keyed by the stored upstream, so a removal (or another operator's change) resets the form. */}
       {canEdit ? (
         <UpstreamForm
-          key={upstream ? `${upstream.url} ${upstream.timeoutMs}` : "none"}
+          key={upstream ? `${upstream.url} ${upstream.timeoutMs} ${upstream.secretHint ?? ""}` : "none"}
           tenantId={tenant.id}
           current={upstream}
           onSaved={setSaved}
@@ -67,9 +68,17 @@ export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdi
       ) : null}
       {/* Here, not in the form: the refetch after a save re-keys the form, which would drop it. */}
       {saved ? (
-        <p role="status" className="hint">
-          Saved: admitted requests are forwarded to <code>{saved.url}</code>.
-        </p>
+        <div role="status" className="hint">
+          <p>
+            Saved: admitted requests are forwarded to <code>{saved.url}</code>.
+          </p>
+          {saved.secret ? (
+            <p>
+              Signing secret, shown only now (give it to the upstream to verify X-Sluice-Signature):{" "}
+              <code data-testid="upstream-secret">{saved.secret}</code>
+            </p>
+          ) : null}
+        </div>
       ) : null}
     </section>
   );

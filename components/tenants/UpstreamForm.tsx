@@ -3,7 +3,8 @@
  * Sets or replaces a tenant's gateway upstream (admins only). Checked with the admin API's own
  * schema (lib/policy/upstreams/upstreamSchema.ts) before sending, so both give the same messages; what the
  * server says about a field (a 422) is shown on that field, anything else above the form. An empty
- * timeout means the default.
+ * timeout means the default. "Sign requests" keeps the stored secret while it stays on; the
+ * secret a save generates is handed to `onSaved`, to be shown once.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
@@ -15,8 +16,8 @@ import { TextField } from "@/components/shell/TextField";
 import {
   UPSTREAM_TIMEOUT_DEFAULT_MS,
   upstreamSchema,
-  type Upstream,
   type UpstreamInput,
+  type UpstreamView,
 } from "@/lib/policy/upstreams/upstreamSchema";
 import { tenantPath } from "./tenantQueries";
 
@@ -26,6 +27,9 @@ function withoutField(errors: Record<string, string>, field: string): Record<str
   return rest;
 }
 
+/** What a PUT answers: the upstream, and the signing secret it generated (shown once). */
+export type SavedUpstream = UpstreamView & { secret?: string };
+
 /** `onSaved` is told each saved upstream (null when a new save starts): the card shows it, since a save re-keys this form. */
 export function UpstreamForm({
   tenantId,
@@ -33,21 +37,24 @@ export function UpstreamForm({
   onSaved,
 }: {
   tenantId: string;
-  current: Upstream | null;
-  onSaved: (saved: Upstream | null) => void;
+  current: UpstreamView | null;
+  onSaved: (saved: SavedUpstream | null) => void;
 }) {
   const queryClient = useQueryClient();
   const [url, setUrl] = useState(current?.url ?? "");
   const [timeout, setTimeoutText] = useState(current ? String(current.timeoutMs) : "");
+  const [signRequests, setSignRequests] = useState(current?.signRequests === true);
+  const [rotateSecret, setRotateSecret] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
 
   const save = useMutation({
-    mutationFn: (input: UpstreamInput) => apiSend<Upstream>("PUT", `${tenantPath(tenantId)}/upstream`, input),
+    mutationFn: (input: UpstreamInput) => apiSend<SavedUpstream>("PUT", `${tenantPath(tenantId)}/upstream`, input),
     onSuccess: (upstream) => {
       onSaved(upstream);
       setUrl(upstream.url);
       setTimeoutText(String(upstream.timeoutMs));
+      setRotateSecret(false);
       void queryClient.invalidateQueries({ queryKey: ["tenant", tenantId] });
     },
     onError: (error) => {
@@ -61,7 +68,7 @@ export function UpstreamForm({
     event.preventDefault();
     setFormError(null);
     onSaved(null);
-    const input: Record<string, unknown> = { url };
+    const input: Record<string, unknown> = { url, signRequests, rotateSecret: signRequests && rotateSecret };
     if (timeout.trim() !== "") input.timeoutMs = Number(timeout);
     const parsed = upstreamSchema.safeParse(input);
     if (!parsed.success) {
@@ -103,6 +110,16 @@ export function UpstreamForm({
           error={errors.timeoutMs}
           hint="100 to 120,000; no answer in time is a 504."
         />
+        <label className="inline-check">
+          <input type="checkbox" checked={signRequests} onChange={(e) => setSignRequests(e.target.checked)} /> Sign
+          requests (X-Sluice-Signature)
+        </label>
+        {current?.signRequests && signRequests ? (
+          <label className="inline-check">
+            <input type="checkbox" checked={rotateSecret} onChange={(e) => setRotateSecret(e.target.checked)} />{" "}
+            Generate a new signing secret
+          </label>
+        ) : null}
         <div className="form-actions">
           <SubmitButton pending={save.isPending} pendingLabel="Saving…">
             Save upstream

@@ -5,6 +5,7 @@
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiGet, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
+import type { UpstreamView } from "@/lib/policy/upstreams/upstreamSchema";
 
 export interface Tenant {
   id: string;
@@ -19,7 +20,7 @@ export interface TenantListItem extends Tenant {
 
 /** GET /api/admin/tenants/{id}: the tenant with its gateway upstream. */
 export interface TenantDetail extends Tenant {
-  upstream: { url: string; timeoutMs: number } | null;
+  upstream: UpstreamView | null;
 }
 
 export const TENANTS_QUERY_KEY = ["tenants"] as const;

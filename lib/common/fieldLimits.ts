@@ -32,6 +32,11 @@ export const MAX_SLIDING_LOG_LIMIT = 10_000;
 export const MIN_WINDOW_MS = 1_000;
 export const MAX_WINDOW_DAYS = 366;
 export const MAX_WINDOW_MS = MAX_WINDOW_DAYS * DAY_MS;
+/**
+ * Scopes `header` and `query`: every distinct value the clients send keeps a Redis key for as long
+ * as the rule's state lives, so their windows, penalties and bucket refill times are capped shorter.
+ */
+export const MAX_ATTRIBUTE_WINDOW_MS = DAY_MS;
 /** The longest penalty (blockMs): as long as the longest window. */
 export const MAX_BLOCK_MS = MAX_WINDOW_MS;
 /** Rules per owner (a tenant, or a key's overrides). */

@@ -11,6 +11,8 @@ import { parseTrustProxy, type TrustProxy } from "./trustProxy";
 
 /** Requests kept per tenant for the simulator (lib/monitoring/record/requestTrace.ts) unless SLUICE_SIM_MAX_REQUESTS says otherwise. */
 export const DEFAULT_TRACE_MAX_REQUESTS = 200_000;
+/** Distinct values per `header`/`query`/`identifier` rule and tenant, per instance (lib/limiter/subjectBudget.ts). */
+export const DEFAULT_SUBJECT_BUDGET = 100_000;
 
 export interface SluiceConfig {
   databaseUrl: string;
@@ -54,6 +56,12 @@ export interface SluiceConfig {
   enforcement: "on" | "off";
   /** Requests kept per tenant for the rule simulator (SLUICE_SIM_MAX_REQUESTS, default 200,000). */
   simMaxRequests: number;
+  /**
+   * SLUICE_SUBJECT_BUDGET (default 100,000): distinct values one `header`, `query` or `identifier`
+   * rule of a tenant counts on counters of their own, per instance; beyond it values share
+   * overflow counters (lib/limiter/subjectBudget.ts), so Redis stays bounded.
+   */
+  subjectBudget: number;
   /**
    * SLUICE_REQUIRE_NOEVICTION=1: refuse to start when Redis's maxmemory-policy evicts keys
    * (lib/redis/evictionPolicy.ts). Without it such a policy is only logged loudly and reported.
@@ -180,6 +188,7 @@ export function readConfig(): SluiceConfig {
     firstAdmin: firstAdminFrom(),
     enforcement,
     simMaxRequests: intFrom("SLUICE_SIM_MAX_REQUESTS", DEFAULT_TRACE_MAX_REQUESTS, 1_000, 10_000_000),
+    subjectBudget: intFrom("SLUICE_SUBJECT_BUDGET", DEFAULT_SUBJECT_BUDGET, 1, 10_000_000),
     legacyCounterKeys: flagFrom("SLUICE_LEGACY_COUNTER_KEYS"),
     textSubjectValues: flagFrom("SLUICE_TEXT_SUBJECT_VALUES"),
     requireNoEviction: flagFrom("SLUICE_REQUIRE_NOEVICTION"),

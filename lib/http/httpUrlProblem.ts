@@ -1,7 +1,7 @@
 /**
  * The checks every operator-typed outbound URL gets (a gateway upstream, an alert webhook): an
  * absolute `http:` or `https:` URL naming a host, without credentials (they would be shown in the
- * dashboard and sent along) or a fragment. Browser-safe (no imports): the forms run it too.
+ * dashboard and sent along), port 0 or a fragment. Browser-safe (no imports): the forms run it too.
  * Returns the message for `field`, or null when the URL passes.
  */
 export function httpUrlProblem(text: string, field: string, example: string): string | null {
@@ -9,6 +9,8 @@ export function httpUrlProblem(text: string, field: string, example: string): st
   const url = new URL(text);
   if (url.protocol !== "http:" && url.protocol !== "https:") return `${field} must use http or https`;
   if (url.hostname === "") return `${field} must name a host`;
+  // Nothing listens on port 0: connecting to it fails on every request, not when it is saved.
+  if (url.port === "0") return `${field} must not use port 0`;
   if (url.username !== "" || url.password !== "") return `${field} must not contain credentials (user:password@)`;
   if (url.hash !== "" || text.includes("#")) return `${field} must not contain a fragment`;
   return null;

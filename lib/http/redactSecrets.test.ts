@@ -23,6 +23,11 @@ describe("redactSecrets", () => {
     ],
     ["an argon2 hash on its own", `stored ${ARGON} here`, "stored [redacted] here"],
     ["a SHA-256 digest on its own", `digest ${HASH}`, "digest [redacted]"],
+    [
+      "signing secrets, wherever they appear",
+      "url=http://u/ upsec_AbC-d_9xYz0123456789abcdefghijklmnopqrstuvw (whsec_Q1w2E3r4T5y6U7i8O9p0)",
+      "url=http://u/ upsec_[redacted] (whsec_[redacted])",
+    ],
     ["name=value style", "secretHash=abc token=xyz", `secretHash="[redacted]" token="[redacted]"`],
   ])("masks %s", (_what, text, expected) => {
     expect(redactSecrets(text, NONE)).toBe(expected);

@@ -74,6 +74,21 @@ describe("counterKey", () => {
     );
   });
 
+  it("an overflow counter of the subject budget is a key no raw or hashed value can take", () => {
+    const rule = limiterRule({ scope: "identifier", ref: "r" });
+    const folded = counterKey("p:", rule, { tenantId: "t1", identifier: "anyone", overflow: { r: 3 } });
+    expect(folded).toBe("p:{t1}2D#~3");
+    expect(counterKey("p:", rule, { tenantId: "t1", identifier: "#~3" })).toBe("p:{t1}2D##~3");
+    // Only the rule the budget folded: another rule of the request keeps the value's own counter.
+    expect(
+      counterKey("p:", limiterRule({ scope: "identifier", ref: "s" }), {
+        tenantId: "t1",
+        identifier: "anyone",
+        overflow: { r: 3 },
+      }),
+    ).toBe("p:{t1}2Danyone");
+  });
+
   it("throws on a subject lacking what the scope needs, and on a ref that could make keys ambiguous", () => {
     expect(() => counterKey("p:", limiterRule({ scope: "ip" }), { tenantId: "t1" })).toThrow(/scope ip/);
     expect(() => counterKey("p:", limiterRule({ ref: "Upper" }), subject)).toThrow(/invalid rule ref/);

@@ -23,6 +23,9 @@
  *   a second `#` (`#x` -> `##x`), so no raw subject can take a hashed form's key (base64url has no
  *   `#`) and no two raw subjects share one.
  * - an `ip` subject is counted per limitingAddress (IPv6 per /64, IPv4-mapped as IPv4).
+ * - a `header`/`query`/`identifier` value over the tenant's subject budget (Subject.overflow,
+ *   lib/limiter/subjectBudget.ts) is counted on an overflow subject `#~<n>` (`2H#~3`): no raw
+ *   subject takes that form (it would be `##~3`) and no hashed one (base64url has no `~`).
  * Keys are this compact on purpose: Redis memory per client is mostly the key (a key of at most
  * 30 bytes fits jemalloc's 32-byte class; see docs/architecture.md "Redis keys"). For the same
  * reason a subject key with one field is written as one integer when its ref is at most 99 (`<state><ref
@@ -57,6 +60,15 @@ export function hasOwnKey(algorithm: Algorithm): boolean {
 
 const HASHED = "#";
 
+const SCOPE_CHAR: Record<LimiterRule["scope"], string> = {
+  key: "K",
+  tenant: "T",
+  ip: "I",
+  identifier: "D",
+  header: "H",
+  query: "Q",
+};
+
 function compact(part: string): string {
   if (part.length > MAX_RAW_PART) return HASHED + createHash("sha256").update(part).digest("base64url").slice(0, 22);
   return part.startsWith(HASHED) ? HASHED + part : part;
@@ -71,7 +83,16 @@ function required(rule: Pick<LimiterRule, "scope" | "name">, value: string | und
   return compact(value);
 }
 
-export function subjectPart(rule: Pick<LimiterRule, "scope" | "name" | "attribute">, subject: Subject): string {
+/** The subject of overflow counter `n` (see the header): `#~<n>`. */
+export function overflowSubject(n: number): string {
+  return `${HASHED}~${n}`;
+}
+
+type SubjectRule = Pick<LimiterRule, "scope" | "name" | "attribute"> & { ref?: string };
+
+export function subjectPart(rule: SubjectRule, subject: Subject): string {
+  const overflow = subject.overflow && rule.ref !== undefined ? subject.overflow[rule.ref] : undefined;
+  if (overflow !== undefined) return SCOPE_CHAR[rule.scope] + overflowSubject(overflow);
   switch (rule.scope) {
     case "key":
       return "K" + required(rule, subject.keyId, "keyId");

@@ -103,6 +103,12 @@ export interface Subject {
    * (already bounded: lib/dataplane/admission/requestAttributes.ts).
    */
   attributes?: Readonly<Record<string, string>>;
+  /**
+   * Rules whose value is over the tenant's subject budget on this instance, by rule ref: each
+   * counts this request on the shared overflow counter numbered here instead of the value's own
+   * (lib/limiter/subjectBudget.ts; the key in lib/limiter/keys.ts).
+   */
+  overflow?: Readonly<Record<string, number>>;
 }
 
 /** One rule's verdict within a decision. All times are milliseconds from the decision's `now`. */

@@ -77,6 +77,13 @@ describe("the start-up check", () => {
         lines.push(line),
       ),
     ).toBe("unknown");
-    expect(lines.join("\n")).toMatch(/could not be read/);
+    expect(lines.join("\n")).toMatch(/could not be read \(CONFIG and INFO denied\)/);
+  });
+
+  it("a Redis that refused the connection is logged as not answering, never as CONFIG and INFO denied", async () => {
+    const lines: string[] = [];
+    expect(await checkEvictionAtStart(client("redis://127.0.0.1:1"), true, (line) => lines.push(line))).toBe("unknown");
+    expect(lines.join("\n")).toMatch(/could not be read \(Redis did not answer: the connection failed or timed out\)/);
+    expect(lines.join("\n")).not.toMatch(/denied/);
   });
 });

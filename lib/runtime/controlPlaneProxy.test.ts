@@ -1,6 +1,7 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { openRawConnection } from "@/test/support/rawConnection";
 import { controlPlaneProxy } from "./controlPlaneProxy";
 
 const SECRET = "peer-secret-of-this-process";
@@ -102,5 +103,26 @@ describe("controlPlaneProxy", () => {
     expect(answer.status).toBe(200);
     controller.abort();
     await gone;
+  });
+
+  it("an answer sent before the body arrived says Connection: close and closes: the next request never waits behind the body", async () => {
+    const url = await front(
+      await controlPlane((_req, res) => {
+        // As Next's admin API answers a body over 64 KiB: at once, without reading it.
+        res.writeHead(413, { "content-type": "application/problem+json" });
+        res.end('{"status":413}');
+      }),
+    );
+    const connection = await openRawConnection(url);
+    try {
+      connection.send({ method: "POST", target: "/api/admin/tenants", body: Buffer.alloc(3 * 1024 * 1024, "a") });
+      const first = await connection.nextAnswer(10_000);
+      expect(typeof first === "string" ? first : first.status).toBe(413);
+      expect(typeof first === "string" ? null : first.headers.get("connection")).toBe("close");
+      connection.send({ method: "GET", target: "/api/health" });
+      expect(await connection.nextAnswer(10_000)).toBe("closed");
+    } finally {
+      connection.close();
+    }
   });
 });

@@ -13,6 +13,12 @@
  *   each side's Node server and client frame the body themselves.
  * - A client that goes away aborts the forwarded request; a control plane that cannot answer is a
  *   500 problem+json, or a cut connection when its answer had begun.
+ * - An answer that comes before the client's body has all arrived (a 413 over 64 KiB, a 401 that
+ *   never reads the body) carries `Connection: close`, as the data plane's own do, and the
+ *   connection is closed after it: the rest of the body is no longer forwarded (it is read and
+ *   discarded meanwhile), so it can never be taken for the client's next request nor leave that
+ *   request waiting behind it (contract v3, HTTP semantics). The forwarded request, never finished,
+ *   is dropped with its connection to the control plane once the answer is sent.
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { problemReplyFor } from "../http/problem";
@@ -29,18 +35,29 @@ export function controlPlaneProxy(
     headers["x-sluice-peer"] = req.socket.remoteAddress ?? "unknown";
     headers["x-sluice-peer-auth"] = peerSecret;
     const forwarded = http.request({ socketPath, agent, method: req.method, path: req.url, headers });
+    let answered = false;
     forwarded.on("response", (answer) => {
-      res.writeHead(answer.statusCode ?? 500, answer.statusMessage, endToEndHeaders(answer.headers));
+      answered = true;
+      const answerHeaders = endToEndHeaders(answer.headers);
+      if (!req.complete) {
+        req.unpipe(forwarded);
+        req.resume();
+        answerHeaders.connection = "close";
+        res.once("finish", () => forwarded.destroy());
+      }
+      res.writeHead(answer.statusCode ?? 500, answer.statusMessage, answerHeaders);
       answer.pipe(res);
       answer.on("error", () => res.destroy());
     });
     forwarded.on("error", () => {
+      if (answered && res.writableFinished) return; // the unfinished forwarded request dropped above
       if (res.headersSent) res.destroy();
       else
         writeReply(
           req,
           res,
           problemReplyFor("internal", "The dashboard and admin API of this instance did not answer."),
+          req.complete ? undefined : { connection: "close" },
         );
     });
     res.on("close", () => {

@@ -1,6 +1,6 @@
 /**
  * What the data plane needs, wired once per thread: the limiter (with refusal cache, local fail
- * mode and metrics), the access cache with its change subscription and periodic refresh, the
+ * mode, subject budget and metrics), the access cache with its change subscription and periodic refresh, the
  * decision recorder (with the monitoring connection) and the key-usage notes. Kept on globalThis
  * (Next bundles each route separately and all must share them).
  *
@@ -11,6 +11,8 @@
  */
 import { config } from "../config/config";
 import { createLimiter, type Limiter } from "../limiter/decide";
+import { withSubjectBudget } from "../limiter/budgetedLimiter";
+import { SubjectBudget } from "../limiter/subjectBudget";
 import { LocalLimiter } from "../limiter/localLimiter";
 import { RefusalCache } from "../limiter/refusalCache";
 import { getRedis } from "../redis/client";
@@ -40,7 +42,12 @@ function create(): DataPlaneServices {
   const redis = getRedis();
   const m = metrics();
   const refusals = new RefusalCache();
-  const limiter = createLimiter({
+  const budget = new SubjectBudget({
+    budget: c.subjectBudget,
+    onFold: (rule) => m.subjectBudgetFolds.inc({ rule: rule.name, scope: rule.scope }),
+  });
+  m.subjectBudgetSource.read = () => budget.usage();
+  const redisLimiter = createLimiter({
     redis,
     prefix: c.redisPrefix,
     timeoutMs: c.redisTimeoutMs,
@@ -54,6 +61,8 @@ function create(): DataPlaneServices {
       for (const rule of rules) m.failModeActivations.inc({ mode: rule.failMode });
     },
   });
+  // Values of header, query and identifier rules past the budget share overflow counters.
+  const limiter = withSubjectBudget(redisLimiter, budget);
   const access = new AccessCache(prismaAccessLoader, {
     onReload: (kind, outcome) => m.cacheReloads.inc({ kind, outcome }),
     // Cached refusals go only when the tenant's rules really changed, not on every full refresh.

@@ -19,7 +19,7 @@ import { config } from "../config/config";
 import { startLibraryHousekeeping } from "../limiter/decideLibraries";
 import { warmLimiter } from "../limiter/warmLimiter";
 import { getRedis } from "../redis/client";
-import { evictionVerdict, evictionWarning, readEvictionPolicy } from "../redis/evictionPolicy";
+import { evictionVerdict, evictionWarning, readEvictionPolicyWhy } from "../redis/evictionPolicy";
 import { dataPlaneServices } from "./dataPlaneServices";
 import { isControlPlaneWorker } from "../config/plane";
 
@@ -36,8 +36,8 @@ export async function checkEvictionAtStart(
   requireNoEviction = config().requireNoEviction,
   log: (line: string) => void = console.error,
 ): Promise<string> {
-  const policy = await readEvictionPolicy(redis, 2_000);
-  const warning = evictionWarning(policy);
+  const { policy, because } = await readEvictionPolicyWhy(redis, 2_000);
+  const warning = evictionWarning(policy, because);
   if (!warning) return policy;
   if (requireNoEviction && evictionVerdict(policy) === "evicts") {
     throw new StartRefusedError(`${warning}. Refusing to start (SLUICE_REQUIRE_NOEVICTION=1).`);

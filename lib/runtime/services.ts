@@ -20,6 +20,7 @@ import { metrics } from "../monitoring/prometheus/metrics";
 import type { AccessCache } from "../policy/compiled/accessCache";
 import { announceChange } from "../policy/changes/announceChange";
 import { publishChange, publishReset } from "../policy/changes/changeBus";
+import { noteDelayedChange } from "../policy/changes/changeReach";
 import type { KeyUsage } from "../dataplane/admission/keyUsage";
 import type { DecisionRecorder } from "../monitoring/record/decisionRecorder";
 import { MONITORING_TIMEOUT_MS } from "../monitoring/monitoringServices";
@@ -59,6 +60,8 @@ export interface Services {
    * Applies a committed change of a tenant's keys or rules here and announces it to every
    * instance; throws AppError `change_not_in_force` (503) when this instance could not apply it
    * (lib/policy/changes/announceChange.ts). `saved`: what the 503 should still carry (a created key).
+   * When the notice to other instances could not be sent, notes it for the admin API's answer
+   * (`Sluice-Propagation: delayed`, lib/policy/changes/changeReach.ts).
    */
   announce(tenantId: string, saved?: unknown): Promise<void>;
   /**
@@ -113,10 +116,11 @@ function create(): Services {
         );
       }
     },
-    announce(tenantId, saved) {
+    async announce(tenantId, saved) {
       // This instance applies the change before answering (or the answer says it could not); the
-      // others within ~1 ms of the notice.
-      return announceChange(
+      // others within ~1 ms of the notice, or, when it could not be sent, at their next full
+      // refresh: the answer then says so (lib/policy/changes/changeReach.ts).
+      const reach = await announceChange(
         {
           // Here, and in the data plane's thread when it has one of its own.
           reload: async (id) => void (await Promise.all([access.tenantChanged(id), link?.tenantChanged(id)])),
@@ -127,6 +131,7 @@ function create(): Services {
         tenantId,
         saved,
       );
+      if (reach === "delayed") noteDelayedChange(FULL_REFRESH_MS / 1000);
     },
   };
 }

@@ -148,7 +148,8 @@ describe("alert settings", () => {
       after: unknown;
     }[];
     expect(audit.slice(0, 3).map((e) => e.action)).toEqual(["alerts.replace", "alerts.replace", "alerts.replace"]);
-    expect(audit[0]!.after).toMatchObject({ secretRotated: true, webhookUrl: body.webhookUrl });
+    // The audit log keeps only the capability URL's hint.
+    expect(audit[0]!.after).toMatchObject({ secretRotated: true, webhookUrl: "https://hooks.example.com/…" });
     expect(JSON.stringify(audit)).not.toContain(first.secret);
     expect(JSON.stringify(audit)).not.toContain(rotated.secret);
 

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
+import { verifyUpstreamSignature } from "@/lib/policy/upstreams/upstreamSignature";
 import { adminClient, apiCall, deleteTenants, type AdminClient, type CreatedKey } from "@/test/support/adminClient";
 import { freePort } from "@/test/support/freePort";
 import { cleanupRedis, msUntil, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
@@ -131,6 +132,45 @@ describe("forwarding through the data plane", () => {
     expect(res.status).toBe(502);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(JSON.stringify(res.body)).not.toContain(String(port));
+  });
+});
+
+describe("Hardening 3: upstream addresses and signed requests", () => {
+  it("a link-local upstream is a 422 and nothing is stored", async () => {
+    const { tenantId } = await tenantWithKey();
+    for (const url of ["http://169.254.169.254", "http://[::ffff:169.254.169.254]/latest", "http://[fe80::1]:80"]) {
+      const res = await admin.request("PUT", `/api/admin/tenants/${tenantId}/upstream`, { url });
+      expect(res.status, url).toBe(422);
+    }
+    expect((await admin.request("GET", `/api/admin/tenants/${tenantId}/upstream`)).status).toBe(404);
+  });
+
+  it("with signRequests, what both instances forward carries an X-Sluice-Signature made with the secret the PUT showed", async () => {
+    const { tenantId, key } = await tenantWithKey();
+    const res = await admin.request("PUT", `/api/admin/tenants/${tenantId}/upstream`, {
+      url: `${upstream.url}/signed`,
+      signRequests: true,
+    });
+    expect(res.status).toBe(200);
+    const secret = (res.body as { secret: string }).secret;
+    await waitUntil(
+      async () => (await apiCall(b.url, "/api/v1/orders/1", { key: key.key })).status === 200,
+      10_000,
+      "B forwards",
+    );
+    expect((await apiCall(a.url, "/api/v1/orders/2?x=1", { key: key.key, method: "POST", body: {} })).status).toBe(200);
+    const seen = reached(tenantId);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    for (const s of seen)
+      expect(
+        verifyUpstreamSignature(
+          secret,
+          s.headers["x-sluice-signature"] as string,
+          { method: s.method, target: s.url, keyId: key.id },
+          Date.now(),
+        ),
+        `${s.method} ${s.url}`,
+      ).toBe(true);
   });
 });
 

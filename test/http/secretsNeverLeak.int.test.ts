@@ -9,9 +9,10 @@
  * Then every secret (the API keys and their secret parts, the admin token, every password tried,
  * the session token, and the hashes stored for keys, sessions and passwords) must be absent from
  * the server's stdout and stderr, and from every answer it gave (status, headers and body): admin
- * reads (key, key list, audit before/after, operators, quota, decisions, monitoring), problem
- * bodies, /api/metrics and /api/health. Two answers are allowed one secret each, as the contract
- * says: the key creation 201 carries its key, the login's Set-Cookie its session token. The server,
+ * reads (key, key list, upstream, audit before/after, operators, quota, decisions, monitoring),
+ * problem bodies, /api/metrics and /api/health. Three answers are allowed one secret each, as the
+ * contract says: the key creation 201 carries its key, the login's Set-Cookie its session token,
+ * and the PUT that turned on an upstream's request signing its signing secret. The server,
  * the recording of answers and the registry of secrets: test/support/leakWatch.ts.
  */
 import { describe, expect, it } from "vitest";
@@ -159,6 +160,27 @@ describe("secrets", () => {
       body: { identifier: key.key, rule: "per-key" },
     });
 
+    // --- The upstream's signing secret: in the answer of the PUT that made it, nowhere else --------
+    const upstreamPath = `/api/admin/tenants/${tenant.id}/upstream`;
+    // Port 9 (discard): nothing listens, so the forwarded request below is a 502.
+    const signed = await send("PUT", upstreamPath, {
+      bearer: setup.adminToken,
+      body: { url: "http://127.0.0.1:9", signRequests: true },
+      record: false,
+    });
+    expect(signed.status, signed.text).toBe(200);
+    const upstreamSecret = secret("upstream signing secret", (signed.json() as { secret: string }).secret);
+    await expectStatus(200, "PUT", upstreamPath, {
+      cookie: token,
+      sameOrigin: true,
+      body: { url: "http://127.0.0.1:9", timeoutMs: 1_000, signRequests: true },
+    });
+    await expectStatus(422, "PUT", upstreamPath, {
+      bearer: setup.adminToken,
+      body: { url: "http://127.0.0.1:9", signRequests: true, signingSecret: upstreamSecret },
+    });
+    await expectStatus(502, "GET", "/api/v1/orders/1", { bearer: key.key });
+
     // --- Credentials where they do not belong --------------------------------------------------
     await expectStatus(401, "GET", "/api/admin/tenants", { bearer: key.key });
     await expectStatus(401, "GET", "/api/admin/tenants", { bearer: token });
@@ -222,6 +244,7 @@ describe("secrets", () => {
       `/api/admin/tenants/${tenant.id}/keys`,
       `/api/admin/tenants/${tenant.id}`,
       `/api/admin/tenants/${tenant.id}/rules`,
+      `/api/admin/tenants/${tenant.id}/upstream`,
       `/api/admin/tenants/${tenant.id}/quota`,
       `/api/admin/keys/${key.id}/quota`,
       `/api/admin/keys/${key.id}/decisions`,

@@ -9,6 +9,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach } from "vitest";
 import { closeGatewayAgent, forwardToUpstream } from "@/lib/dataplane/gateway/forwardToUpstream";
+import type { UpstreamTarget } from "@/lib/policy/upstreams/upstreamSchema";
 import { startTestUpstream, type TestUpstream, type UpstreamHandler } from "./testUpstream";
 
 export const RATE_LIMIT = {
@@ -32,13 +33,20 @@ export function gatewayBench() {
   });
   afterAll(() => closeGatewayAgent());
 
-  /** A front server forwarding everything under /api/v1 to `url`; `onStatus` is told each status sent. */
-  async function front(url: string, timeoutMs = 5_000, onStatus?: (status: number) => void): Promise<number> {
+  /**
+   * A front server forwarding everything under /api/v1 to `url` (or to an upstream given whole,
+   * e.g. with its signing secret); `onStatus` is told each status sent.
+   */
+  async function front(
+    url: string | Omit<UpstreamTarget, "timeoutMs">,
+    timeoutMs = 5_000,
+    onStatus?: (status: number) => void,
+  ): Promise<number> {
     const server = http.createServer((req, res) => {
       void forwardToUpstream({
         req,
         res,
-        upstream: { url, timeoutMs },
+        upstream: typeof url === "string" ? { url, timeoutMs } : { ...url, timeoutMs },
         path: req.url!.slice("/api/v1".length),
         clientIp: "198.51.100.7",
         viaTrustedProxy: false,

@@ -2,12 +2,14 @@
  * Wraps an admin API handler: authorization first (read or write: the bearer token, or the
  * operator session cookie with its same-origin check, lib/control/auth/sessionResolver.ts), then the
  * handler; any thrown error becomes a problem response (lib/http/problem.ts). Route files stay
- * thin glue.
+ * thin glue. A change whose notice to the other instances could not be sent gets
+ * `Sluice-Propagation: delayed` and a `Warning` on its answer (lib/policy/changes/changeReach.ts).
  */
 import type { Actor } from "../../policy/audit/auditLog";
 import { sessionActor } from "../auth/sessionResolver";
 import { problemFromError } from "../../http/problem";
 import { authorize, type Access } from "./authorize";
+import { changeReachHeaders, trackChangeReach } from "../../policy/changes/changeReach";
 
 export type AdminHandler<P> = (request: Request, actor: Actor, params: P) => Promise<Response>;
 
@@ -23,9 +25,19 @@ export function adminRoute<P = Record<string, never>>(
   return async (request, context) => {
     try {
       const actor = await authorize(request, access, { session: sessionActor });
-      return await handler(request, actor, await context.params);
+      const params = await context.params;
+      const { value: response, note } = await trackChangeReach(() => handler(request, actor, params));
+      return withHeaders(response, changeReachHeaders(note));
     } catch (error) {
       return problemFromError(error);
     }
   };
+}
+
+/** `response` with `extra` headers set (a copy: a handler's Response may have immutable headers). */
+function withHeaders(response: Response, extra: Record<string, string>): Response {
+  if (Object.keys(extra).length === 0) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

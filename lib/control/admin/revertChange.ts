@@ -13,6 +13,8 @@
  *   already has that expiry).
  * - Upstream (PUT or DELETE .../upstream): the event's `before` upstream is set again through the
  *   same schema as PUT, or, when there was none, the upstream is removed (409 if there is none now).
+ *   A signing secret is never in the audit log: a signed `before` keeps the secret stored now, and
+ *   is a 409 when none is (lib/policy/upstreams/upstreamStore.ts).
  * - Access lists (PUT .../access): the event's `before` lists are set again through the same
  *   schema as PUT.
  * - Identifier overrides: the event's `before` list of that rule is set again (409 when the rule is

@@ -39,6 +39,11 @@ describe("alertSettingsSchema (shared by the form and PUT /alerts)", () => {
       { webhookUrl: ["webhookUrl must not contain credentials (user:password@)"] },
     ],
     [
+      "port 0",
+      { webhookUrl: "https://h.example:0/x", clientLimit: { hits: 1, windowMinutes: 1 } },
+      { webhookUrl: ["webhookUrl must not use port 0"] },
+    ],
+    [
       "a relative URL",
       { webhookUrl: "/hook", clientLimit: { hits: 1, windowMinutes: 1 } },
       { webhookUrl: ["webhookUrl must be an absolute URL such as https://hooks.example.com/sluice"] },

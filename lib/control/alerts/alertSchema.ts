@@ -80,7 +80,10 @@ export type AlertConditionType = "refusal_rate" | "client_limit";
 
 /** The settings as stored and shown: never the secret itself, only its last characters. */
 export interface StoredAlertSettings {
-  webhookUrl: string;
+  /** The full URL: admins only (a capability URL; lib/control/alerts/alertStore.ts `settingsForRole`). */
+  webhookUrl?: string;
+  /** Its origin and last 4 characters, `https://hooks.slack.com/…abcd`, for everyone. */
+  webhookUrlHint: string;
   refusalRate: RefusalRateCondition | null;
   clientLimit: ClientLimitCondition | null;
   /** `whsec_…` and the secret's last 4 characters, to tell secrets apart. */

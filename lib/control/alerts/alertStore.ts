@@ -5,6 +5,9 @@
  *
  * - The signing secret is generated on the first PUT and on `rotateSecret: true`, and returned by
  *   that PUT only (`secret`); every other answer shows `secretHint`.
+ * - The webhook URL is a capability URL (whoever has it can post to the receiver): every view
+ *   carries `webhookUrlHint` (origin and last 4 characters, lib/http/capabilityUrl.ts); the full
+ *   `webhookUrl` only admins read (`settingsForRole`), and the audit log keeps only the hint.
  * - `loadAllAlertSettings` is the evaluator's read (lib/control/alerts/alertEvaluator.ts): every tenant's
  *   settings with the secret and the tenant's name; rows whose stored conditions no longer parse
  *   are skipped rather than failing every tenant's alerts.
@@ -23,6 +26,7 @@ import {
 } from "./alertSchema";
 import type { TenantAlertSettings } from "./alertEvaluator";
 import { generateWebhookSecret, secretHint } from "./webhookSignature";
+import { capabilityUrlHint } from "../../http/capabilityUrl";
 
 type Row = { webhookUrl: string; secret: string; conditions: Prisma.JsonValue; updatedAt: Date };
 
@@ -46,15 +50,24 @@ function conditions(row: Row) {
 function view(row: Row): StoredAlertSettings {
   return {
     webhookUrl: row.webhookUrl,
+    webhookUrlHint: capabilityUrlHint(row.webhookUrl),
     ...conditions(row),
     secretHint: secretHint(row.secret),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-/** What the audit log keeps: never the secret. */
+/** What the audit log keeps: never the secret, and the webhook URL only as its hint (a viewer reads the log). */
 const audited = (s: StoredAlertSettings | null) =>
-  s ? { webhookUrl: s.webhookUrl, refusalRate: s.refusalRate, clientLimit: s.clientLimit } : null;
+  s ? { webhookUrl: s.webhookUrlHint, refusalRate: s.refusalRate, clientLimit: s.clientLimit } : null;
+
+/** The settings as `role` may read them: a viewer gets the webhook URL's hint, never the URL. */
+export function settingsForRole(settings: StoredAlertSettings, role: Actor["role"]): StoredAlertSettings {
+  if (role === "admin") return settings;
+  const shown = { ...settings };
+  delete shown.webhookUrl;
+  return shown;
+}
 
 /** The tenant's settings, or null when it has none; 404 for an unknown tenant. */
 export async function getAlertSettings(tenantId: string): Promise<StoredAlertSettings | null> {

@@ -23,6 +23,35 @@ describe("addresses webhooks may reach", () => {
     expect(addressAllowed(address, [])).toBe(allowed);
   });
 
+  // Hardening 3: IPv4-compatible IPv6 (::/96) reached 127.0.0.1 written as `[::127.0.0.1]`, which
+  // URL parsing turns into `[::7f00:1]` (ipaddr.js saw a public address); site-local (fec0::/10).
+  it.each([
+    ["::7f00:1", false],
+    ["::127.0.0.1", false],
+    ["0:0:0:0:0:0:127.0.0.1", false],
+    ["::a00:5", false],
+    ["::a9fe:a9fe", false],
+    ["fec0::1", false],
+    ["feff:ffff::1", false],
+    ["[fec0::1]", false],
+    ["::5db8:d70e", true],
+  ])("IPv4-compatible and site-local: %s %s by default", (address, allowed) => {
+    expect(addressAllowed(address, [])).toBe(allowed);
+  });
+
+  it("[::127.0.0.1] and [fec0::1] in a URL are refused before sending, and as a name's addresses", async () => {
+    expect(literalAddressProblem(new URL("http://[::127.0.0.1]:9/x"), [])).toMatch(/address ::7f00:1 is not allowed/);
+    expect(literalAddressProblem(new URL("http://[::169.254.169.254]/x"), [])).toMatch(/is not allowed/);
+    expect(literalAddressProblem(new URL("http://[fec0::1]/x"), [])).toMatch(/address fec0::1 is not allowed/);
+    for (const address of ["::7f00:1", "::127.0.0.1", "fec0::5"]) {
+      const error = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+        guardedLookup([], ((_h: string, _o: unknown, cb: (e: null, a: LookupAddress[]) => void) =>
+          cb(null, [{ address, family: 6 }])) as never)("hooks.example.com", { all: true }, (e) => resolve(e)),
+      );
+      expect(error?.code, address).toBe("EADDRNOTALLOWED");
+    }
+  });
+
   it("an operator's allowed ranges open exactly those ranges", () => {
     const allowed = parseAllowedRanges(" 127.0.0.1 , 10.1.0.0/16,::1");
     expect(addressAllowed("127.0.0.1", allowed)).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * Signing of alert deliveries, in the manner of Stripe's webhooks.
+ * Signing of alert deliveries, in the manner of Stripe's webhooks (lib/http/timedSignature.ts).
  *
  * Each attempt carries `Sluice-Signature: t=<unix seconds>,v1=<hex>`, where `v1` is
  * HMAC-SHA256(key = the tenant's signing secret as UTF-8 text, message = `<t>.<raw body>`). A
@@ -8,24 +8,24 @@
  * Several `v1` entries may appear (for secret rotation); one match suffices.
  * Secrets are `whsec_` + 32 random bytes in base64url (generateWebhookSecret).
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import {
+  DEFAULT_TOLERANCE_SECONDS,
+  generateSecret,
+  hintOf,
+  timedSignature,
+  verifyTimedSignature,
+} from "../../http/timedSignature";
 
 export const SIGNATURE_HEADER = "Sluice-Signature";
 export const SECRET_PREFIX = "whsec_";
-export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 export function generateWebhookSecret(): string {
-  return SECRET_PREFIX + randomBytes(32).toString("base64url");
-}
-
-export function signatureOf(secret: string, timestamp: number, body: string): string {
-  return createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
+  return generateSecret(SECRET_PREFIX);
 }
 
 /** The header value for a body sent at `nowMs`. */
 export function signatureHeader(secret: string, body: string, nowMs: number): string {
-  const t = Math.floor(nowMs / 1000);
-  return `t=${t},v1=${signatureOf(secret, t, body)}`;
+  return timedSignature(secret, nowMs, (t) => `${t}.${body}`);
 }
 
 /** True when `header` holds a `v1` signature of `body` by `secret`, made within `toleranceSeconds` of `nowMs`. */
@@ -36,23 +36,10 @@ export function verifyWebhookSignature(
   nowMs: number,
   toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
 ): boolean {
-  if (!header) return false;
-  let t: number | null = null;
-  const candidates: string[] = [];
-  for (const part of header.split(",")) {
-    const [name, value] = part.trim().split("=", 2);
-    if (name === "t" && value && /^\d+$/.test(value)) t = Number(value);
-    else if (name === "v1" && value) candidates.push(value);
-  }
-  if (t === null || Math.abs(nowMs / 1000 - t) > toleranceSeconds) return false;
-  const expected = Buffer.from(signatureOf(secret, t, body), "hex");
-  return candidates.some((candidate) => {
-    const given = Buffer.from(candidate, "hex");
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
+  return verifyTimedSignature(secret, header, nowMs, (t) => `${t}.${body}`, toleranceSeconds);
 }
 
 /** `whsec_…abcd`: enough to tell two secrets apart, never enough to sign. */
 export function secretHint(secret: string): string {
-  return `${SECRET_PREFIX}…${secret.slice(-4)}`;
+  return hintOf(SECRET_PREFIX, secret);
 }

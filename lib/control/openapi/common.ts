@@ -110,6 +110,19 @@ export const RETRY_AFTER_HEADER = {
   },
 } as const;
 
+/** On an admin change's success answer when other instances get it late (lib/policy/changes/changeReach.ts). */
+export const CHANGE_REACH_HEADERS = {
+  "Sluice-Propagation": {
+    description:
+      "`delayed; within=15`: the change is saved and in force on this instance, but its notice to the other instances could not be sent (Redis unavailable), so they apply it at their next full reload, within that many seconds, not within 1 s. Absent when the change reached every instance.",
+    schema: { type: "string" },
+  },
+  Warning: {
+    description: 'With `Sluice-Propagation`: the same in words, `199 sluice "..."`.',
+    schema: { type: "string" },
+  },
+} as const;
+
 const headerRefs = (names: readonly string[]): Record<string, { $ref: string }> =>
   Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
@@ -211,5 +224,21 @@ export function adminOperation(access: "read" | "write", op: ZodOpenApiOperation
     access === "write"
       ? errors("unauthorized", "forbidden", "payload_too_large", "limiter_unavailable")
       : errors("unauthorized", "forbidden");
-  return { security: ADMIN_SECURITY, ...op, responses: { ...op.responses, ...common, ...errors("internal") } };
+  const responses = access === "write" ? withChangeReachHeaders(op.responses) : op.responses;
+  return { security: ADMIN_SECURITY, ...op, responses: { ...responses, ...common, ...errors("internal") } };
+}
+
+/** Every 2xx answer of a change with the change-reach headers documented. */
+function withChangeReachHeaders(
+  responses: ZodOpenApiOperationObject["responses"],
+): ZodOpenApiOperationObject["responses"] {
+  const out = { ...responses };
+  for (const [status, response] of Object.entries(out)) {
+    if (!status.startsWith("2") || !response || "$ref" in response) continue;
+    out[status as StatusKey] = {
+      ...response,
+      headers: { ...(response.headers as object | undefined), ...headerRefs(Object.keys(CHANGE_REACH_HEADERS)) },
+    };
+  }
+  return out;
 }

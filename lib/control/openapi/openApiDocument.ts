@@ -13,6 +13,7 @@ import {
   problemSchema,
   RATE_LIMIT_HEADERS,
   RETRY_AFTER_HEADER,
+  CHANGE_REACH_HEADERS,
   SECURITY_SCHEMES,
 } from "./common";
 import { storedRuleSchema } from "./ruleDocs";
@@ -70,7 +71,7 @@ export function buildOpenApiDocument(groups: readonly ZodOpenApiPathsObject[] = 
     components: {
       schemas: { Problem: problemSchema, Rule: storedRuleSchema },
       responses: errorResponseComponents(),
-      headers: { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER },
+      headers: { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER, ...CHANGE_REACH_HEADERS },
       securitySchemes: SECURITY_SCHEMES,
     },
   });

@@ -15,7 +15,13 @@
  * - Through undici's `dispatch` with a handler (`Exchange`), not `Agent.request`, whose Readable
  *   per answer (an AsyncResource and a promise), piped into the response, cost ~15% of the
  *   gateway's CPU per request.
+ * - With the upstream's `signingSecret`, the request carries `X-Sluice-Signature` over its method,
+ *   target and key id (lib/policy/upstreams/upstreamSignature.ts), made afresh for each attempt.
  * - The upstream's status, headers and body come back as they are, with the rate-limit headers set.
+ * - Never connects to a link-local address (lib/policy/upstreams/upstreamAddress.ts: cloud metadata
+ *   services answer there): the agent's `lookup` hands the socket only the allowed addresses a name
+ *   resolves to (lib/http/guardedLookup.ts), so what is judged is what is connected to; an IP
+ *   literal (never looked up) is judged before dispatch. None allowed: 502 saying so.
  * - Upstream unreachable (refused, reset, DNS, TLS, connect timeout) or answering what cannot be
  *   read or forwarded (headers over 16 KiB, not HTTP/1.1): 502. Status and headers not there within
  *   `timeoutMs`, connect and TLS handshake included, counted from the last chunk of the client's
@@ -37,14 +43,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { Agent, errors, util, type Dispatcher } from "undici";
+import { ADDRESS_NOT_ALLOWED, guardedLookup, isAddressNotAllowed } from "../../http/guardedLookup";
 import { metrics } from "../../monitoring/prometheus/metrics";
+import { UPSTREAM_ADDRESS_REFUSED, upstreamAddressAllowed } from "../../policy/upstreams/upstreamAddress";
+import type { UpstreamTarget } from "../../policy/upstreams/upstreamSchema";
+import { signUpstreamRequest } from "../../policy/upstreams/upstreamSignature";
 import { clientResponseHeaders, upstreamRequestHeaders } from "./forwardHeaders";
+import { guardedAnswerHeaders, withoutSluiceCookies } from "./sluiceCookies";
 import { writeGatewayProblem } from "./gatewayProblem";
 
 export interface ForwardRequest {
   req: IncomingMessage;
   res: ServerResponse;
-  upstream: { url: string; timeoutMs: number };
+  upstream: UpstreamTarget;
   /** The path and query after /api/v1, e.g. "/orders/42?x=1". */
   path: string;
   clientIp: string;
@@ -64,6 +75,8 @@ const KEEP_ALIVE_MS = 10_000;
 /** A TCP/TLS connect that takes longer than this is an unreachable upstream (502). */
 const CONNECT_TIMEOUT_MS = 10_000;
 
+const upstreamLookup = guardedLookup(upstreamAddressAllowed, (host) => `${host} resolves only to link-local addresses`);
+
 const globalForGateway = globalThis as unknown as { sluiceGatewayAgent?: Agent };
 
 /** The process's HTTP client: undici's Agent keeps one connection Pool per upstream origin. */
@@ -71,7 +84,7 @@ export function gatewayAgent(): Agent {
   globalForGateway.sluiceGatewayAgent ??= new Agent({
     keepAliveTimeout: KEEP_ALIVE_MS,
     keepAliveMaxTimeout: 60_000,
-    connect: { timeout: CONNECT_TIMEOUT_MS },
+    connect: { timeout: CONNECT_TIMEOUT_MS, lookup: upstreamLookup },
   });
   return globalForGateway.sluiceGatewayAgent;
 }
@@ -102,15 +115,29 @@ export function upstreamPath(prefix: string, path: string): string {
 
 const pathPrefixOf = (upstreamUrl: URL): string => upstreamUrl.pathname.replace(/\/+$/, "");
 
-/** Upstream URLs parsed once (a tenant's URL changes rarely): origin and path prefix. Bounded: cleared when full. */
-const parsedUpstreams = new Map<string, { origin: string; prefix: string }>();
+/**
+ * An upstream URL parsed: origin, path prefix, and whether its host, when an IP literal, may be
+ * connected to (a URL stored before upstreamSchema refused link-local ones).
+ */
+interface ParsedUpstream {
+  origin: string;
+  prefix: string;
+  addressAllowed: boolean;
+}
+
+/** Upstream URLs parsed once (a tenant's URL changes rarely). Bounded: cleared when full. */
+const parsedUpstreams = new Map<string, ParsedUpstream>();
 const MAX_PARSED_UPSTREAMS = 1_000;
 
-function parsedUpstream(url: string): { origin: string; prefix: string } {
+function parsedUpstream(url: string): ParsedUpstream {
   let parsed = parsedUpstreams.get(url);
   if (!parsed) {
     const target = new URL(url);
-    parsed = { origin: target.origin, prefix: pathPrefixOf(target) };
+    parsed = {
+      origin: target.origin,
+      prefix: pathPrefixOf(target),
+      addressAllowed: upstreamAddressAllowed(target.hostname),
+    };
     if (parsedUpstreams.size >= MAX_PARSED_UPSTREAMS) parsedUpstreams.clear();
     parsedUpstreams.set(url, parsed);
   }
@@ -128,6 +155,11 @@ const noop = () => {};
 const IDEMPOTENT_WITHOUT_BODY = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const UNFORWARDABLE = "The upstream sent a response that cannot be forwarded.";
+const UNREACHABLE = "The upstream could not be reached.";
+const ADDRESS_REFUSED = `The upstream's address ${UPSTREAM_ADDRESS_REFUSED}.`;
+
+const unreachableDetail = (error: Error): string =>
+  unreadable(error) ? UNFORWARDABLE : isAddressNotAllowed(error) ? ADDRESS_REFUSED : UNREACHABLE;
 
 /**
  * The upstream answered, but not with a response undici can read: headers over Node's limit
@@ -181,7 +213,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   private dispatch(): void {
     const f = this.f;
-    let target: { origin: string; prefix: string };
+    let target: ParsedUpstream;
     try {
       // A stored URL always parses (upstreamSchema), but a bad one must be a 502, not a throw.
       target = parsedUpstream(f.upstream.url);
@@ -189,19 +221,31 @@ class Exchange implements Dispatcher.DispatchHandler {
       this.onError(error as Error);
       return;
     }
+    if (!target.addressAllowed) {
+      this.onError(Object.assign(new Error(ADDRESS_REFUSED), { code: ADDRESS_NOT_ALLOWED }));
+      return;
+    }
+    const path = upstreamPath(target.prefix, f.path);
+    const method = f.req.method ?? "GET";
+    const headers = withoutSluiceCookies(
+      upstreamRequestHeaders(f.req.headers, {
+        clientIp: f.clientIp,
+        viaTrustedProxy: f.viaTrustedProxy,
+        proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http",
+        tenantId: f.tenantId,
+        keyId: f.keyId,
+      }),
+    );
+    const secret = f.upstream.signingSecret;
+    if (secret)
+      headers["x-sluice-signature"] = signUpstreamRequest(secret, { method, target: path, keyId: f.keyId }, Date.now());
     // Errors (invalid options, a closed agent) come to onError, not as a throw.
     gatewayAgent().dispatch(
       {
         origin: target.origin,
-        path: upstreamPath(target.prefix, f.path),
-        method: (f.req.method ?? "GET") as Dispatcher.HttpMethod,
-        headers: upstreamRequestHeaders(f.req.headers, {
-          clientIp: f.clientIp,
-          viaTrustedProxy: f.viaTrustedProxy,
-          proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http",
-          tenantId: f.tenantId,
-          keyId: f.keyId,
-        }),
+        path,
+        method: method as Dispatcher.HttpMethod,
+        headers,
         body: hasBody(f.req) ? f.req : null,
         // The exchange's timer covers connect, upload and headers; this one is the silence allowed
         // between the answer's body chunks.
@@ -233,7 +277,10 @@ class Exchange implements Dispatcher.DispatchHandler {
     clearTimeout(this.timer);
     this.observe(statusClass(statusCode));
     try {
-      f.res.writeHead(statusCode, clientResponseHeaders(util.parseHeaders(rawHeaders), f.rateLimitHeaders));
+      f.res.writeHead(
+        statusCode,
+        guardedAnswerHeaders(clientResponseHeaders(util.parseHeaders(rawHeaders), f.rateLimitHeaders)),
+      );
     } catch {
       // Node refused what the upstream sent (an invalid header value or status): not forwardable.
       this.settled = true;
@@ -304,12 +351,7 @@ class Exchange implements Dispatcher.DispatchHandler {
         headers,
       );
     else if (outcome === "unreachable")
-      writeGatewayProblem(
-        f.res,
-        "upstream_unreachable",
-        unreadable(error) ? UNFORWARDABLE : "The upstream could not be reached.",
-        headers,
-      );
+      writeGatewayProblem(f.res, "upstream_unreachable", unreachableDetail(error), headers);
     // Only a status the client was sent (a response already gone cannot take a problem).
     if (outcome !== "aborted" && f.res.headersSent) f.onStatus?.(f.res.statusCode);
     this.settle();

@@ -21,6 +21,7 @@ export function writeGatewayProblem(
     ...rateLimitHeaders,
     "content-type": PROBLEM_TYPE,
     "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
     "content-length": Buffer.byteLength(body),
   });
   res.end(body);

@@ -7,7 +7,7 @@
  * bundle must count into the same registry. Under `npm start` the control plane's worker thread has
  * its own, which GET /api/metrics adds to the data plane's (lib/runtime/planeLink.ts).
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { isControlPlaneWorker } from "../../config/plane";
 
 function create() {
@@ -16,8 +16,27 @@ function create() {
   // thread, where the data plane runs. The control plane's worker (lib/config/plane.ts) shares the
   // process, and /api/metrics adds its counters to the main thread's (lib/runtime/planeLink.ts).
   if (!isControlPlaneWorker()) collectDefaultMetrics({ register: registry, prefix: "sluice_process_" });
+  /** Where the usage gauge reads from: set by the data plane's services (lib/runtime/dataPlaneServices.ts). */
+  const subjectBudgetSource: { read: () => { rule: string; scope: string; ratio: number }[] } = { read: () => [] };
   return {
     registry,
+    subjectBudgetSource,
+    subjectBudgetFolds: new Counter({
+      name: "sluice_subject_budget_folds_total",
+      help: "Requests a header, query or identifier rule counted on a shared overflow counter because the tenant's rule already holds SLUICE_SUBJECT_BUDGET distinct values on this instance, by rule and scope. Those clients share limits; Redis stays bounded.",
+      labelNames: ["rule", "scope"] as const,
+      registers: [registry],
+    }),
+    subjectBudgetUsage: new Gauge({
+      name: "sluice_subject_budget_usage_ratio",
+      help: "Share of SLUICE_SUBJECT_BUDGET that the fullest tenant's header, query or identifier rule of this name holds on this instance (1: new values are folded into overflow counters), by rule and scope.",
+      labelNames: ["rule", "scope"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const { rule, scope, ratio } of subjectBudgetSource.read()) this.set({ rule, scope }, ratio);
+      },
+    }),
     decisions: new Counter({
       name: "sluice_decisions_total",
       help: "Requests decided under /api/v1, by outcome.",

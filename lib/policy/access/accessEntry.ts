@@ -8,6 +8,8 @@
  * - IPv6 in any RFC 4291 form; stored in RFC 5952 form. A zone id (`fe80::1%eth0`) is refused.
  * - An IPv4-mapped IPv6 entry (`::ffff:10.0.0.1`, or `::ffff:10.0.0.0/104`) is that IPv4 entry:
  *   the client address it is matched against is normalised the same way (lib/dataplane/admission/clientIp.ts).
+ *   An IPv4-compatible one (`::1.2.3.4`, deprecated, ::/96) stays IPv6 (`::102:304`): it is not
+ *   that IPv4 address, though ipaddr.js alone reads it as mapped (lib/config/addressRanges.ts, parseIPv6).
  * - A CIDR block must be its network address: `10.1.2.3/8` is refused with the block it probably
  *   meant (`10.0.0.0/8`), so nobody believes a host is listed when a whole network is.
  * - `key:<keyId>`: an API key id (8 base62 characters). Whether the key exists is not checked: a
@@ -16,6 +18,7 @@
  */
 import ipaddr from "ipaddr.js";
 import { ID_LENGTH, ID_PATTERN } from "../../common/apiKeyFormat";
+import { parseIPv6 } from "../../config/addressRanges";
 
 export const MAX_ENTRY_CHARS = 64;
 export const KEY_ENTRY_PREFIX = "key:";
@@ -64,8 +67,9 @@ function parseAddressEntry(text: string): EntryParse {
   const bitsText = slash === -1 ? null : text.slice(slash + 1);
   if (addressText.includes("%")) return invalid("an IPv6 zone id (%...) cannot be listed");
   let address: ipaddr.IPv4 | ipaddr.IPv6;
+  const v6 = addressText.includes(":") ? parseIPv6(addressText) : null;
   if (ipaddr.IPv4.isValidFourPartDecimal(addressText)) address = ipaddr.IPv4.parse(addressText);
-  else if (addressText.includes(":") && ipaddr.IPv6.isValid(addressText)) address = ipaddr.IPv6.parse(addressText);
+  else if (v6) address = v6;
   else return invalid("is not an IPv4 or IPv6 address, a CIDR block or key:<keyId>");
   const maxBits = address.kind() === "ipv4" ? 32 : 128;
   let bits = maxBits;

@@ -28,6 +28,20 @@ describe("accessListsSchema", () => {
     });
   });
 
+  // Hardening 3: ipaddr.js reads `::1.2.3.4` (IPv4-compatible) as `::ffff:1.2.3.4`, so it was
+  // stored as 1.2.3.4, listing an address the operator never typed.
+  it("an IPv4-compatible entry (::1.2.3.4) stays IPv6 (::102:304); only the mapped form is IPv4", () => {
+    expect(
+      accessListsSchema.parse({
+        allow: ["::1.2.3.4", "::10.0.0.0/104", "0:0:0:0:0:0:1.2.3.5", "::ffff:1.2.3.4"],
+        deny: [],
+      }).allow,
+    ).toEqual(["::102:304", "::a00:0/104", "::102:305", "1.2.3.4"]);
+    expect(Object.values(errorsOf({ allow: ["::1.2.3.300"], deny: [] })).flat()[0]).toMatch(
+      /is not an IPv4 or IPv6 address/,
+    );
+  });
+
   it.each([
     ["an address out of range", "10.0.0.256", "is not an IPv4 or IPv6 address"],
     ["a short IPv4 form", "127.1", "is not an IPv4 or IPv6 address"],

@@ -17,6 +17,10 @@ describe("AccessMatcher: IPv4", () => {
     ["an IPv4-mapped IPv6 client matches an IPv4 entry", ["10.0.0.0/8"], "::ffff:10.9.8.7", "allow"],
     ["a mapped client in hex form too", ["10.0.0.0/8"], "::ffff:a09:807", "allow"],
     ["a mapped entry matches a plain IPv4 client", ["::ffff:10.0.0.0/104"], "10.1.2.3", "allow"],
+    ["an IPv4-compatible client is not that IPv4 address", ["1.2.3.4"], "::1.2.3.4", null],
+    ["an IPv4-compatible entry does not list the IPv4 address", ["::1.2.3.4"], "1.2.3.4", null],
+    ["an IPv4-compatible entry matches that client, in either form", ["::1.2.3.4"], "::102:304", "allow"],
+    ["an IPv4-compatible client in dotted form", ["::102:304"], "::1.2.3.4", "allow"],
   ])("%s", (_name, allow, ip, expected) => {
     expect(matcher(allow).verdict(ip, undefined)).toBe(expected);
   });

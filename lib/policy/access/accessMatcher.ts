@@ -7,13 +7,13 @@
  *   `"allow"` when either is on the allow list, else null (the rules decide). Deny wins.
  * - `ip` is the client address admission limits by (lib/dataplane/admission/clientIp.ts), matched as the whole
  *   address (not the /64 an `ip` rule counts IPv6 by). An IPv4-mapped IPv6 address matches IPv4
- *   entries. Anything that is not an address (`unknown`) matches no address entry.
+ *   entries; an IPv4-compatible one (`::1.2.3.4`) is IPv6 and matches IPv6 entries, as it is stored. Anything that is not an address (`unknown`) matches no address entry.
  * - Cost per request: O(log n) in the number of address entries. Each list's blocks are merged
  *   into disjoint sorted ranges (overlaps and adjacent blocks joined) and a binary search finds the
  *   one range that could hold the address; key entries are a Set lookup. Never a scan.
  * Entries are expected to have passed accessListsSchema; one that does not parse is skipped.
  */
-import ipaddr from "ipaddr.js";
+import { parseIPv6 } from "../../config/addressRanges";
 import { ipv4ToNumber, ipv6ToBigInt, parseAccessEntry } from "./accessEntry";
 import type { AccessLists } from "./accessListSchema";
 
@@ -111,8 +111,8 @@ export function parseClientAddress(ip: string): ParsedAddress | null {
   }
   if (!ip.includes(":")) return null;
   const bare = ip.includes("%") ? ip.slice(0, ip.indexOf("%")) : ip;
-  if (!ipaddr.IPv6.isValid(bare)) return null;
-  const v6 = ipaddr.IPv6.parse(bare);
+  const v6 = parseIPv6(bare);
+  if (!v6) return null;
   return v6.isIPv4MappedAddress() ? ipv4ToNumber(v6.toIPv4Address().octets) : ipv6ToBigInt(v6.parts);
 }
 

@@ -8,11 +8,14 @@
  * is a 422 naming `before`. Filters: `actor` (exact), `action` (exact, or every action under a
  * prefix ending in `.`, e.g. `rules.`), `from` / `to` (time bounds, `to` exclusive). Each event of
  * a key carries the key's name (`targetName`) when the key still exists, so the log reads in names.
+ * A webhook URL in an `alerts.*` event is shown only as its hint (lib/http/capabilityUrl.ts), also in
+ * events written before the store kept only the hint: viewers read the log, and the URL is a secret.
  */
 import type { Prisma } from "../../db/generated/client";
 import { getDb } from "../../db/client";
 import { AppError } from "../../http/errors";
 import { isRevertible } from "./revertPlan";
+import { capabilityUrlHint } from "../../http/capabilityUrl";
 
 export interface Actor {
   /** `token` for the admin bearer token, `operator:<email>` for a dashboard session. */
@@ -65,7 +68,24 @@ type AuditRow = {
   revertOf: bigint | null;
 };
 
-export const auditView = (row: AuditRow): AuditEventView => ({
+/** An `alerts.*` event's settings with the webhook URL as its hint (idempotent: new events store the hint). */
+function withWebhookHint(action: string, state: Prisma.JsonValue | null): Prisma.JsonValue | null {
+  if (!action.startsWith("alerts.") || state === null || typeof state !== "object" || Array.isArray(state))
+    return state;
+  const url = (state as Prisma.JsonObject).webhookUrl;
+  return typeof url === "string" ? { ...state, webhookUrl: capabilityUrlHint(url) } : state;
+}
+
+export const auditView = (raw: AuditRow): AuditEventView => {
+  const row = {
+    ...raw,
+    before: withWebhookHint(raw.action, raw.before),
+    after: withWebhookHint(raw.action, raw.after),
+  };
+  return rowView(row);
+};
+
+const rowView = (row: AuditRow): AuditEventView => ({
   id: row.id.toString(),
   at: row.at.toISOString(),
   actor: row.actor,

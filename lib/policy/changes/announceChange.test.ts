@@ -3,7 +3,7 @@ import { AppError } from "../../http/errors";
 import { problemFromError } from "../../http/problem";
 import { announceChange } from "./announceChange";
 
-function targets(reloadOutcomes: boolean[]) {
+function targets(reloadOutcomes: boolean[], published = true) {
   const calls: string[] = [];
   return {
     calls,
@@ -15,6 +15,7 @@ function targets(reloadOutcomes: boolean[]) {
       },
       async publish(id: string) {
         calls.push(`publish:${id}`);
+        return published;
       },
     },
   };
@@ -23,7 +24,13 @@ function targets(reloadOutcomes: boolean[]) {
 describe("announceChange", () => {
   it("resolves once the reload here succeeded, then publishes", async () => {
     const { calls, targets: t } = targets([true]);
-    await announceChange(t, "T1");
+    expect(await announceChange(t, "T1")).toBe("everywhere");
+    expect(calls).toEqual(["reload:T1", "publish:T1"]);
+  });
+
+  it("in force here but the notice could not be sent (Redis down): 'delayed', never 'everywhere'", async () => {
+    const { calls, targets: t } = targets([true], false);
+    expect(await announceChange(t, "T1")).toBe("delayed");
     expect(calls).toEqual(["reload:T1", "publish:T1"]);
   });
 

@@ -6,7 +6,9 @@
  * says it is not.
  * - Resolves once this instance's access cache holds the tenant as committed (its reload succeeded,
  *   after one retry) and the notice was published (best effort: an instance that misses it picks
- *   the change up at its next full refresh).
+ *   the change up at its next full refresh), to `"everywhere"`; to `"delayed"` when the notice could
+ *   not be sent: other instances then apply the change at their next full refresh, within
+ *   `refreshSeconds` (the admin API says so: lib/policy/changes/changeReach.ts).
  * - If the reload fails twice, the notice is still published (other instances may well apply it) and
  *   `AppError("change_not_in_force")` is thrown: the admin API answers 503 problem+json "saved but
  *   not yet in force on this instance", with `Retry-After` set to the full-refresh period (the change
@@ -18,13 +20,16 @@ import { AppError } from "../../http/errors";
 export interface ChangeTargets {
   /** Reloads one tenant into this instance's access cache; rejects when the reload failed. */
   reload(tenantId: string): Promise<void>;
-  /** Tells every instance; never throws. */
-  publish(tenantId: string): Promise<void>;
+  /** Tells every instance; never throws; false when the notice could not be sent. */
+  publish(tenantId: string): Promise<boolean>;
   /** Seconds until this instance's next full refresh at the latest (for Retry-After). */
   refreshSeconds: number;
 }
 
-export async function announceChange(targets: ChangeTargets, tenantId: string, saved?: unknown): Promise<void> {
+/** How far the change reached: every instance within ~1 s, or only this one until the others' full refresh. */
+export type ChangeReach = "everywhere" | "delayed";
+
+export async function announceChange(targets: ChangeTargets, tenantId: string, saved?: unknown): Promise<ChangeReach> {
   let inForce = true;
   try {
     await targets.reload(tenantId);
@@ -36,7 +41,7 @@ export async function announceChange(targets: ChangeTargets, tenantId: string, s
       () => false,
     );
   }
-  await targets.publish(tenantId);
+  const published = await targets.publish(tenantId);
   if (!inForce) {
     throw new AppError(
       "change_not_in_force",
@@ -48,4 +53,5 @@ export async function announceChange(targets: ChangeTargets, tenantId: string, s
       },
     );
   }
+  return published ? "everywhere" : "delayed";
 }

@@ -4,10 +4,11 @@
  * Contract
  * - `publishChange(tenantId)` is called after a change to a tenant's keys or rules has COMMITTED.
  *   It never throws: if Redis is down the change is saved anyway and every instance picks it up at
- *   its next periodic full refresh (lib/policy/compiled/accessCache.ts).
+ *   its next periodic full refresh (lib/policy/compiled/accessCache.ts); it resolves to false then,
+ *   so the admin API can say so (lib/policy/changes/changeReach.ts).
  * - `subscribeChanges` delivers each tenant id published by any instance (this one included) and
- *   reports (re)subscriptions, after which the caller reloads everything: messages published while
- *   the subscriber was disconnected are lost (pub/sub keeps nothing).
+ *   reports (re)subscriptions once Redis confirmed them, after which the caller reloads everything:
+ *   messages published while the subscriber was disconnected are lost (pub/sub keeps nothing).
  * - `publishReset(tenantId)` is called after counters of the tenant were reset in Redis: every
  *   instance drops its cached refusals of that tenant (`onReset`), no reload. It rejects when the
  *   notice could not be sent, so the admin API can say the reset is not yet in force everywhere
@@ -29,13 +30,16 @@ export const changesChannel = (prefix: string): string => `${prefix}changes`;
 export const SUBSCRIBER_PING_MS = 2_000;
 const SUBSCRIBER_PING_TIMEOUT_MS = 1_000;
 
-export async function publishChange(redis: RedisClient, prefix: string, tenantId: string): Promise<void> {
+/** True when the notice was sent; false (logged) when Redis could not take it. */
+export async function publishChange(redis: RedisClient, prefix: string, tenantId: string): Promise<boolean> {
   try {
     await redis.publish(changesChannel(prefix), tenantId);
+    return true;
   } catch (error) {
     console.warn(
       `[sluice] could not announce a change of tenant ${tenantId} (other instances see it at their next full refresh): ${(error as Error).message}`,
     );
+    return false;
   }
 }
 
@@ -79,31 +83,33 @@ export function subscribeChanges(
     };
   }
   // A subscribed connection can do nothing else: use a dedicated one, without a command timeout
-  // (it only waits for messages), with an offline queue and no retry limit so the first SUBSCRIBE
-  // waits for a connection (an instance starting while Redis is down would otherwise never
-  // subscribe: ioredis re-subscribes on reconnect only what was once subscribed), and
-  // autoResubscribe for every later reconnect (lib/policy/changes/changeBus.int.test.ts).
+  // (it only waits for messages), with an offline queue and no retry limit (an instance starting
+  // while Redis is down subscribes once Redis answers). It subscribes itself after every
+  // (re)connection, and reports the subscription only once Redis has confirmed the SUBSCRIBE: the
+  // caller's "reload everything" must not run before notices can arrive, or a change published in
+  // between is missed until the next full refresh (ioredis' autoResubscribe sends the SUBSCRIBE
+  // and says "ready" before its reply; lib/policy/changes/changeBus.test.ts).
   const subscriber = redis.duplicate({
     commandTimeout: undefined,
     enableOfflineQueue: true,
     maxRetriesPerRequest: null,
-    autoResubscribe: true,
+    autoResubscribe: false,
     connectionName: SUBSCRIBER_CONNECTION_NAME,
   } as never) as RedisClient;
   const channel = changesChannel(prefix);
   subscriber.on("message", (got: string, message: string) => {
     if (got === channel) dispatch(message);
   });
-  // "ready" follows every (re)connection; with autoResubscribe the channel is subscribed again.
-  subscriber.on("ready", () => handlers.onSubscribed());
+  // "ready" follows every (re)connection, whose subscriptions start empty.
+  subscriber.on("ready", () => {
+    subscriber.subscribe(channel).then(
+      () => handlers.onSubscribed(),
+      (error: Error) => logOutage(`[sluice] change subscription failed, relying on periodic refresh: ${error.message}`),
+    );
+  });
   subscriber.on("error", () => {
     // The command client logs outages; the subscriber reconnects by itself.
   });
-  subscriber
-    .subscribe(channel)
-    .catch((error: Error) =>
-      logOutage(`[sluice] change subscription failed, relying on periodic refresh: ${error.message}`),
-    );
   const ping = setInterval(() => {
     withDeadline(subscriber, () => subscriber.ping(), SUBSCRIBER_PING_TIMEOUT_MS).catch(() => undefined);
   }, SUBSCRIBER_PING_MS);

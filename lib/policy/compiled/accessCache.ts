@@ -17,6 +17,7 @@
  */
 import { isExpired } from "../keys/keyExpiry";
 import type { AccessLoader, KeyAccess, TenantAccess } from "./accessLoader";
+import type { UpstreamTarget } from "../upstreams/upstreamSchema";
 import { logOutage } from "../../config/plane";
 
 export interface AccessCacheEvents {
@@ -82,7 +83,7 @@ export class AccessCache {
   }
 
   /** The tenant's gateway upstream, or undefined when it has none (or is unknown). */
-  upstreamFor(tenantId: string): { url: string; timeoutMs: number } | undefined {
+  upstreamFor(tenantId: string): UpstreamTarget | undefined {
     return this.tenants.get(tenantId)?.upstream;
   }
 

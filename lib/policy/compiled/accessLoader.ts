@@ -6,7 +6,7 @@
 import { getDb } from "../../db/client";
 import { refToken } from "../rules/ruleRefs";
 import { fromColumns } from "../rules/storedRule";
-import type { Upstream } from "../upstreams/upstreamSchema";
+import type { UpstreamTarget } from "../upstreams/upstreamSchema";
 import { compileAccessLists, type AccessMatcher } from "../access/accessMatcher";
 import { compileOverrides, type OverrideMatcher } from "../overrides/overrideMatcher";
 import { overrideFromRow } from "../overrides/overrideStore";
@@ -32,7 +32,7 @@ export interface TenantAccess {
   rules: CompiledRule[];
   keys: Map<string, KeyAccess>;
   /** Where the gateway forwards this tenant's admitted requests (lib/dataplane/gateway), if anywhere. */
-  upstream?: Upstream;
+  upstream?: UpstreamTarget;
   /** The tenant's allow and deny lists, compiled (lib/dataplane/admission/admit.ts asks them first); absent: none. */
   accessLists?: AccessMatcher;
   /** Per-identifier limits of its `identifier` rules, by rule name (lib/policy/overrides); absent: none. */
@@ -58,12 +58,20 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
     }),
     db.rule.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
     db.ruleRef.findMany({ where: byTenant }),
-    db.upstream.findMany({ where: byTenant, select: { tenantId: true, url: true, timeoutMs: true } }),
+    db.upstream.findMany({
+      where: byTenant,
+      select: { tenantId: true, url: true, timeoutMs: true, signingSecret: true },
+    }),
     db.accessLists.findMany({ where: byTenant, select: { tenantId: true, allow: true, deny: true } }),
     db.identifierOverride.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
   ]);
   const accessOf = new Map(accessLists.map((a) => [a.tenantId, compileAccessLists(a)]));
-  const upstreamOf = new Map(upstreams.map((u) => [u.tenantId, { url: u.url, timeoutMs: u.timeoutMs }]));
+  const upstreamOf = new Map(
+    upstreams.map((u): [string, UpstreamTarget] => [
+      u.tenantId,
+      { url: u.url, timeoutMs: u.timeoutMs, ...(u.signingSecret ? { signingSecret: u.signingSecret } : {}) },
+    ]),
+  );
   const refOf = new Map(refs.map((r) => [`${r.tenantId}/${r.name}`, refToken(r.ref)]));
   const compiled = (row: (typeof rules)[number]): CompiledRule => {
     const ref = refOf.get(`${row.tenantId}/${row.name}`);

@@ -2,6 +2,10 @@
  * The limit every unauthenticated request meets (SLUICE_ANON_LIMIT_PER_MINUTE per client IP), and
  * the pseudo-tenant its decisions are counted and recorded under. Admission applies it
  * (lib/dataplane/admission/admit.ts); the dashboard names it (lib/monitoring/query/monitoringDirectory.ts).
+ *
+ * Its fail mode is `local`: with Redis unreachable each instance still counts bad-key requests per
+ * client IP in its own memory, so keys cannot be guessed at full speed during an outage (with
+ * `open` they got 401 forever, never 429).
  */
 import type { LimiterRule } from "../../limiter/types";
 
@@ -19,7 +23,7 @@ export function anonymousRule(limitPerMinute: number): LimiterRule {
     burst: limitPerMinute,
     cost: 1,
     blockMs: 0,
-    failMode: "open",
+    failMode: "local",
     mode: "enforce",
   };
 }

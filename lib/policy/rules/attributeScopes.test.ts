@@ -94,8 +94,40 @@ describe("header and query scopes in the rule schema", () => {
       "onMissing",
       "onMissing must be one of skip, refuse",
     ],
+    [
+      "a header rule's window over a day (each value's key would live that long)",
+      { ...base, scope: "header", scopeKey: "x-user-id", windowMs: 86_400_001 },
+      "windowMs",
+      "windowMs must be at most 86400000 (1 day) for scope header: each distinct value keeps its own Redis key that long; count longer periods with scope key, tenant or identifier",
+    ],
+    [
+      "a query rule's penalty over a day",
+      { ...base, scope: "query", scopeKey: "u", blockMs: 2 * 86_400_000 },
+      "blockMs",
+      "blockMs must be at most 86400000 (1 day) for scope query: each distinct value keeps its own Redis key that long; count longer periods with scope key, tenant or identifier",
+    ],
+    [
+      "a header token bucket that refills in over a day",
+      {
+        ...base,
+        scope: "header",
+        scopeKey: "x-user-id",
+        algorithm: "token_bucket",
+        limit: 10,
+        burst: 100,
+        windowMs: 3 * 3_600_000,
+      },
+      "burst",
+      "burst x windowMs / limit (the time an emptied bucket takes to refill) must be at most 86400000 (1 day) for scope header: each distinct value keeps its own Redis key that long; count longer periods with scope key, tenant or identifier",
+    ],
   ])("refuses %s", (_, input, path, message) => {
     expect(issues(input)).toContainEqual([path, message]);
+  });
+
+  it("a day is the longest window of a header or query rule; other scopes keep theirs", () => {
+    const day = { ...base, scope: "header", scopeKey: "x-user-id", windowMs: 86_400_000, blockMs: 86_400_000 };
+    expect(issues(day)).toEqual([]);
+    expect(issues({ ...base, scope: "identifier", windowMs: 30 * 86_400_000 })).toEqual([]);
   });
 
   it("key override rules may use header and query scopes", () => {

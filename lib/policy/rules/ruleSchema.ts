@@ -6,6 +6,7 @@
 import { z } from "zod";
 import {
   ATTRIBUTE_NAME_MAX,
+  MAX_ATTRIBUTE_WINDOW_MS,
   MAX_BLOCK_MS,
   MAX_GLOB_WILDCARDS,
   MAX_RULES_PER_OWNER,
@@ -138,6 +139,36 @@ function checkAttributeFields(
   }
 }
 
+/**
+ * A `header`/`query` value is chosen by the client and each one is a Redis key while the rule's
+ * state lives (a window, a bucket's refill, a penalty): those are capped at MAX_ATTRIBUTE_WINDOW_MS
+ * so the keys a stream of fresh values leaves behind expire within a day (with the subject budget,
+ * lib/limiter/subjectBudget.ts, this bounds their memory). Longer periods: scope key, tenant or identifier.
+ */
+function checkAttributeLifetime(
+  rule: { scope: Scope; algorithm: string; windowMs: number; limit: number; burst?: number; blockMs: number },
+  ctx: z.RefinementCtx,
+): void {
+  if (!isAttributeScope(rule.scope)) return;
+  const max = MAX_ATTRIBUTE_WINDOW_MS;
+  const why = `for scope ${rule.scope}: each distinct value keeps its own Redis key that long; count longer periods with scope key, tenant or identifier`;
+  if (rule.windowMs > max)
+    ctx.addIssue({ code: "custom", path: ["windowMs"], message: `windowMs must be at most ${max} (1 day) ${why}` });
+  if (rule.blockMs > max)
+    ctx.addIssue({ code: "custom", path: ["blockMs"], message: `blockMs must be at most ${max} (1 day) ${why}` });
+  const burst = rule.burst ?? rule.limit;
+  if (
+    rule.windowMs <= max &&
+    (rule.algorithm === "token_bucket" || rule.algorithm === "gcra") &&
+    (rule.windowMs * burst) / rule.limit > max
+  )
+    ctx.addIssue({
+      code: "custom",
+      path: ["burst"],
+      message: `burst x windowMs / limit (the time an emptied bucket takes to refill) must be at most ${max} (1 day) ${why}`,
+    });
+}
+
 export const ruleSchema = z
   .object({
     name: z
@@ -172,7 +203,10 @@ export const ruleSchema = z
       .number({ error: "windowMs must be a number" })
       .int("windowMs must be a whole number of milliseconds")
       .min(MIN_WINDOW_MS, `windowMs must be at least ${MIN_WINDOW_MS} (1 second)`)
-      .max(MAX_WINDOW_MS, `windowMs must be at most ${MAX_WINDOW_MS} (${MAX_WINDOW_DAYS} days)`),
+      .max(MAX_WINDOW_MS, `windowMs must be at most ${MAX_WINDOW_MS} (${MAX_WINDOW_DAYS} days)`)
+      .meta({
+        description: `Window length in ms; for token_bucket and gcra the time in which limit units refill. Scopes header and query: at most ${MAX_ATTRIBUTE_WINDOW_MS} (1 day), and so are blockMs and a bucket's refill time (burst x windowMs / limit), since every value a client sends keeps a Redis key that long.`,
+      }),
     burst: units("burst", 1).optional(),
     cost: units("cost", 0).default(1),
     match: matchSchema.default({}),
@@ -219,6 +253,7 @@ export const ruleSchema = z
     }
   })
   .superRefine(checkAttributeFields)
+  .superRefine(checkAttributeLifetime)
   .transform(({ scopeKey, onMissing, ...rule }) => {
     const out: typeof rule & { burst: number; scopeKey?: string; onMissing?: OnMissing } = {
       ...rule,

@@ -18,10 +18,11 @@ const { auth, close } = routeTestEnv("upstream");
 // Loaded after the environment is set: config() reads it once, on first use.
 const {
   tenants,
+  tenant,
   tenantUpstream: upstream,
   audit,
   auditRevert,
-} = await loadRoutes("tenants", "tenantUpstream", "audit", "auditRevert");
+} = await loadRoutes("tenants", "tenant", "tenantUpstream", "audit", "auditRevert");
 const runtime = await import("@/lib/runtime/services");
 const created: string[] = [];
 
@@ -107,6 +108,10 @@ describe("422 per field, nothing stored", () => {
     [{ url: "https://a.test/?q=1" }, "url"],
     [{ url: "https://a.test/#f" }, "url"],
     [{ url: "relative/path" }, "url"],
+    [{ url: "http://169.254.169.254/latest/meta-data" }, "url"],
+    [{ url: "http://[fe80::1]:8080" }, "url"],
+    [{ url: "http://[::ffff:169.254.169.254]" }, "url"],
+    [{ url: "http://a.test:0" }, "url"],
     [{ url: "http://a.test", timeoutMs: 50 }, "timeoutMs"],
     [{ url: "http://a.test", timeoutMs: 200_000 }, "timeoutMs"],
   ])("%j", async (body, field) => {
@@ -177,5 +182,81 @@ describe("audit and revert", () => {
     const again = await revert(first!.id);
     expect(again.status).toBe(409);
     expect(again.body.detail).toMatch(/no upstream to remove/);
+  });
+});
+
+describe("signing secret (X-Sluice-Signature)", () => {
+  const URL_A = "http://127.0.0.1:9001";
+
+  it("is generated when signing is turned on, shown once, kept while on, rotated on demand, dropped when off; never audited", async () => {
+    const tenantId = await newTenant();
+    const on = await put(tenantId, { url: URL_A, signRequests: true });
+    expect(on.status).toBe(200);
+    const secret = on.body.secret as string;
+    expect(secret).toMatch(/^upsec_[A-Za-z0-9_-]{43}$/);
+    const hint = `upsec_…${secret.slice(-4)}`;
+    expect(on.body).toEqual({ url: URL_A, timeoutMs: 30_000, signRequests: true, secretHint: hint, secret });
+    const got = await get(tenantId);
+    expect(got.body).toEqual({ url: URL_A, timeoutMs: 30_000, signRequests: true, secretHint: hint });
+    expect(inForce(tenantId)).toEqual({ url: URL_A, timeoutMs: 30_000, signingSecret: secret });
+
+    // Kept by a PUT that keeps signing on: not shown again.
+    const kept = await put(tenantId, { url: URL_A, timeoutMs: 500, signRequests: true });
+    expect(kept.body).toEqual({ url: URL_A, timeoutMs: 500, signRequests: true, secretHint: hint });
+    expect(inForce(tenantId)?.signingSecret).toBe(secret);
+
+    const rotated = await put(tenantId, { url: URL_A, signRequests: true, rotateSecret: true });
+    const second = rotated.body.secret as string;
+    expect(second).toMatch(/^upsec_/);
+    expect(second).not.toBe(secret);
+    expect(inForce(tenantId)?.signingSecret).toBe(second);
+
+    const off = await put(tenantId, { url: URL_A });
+    expect(off.body).toEqual({ url: URL_A, timeoutMs: 30_000 });
+    expect(inForce(tenantId)).toEqual({ url: URL_A, timeoutMs: 30_000 });
+
+    const events = await auditOf(tenantId);
+    expect(JSON.stringify(events)).not.toContain(secret);
+    expect(JSON.stringify(events)).not.toContain(second);
+    expect(JSON.stringify(events)).not.toContain("upsec_");
+    expect(events.slice(0, 4).map((e) => [e.before, e.after])).toEqual([
+      [
+        { url: URL_A, timeoutMs: 30_000, signRequests: true },
+        { url: URL_A, timeoutMs: 30_000 },
+      ],
+      [
+        { url: URL_A, timeoutMs: 500, signRequests: true },
+        { url: URL_A, timeoutMs: 30_000, signRequests: true, secretRotated: true },
+      ],
+      [
+        { url: URL_A, timeoutMs: 30_000, signRequests: true },
+        { url: URL_A, timeoutMs: 500, signRequests: true },
+      ],
+      [null, { url: URL_A, timeoutMs: 30_000, signRequests: true, secretRotated: true }],
+    ]);
+
+    // Reverting "signing off" cannot bring the secret back: 409, nothing changed.
+    const refused = await revert(events[0]!.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/signing secret cannot be restored/);
+    expect(inForce(tenantId)).toEqual({ url: URL_A, timeoutMs: 30_000 });
+
+    // Turned on again, reverting the rotation sets the earlier timeout and keeps the secret stored now.
+    const third = (await put(tenantId, { url: URL_A, signRequests: true })).body.secret as string;
+    expect((await revert(events[1]!.id)).status).toBe(200);
+    expect(inForce(tenantId)).toEqual({ url: URL_A, timeoutMs: 500, signingSecret: third });
+  });
+
+  it("GET of the upstream and of the tenant show the hint, never the secret", async () => {
+    const tenantId = await newTenant();
+    const secret = (await put(tenantId, { url: URL_A, signRequests: true })).body.secret as string;
+    const page = await call(tenant, "GET", `/tenants/${tenantId}`, { tenantId });
+    expect(page.body.upstream).toEqual({
+      url: URL_A,
+      timeoutMs: 30_000,
+      signRequests: true,
+      secretHint: `upsec_…${secret.slice(-4)}`,
+    });
+    expect(JSON.stringify(page.body)).not.toContain(secret);
   });
 });

@@ -1,17 +1,27 @@
 /**
  * The one schema of a tenant's gateway upstream, shared by PUT /api/admin/tenants/{id}/upstream
- * and the dashboard form: `{ url, timeoutMs? }`.
+ * and the dashboard form: `{ url, timeoutMs?, signRequests?, rotateSecret? }`.
  *
  * - `url`: absolute `http:` or `https:` URL with a host; no credentials (they would be forwarded
  *   to every request and shown in the dashboard), no query and no fragment (the client's query is
  *   passed on as it arrives). A path is allowed: it prefixes the forwarded path. Stored
  *   normalised by WHATWG URL parsing, without a trailing `/` (so `<url>` + `/orders` never
- *   doubles it).
+ *   doubles it). Never a link-local address (lib/policy/upstreams/upstreamAddress.ts; a name is
+ *   judged where the gateway connects), never port 0.
  * - `timeoutMs`: how long the upstream may take to answer (status and headers), 100 .. 120,000,
  *   default 30,000.
+ * - `signRequests` (default false): every forwarded request carries `X-Sluice-Signature`, an HMAC
+ *   of it by the upstream's secret (lib/policy/upstreams/upstreamSignature.ts). The secret is
+ *   generated when signing is turned on and kept by later PUTs that keep it on; a PUT without it
+ *   turns signing off and forgets the secret (a PUT replaces the whole upstream).
+ * - `rotateSecret` (default false): generate a new secret (needs `signRequests`).
+ *
+ * The answer (`UpstreamView`) is `{ url, timeoutMs }`, with `signRequests: true` and `secretHint`
+ * when signing is on, and `secret` itself only in the answer of the PUT that generated it.
  */
 import { z } from "zod";
 import { httpUrlProblem } from "../../http/httpUrlProblem";
+import { UPSTREAM_ADDRESS_REFUSED, upstreamAddressAllowed } from "./upstreamAddress";
 
 export const UPSTREAM_TIMEOUT_MIN_MS = 100;
 export const UPSTREAM_TIMEOUT_MAX_MS = 120_000;
@@ -24,6 +34,7 @@ export function upstreamUrlProblem(text: string): string | null {
   // `?` alone parses to an empty search: look at the text too.
   if (new URL(text).search !== "" || text.includes("?"))
     return "url must not contain a query (the client's query is passed on)";
+  if (!upstreamAddressAllowed(new URL(text).hostname)) return `url ${UPSTREAM_ADDRESS_REFUSED}`;
   return null;
 }
 
@@ -52,8 +63,29 @@ export const upstreamSchema = z
       .min(UPSTREAM_TIMEOUT_MIN_MS, `timeoutMs must be at least ${UPSTREAM_TIMEOUT_MIN_MS}`)
       .max(UPSTREAM_TIMEOUT_MAX_MS, `timeoutMs must be at most ${UPSTREAM_TIMEOUT_MAX_MS.toLocaleString("en-US")}`)
       .default(UPSTREAM_TIMEOUT_DEFAULT_MS),
+    signRequests: z.boolean({ error: "signRequests must be true or false" }).default(false),
+    rotateSecret: z.boolean({ error: "rotateSecret must be true or false" }).default(false),
   })
-  .strict();
+  .strict()
+  .refine((u) => u.signRequests || !u.rotateSecret, {
+    message: "rotateSecret needs signRequests: true (without signing there is no secret)",
+    path: ["rotateSecret"],
+  });
 
 export type UpstreamInput = z.input<typeof upstreamSchema>;
 export type Upstream = z.output<typeof upstreamSchema>;
+
+/** An upstream as answered and audited: never its secret (see above). */
+export interface UpstreamView {
+  url: string;
+  timeoutMs: number;
+  signRequests?: true;
+  secretHint?: string;
+}
+
+/** What the gateway needs (lib/policy/compiled/accessLoader.ts): the secret too, when signing. */
+export interface UpstreamTarget {
+  url: string;
+  timeoutMs: number;
+  signingSecret?: string;
+}

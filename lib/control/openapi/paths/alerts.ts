@@ -5,7 +5,14 @@ import { alertSettingsSchema, clientLimitConditionSchema, refusalRateConditionSc
 import { adminOperation, errors, jsonAnswer, jsonBody, noContent, tenantIdPath } from "../common";
 
 const storedSettingsSchema = z.object({
-  webhookUrl: z.string(),
+  webhookUrl: z.string().optional().meta({
+    description:
+      "The webhook URL, for admins only: it is a capability URL (whoever has it can post to the receiver), so viewers get `webhookUrlHint` alone.",
+  }),
+  webhookUrlHint: z.string().meta({
+    description:
+      "The URL's origin and last 4 characters (`https://hooks.slack.com/…abcd`), for everyone; the audit log keeps only this form.",
+  }),
   refusalRate: refusalRateConditionSchema.nullable().meta({
     description:
       "Refusals above `thresholdPct` % over the trailing `minutes` minutes (with at least `minRequests` requests); null when off.",

@@ -10,6 +10,20 @@ export const storedUpstreamSchema = z.object({
     description: "Absolute http(s) URL, normalised without a trailing `/`; its path prefixes the forwarded path.",
   }),
   timeoutMs: z.number().int().meta({ description: "How long the upstream may take to answer (status and headers)." }),
+  signRequests: z
+    .literal(true)
+    .optional()
+    .meta({ description: "Present when every forwarded request carries `X-Sluice-Signature` (docs/gateway.md)." }),
+  secretHint: z.string().optional().meta({
+    description: "`upsec_…` and the secret's last 4 characters, when signing; the secret itself is never shown again.",
+  }),
+});
+
+/** The PUT's answer: with the signing secret when this PUT generated one. */
+const savedUpstreamSchema = storedUpstreamSchema.extend({
+  secret: z.string().optional().meta({
+    description: "The new signing secret (`upsec_…`): shown only in the answer of the PUT that generated it.",
+  }),
 });
 
 export const gatewayPaths: ZodOpenApiPathsObject = {
@@ -30,7 +44,7 @@ export const gatewayPaths: ZodOpenApiPathsObject = {
       requestParams: { path: tenantIdPath },
       requestBody: jsonBody(upstreamSchema),
       responses: {
-        "200": jsonAnswer("The upstream as stored.", storedUpstreamSchema),
+        "200": jsonAnswer("The upstream as stored.", savedUpstreamSchema),
         ...errors("not_found", "invalid"),
       },
     }),

@@ -4,7 +4,12 @@ import { parseInput } from "@/lib/http/validate";
 import { adminRoute } from "@/lib/control/admin/adminRoute";
 import { tenantIdParam } from "@/lib/control/admin/params";
 import { alertSettingsSchema } from "@/lib/control/alerts/alertSchema";
-import { deleteAlertSettings, getAlertSettings, putAlertSettings } from "@/lib/control/alerts/alertStore";
+import {
+  deleteAlertSettings,
+  getAlertSettings,
+  putAlertSettings,
+  settingsForRole,
+} from "@/lib/control/alerts/alertStore";
 import { services } from "@/lib/runtime/services";
 
 export const runtime = "nodejs";
@@ -12,10 +17,14 @@ export const dynamic = "force-dynamic";
 
 type Params = { tenantId: string };
 
-/** 200 with the settings (null when none, never the secret) and the last deliveries (null when Redis cannot be read). */
-export const GET = adminRoute<Params>("read", async (_request, _actor, params) => {
+/**
+ * 200 with the settings (null when none, never the secret; for a viewer the webhook URL only as its
+ * hint) and the last deliveries (null when Redis cannot be read).
+ */
+export const GET = adminRoute<Params>("read", async (_request, actor, params) => {
   const tenantId = tenantIdParam(params.tenantId);
-  const settings = await getAlertSettings(tenantId);
+  const stored = await getAlertSettings(tenantId);
+  const settings = stored && settingsForRole(stored, actor.role);
   const deliveries = await services()
     .alerts.lastDeliveries(tenantId)
     .catch(() => null);

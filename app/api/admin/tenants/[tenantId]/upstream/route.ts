@@ -17,13 +17,16 @@ export const GET = adminRoute<Params>("read", async (_request, _actor, params) =
   Response.json(await getUpstream(tenantIdParam(params.tenantId))),
 );
 
-/** Sets (or replaces) the upstream: 200 with it as stored, in force on this instance and announced. */
+/**
+ * Sets (or replaces) the upstream: 200 with it as stored (and `secret` when this PUT generated a
+ * signing secret: the only time it is shown), in force on this instance and announced.
+ */
 export const PUT = adminRoute<Params>("write", async (request, actor, params) => {
   const tenantId = tenantIdParam(params.tenantId);
   const upstream = parseInput(upstreamSchema, await readJsonBody(request));
   const saved = await putUpstream(actor, tenantId, upstream);
   await services().announce(saved.tenantId);
-  return Response.json(saved.upstream);
+  return Response.json({ ...saved.upstream, ...(saved.secret ? { secret: saved.secret } : {}) });
 });
 
 /** 204 once removed; 404 when the tenant has none. */
