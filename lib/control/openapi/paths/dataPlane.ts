@@ -17,6 +17,10 @@ export const checkAnswerSchema = z.object({
   capacity: z.number().int().meta({
     description: "The most `remaining` can be: the bucket's `burst` for token_bucket and gcra, else `limit`.",
   }),
+  windowMs: z.number().int().meta({
+    description:
+      "The rule's window in ms (for token_bucket and gcra the time in which `limit` refills): with `limit`, its `RateLimit-Policy` (`q`, `w`).",
+  }),
   remaining: z.number().int(),
   resetMs: z.number().int().meta({ description: "Milliseconds until the rule is whole again." }),
   retryAfterMs: z
