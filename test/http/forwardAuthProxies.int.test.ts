@@ -20,6 +20,7 @@ import {
   type CountingApi,
   type FrontProxy,
 } from "@/test/support/frontProxies";
+import { freePort } from "@/test/support/freePort";
 import { rawRequest, type RawAnswer } from "@/test/support/rawHttp";
 import { cleanupRedis, sluiceEnv, TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
 import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
@@ -171,6 +172,27 @@ describe.each(PROXIES)("%s", (_name, start) => {
     expect(JSON.parse(unlimited.text)).toMatchObject({ authorization: null });
     expect(unlimited.headers.get("ratelimit")).toBeNull();
     expect(unlimited.headers.get("ratelimit-policy")).toBeNull();
+  });
+
+  it("fails closed when Sluice cannot be reached: the API is never asked (nginx: 503 problem+json)", async () => {
+    const orphan = await start({ sluicePort: await freePort(), apiPort: api.port });
+    try {
+      const before = api.count();
+      const answer = await rawRequest(orphan.url, {
+        target: "/orders/1",
+        headers: { authorization: "Bearer sluice_Ab3dEf9h_0123456789abcdefABCDEF" },
+      });
+      expect(answer.status).toBeGreaterThanOrEqual(500);
+      expect(api.count()).toBe(before);
+      if (start === startNginx) {
+        expect(answer.status).toBe(503);
+        expect(answer.headers.get("content-type")).toBe("application/problem+json");
+        expect(answer.headers.get("retry-after")).toBe("5");
+        expect(JSON.parse(answer.text)).toMatchObject({ status: 503, title: "Service Unavailable" });
+      }
+    } finally {
+      await orphan.stop();
+    }
   });
 
   it("a client cannot pick the path the rules see with its own X-Forwarded-Uri or X-Original-URI", async () => {
