@@ -32,6 +32,7 @@ import type { ForwardRequest } from "./gateway/forwardToUpstream";
 import type { Reply } from "../http/reply";
 import { absoluteForm, decodePathOnce, rawPathAfter, splitTarget } from "./requestPath";
 import { headerOf, headerSource, writeReply } from "./nodeIo";
+import { withProblemHeader } from "./forwardAuthProblem";
 import { authorizedReply, checkPlan, checkReply, echoReply, type CheckDeps } from "./routes";
 
 /** A tenant's gateway upstream (lib/dataplane/gateway/forwardToUpstream.ts). */
@@ -158,7 +159,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     let request: AdmitRequest = { method, path: decoded.path, headers: headerSource(req), ip, query };
     if (route === "authorize") {
       const forwarded = forwardedRequest(req);
-      if ("status" in forwarded) return writeReply(req, res, forwarded);
+      if ("status" in forwarded) return writeReply(req, res, withProblemHeader(forwarded));
       request = {
         ...request,
         method: forwarded.method,
@@ -171,12 +172,10 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     const plan = route === "check" && method === "POST" ? checkPlan(req, deps.check) : undefined;
     if (plan) request.then = plan.then;
     const admission = await admit(request, deps.admit);
-    if (!admission.admitted)
-      return writeReply(
-        req,
-        res,
-        plan?.bodyUnread() ? withHeaders(admission.reply, { connection: "close" }) : admission.reply,
-      );
+    if (!admission.admitted) {
+      const refusal = route === "authorize" ? withProblemHeader(admission.reply) : admission.reply;
+      return writeReply(req, res, plan?.bodyUnread() ? withHeaders(refusal, { connection: "close" }) : refusal);
+    }
     // Settled once: by the status sent, or (no status: the client went away first) when the exchange is over.
     let unsettled = admission.charge !== undefined;
     const settle = (status?: number) => {
