@@ -14,6 +14,7 @@ export const BASE62_CLASS = "0-9A-Za-z";
 export const ID_LENGTH = 8;
 export const ID_PATTERN = new RegExp(`^[${BASE62_CLASS}]{${ID_LENGTH}}$`);
 
+/** Also how the forward-auth configs in deploy/ tell a Sluice key from other credentials (which they pass on): change them together. */
 export const KEY_PREFIX = "sluice_";
 /** Base62 characters of a key's secret: 22 carry 131 random bits. */
 export const KEY_SECRET_LENGTH = 22;

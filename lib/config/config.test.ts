@@ -53,6 +53,7 @@ describe("config: Redis Sentinel (SLUICE_REDIS_SENTINELS, SLUICE_REDIS_SENTINEL_
     "SLUICE_REDIS_SENTINEL_PASSWORD",
     "SLUICE_REDIS_CLUSTER",
     "REDIS_URL",
+    "SLUICE_REDIS_TLS_SERVERNAME",
   ] as const;
   const before = Object.fromEntries(names.map((n) => [n, process.env[n]]));
   const withEnv = (env: Partial<Record<(typeof names)[number], string>>) => {
@@ -88,6 +89,25 @@ describe("config: Redis Sentinel (SLUICE_REDIS_SENTINELS, SLUICE_REDIS_SENTINEL_
       SLUICE_REDIS_SENTINEL_PASSWORD: "pw",
     });
     expect(readConfig().redisSentinel).toEqual({ sentinels: [{ host: "s", port: 1 }], name: "limits", password: "pw" });
+  });
+
+  it("TLS (lib/config/redisTls.ts): rediss:// sentinels and data nodes, with the SNI name for all", () => {
+    withEnv({
+      SLUICE_REDIS_SENTINELS: "rediss://s1:26379,rediss://s2",
+      REDIS_URL: "rediss://:pw@unused/0",
+      SLUICE_REDIS_TLS_SERVERNAME: "redis.example.com",
+    });
+    const c = readConfig();
+    expect(c.redisSentinel).toMatchObject({
+      sentinels: [
+        { host: "s1", port: 26379 },
+        { host: "s2", port: 26379 },
+      ],
+      tls: true,
+    });
+    expect(c.redisTls).toEqual({ servername: "redis.example.com" });
+    withEnv({ REDIS_URL: "redis://127.0.0.1:6379", SLUICE_REDIS_TLS_SERVERNAME: "redis.example.com" });
+    expect(() => readConfig()).toThrow(/SLUICE_REDIS_TLS_SERVERNAME set, but no Redis connection uses TLS/);
   });
 
   it.each([

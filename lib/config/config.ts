@@ -8,6 +8,7 @@ import { adminTokenProblem } from "./adminToken.js";
 import { emailSchema, newPasswordSchema } from "../common/operatorFields";
 import { parseNodeList, type NodeAddress } from "./nodeList";
 import { parseTrustProxy, type TrustProxy } from "./trustProxy";
+import { listUsesTls, redisTlsFrom, type RedisTlsSettings } from "./redisTls";
 
 /** Requests kept per tenant for the simulator (lib/monitoring/record/requestTrace.ts) unless SLUICE_SIM_MAX_REQUESTS says otherwise. */
 export const DEFAULT_TRACE_MAX_REQUESTS = 200_000;
@@ -23,9 +24,11 @@ export interface SluiceConfig {
    * Redis Sentinel: the master named SLUICE_REDIS_SENTINEL_NAME (default `mymaster`) is found
    * through the sentinels of SLUICE_REDIS_SENTINELS (`host:port,...`, port 26379 by default);
    * REDIS_URL then only gives the credentials and database. SLUICE_REDIS_SENTINEL_PASSWORD, if the
-   * sentinels require one. Not with a Cluster.
+   * sentinels require one. Not with a Cluster. `tls`: the entries are `rediss://` (lib/config/redisTls.ts).
    */
-  redisSentinel: { sentinels: NodeAddress[]; name: string; password?: string } | undefined;
+  redisSentinel: { sentinels: NodeAddress[]; name: string; password?: string; tls?: boolean } | undefined;
+  /** TLS to Redis: the data nodes when REDIS_URL is `rediss://`, with these CA, client certificate and SNI name. */
+  redisTls: RedisTlsSettings;
   redisPrefix: string;
   redisTimeoutMs: number;
   /** ioredis auto-pipelining; off by default (the benchmark shows it slows the Lua limiters). */
@@ -132,7 +135,8 @@ function sentinelFrom(cluster: boolean): SluiceConfig["redisSentinel"] {
   if (!/^[\w.-]{1,64}$/.test(name))
     throw new Error(`SLUICE_REDIS_SENTINEL_NAME must be a master name (letters, digits, _ . -), got "${name}"`);
   const password = process.env.SLUICE_REDIS_SENTINEL_PASSWORD || undefined;
-  return password === undefined ? { sentinels, name } : { sentinels, name, password };
+  const tls = listUsesTls(list, "SLUICE_REDIS_SENTINELS");
+  return { sentinels, name, ...(password === undefined ? {} : { password }), ...(tls ? { tls } : {}) };
 }
 
 /** Both variables or neither, checked by the admin API's own schemas (lib/common/operatorFields.ts). */
@@ -165,6 +169,8 @@ export function readConfig(): SluiceConfig {
     throw new Error(`SLUICE_ENFORCEMENT must be "on" or "off", got "${enforcement}"`);
   }
   const redisCluster = flagFrom("SLUICE_REDIS_CLUSTER") || redisUrl.includes(",");
+  const redisSentinel = sentinelFrom(redisCluster);
+  const redisTls = redisTlsFrom(process.env, listUsesTls(redisUrl, "REDIS_URL") || redisSentinel?.tls === true);
   const adminToken = process.env.SLUICE_ADMIN_TOKEN || undefined;
   const tokenProblem = adminTokenProblem(adminToken);
   if (tokenProblem) throw new Error(tokenProblem);
@@ -175,7 +181,8 @@ export function readConfig(): SluiceConfig {
     databaseUrl: process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/sluice",
     redisUrl,
     redisCluster,
-    redisSentinel: sentinelFrom(redisCluster),
+    redisSentinel,
+    redisTls,
     redisPrefix,
     redisTimeoutMs: intFrom("SLUICE_REDIS_TIMEOUT_MS", 100, 1, 60_000),
     redisAutoPipelining: flagFrom("SLUICE_REDIS_AUTOPIPELINE"),

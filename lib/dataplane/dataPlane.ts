@@ -35,6 +35,7 @@ import type { Reply } from "../http/reply";
 import { absoluteForm, decodePathOnce, FRAGMENT, rawPathAfter, splitTarget } from "./requestPath";
 import { continuePending, headerOf, headerSource, sendContinue, writeReply } from "./nodeIo";
 import { HTTP_METHOD_TOKEN, overriddenMethod, sendsMethodOverride } from "./admission/methodOverride";
+import { withProblemHeader } from "./forwardAuthProblem";
 import { authorizedReply, checkPlan, checkReply, echoReply, type CheckDeps } from "./routes";
 
 /** A tenant's gateway upstream (lib/dataplane/gateway/forwardToUpstream.ts). */
@@ -166,11 +167,14 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     // headers as the proxy passes them on, and `query` rules read the forwarded URI's query.
     let request: AdmitRequest = { method, path: decoded.path, headers: headerSource(req), ip, query };
     const override = sendsMethodOverride(req.headers) ? overriddenMethod(req.headersDistinct) : undefined;
-    if (typeof override === "object") return writeReply(req, res, problemReplyFor("bad_request", override.problem));
+    if (typeof override === "object") {
+      const problem = problemReplyFor("bad_request", override.problem);
+      return writeReply(req, res, route === "authorize" ? withProblemHeader(problem) : problem);
+    }
     if (override !== undefined) request.overrideMethod = override;
     if (route === "authorize") {
       const forwarded = forwardedRequest(req);
-      if ("status" in forwarded) return writeReply(req, res, forwarded);
+      if ("status" in forwarded) return writeReply(req, res, withProblemHeader(forwarded));
       request = {
         ...request,
         method: forwarded.method,
@@ -185,12 +189,10 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
       route === "check" && method === "POST" && !continuePending(req) ? checkPlan(req, deps.check) : undefined;
     if (plan) request.then = plan.then;
     const admission = await admit(request, deps.admit);
-    if (!admission.admitted)
-      return writeReply(
-        req,
-        res,
-        plan?.bodyUnread() ? withHeaders(admission.reply, { connection: "close" }) : admission.reply,
-      );
+    if (!admission.admitted) {
+      const refusal = route === "authorize" ? withProblemHeader(admission.reply) : admission.reply;
+      return writeReply(req, res, plan?.bodyUnread() ? withHeaders(refusal, { connection: "close" }) : refusal);
+    }
     sendContinue(req, res);
     // Settled once: by the status sent, or (no status: the client went away first) when the exchange is over.
     let unsettled = admission.charge !== undefined;

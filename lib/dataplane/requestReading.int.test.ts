@@ -55,6 +55,13 @@ describe("a fragment (#) in the request target", () => {
     });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text).detail).toMatch(/fragment/);
+    // Like every forward-auth refusal, also as a header for proxies that pass only headers on.
+    expect(JSON.parse(res.headers.get("x-sluice-problem") ?? "{}").detail).toMatch(/fragment/);
+    const override = await bed.send(key, {
+      target: "/api/v1/authorize",
+      headers: { "x-forwarded-method": "POST", "x-forwarded-uri": "/login", "x-http-method-override": "GET, POST" },
+    });
+    expect([override.status, JSON.parse(override.headers.get("x-sluice-problem") ?? "{}").status]).toEqual([400, 400]);
   });
 });
 

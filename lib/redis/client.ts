@@ -23,6 +23,7 @@ export function configuredRedisClient(
     url: c.redisUrl,
     cluster: c.redisCluster,
     sentinel: c.redisSentinel,
+    tls: c.redisTls,
     timeoutMs,
     commandTimeoutMs,
     autoPipelining,

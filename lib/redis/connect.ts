@@ -10,10 +10,16 @@
  *   current master on every reconnection and drops the connection as soon as they announce a
  *   failover (`failoverDetector`);
  * - named: `name` (e.g. "limiter") labels its outage log lines and is its CLIENT SETNAME
- *   (`sluice-<name>`), so an operator reading CLIENT LIST sees which part holds which connection.
+ *   (`sluice-<name>`), so an operator reading CLIENT LIST sees which part holds which connection;
+ * - TLS (managed Redis): every data node when the URL is `rediss://` (ioredis itself applies it to a
+ *   single node only: each Cluster node and the Sentinel master get it here), the sentinels when
+ *   they are listed as `rediss://`; all with `tls` (CA, client certificate, SNI name), always
+ *   verified (lib/config/redisTls.ts).
  */
 import "server-only";
+import type { ConnectionOptions } from "node:tls";
 import { Cluster, Redis, type RedisOptions } from "ioredis";
+import type { RedisTlsSettings } from "../config/redisTls";
 import { parseNodeList, parseNodeUrls, type NodeAddress } from "../config/nodeList";
 import { connectionName, logOutage } from "../config/plane";
 
@@ -30,6 +36,8 @@ export interface ConnectOptions {
   name?: string;
   /** Find the master through these sentinels (REDIS_URL then only gives credentials and database). */
   sentinel?: SentinelOptions;
+  /** CA, client certificate and SNI name of every TLS connection (`rediss://`). */
+  tls?: RedisTlsSettings;
 }
 
 export interface SentinelOptions {
@@ -38,6 +46,8 @@ export interface SentinelOptions {
   name: string;
   /** Password of the sentinels themselves, if they require one. */
   password?: string;
+  /** The sentinels speak TLS (listed as `rediss://`). */
+  tls?: boolean;
 }
 
 /**
@@ -76,6 +86,18 @@ function nodeOptions(options: ConnectOptions): RedisOptions {
     connectionName: options.name ? connectionName(options.name) : undefined,
   };
 }
+
+/** Node's TLS options for a connection to Redis: verified against `ca` (else the system's CAs). */
+export function tlsOptions(settings: RedisTlsSettings = {}): ConnectionOptions {
+  const options: ConnectionOptions = {};
+  if (settings.ca !== undefined) options.ca = settings.ca;
+  if (settings.cert !== undefined) options.cert = settings.cert;
+  if (settings.key !== undefined) options.key = settings.key;
+  if (settings.servername !== undefined) options.servername = settings.servername;
+  return options;
+}
+
+const usesTls = (url: URL) => url.protocol === "rediss:";
 
 /** Username and password of a `redis://user:pass@...` URL, for the nodes of a Cluster or Sentinel set. */
 function credentialsOf(url: URL): Pick<RedisOptions, "username" | "password"> {
@@ -167,13 +189,17 @@ export function createRedisClient(options: ConnectOptions): RedisClient {
       sentinels,
       name,
       sentinelPassword: password,
+      ...(usesTls(url) ? { enableTLSForSentinelMode: true, tls: tlsOptions(options.tls) } : {}),
+      ...(options.sentinel.tls ? { sentinelTLS: tlsOptions(options.tls) } : {}),
       sentinelRetryStrategy: reconnectDelayMs,
       failoverDetector: true,
     });
     return logOutagesOnce(client, `sentinel master ${name}` + role);
   }
   if (!options.cluster) {
-    return logOutagesOnce(new Redis(options.url, base), new URL(options.url).host + role);
+    const url = new URL(options.url);
+    const node = usesTls(url) ? { ...base, tls: tlsOptions(options.tls) } : base;
+    return logOutagesOnce(new Redis(options.url, node), url.host + role);
   }
   const first = parseNodeUrls(options.url)[0];
   if (!first) throw new Error("REDIS_URL names no cluster node");
@@ -187,7 +213,7 @@ export function createRedisClient(options: ConnectOptions): RedisClient {
     retryDelayOnFailover: 50,
     retryDelayOnClusterDown: 50,
     retryDelayOnTryAgain: 50,
-    redisOptions: { ...base, ...credentialsOf(first) },
+    redisOptions: { ...base, ...credentialsOf(first), ...(usesTls(first) ? { tls: tlsOptions(options.tls) } : {}) },
   });
   return logOutagesOnce(logNodeOutagesOnce(dropQueuedCommandsWhenDown(cluster)), "cluster" + role);
 }

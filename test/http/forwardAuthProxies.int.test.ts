@@ -5,7 +5,12 @@
  * gets 200 from the API, 401 without a key, 429 with Retry-After past the limit (through nginx too,
  * whose auth_request would turn a 429 into a 500 without the shipped config's mapping), and only
  * admitted requests reach the API, with X-Sluice-Tenant and X-Sluice-Key a client cannot forge.
+ * The three configs are equivalent (issue 28): the API never gets the client's Sluice key (other
+ * credentials pass), admitted answers carry the decision's rate-limit headers, refusals are
+ * Sluice's own problem body and headers, and nginx logs no error for a refusal. (Traefik, not
+ * installed here, is checked from its YAML: deploy/traefikConfig.test.ts.)
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient, deleteTenants, type AdminClient } from "@/test/support/adminClient";
 import {
@@ -15,6 +20,7 @@ import {
   type CountingApi,
   type FrontProxy,
 } from "@/test/support/frontProxies";
+import { freePort } from "@/test/support/freePort";
 import { rawRequest, type RawAnswer } from "@/test/support/rawHttp";
 import { cleanupRedis, sluiceEnv, TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
 import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
@@ -39,6 +45,12 @@ afterAll(async () => {
   await api?.stop();
   await deleteTenants(TEST_DATABASE_URL, createdTenants);
   await cleanupRedis(env.prefix);
+});
+
+it("the shipped Caddyfile runs beside other services: no admin endpoint, no automatic HTTPS", () => {
+  const global = /^\{\n([^}]*)\n\}/m.exec(readFileSync("deploy/caddy/Caddyfile", "utf8"));
+  expect(global?.[1]).toMatch(/^\s*admin off$/m);
+  expect(global?.[1]).toMatch(/^\s*auto_https off$/m);
 });
 
 const PROXIES: [string, typeof startCaddy][] = [
@@ -102,12 +114,85 @@ describe.each(PROXIES)("%s", (_name, start) => {
     expect(refused.status, refused.text).toBe(429);
     expect(refused.headers.get("content-type")).toBe("application/problem+json");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(JSON.parse(refused.text)).toMatchObject({
+    // Sluice's own problem body, through nginx too (which cannot pass a subrequest's body on).
+    expect(JSON.parse(refused.text)).toEqual({
       status: 429,
       type: "https://iana.org/assignments/http-problem-types#quota-exceeded",
       title: "Too Many Requests",
+      detail: expect.stringContaining("orders"),
+      "violated-policies": ["orders"],
+      retryAfterMs: expect.any(Number),
     });
+    expect(refused.headers.get("ratelimit")).toMatch(/^"orders";r=0;t=\d+$/);
+    expect(refused.headers.get("ratelimit-policy")).toBe('"orders";q=3;w=3600');
+    expect(refused.headers.get("x-sluice-problem")).toBeNull();
     expect(api.count(), "a refused request never reaches the API").toBe(before + LIMIT + 1);
+    // A refusal is no error of the proxy's (nginx logged each one at `error`).
+    expect(proxy.log()).not.toMatch(/\[error\]|\[crit\]|\[alert\]/);
+  });
+
+  it("the API never gets the client's Sluice key; other credentials and the body pass; admitted answers carry the rate-limit headers", async () => {
+    const tenant = await admin.createTenant();
+    createdTenants.push(tenant.id);
+    await admin.putTenantRules(tenant.id, [
+      { name: "orders", algorithm: "sliding_log", limit: 10, windowMs: HOUR_MS, match: { path: "/orders/**" } },
+    ]);
+    const key = await admin.createKey(tenant.id);
+
+    const bearer = await get("/orders/1", { authorization: `Bearer ${key.key}` });
+    expect(bearer.status, bearer.text).toBe(200);
+    expect(JSON.parse(bearer.text)).toMatchObject({ tenant: tenant.id, authorization: null, apiKey: null });
+    expect(bearer.headers.get("ratelimit")).toMatch(/^"orders";r=9;t=\d+$/);
+    expect(bearer.headers.get("ratelimit-policy")).toBe('"orders";q=10;w=3600');
+    expect(bearer.headers.get("x-ratelimit-limit")).toBe("10");
+    expect(bearer.headers.get("x-ratelimit-remaining")).toBe("9");
+    expect(Number(bearer.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000);
+
+    // The key in x-api-key beside the client's own Authorization for the API (not a Sluice key):
+    // the key is removed, the other credential passes as sent; a body reaches the API whole.
+    const apiKey = await rawRequest(proxy.url, {
+      method: "POST",
+      target: "/orders/2",
+      headers: { "x-api-key": key.key, authorization: "Basic dXNlcjpwYXNz", "content-type": "text/plain" },
+      body: "hello",
+    });
+    expect(apiKey.status, apiKey.text).toBe(200);
+    expect(JSON.parse(apiKey.text)).toMatchObject({
+      method: "POST",
+      tenant: tenant.id,
+      key: key.id,
+      authorization: "Basic dXNlcjpwYXNz",
+      apiKey: null,
+      bodyBytes: 5,
+    });
+
+    // A path no rule applies to: admitted without rate-limit headers (none made up).
+    const unlimited = await get("/health", { authorization: `Bearer ${key.key}` });
+    expect(unlimited.status).toBe(200);
+    expect(JSON.parse(unlimited.text)).toMatchObject({ authorization: null });
+    expect(unlimited.headers.get("ratelimit")).toBeNull();
+    expect(unlimited.headers.get("ratelimit-policy")).toBeNull();
+  });
+
+  it("fails closed when Sluice cannot be reached: the API is never asked (nginx: 503 problem+json)", async () => {
+    const orphan = await start({ sluicePort: await freePort(), apiPort: api.port });
+    try {
+      const before = api.count();
+      const answer = await rawRequest(orphan.url, {
+        target: "/orders/1",
+        headers: { authorization: "Bearer sluice_Ab3dEf9h_0123456789abcdefABCDEF" },
+      });
+      expect(answer.status).toBeGreaterThanOrEqual(500);
+      expect(api.count()).toBe(before);
+      if (start === startNginx) {
+        expect(answer.status).toBe(503);
+        expect(answer.headers.get("content-type")).toBe("application/problem+json");
+        expect(answer.headers.get("retry-after")).toBe("5");
+        expect(JSON.parse(answer.text)).toMatchObject({ status: 503, title: "Service Unavailable" });
+      }
+    } finally {
+      await orphan.stop();
+    }
   });
 
   it("a client cannot pick the path the rules see with its own X-Forwarded-Uri or X-Original-URI", async () => {

@@ -5,7 +5,8 @@
  * 127.0.0.1 port (own temp directory for config, state and logs) and resolve once the port
  * accepts connections; `stop()` ends the process (SIGTERM, SIGKILL after 3 s) and removes the
  * directory. `startCountingApi()` is the API behind them: it answers every request 200 with the
- * method, URL and the X-Sluice-* headers it received, and counts the requests that reached it.
+ * method, URL, the X-Sluice-* and credential headers and the body size it received, and counts the
+ * requests that reached it.
  * Processes still running when this process exits are killed.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -89,13 +90,13 @@ async function launch(
 export async function startCaddy(a: Addresses): Promise<FrontProxy> {
   const port = await freePort();
   const dir = await mkdtemp(path.join(tmpdir(), "sluice-caddy-"));
-  // Test-only global options: no admin endpoint, no certificates (plain HTTP on loopback).
-  const site = shippedConfig("deploy/caddy/Caddyfile", {
+  // The shipped global options already turn off the admin endpoint and automatic HTTPS.
+  const config = shippedConfig("deploy/caddy/Caddyfile", {
     ...a,
     listen: [":8080 {", `http://127.0.0.1:${port} {\n\tbind 127.0.0.1`],
   });
   const file = path.join(dir, "Caddyfile");
-  await writeFile(file, `{\n\tadmin off\n\tauto_https off\n}\n\n${site}`);
+  await writeFile(file, config);
   return launch("caddy", "caddy", ["run", "--config", file, "--adapter", "caddyfile"], port, dir, {
     HOME: dir,
     XDG_DATA_HOME: dir,
@@ -129,15 +130,22 @@ export async function startCountingApi(): Promise<CountingApi> {
   let count = 0;
   const server = http.createServer((req, res) => {
     count++;
-    const seen = {
-      method: req.method,
-      url: req.url,
-      tenant: req.headers["x-sluice-tenant"] ?? null,
-      key: req.headers["x-sluice-key"] ?? null,
-      forwardedFor: req.headers["x-forwarded-for"] ?? null,
-    };
-    res.writeHead(200, { "content-type": "application/json", "x-from": "protected-api" });
-    res.end(JSON.stringify(seen));
+    let bodyBytes = 0;
+    req.on("data", (chunk: Buffer) => (bodyBytes += chunk.length));
+    req.on("end", () => {
+      const seen = {
+        method: req.method,
+        url: req.url,
+        tenant: req.headers["x-sluice-tenant"] ?? null,
+        key: req.headers["x-sluice-key"] ?? null,
+        forwardedFor: req.headers["x-forwarded-for"] ?? null,
+        authorization: req.headers.authorization ?? null,
+        apiKey: req.headers["x-api-key"] ?? null,
+        bodyBytes,
+      };
+      res.writeHead(200, { "content-type": "application/json", "x-from": "protected-api" });
+      res.end(JSON.stringify(seen));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {

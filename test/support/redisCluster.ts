@@ -11,12 +11,16 @@
  * current master; with replicas, `waitForFailover(port)` resolves once a replica has taken over all of
  * its slots and the running nodes report cluster_state:ok. `stop()` stops every node and removes their
  * dirs (idempotent). `role` is fixed at creation; `masterPorts()` gives the current masters.
+ * With `tls` (test/support/redisTls.ts) every node also listens on a TLS port, the cluster bus and
+ * replication speak TLS, and the nodes announce their TLS ports (`tls-cluster yes`): `tlsUrl` lists
+ * them as rediss://; the plain ports stay for the harness's own probes.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { Redis } from "ioredis";
 import { freePorts } from "./freePort";
 import { RedisStartError, startRedisServer, withRedis, type RedisServerHandle } from "./redisServer";
+import { tlsServerArgs, type RedisTlsFiles } from "./redisTls";
 
 const HOST = "127.0.0.1";
 const SLOTS = 16384;
@@ -36,6 +40,8 @@ export interface RedisClusterHandle {
   startupNodes: { host: string; port: number }[];
   /** "redis://127.0.0.1:p1,redis://127.0.0.1:p2,..." */
   url: string;
+  /** With `tls`: "rediss://127.0.0.1:t1,..." (the nodes' TLS ports); else undefined. */
+  tlsUrl?: string;
   masterPorts(): Promise<number[]>;
   slotOwnerPort(key: string): Promise<number>;
   killMaster(port: number): Promise<void>;
@@ -100,8 +106,13 @@ async function waitUntil(what: string, timeoutMs: number, check: () => Promise<s
   }
 }
 
-async function startNode(port: number, busPort: number): Promise<{ server: RedisServerHandle; busPort: number }> {
+async function startNode(
+  port: number,
+  busPort: number,
+  tls?: { files: RedisTlsFiles; port: number },
+): Promise<{ server: RedisServerHandle; busPort: number }> {
   const args = ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"];
+  if (tls) args.push(...tlsServerArgs(tls.files, tls.port), "--tls-cluster", "yes", "--tls-replication", "yes");
   // Replicas sync at once instead of after the default 5 s diskless-sync delay.
   args.push("--cluster-node-timeout", String(NODE_TIMEOUT_MS), "--repl-diskless-sync-delay", "0");
   for (let attempt = 1; ; attempt++) {
@@ -118,14 +129,18 @@ async function startNode(port: number, busPort: number): Promise<{ server: Redis
 export async function startRedisCluster(opts: {
   masters: number;
   replicasPerMaster?: number;
+  tls?: RedisTlsFiles;
 }): Promise<RedisClusterHandle> {
   const replicas = opts.replicasPerMaster ?? 0;
   if (!Number.isInteger(opts.masters) || opts.masters < 3)
     throw new Error("startRedisCluster: redis-cli needs at least 3 masters");
   const total = opts.masters * (1 + replicas);
-  const ports = await freePorts(2 * total);
+  const ports = await freePorts(3 * total);
+  const tlsPorts = ports.slice(2 * total);
   const settled = await Promise.allSettled(
-    Array.from({ length: total }, (_, i) => startNode(ports[2 * i]!, ports[2 * i + 1]!)),
+    Array.from({ length: total }, (_, i) =>
+      startNode(ports[2 * i]!, ports[2 * i + 1]!, opts.tls ? { files: opts.tls, port: tlsPorts[i]! } : undefined),
+    ),
   );
   const started = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const servers = started.map((s) => s.server);
@@ -220,6 +235,7 @@ export async function startRedisCluster(opts: {
     nodes,
     startupNodes: servers.map((s) => ({ host: HOST, port: s.port })),
     url: servers.map((s) => s.url).join(","),
+    ...(opts.tls ? { tlsUrl: tlsPorts.map((p) => `rediss://${HOST}:${p}`).join(",") } : {}),
     masterPorts,
     slotOwnerPort: (key) =>
       onAnyNode(async (r) => {

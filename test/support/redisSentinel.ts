@@ -8,9 +8,15 @@
  * sentinel which node is the master now. `killMaster()` SIGKILLs the current master;
  * `waitForFailover(oldPort, timeoutMs)` resolves once the sentinel names another master and that
  * node says role:master. `stop()` stops every process and removes their dirs (idempotent).
+ * With `tls` (test/support/redisTls.ts) every process also listens on a TLS port, replication and
+ * the sentinel's own connections to the nodes speak TLS, and the sentinel names the nodes by their
+ * TLS ports; `tlsSentinels` are the sentinel's TLS address (ports in `masterPort()` and
+ * `killMaster()` are then TLS ports); the plain ports stay for the harness's own probes.
  */
 import type { Redis } from "ioredis";
+import { freePorts } from "./freePort";
 import { startRedisServer, withRedis, type RedisServerHandle } from "./redisServer";
+import { tlsServerArgs, type RedisTlsFiles } from "./redisTls";
 
 const HOST = "127.0.0.1";
 const READY_TIMEOUT_MS = 30_000;
@@ -20,6 +26,8 @@ export interface RedisSentinelHandle {
   name: string;
   sentinel: RedisServerHandle;
   sentinels: { host: string; port: number }[];
+  /** With `tls`: the sentinel's TLS address. */
+  tlsSentinels?: { host: string; port: number }[];
   masterPort(): Promise<number>;
   killMaster(): Promise<number>;
   waitForFailover(oldMasterPort: number, timeoutMs: number): Promise<void>;
@@ -50,35 +58,45 @@ function fields(entry: unknown): Map<string, string> {
 const role = (port: number) =>
   withRedis(port, async (r: Redis) => /role:(\w+)/.exec(await r.info("replication"))?.[1] ?? "unknown");
 
-export async function startRedisSentinel(opts: { name?: string } = {}): Promise<RedisSentinelHandle> {
+export async function startRedisSentinel(
+  opts: { name?: string; tls?: RedisTlsFiles } = {},
+): Promise<RedisSentinelHandle> {
   const name = opts.name ?? "mymaster";
   const servers: RedisServerHandle[] = [];
   const stopAll = () => Promise.all(servers.map((s) => s.stop())).then(() => {});
+  // The port each process is named by (its TLS port with `tls`), and the arguments that add it.
+  const tlsPorts = opts.tls ? await freePorts(3) : [];
+  const announced = new Map<RedisServerHandle, number>();
+  const tlsArgs = (i: number) =>
+    opts.tls ? [...tlsServerArgs(opts.tls, tlsPorts[i]!), "--tls-replication", "yes"] : [];
+  const started = (server: RedisServerHandle, i: number) => {
+    servers.push(server);
+    announced.set(server, opts.tls ? tlsPorts[i]! : server.port);
+    return server;
+  };
   try {
-    const master = await startRedisServer({ args: ["--repl-diskless-sync-delay", "0"] });
-    servers.push(master);
+    const master = started(await startRedisServer({ args: ["--repl-diskless-sync-delay", "0", ...tlsArgs(0)] }), 0);
     const replica = await startRedisServer({
-      args: ["--replicaof", HOST, String(master.port), "--repl-diskless-sync-delay", "0"],
+      args: ["--replicaof", HOST, String(announced.get(master)), "--repl-diskless-sync-delay", "0", ...tlsArgs(1)],
     });
-    servers.push(replica);
+    started(replica, 1);
     await waitUntil("replica link up", READY_TIMEOUT_MS, async () =>
       /master_link_status:up/.test(await withRedis(replica.port, (r) => r.info("replication")))
         ? null
         : "replica link down",
     );
     const config = [
-      `sentinel monitor ${name} ${HOST} ${master.port} 1`,
+      `sentinel monitor ${name} ${HOST} ${announced.get(master)} 1`,
       `sentinel down-after-milliseconds ${name} ${DOWN_AFTER_MS}`,
       `sentinel failover-timeout ${name} 10000`,
       "",
     ].join("\n");
-    const sentinel = await startRedisServer({ config, args: ["--sentinel"] });
-    servers.push(sentinel);
+    const sentinel = started(await startRedisServer({ config, args: ["--sentinel", ...tlsArgs(2)] }), 2);
     await waitUntil("sentinel sees the replica", READY_TIMEOUT_MS, async () => {
       const replicas = (await withRedis(sentinel.port, (r) => r.call("SENTINEL", "REPLICAS", name))) as unknown[];
       const ok = replicas
         .map(fields)
-        .some((f) => f.get("port") === String(replica.port) && f.get("master-link-status") === "ok");
+        .some((f) => f.get("port") === String(announced.get(replica)) && f.get("master-link-status") === "ok");
       return ok ? null : `replicas: ${JSON.stringify(replicas)}`;
     });
     const masterPort = async () => {
@@ -92,10 +110,11 @@ export async function startRedisSentinel(opts: { name?: string } = {}): Promise<
       name,
       sentinel,
       sentinels: [{ host: HOST, port: sentinel.port }],
+      ...(opts.tls ? { tlsSentinels: [{ host: HOST, port: announced.get(sentinel)! }] } : {}),
       masterPort,
       killMaster: async () => {
         const port = await masterPort();
-        const node = servers.find((s) => s.port === port);
+        const node = servers.find((s) => announced.get(s) === port);
         if (!node) throw new Error(`Redis Sentinel: master ${port} is not one of this set's nodes`);
         await node.kill();
         return port;
@@ -104,7 +123,8 @@ export async function startRedisSentinel(opts: { name?: string } = {}): Promise<
         waitUntil(`failover from ${oldMasterPort}`, timeoutMs, async () => {
           const port = await masterPort();
           if (port === oldMasterPort) return "the sentinel still names the old master";
-          return (await role(port)) === "master" ? null : `${port} is not master yet`;
+          const node = servers.find((s) => announced.get(s) === port);
+          return node && (await role(node.port)) === "master" ? null : `${port} is not master yet`;
         }),
       stop: () => (stopping ??= stopAll()),
     };

@@ -55,6 +55,8 @@ export interface CheckAnswer {
   limit: number;
   /** The most `remaining` can be: a bucket's `burst` (token_bucket, gcra), else `limit`. */
   capacity: number;
+  /** The rule's window (refill time for a bucket): the `w` of its RateLimit-Policy. */
+  windowMs: number;
   remaining: number;
   resetMs: number;
   retryAfterMs: number;
@@ -100,6 +102,7 @@ export function checkAnswer(
     allowed: result.rule.mode === "shadow" ? true : result.allowed,
     limit: result.limit,
     capacity: capacityOf(result.rule),
+    windowMs: result.rule.windowMs,
     remaining: result.remaining,
     resetMs: result.resetMs,
     retryAfterMs: result.retryAfterMs,

@@ -1,8 +1,14 @@
 /** @sluice/client: the typed Sluice client, its helpers and middlewares. */
-export { createSluiceClient, SluiceError } from "./sluiceClient.js";
+export {
+  createSluiceClient,
+  DEFAULT_API_TIMEOUT_MS,
+  DEFAULT_DECISION_TIMEOUT_MS,
+  SluiceError,
+} from "./sluiceClient.js";
 export type {
   AuthorizeInput,
   AuthorizeResult,
+  CallOptions,
   CheckAnswer,
   CheckInput,
   CheckResult,
@@ -13,7 +19,8 @@ export type {
 } from "./sluiceClient.js";
 export { parseRateLimitHeaders, retryAfterMs } from "./rateLimitHeaders.js";
 export type { PolicyInfo, RateLimitInfo, RemainingInfo } from "./rateLimitHeaders.js";
-export { abortableSleep, backoffDelayMs, withRetry } from "./retry.js";
+export { abortableSleep, backoffDelayMs, SluiceTimeoutError, withRetry } from "./retry.js";
+export { encodeSegments, sluicePathSerializer } from "./pathParams.js";
 export type { RetryOptions } from "./retry.js";
 export { decisionHeaders, protect } from "./middleware/protect.js";
 export type { ProtectOptions, Verdict } from "./middleware/protect.js";

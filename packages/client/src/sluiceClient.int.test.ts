@@ -80,6 +80,12 @@ describe("typed API", () => {
     expect(response.status).toBe(200);
     expect(data).toMatchObject({ ok: true, tenantId, keyId: key.id, method: "GET", path: "/api/v1/echo" });
   });
+
+  it("sends a catch-all path of several segments as segments, which Sluice serves (not orders%2F42, a 400)", async () => {
+    const { data, response } = await client.api.GET("/api/v1/echo/{rest}", { params: { path: { rest: "orders/42" } } });
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ path: "/api/v1/echo/orders/42" });
+  });
 });
 
 describe("check()", () => {
@@ -192,6 +198,8 @@ describe("Next.js route handler middleware", () => {
     expect(await a.json()).toEqual({ hello: "world" });
     expect(a.headers.get("x-ratelimit-remaining")).toBe("1");
     expect(a.headers.get("ratelimit")).toMatch(/^"next-mw";r=1;t=\d+$/);
+    expect(a.headers.get("ratelimit-policy")).toBe('"next-mw";q=2;w=60');
+    expect(c.headers.get("ratelimit-policy")).toBe('"next-mw";q=2;w=60');
     expect(c.headers.get("content-type")).toBe("application/problem+json");
     expect(Number(c.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(await c.json()).toMatchObject({ status: 429, "violated-policies": ["next-mw"] });
@@ -237,6 +245,7 @@ describe("Express middleware", () => {
       expect(handled).toBe(2);
       expect(await a.json()).toEqual({ hello: "express" });
       expect(b.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(b.headers.get("ratelimit-policy")).toBe('"express-mw";q=2;w=60');
       expect(c.headers.get("content-type")).toMatch(/^application\/problem\+json/);
       expect(Number(c.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect(await c.json()).toMatchObject({ title: "Too Many Requests", "violated-policies": ["express-mw"] });

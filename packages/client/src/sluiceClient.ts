@@ -9,11 +9,22 @@
  *   request this program holds: 200 is `allowed`, 401/403/429/503 are refusals (values), with the
  *   rate-limit headers parsed.
  * Retries honour Retry-After, back off with jitter, are bounded and abortable (retry.ts).
+ * Every call is timed, retries included: `timeoutMs` (default 1,000 ms) for the decisions check()
+ * and authorize(), which sit in front of an app's own requests, `apiTimeoutMs` (default 10,000 ms)
+ * for `api`; past it the call rejects with SluiceTimeoutError (the middlewares' failMode applies).
+ * A catch-all path parameter (`/api/v1/{path}`, `/api/v1/echo/{rest}`) is encoded per segment, so
+ * `orders/42` is sent as `/api/v1/orders/42` (pathParams.ts).
  */
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "../generated/schema.js";
 import { parseRateLimitHeaders, type RateLimitInfo } from "./rateLimitHeaders.js";
+import { sluicePathSerializer } from "./pathParams.js";
 import { withRetry, type RetryOptions } from "./retry.js";
+
+/** Default `timeoutMs`: a decision in front of an app's request must not hold it for long. */
+export const DEFAULT_DECISION_TIMEOUT_MS = 1_000;
+/** Default `apiTimeoutMs`. */
+export const DEFAULT_API_TIMEOUT_MS = 10_000;
 
 export type SluiceApi = Client<paths>;
 export type CheckInput = paths["/api/v1/check"]["post"]["requestBody"]["content"]["application/json"];
@@ -44,8 +55,18 @@ export interface SluiceClientOptions {
   baseUrl: string;
   /** The tenant API key the calls are made with (`Authorization: Bearer`). */
   apiKey?: string;
-  retry?: Omit<RetryOptions, "signal">;
+  retry?: Omit<RetryOptions, "signal" | "timeoutMs">;
+  /** Longest check() or authorize() may take, retries included (default 1,000 ms). */
+  timeoutMs?: number;
+  /** Longest a call through `api` may take, retries included (default 10,000 ms). */
+  apiTimeoutMs?: number;
   fetch?: typeof fetch;
+}
+
+/** Per call: an AbortSignal, and a `timeoutMs` other than the client's. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
 }
 
 export interface CheckResult extends CheckAnswer {
@@ -74,8 +95,8 @@ export interface AuthorizeResult {
 
 export interface SluiceClient {
   api: SluiceApi;
-  check(input: CheckInput, options?: { signal?: AbortSignal }): Promise<CheckResult>;
-  authorize(input: AuthorizeInput, options?: { signal?: AbortSignal }): Promise<AuthorizeResult>;
+  check(input: CheckInput, options?: CallOptions): Promise<CheckResult>;
+  authorize(input: AuthorizeInput, options?: CallOptions): Promise<AuthorizeResult>;
 }
 
 const REFUSALS = new Set([401, 403, 429, 503]);
@@ -91,19 +112,29 @@ async function problemOf(response: Response): Promise<Problem | undefined> {
 export function createSluiceClient(options: SluiceClientOptions): SluiceClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const baseFetch = options.fetch ?? globalThis.fetch;
+  const decisionTimeoutMs = options.timeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS;
   // Each attempt sends a fresh copy: a Request's body can be read once.
-  const retryingFetch = (request: Request) =>
-    withRetry((signal) => baseFetch(request.clone(), { signal }), { ...options.retry, signal: request.signal });
+  const retryingFetch = (timeoutMs: number) => (request: Request) =>
+    withRetry((signal) => baseFetch(request.clone(), { signal }), {
+      ...options.retry,
+      timeoutMs,
+      signal: request.signal,
+    });
   const api = createClient<paths>({
     baseUrl,
-    fetch: retryingFetch,
+    fetch: retryingFetch(options.apiTimeoutMs ?? DEFAULT_API_TIMEOUT_MS),
+    pathSerializer: sluicePathSerializer,
     headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
   });
 
   return {
     api,
     async check(input, callOptions = {}) {
-      const { data, error, response } = await api.POST("/api/v1/check", { body: input, signal: callOptions.signal });
+      const { data, error, response } = await api.POST("/api/v1/check", {
+        body: input,
+        signal: callOptions.signal,
+        fetch: retryingFetch(callOptions.timeoutMs ?? decisionTimeoutMs),
+      });
       const rateLimit = parseRateLimitHeaders(response.headers);
       if (!data) throw new SluiceError(response.status, error as Problem | undefined, rateLimit);
       return { ...data, rateLimit };
@@ -123,6 +154,7 @@ export function createSluiceClient(options: SluiceClientOptions): SluiceClient {
         {
           ...options.retry,
           maxAttempts: 1,
+          timeoutMs: callOptions.timeoutMs ?? decisionTimeoutMs,
           signal: callOptions.signal,
         },
       );

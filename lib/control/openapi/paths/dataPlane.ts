@@ -17,6 +17,10 @@ export const checkAnswerSchema = z.object({
   capacity: z.number().int().meta({
     description: "The most `remaining` can be: the bucket's `burst` for token_bucket and gcra, else `limit`.",
   }),
+  windowMs: z.number().int().meta({
+    description:
+      "The rule's window in ms (for token_bucket and gcra the time in which `limit` refills): with `limit`, its `RateLimit-Policy` (`q`, `w`).",
+  }),
   remaining: z.number().int(),
   resetMs: z.number().int().meta({ description: "Milliseconds until the rule is whole again." }),
   retryAfterMs: z
@@ -95,7 +99,7 @@ export const dataPlanePaths: ZodOpenApiPathsObject = {
   "/api/v1/authorize": everyMethod("authorize", () => ({
     summary: "Forward auth: decide for a request a proxy holds",
     description:
-      "For Caddy `forward_auth`, Traefik `ForwardAuth`, nginx `auth_request`: the original method and URI in `X-Forwarded-Method` / `X-Forwarded-Uri` (or `X-Original-Method` / `X-Original-URI`), the client in `X-Forwarded-For` as SLUICE_TRUST_PROXY allows. Rules match that method and path; one decision per call. `header`-scope rules read the client's headers as the proxy passes them on, `query`-scope rules the query of the forwarded URI. A missing forwarded method or URI, a forwarded path that cannot be decoded once, or a forwarded URI with a fragment (`#`) or userinfo, is a 400.",
+      "For Caddy `forward_auth`, Traefik `ForwardAuth`, nginx `auth_request`: the original method and URI in `X-Forwarded-Method` / `X-Forwarded-Uri` (or `X-Original-Method` / `X-Original-URI`), the client in `X-Forwarded-For` as SLUICE_TRUST_PROXY allows. Rules match that method and path; one decision per call. `header`-scope rules read the client's headers as the proxy passes them on, `query`-scope rules the query of the forwarded URI. A missing forwarded method or URI, a forwarded path that cannot be decoded once, or a forwarded URI with a fragment (`#`) or userinfo, is a 400. Every refusal (4xx, 5xx) also carries its problem body as JSON in the `X-Sluice-Problem` header (printable ASCII), for proxies that pass only headers on (nginx `auth_request`).",
     responses: {
       "200": {
         description: "Admitted: empty body, the rate-limit headers, `X-Sluice-Tenant` and `X-Sluice-Key`.",

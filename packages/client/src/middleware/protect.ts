@@ -3,7 +3,10 @@
  * turned into the answer to give: pass (with the rate-limit headers to add) or refuse (429 with
  * Retry-After and a problem+json body, as Sluice itself refuses). When Sluice cannot decide
  * (unreachable, 5xx, its own refusal of the check call), `failMode` says what happens: `open`
- * (default) lets the request through without headers, `closed` answers 503.
+ * (default) lets the request through without headers, `closed` answers 503. Sluice not answering
+ * within the client's `timeoutMs` (default 1 s) is such a case: the request waits no longer.
+ * Each check is charged to the tenant's `identifier` rule for the identifier, and the check call
+ * itself to the calling key's own rules (those matching POST /api/v1/check), like any request.
  */
 import { serializeList, type Item } from "structured-headers";
 import { SluiceError, type CheckResult, type SluiceClient } from "../sluiceClient.js";
@@ -27,8 +30,15 @@ export type Verdict =
 
 export const PROBLEM_TYPE = "application/problem+json";
 
-/** The headers of a decision, as Sluice puts them on its own answers. */
+/**
+ * The headers of a decision, as Sluice puts them on its own answers: `RateLimit-Policy` (the rule's
+ * quota and window; `w` only when Sluice said the window, as older servers do not), `RateLimit`,
+ * the `X-RateLimit-*` trio, and `Retry-After` on a refusal.
+ */
 export function decisionHeaders(decision: CheckResult, nowMs: number = Date.now()): Record<string, string> {
+  const policy = new Map<string, number>([["q", decision.limit]]);
+  const windowMs = (decision as { windowMs?: number }).windowMs;
+  if (typeof windowMs === "number") policy.set("w", Math.max(1, Math.ceil(windowMs / 1000)));
   const item: Item = [
     decision.rule,
     new Map([
@@ -37,6 +47,7 @@ export function decisionHeaders(decision: CheckResult, nowMs: number = Date.now(
     ]),
   ];
   const headers: Record<string, string> = {
+    "RateLimit-Policy": serializeList([[decision.rule, policy]]),
     RateLimit: serializeList([item]),
     "X-RateLimit-Limit": String(decision.capacity),
     "X-RateLimit-Remaining": String(decision.remaining),
