@@ -41,6 +41,7 @@
  *   outcome (status class, unreachable, timeout, aborted).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { Agent, errors, util, type Dispatcher } from "undici";
 import { ADDRESS_NOT_ALLOWED, guardedLookup, isAddressNotAllowed } from "../../http/guardedLookup";
@@ -190,6 +191,8 @@ class Exchange implements Dispatcher.DispatchHandler {
   /** Over (or given up by this side: undici's onError is ignored then). */
   private settled = false;
   private resumeUpstream: (() => void) | undefined;
+  /** The client's connection, whose end (FIN) before the answer is finished means it went away. */
+  private clientSocket: Socket | null = null;
 
   constructor(
     private readonly f: ForwardRequest,
@@ -207,7 +210,8 @@ class Exchange implements Dispatcher.DispatchHandler {
       return;
     }
     this.f.res.once("close", this.onResClose);
-    this.f.req.socket.once("end", this.onClientEnd);
+    this.clientSocket = this.f.req.socket;
+    this.clientSocket?.once("end", this.onClientEnd);
     this.timer = setTimeout(this.onTimeout, this.f.upstream.timeoutMs);
     this.dispatch();
   }
@@ -398,7 +402,8 @@ class Exchange implements Dispatcher.DispatchHandler {
     clearTimeout(this.timer);
     const res = this.f.res;
     res.off("close", this.onResClose);
-    this.f.req.socket.off("end", this.onClientEnd);
+    // Held from start(): by now the request may have given its socket up (null).
+    this.clientSocket?.off("end", this.onClientEnd);
     res.off("finish", this.onResFinish);
     res.off("error", this.onResError);
     res.off("drain", this.onDrain);
