@@ -83,6 +83,7 @@ function subjectOf(s: LimitedSubject): Subject {
     case "tenant":
     case "header":
     case "query":
+    case "descriptor":
       // An attribute's value is added per rule (peekQuotas): the subject names no attribute itself.
       return { tenantId: s.tenantId };
   }

@@ -44,6 +44,8 @@ function valueOf(rule: LimiterRule, who: RefusedWho): string | undefined {
     case "header":
     case "query":
       return rule.attribute ? who.attributes?.[rule.attribute.id] : undefined;
+    case "descriptor":
+      return rule.descriptorSlot ? who.attributes?.[rule.descriptorSlot] : undefined;
   }
 }
 
