@@ -94,8 +94,17 @@ export function overflowSubject(n: number): string {
 
 type SubjectRule = Pick<LimiterRule, "scope" | "name" | "attribute" | "descriptorSlot"> & { ref?: string };
 
+/**
+ * Where a rule's overflow counter sits in `Subject.overflow`: its ref, or for a descriptor rule its
+ * slot (one rule may count several descriptors of one call, each with its own value).
+ */
+export function overflowId(rule: { ref?: string; descriptorSlot?: string }): string | undefined {
+  return rule.descriptorSlot ?? rule.ref;
+}
+
 export function subjectPart(rule: SubjectRule, subject: Subject): string {
-  const overflow = subject.overflow && rule.ref !== undefined ? subject.overflow[rule.ref] : undefined;
+  const id = subject.overflow ? overflowId(rule) : undefined;
+  const overflow = id !== undefined ? subject.overflow![id] : undefined;
   if (overflow !== undefined) return SCOPE_CHAR[rule.scope] + overflowSubject(overflow);
   switch (rule.scope) {
     case "key":

@@ -24,7 +24,7 @@
  *   subject is the client's address (per /64 for IPv6), not text the client writes.
  * - Time: this process's clock (injected in tests); it only ages the values held.
  */
-import { subjectPart } from "./keys";
+import { overflowId, subjectPart } from "./keys";
 import type { Decision, LimiterRule, Scope, Subject } from "./types";
 
 /** Overflow counters per rule and tenant, at most (fewer when the budget is smaller). */
@@ -143,7 +143,7 @@ export class SubjectBudget {
           (reservations ??= []).push({ tracker, value, index: i });
         }
       } else {
-        (overflow ??= {})[rule.ref] = overflowIndex(value, this.overflowCounters);
+        (overflow ??= {})[overflowId(rule)!] = overflowIndex(value, this.overflowCounters);
         this.onFold?.(rule);
       }
     }
