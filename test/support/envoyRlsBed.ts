@@ -6,7 +6,8 @@
  *
  * - `envoyRlsBed(label, options)`, at the top of a test file: starts the server before the file's
  *   tests, stops it and deletes the prefix's keys after; `options.redisUrl` points the limiter
- *   elsewhere (an unreachable Redis for the fail modes);
+ *   elsewhere (an unreachable Redis for the fail modes); `options.prefix` shares another bed's
+ *   key space (two instances on one Redis);
  * - `bed.tenant(rules)`: a fresh tenant with these rules; answers its id (the domain to send);
  * - `bed.call(request)`: one ShouldRateLimit call, answering the response or the gRPC error;
  *   `bed.health(service)`: one Health.Check.
@@ -55,7 +56,8 @@ export interface EnvoyRlsBed {
   readonly prefix: string;
   /** The shared Redis (a plain client for inspection and clean-up). */
   readonly redis: Redis;
-  tenant(rules: RuleInput[]): Promise<string>;
+  /** `tenantId` given: that tenant (another bed's, for two instances sharing Redis). */
+  tenant(rules: RuleInput[], tenantId?: string): Promise<string>;
   call(request: RlsRequestInput): Promise<RlsAnswer>;
   health(service: string): Promise<{ status?: string; error?: ServiceError }>;
 }
@@ -64,7 +66,7 @@ const id8 = () => randomBytes(6).toString("base64url").replace(/[-_]/g, "x").sli
 
 type Unary = (request: unknown, callback: (error: ServiceError | null, response: unknown) => void) => void;
 
-export function envoyRlsBed(label: string, options: { redisUrl?: string } = {}): EnvoyRlsBed {
+export function envoyRlsBed(label: string, options: { redisUrl?: string; prefix?: string } = {}): EnvoyRlsBed {
   const redis = createRedisClient({
     url: options.redisUrl ?? REDIS_URL,
     cluster: false,
@@ -72,7 +74,7 @@ export function envoyRlsBed(label: string, options: { redisUrl?: string } = {}):
     autoPipelining: false,
   });
   const plain = plainRedis();
-  const prefix = uniquePrefix(label);
+  const prefix = options.prefix ?? uniquePrefix(label);
   const tenants = new Map<string, TenantAccess>();
   const access = new AccessCache({
     loadAll: async () => new Map(tenants),
@@ -119,8 +121,7 @@ export function envoyRlsBed(label: string, options: { redisUrl?: string } = {}):
     },
     prefix,
     redis: plain,
-    async tenant(input) {
-      const tenantId = id8();
+    async tenant(input, tenantId = id8()) {
       const rules = ruleListSchema.parse(input).map((rule, i) => compileRule(rule, String(i + 1), false));
       tenants.set(tenantId, { id: tenantId, name: tenantId, rules, keys: new Map() });
       await access.tenantChanged(tenantId);

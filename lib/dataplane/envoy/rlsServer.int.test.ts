@@ -177,6 +177,28 @@ describe("ShouldRateLimit over gRPC", () => {
   });
 });
 
+describe("two instances sharing one Redis", () => {
+  const second = envoyRlsBed("envoy-rls-second", { prefix: bed.prefix });
+
+  it("enforce exactly the limit across both", async () => {
+    const rules = [
+      {
+        name: "per-address",
+        scope: "descriptor" as const,
+        limit: 5,
+        ...perMinute,
+        match: { descriptor: [{ key: "remote_address" }] },
+      },
+    ];
+    const domain = await bed.tenant(rules);
+    await second.tenant(rules, domain);
+    const request = { domain, descriptors: [{ entries: address("10.1.1.1") }] };
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? bed : second).call(request)));
+    expect(answers.filter((a) => a.response?.overall_code === "OK")).toHaveLength(5);
+    expect(answers.filter((a) => a.response?.overall_code === "OVER_LIMIT")).toHaveLength(7);
+  });
+});
+
 describe("ShouldRateLimit with Redis unreachable", async () => {
   const down = envoyRlsBed("envoy-rls-down", { redisUrl: `redis://127.0.0.1:${await freePort()}` });
   const rule = (failMode: "open" | "closed") => ({
