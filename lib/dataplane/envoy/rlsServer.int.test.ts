@@ -177,6 +177,58 @@ describe("ShouldRateLimit over gRPC", () => {
   });
 });
 
+describe("the descriptors Envoy's actions send (docs/envoy.md)", () => {
+  it("masked_remote_address, request_headers, header_value_match and generic_key each meet their rule", async () => {
+    const domain = await bed.tenant([
+      {
+        name: "per-24",
+        scope: "descriptor",
+        limit: 1,
+        ...perMinute,
+        match: { descriptor: [{ key: "masked_remote_address" }] },
+      },
+      { name: "per-user", scope: "descriptor", limit: 1, ...perMinute, match: { descriptor: [{ key: "user" }] } },
+      {
+        name: "posts",
+        scope: "descriptor",
+        limit: 1,
+        ...perMinute,
+        match: { descriptor: [{ key: "header_match", value: "post" }] },
+      },
+      {
+        name: "address-and-user",
+        scope: "descriptor",
+        limit: 1,
+        ...perMinute,
+        match: { descriptor: [{ key: "remote_address" }, { key: "user" }] },
+      },
+    ]);
+    // masked_remote_address { v4_prefix_mask_len: 24 }: one counter per /24.
+    const masked = (value: string) =>
+      bed.call({ domain, descriptors: [{ entries: [{ key: "masked_remote_address", value }] }] });
+    expect((await masked("10.1.2.0/24")).response!.overall_code).toBe("OK");
+    expect((await masked("10.1.2.0/24")).response!.overall_code).toBe("OVER_LIMIT");
+    expect((await masked("10.1.3.0/24")).response!.overall_code).toBe("OK");
+    // request_headers { header_name: x-user-id, descriptor_key: user }.
+    const user = (value: string) => bed.call({ domain, descriptors: [{ entries: [{ key: "user", value }] }] });
+    expect((await user("alice")).response!.statuses[0]!.current_limit!.name).toBe("per-user");
+    expect((await user("alice")).response!.overall_code).toBe("OVER_LIMIT");
+    expect((await user("bob")).response!.overall_code).toBe("OK");
+    // header_value_match { descriptor_value: post }: key header_match.
+    const posts = await bed.call({ domain, descriptors: [{ entries: [{ key: "header_match", value: "post" }] }] });
+    expect(posts.response!.statuses[0]!.current_limit!.name).toBe("posts");
+    const other = await bed.call({ domain, descriptors: [{ entries: [{ key: "header_match", value: "get" }] }] });
+    expect(other.response!.statuses[0]!.current_limit).toBeNull();
+    // [remote_address, request_headers(user)] in one descriptor: only the two-key rule applies.
+    const both = await bed.call({
+      domain,
+      descriptors: [{ entries: [...address("10.9.9.9"), { key: "user", value: "carol" }] }],
+    });
+    expect(both.response!.statuses[0]!.current_limit!.name).toBe("address-and-user");
+    expect((await user("carol")).response!.overall_code).toBe("OK");
+  });
+});
+
 describe("two instances sharing one Redis", () => {
   const second = envoyRlsBed("envoy-rls-second", { prefix: bed.prefix });
 
