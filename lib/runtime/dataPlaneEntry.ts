@@ -96,7 +96,18 @@ export async function startEnvoyService(): Promise<RlsServer | null> {
   const server = await startRlsServer({
     host: grpc.host,
     port: grpc.port,
-    deps: { tenant: (id) => access.tenant(id), ready: () => access.ready(), limiter },
+    deps: {
+      tenant: (id) => access.tenant(id),
+      ready: () => access.ready(),
+      limiter,
+      onOutcome: (outcome) => metrics().envoyCalls.inc({ outcome }),
+      onDecision: (_, decision) => {
+        for (const r of decision.results) {
+          const result = r.allowed ? "allowed" : r.rule.mode === "shadow" ? "would_refuse" : "refused";
+          metrics().ruleResults.inc({ rule: r.rule.name, result });
+        }
+      },
+    },
   });
   console.log(`sluice: Envoy's rate limit service on ${grpc.host}:${server.port} (gRPC)`);
   return server;

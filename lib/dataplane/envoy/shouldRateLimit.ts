@@ -28,7 +28,11 @@ export interface ShouldRateLimitDeps {
   limiter: Limiter;
   /** Told about every decision (metrics). Must not throw. */
   onDecision?: (tenantId: string, decision: Decision) => void;
+  /** Told how every call ended (metrics: sluice_envoy_calls_total). Must not throw. */
+  onOutcome?: (outcome: RlsOutcome) => void;
 }
+
+export type RlsOutcome = "ok" | "over_limit" | "unknown_domain" | "invalid" | "unavailable" | "error";
 
 export type ShouldRateLimitOutcome = { response: RlsResponse } | { invalid: string } | { unavailable: string };
 
@@ -40,6 +44,29 @@ const plainOk = (descriptors: number): RlsResponse => ({
 });
 
 export async function shouldRateLimit(deps: ShouldRateLimitDeps, decoded: unknown): Promise<ShouldRateLimitOutcome> {
+  let outcome: RlsOutcome = "error";
+  try {
+    const answer = await decideCall(deps, decoded);
+    outcome =
+      "invalid" in answer
+        ? "invalid"
+        : "unavailable" in answer
+          ? "unavailable"
+          : answer.response.overall_code === "OVER_LIMIT"
+            ? "over_limit"
+            : answer.known
+              ? "ok"
+              : "unknown_domain";
+    return answer;
+  } finally {
+    deps.onOutcome?.(outcome);
+  }
+}
+
+async function decideCall(
+  deps: ShouldRateLimitDeps,
+  decoded: unknown,
+): Promise<{ invalid: string } | { unavailable: string } | { response: RlsResponse; known: boolean }> {
   const call = readRlsRequest(decoded);
   if ("invalid" in call) return call;
   // A fresh instance that could not load any rules yet knows no limits: not "OK", but unavailable.
@@ -52,12 +79,12 @@ export async function shouldRateLimit(deps: ShouldRateLimitDeps, decoded: unknow
   )
     return { unavailable: "the rules are not loaded yet (the rule store is unreachable)" };
   const tenant = deps.tenant(call.domain);
-  if (!tenant) return { response: plainOk(call.descriptors.length) };
+  if (!tenant) return { response: plainOk(call.descriptors.length), known: false };
   const { rules, attributes, byDescriptor } = rulesForCall(tenant.rules, call.descriptors);
-  if (rules.length === 0) return { response: plainOk(call.descriptors.length) };
+  if (rules.length === 0) return { response: plainOk(call.descriptors.length), known: true };
   const decision = await deps.limiter.decide(rules, { tenantId: tenant.id, attributes });
   deps.onDecision?.(tenant.id, decision);
   if (decision.unavailable)
     return { unavailable: "the rate limit store (Redis) is unavailable and a fail-closed rule applies" };
-  return { response: rlsResponse(decision, byDescriptor) };
+  return { response: rlsResponse(decision, byDescriptor), known: true };
 }
