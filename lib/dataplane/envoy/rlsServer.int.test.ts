@@ -3,11 +3,14 @@
  * `envoy.filters.http.ratelimit` sends for its actions (remote_address; request_headers with
  * generic_key/header_value_match shapes), the gRPC server, the limiter on the shared Redis.
  */
-import { status } from "@grpc/grpc-js";
+import { credentials, status, type ClientReadableStream } from "@grpc/grpc-js";
+import { createLimiter } from "@/lib/limiter/decide";
+import { rlsProto } from "./rlsProto";
+import { startRlsServer } from "./rlsServer";
 import { describe, expect, it } from "vitest";
 import { freePort } from "@/test/support/freePort";
 import { envoyRlsBed, type Entry } from "@/test/support/envoyRlsBed";
-import { keysByPrefix } from "@/test/support/testRedis";
+import { keysByPrefix, plainRedis } from "@/test/support/testRedis";
 
 const bed = envoyRlsBed("envoy-rls");
 const address = (ip: string): Entry[] => [{ key: "remote_address", value: ip }];
@@ -272,5 +275,47 @@ describe("ShouldRateLimit with Redis unreachable", async () => {
     const domain = await down.tenant([rule("open")]);
     const answer = await down.call({ domain, descriptors: [{ entries: address("10.0.0.1") }] });
     expect(answer.response!.overall_code).toBe("OK");
+  });
+});
+
+describe("graceful stop", () => {
+  it("health watchers are told NOT_SERVING and ended; the port then refuses calls", async () => {
+    const redis = plainRedis();
+    const server = await startRlsServer({
+      host: "127.0.0.1",
+      port: 0,
+      deps: { tenant: () => undefined, limiter: createLimiter({ redis, prefix: "unused:", timeoutMs: 200 }) },
+    });
+    const target = `127.0.0.1:${server.port}`;
+    const health = new (rlsProto().Health)(target, credentials.createInsecure());
+    const rls = new (rlsProto().RateLimitService)(target, credentials.createInsecure());
+    try {
+      const watch = (
+        health as unknown as Record<string, (r: unknown) => ClientReadableStream<{ status: string }>>
+      ).Watch!.call(health, { service: "" });
+      const seen: string[] = [];
+      const ended = new Promise<void>((resolve) => {
+        watch.on("data", (m: { status: string }) => seen.push(m.status));
+        watch.on("end", () => resolve());
+        watch.on("error", () => resolve());
+      });
+      await new Promise<void>((resolve) => watch.once("data", () => resolve()));
+      await server.stop(1_000);
+      await ended;
+      expect(seen).toEqual(["SERVING", "NOT_SERVING"]);
+      const after = await new Promise<number | undefined>((resolve) =>
+        (
+          rls as unknown as Record<string, (r: unknown, o: unknown, cb: (e: { code: number } | null) => void) => void>
+        ).ShouldRateLimit!.call(rls, { domain: "x", descriptors: [] }, { deadline: Date.now() + 2_000 }, (e) =>
+          resolve(e?.code),
+        ),
+      );
+      expect(after).toBeDefined();
+      expect(after).not.toBe(status.INVALID_ARGUMENT);
+    } finally {
+      health.close();
+      rls.close();
+      redis.disconnect();
+    }
   });
 });
