@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { counterKey } from "../../limiter/keys";
+import { SubjectBudget } from "../../limiter/subjectBudget";
 import { compileRule } from "../../policy/compiled/effectiveRules";
 import { ruleSchema } from "../../policy/rules/ruleSchema";
 import { rulesForCall } from "./descriptorRules";
@@ -111,5 +112,18 @@ describe("descriptor rules: which apply and what they count", () => {
   it("rules of other scopes never apply", () => {
     const keyRule = compileRule(ruleSchema.parse({ name: "k", limit: 1, windowMs: 1000 }), "r9", false);
     expect(rulesForCall([keyRule], [{ entries: [["remote_address", "1"]], hits: 1 }]).rules).toEqual([]);
+  });
+
+  it("the subject budget folds each descriptor's value on its own (one rule, two descriptors of a call)", () => {
+    const budget = new SubjectBudget({ budget: 1, clock: () => 0 });
+    const call = rulesForCall(rules, [
+      { entries: [["remote_address", "10.0.0.1"]], hits: 1 },
+      { entries: [["remote_address", "10.0.0.2"]], hits: 1 },
+    ]);
+    const plan = budget.fold(call.rules, { tenantId: "T1", attributes: call.attributes });
+    // The first value is held (its own counter); the second is past the budget of 1: an overflow counter.
+    expect(Object.keys(plan.subject.overflow ?? {})).toEqual(["1:r1"]);
+    expect(counterKey(prefix, call.rules[0]!, plan.subject)).toBe("t:{T1}2E10.0.0.1");
+    expect(counterKey(prefix, call.rules[1]!, plan.subject)).toMatch(/^t:\{T1\}2E#~\d+$/);
   });
 });
