@@ -10,7 +10,8 @@
  *   key space (two instances on one Redis);
  * - `bed.tenant(rules)`: a fresh tenant with these rules; answers its id (the domain to send);
  * - `bed.call(request)`: one ShouldRateLimit call, answering the response or the gRPC error;
- *   `bed.health(service)`: one Health.Check.
+ *   `bed.health(service)`: one Health.Check; `bed.storeDown(true)` makes every load of the rule
+ *   store fail (Postgres down), `bed.reload()` runs a full refresh.
  */
 import { randomBytes } from "node:crypto";
 import { credentials, type Client, type ServiceError } from "@grpc/grpc-js";
@@ -60,6 +61,9 @@ export interface EnvoyRlsBed {
   tenant(rules: RuleInput[], tenantId?: string): Promise<string>;
   call(request: RlsRequestInput): Promise<RlsAnswer>;
   health(service: string): Promise<{ status?: string; error?: ServiceError }>;
+  /** The rule store down (every load rejects) or back; `reload()`: a full refresh, as every 15 s. */
+  storeDown(down: boolean): void;
+  reload(): Promise<void>;
 }
 
 const id8 = () => randomBytes(6).toString("base64url").replace(/[-_]/g, "x").slice(0, 8);
@@ -76,9 +80,13 @@ export function envoyRlsBed(label: string, options: { redisUrl?: string; prefix?
   const plain = plainRedis();
   const prefix = options.prefix ?? uniquePrefix(label);
   const tenants = new Map<string, TenantAccess>();
+  let down = false;
+  const store = () => {
+    if (down) throw new Error("rule store unreachable (test)");
+  };
   const access = new AccessCache({
-    loadAll: async () => new Map(tenants),
-    loadTenant: async (id) => tenants.get(id) ?? null,
+    loadAll: async () => (store(), new Map(tenants)),
+    loadTenant: async (id) => (store(), tenants.get(id) ?? null),
   });
   let server: RlsServer | undefined;
   let rls: Client | undefined;
@@ -130,6 +138,12 @@ export function envoyRlsBed(label: string, options: { redisUrl?: string; prefix?
     },
     async call(request) {
       return (await unary(rls, "ShouldRateLimit", request)) as RlsAnswer;
+    },
+    storeDown(value) {
+      down = value;
+    },
+    async reload() {
+      await access.refreshAll().catch(() => undefined);
     },
     async health(service) {
       const answer = await unary(health, "Check", { service });

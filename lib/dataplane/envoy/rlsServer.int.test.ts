@@ -180,6 +180,29 @@ describe("ShouldRateLimit over gRPC", () => {
   });
 });
 
+describe("the rule store (Postgres) down", () => {
+  it("the rules last loaded stay in force", async () => {
+    const domain = await bed.tenant([
+      {
+        name: "per-address",
+        scope: "descriptor",
+        limit: 1,
+        ...perMinute,
+        match: { descriptor: [{ key: "remote_address" }] },
+      },
+    ]);
+    bed.storeDown(true);
+    try {
+      await bed.reload();
+      const request = { domain, descriptors: [{ entries: address("10.3.3.3") }] };
+      expect((await bed.call(request)).response!.overall_code).toBe("OK");
+      expect((await bed.call(request)).response!.overall_code).toBe("OVER_LIMIT");
+    } finally {
+      bed.storeDown(false);
+    }
+  });
+});
+
 describe("the descriptors Envoy's actions send (docs/envoy.md)", () => {
   it("masked_remote_address, request_headers, header_value_match and generic_key each meet their rule", async () => {
     const domain = await bed.tenant([
