@@ -92,7 +92,7 @@ export function dataPlaneLinkHandlers(): DataPlaneLink {
 export async function startEnvoyService(): Promise<RlsServer | null> {
   const grpc = config().grpc;
   if (!grpc) return null;
-  const { access, limiter } = dataPlaneServices();
+  const { access, limiter, monitoring } = dataPlaneServices();
   const server = await startRlsServer({
     host: grpc.host,
     port: grpc.port,
@@ -101,11 +101,13 @@ export async function startEnvoyService(): Promise<RlsServer | null> {
       ready: () => access.ready(),
       limiter,
       onOutcome: (outcome) => metrics().envoyCalls.inc({ outcome }),
-      onDecision: (_, decision) => {
+      onDecision: (tenantId, decision, attributes) => {
         for (const r of decision.results) {
           const result = r.allowed ? "allowed" : r.rule.mode === "shadow" ? "would_refuse" : "refused";
           metrics().ruleResults.inc({ rule: r.rule.name, result });
         }
+        // The rules' series and "Limited right now" (descriptor values), as for POST /api/v1/check.
+        monitoring.recorder.recordCheck(tenantId, decision, undefined, undefined, attributes);
       },
     },
   });

@@ -26,8 +26,8 @@ export interface ShouldRateLimitDeps {
   /** The tenant's loaded data, or undefined when unknown (AccessCache.tenant). */
   tenant(tenantId: string): TenantAccess | undefined;
   limiter: Limiter;
-  /** Told about every decision (metrics). Must not throw. */
-  onDecision?: (tenantId: string, decision: Decision) => void;
+  /** Told about every decision and the subjects it was made for (metrics, monitoring). Must not throw. */
+  onDecision?: (tenantId: string, decision: Decision, attributes: Readonly<Record<string, string>>) => void;
   /** Told how every call ended (metrics: sluice_envoy_calls_total). Must not throw. */
   onOutcome?: (outcome: RlsOutcome) => void;
 }
@@ -83,7 +83,7 @@ async function decideCall(
   const { rules, attributes, byDescriptor } = rulesForCall(tenant.rules, call.descriptors);
   if (rules.length === 0) return { response: plainOk(call.descriptors.length), known: true };
   const decision = await deps.limiter.decide(rules, { tenantId: tenant.id, attributes });
-  deps.onDecision?.(tenant.id, decision);
+  deps.onDecision?.(tenant.id, decision, attributes);
   if (decision.unavailable)
     return { unavailable: "the rate limit store (Redis) is unavailable and a fail-closed rule applies" };
   return { response: rlsResponse(decision, byDescriptor), known: true };
