@@ -28,7 +28,7 @@ export const LAYERS = [
 export const INNER = {
   policy: [["audit"], ["tenants"], ["rules", "changes"], ["keys", "access", "overrides", "upstreams"], ["compiled"]],
   monitoring: [["prometheus", "record"], ["query"]],
-  dataplane: [["admission", "gateway"]],
+  dataplane: [["admission", "gateway", "envoy"]],
   control: [["auth", "health", "alerts"], ["admin", "demo"], ["simulator"], ["openapi"]],
 };
 

@@ -5,7 +5,10 @@
  * run time), as in Next's server bundles, so ioredis, pg and prom-client are the same modules.
  * This is a server bundle: `server-only` (which throws unless the `react-server` condition is set)
  * becomes its empty module, as Next does for route handlers.
+ * The `.proto` files of Envoy's rate limit service (lib/dataplane/envoy/proto) are read at run time:
+ * they are copied to `.next/proto`, where lib/dataplane/envoy/rlsProto.ts finds them beside the bundle.
  */
+import { cpSync } from "node:fs";
 import { build } from "esbuild";
 
 await build({
@@ -21,4 +24,5 @@ await build({
   sourcemap: "linked",
   logLevel: "warning",
 });
-console.log("data plane: .next/dataplane.mjs");
+cpSync("lib/dataplane/envoy/proto", ".next/proto", { recursive: true });
+console.log("data plane: .next/dataplane.mjs, .next/proto");

@@ -21,6 +21,8 @@
  * socket, which any local user could find in /proc/net/unix and connect to.) A request that reaches
  * Next without the secret is still from an "unknown" client whose forwarded headers count for nothing.
  *
+ * With SLUICE_GRPC_PORT set it also serves Envoy's rate limit service over gRPC (SLUICE_GRPC_HOST,
+ * default 127.0.0.1; lib/dataplane/envoy, docs/envoy.md), stopped with the HTTP server.
  * Env: PORT (default 3000), SLUICE_HOST (else HOSTNAME, else 0.0.0.0): the address to listen on
  * (lib/config/listenAddress.js). Behind a proxy on the same host, listen on 127.0.0.1;
  * SLUICE_TRUST_PROXY as a hop count on any other address lets whoever reaches the port pick its
@@ -120,6 +122,14 @@ try {
 }
 const serveApi = dataPlane.dataPlaneHandler();
 await dataPlane.warmDataPlane();
+// Envoy's rate limit service over gRPC when SLUICE_GRPC_PORT is set (docs/envoy.md).
+let envoyService = null;
+try {
+  envoyService = await dataPlane.startEnvoyService();
+} catch (error) {
+  console.error(`sluice: refusing to start: Envoy's rate limit service: ${error?.message ?? error}`);
+  process.exit(1);
+}
 
 const server = http.createServer((req, res) => {
   dataPlane.toOriginForm(req);
@@ -143,7 +153,9 @@ server.listen(port, hostname, () => {
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
-    server.close(() => void control.stop().finally(() => process.exit(0)));
+    // The gRPC service drains with the HTTP server: calls in flight finish, new ones are refused.
+    const grpcStopped = envoyService ? envoyService.stop(4_000) : Promise.resolve();
+    server.close(() => void Promise.all([grpcStopped, control.stop()]).finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 5_000).unref();
   });
 }

@@ -56,6 +56,7 @@ function Who({ client }: { client: LimitedClient }) {
       return <span className="muted">the whole tenant</span>;
     case "header":
     case "query":
+    case "descriptor":
       return (
         <>
           <span className="muted">{client.scope} value </span>

@@ -70,9 +70,23 @@ export function RuleFieldset({
           hint={SCOPE_HINT[draft.scope]}
           error={errors.scope}
           value={draft.scope}
-          options={scopes.map((s) => ({ value: s, label: s }))}
+          options={(scopes.includes(draft.scope) ? scopes : [...scopes, draft.scope]).map((s) => ({
+            value: s,
+            label: s,
+          }))}
           onChange={(scope) => onChange({ scope })}
         />
+        {draft.scope === "descriptor" ? (
+          <p className="muted" id={id("descriptor")}>
+            Envoy descriptor:{" "}
+            <code>
+              {(draft.descriptor ?? [])
+                .map((entry) => (entry.value === undefined ? entry.key : `${entry.key}=${entry.value}`))
+                .join(", ")}
+            </code>{" "}
+            (read-only here; edit it through the admin API, see docs/envoy.md)
+          </p>
+        ) : null}
         {draft.scope === "header" || draft.scope === "query" ? (
           <>
             <RuleTextField

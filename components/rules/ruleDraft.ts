@@ -4,7 +4,7 @@
  * the form layer, so the API and the schema keep taking `windowMs`). The schema, not the form, decides what is valid: empty or non-numeric text
  * becomes a value the schema refuses with its own message naming the field.
  */
-import { matchSchema, type Rule, type RuleInput } from "@/lib/policy/rules/ruleSchema";
+import { matchSchema, type DescriptorEntry, type Rule, type RuleInput } from "@/lib/policy/rules/ruleSchema";
 import {
   STATUS_CLASSES,
   type Algorithm,
@@ -45,6 +45,8 @@ export interface RuleDraft {
   chargeOn: StatusClass[];
   failMode: FailMode;
   mode: RuleMode;
+  /** Scope descriptor: `match.descriptor`, kept as read (no editor yet: shown read-only). */
+  descriptor?: DescriptorEntry[];
 }
 
 let nextDraftId = 0;
@@ -92,6 +94,7 @@ export function draftFromRule(rule: Rule): RuleDraft {
     chargeOn: [...(rule.chargeOn ?? [])],
     failMode: rule.failMode,
     mode: rule.mode,
+    ...(rule.match.descriptor ? { descriptor: rule.match.descriptor.map((entry) => ({ ...entry })) } : {}),
   };
 }
 
@@ -128,6 +131,8 @@ export function draftToInput(draft: RuleDraft): RuleInput {
       path: path === "" ? undefined : path,
       // Checked without a path: sent, so the schema says it needs one.
       caseInsensitive: draft.pathAnyCase ? true : undefined,
+      // Sent as read for a descriptor rule, so saving the list keeps it.
+      descriptor: draft.scope === "descriptor" ? draft.descriptor : undefined,
     },
     // None checked: charged at admission (the field left out), in the classes' order otherwise.
     chargeOn: draft.chargeOn.length > 0 ? STATUS_CLASSES.filter((c) => draft.chargeOn.includes(c)) : undefined,

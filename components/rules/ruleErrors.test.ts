@@ -27,6 +27,31 @@ describe("a stored rule survives the form unchanged", () => {
   });
 });
 
+describe("a descriptor rule (Envoy's rate limit service) survives the form, shown read-only", () => {
+  it("round trip keeps match.descriptor", () => {
+    const rule: Rule = ruleSchema.parse({
+      name: "login",
+      scope: "descriptor",
+      limit: 5,
+      windowMs: 60_000,
+      match: { descriptor: [{ key: "path", value: "/login" }, { key: "remote_address" }] },
+    });
+    expect(ruleSchema.parse(draftToInput(draftFromRule(rule)))).toEqual(rule);
+  });
+
+  it("a descriptor left behind by a scope change is not sent", () => {
+    const rule = ruleSchema.parse({
+      name: "per-address",
+      scope: "descriptor",
+      limit: 5,
+      windowMs: 60_000,
+      match: { descriptor: [{ key: "remote_address" }] },
+    });
+    const input = draftToInput({ ...draftFromRule(rule), scope: "ip" });
+    expect(ruleSchema.parse(input).match).toEqual({});
+  });
+});
+
 describe("a concurrency rule survives the form, and its refusals are in the form's words", () => {
   it("round trip", () => {
     const rule: Rule = ruleSchema.parse({

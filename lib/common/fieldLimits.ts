@@ -18,6 +18,14 @@ export const DISPLAY_NAME_MAX = 128;
 export const IDENTIFIER_MAX = 256;
 /** The header or query parameter name a `header`/`query` rule counts by. */
 export const ATTRIBUTE_NAME_MAX = 64;
+/**
+ * A descriptor rule's `match.descriptor` (Envoy's rate limit service): at most this many entries,
+ * each key 1..64 characters and value 1..256 (lib/policy/rules/ruleSchema.ts; the gRPC service
+ * refuses descriptors beyond these with INVALID_ARGUMENT, lib/dataplane/envoy/rlsRequest.ts).
+ */
+export const DESCRIPTOR_ENTRIES_MAX = 16;
+export const DESCRIPTOR_KEY_MAX = 64;
+export const DESCRIPTOR_VALUE_MAX = 256;
 /** A rule's path glob, and the wildcard segments (`*`, `**`) it may hold. */
 export const PATH_GLOB_MAX = 512;
 export const MAX_GLOB_WILDCARDS = 8;

@@ -162,3 +162,32 @@ describe("config: SLUICE_ADMIN_TOKEN and SLUICE_METRICS_TOKEN", () => {
     expect(() => readConfig()).toThrow("SLUICE_METRICS_TOKEN must be at least 16 characters (it has 5)");
   });
 });
+
+describe("config: Envoy's rate limit service (SLUICE_GRPC_PORT, SLUICE_GRPC_HOST)", () => {
+  const savedGrpc = { port: process.env.SLUICE_GRPC_PORT, host: process.env.SLUICE_GRPC_HOST };
+  function withGrpc(port: string | undefined, host: string | undefined) {
+    if (port === undefined) delete process.env.SLUICE_GRPC_PORT;
+    else process.env.SLUICE_GRPC_PORT = port;
+    if (host === undefined) delete process.env.SLUICE_GRPC_HOST;
+    else process.env.SLUICE_GRPC_HOST = host;
+  }
+  afterEach(() => withGrpc(savedGrpc.port, savedGrpc.host));
+
+  it("off without a port; on 127.0.0.1 by default with one", () => {
+    withGrpc(undefined, "0.0.0.0");
+    expect(readConfig().grpc).toBeUndefined();
+    withGrpc("8081", undefined);
+    expect(readConfig().grpc).toEqual({ host: "127.0.0.1", port: 8081 });
+    withGrpc("8081", "::");
+    expect(readConfig().grpc).toEqual({ host: "::", port: 8081 });
+  });
+
+  it("refuses a port out of range and a host that is no address or name", () => {
+    withGrpc("70000", undefined);
+    expect(() => readConfig()).toThrow(/SLUICE_GRPC_PORT must be an integer from 1 to 65535/);
+    withGrpc("abc", undefined);
+    expect(() => readConfig()).toThrow(/SLUICE_GRPC_PORT/);
+    withGrpc("8081", "a host");
+    expect(() => readConfig()).toThrow(/SLUICE_GRPC_HOST/);
+  });
+});

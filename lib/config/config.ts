@@ -83,6 +83,11 @@ export interface SluiceConfig {
   textSubjectValues: boolean;
   /** In-product alerts (lib/control/alerts, docs/webhooks.md). */
   alerts: AlertConfig;
+  /**
+   * Envoy's rate limit service (lib/dataplane/envoy, docs/envoy.md): served over plaintext gRPC on
+   * SLUICE_GRPC_HOST (default 127.0.0.1) : SLUICE_GRPC_PORT when the port is set; off otherwise.
+   */
+  grpc?: { host: string; port: number };
 }
 
 export interface AlertConfig {
@@ -109,6 +114,17 @@ function intFrom(name: string, fallback: number, min: number, max: number): numb
     throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/** SLUICE_GRPC_PORT (1..65535) and SLUICE_GRPC_HOST (an address or host name, default 127.0.0.1). */
+function grpcFrom(): SluiceConfig["grpc"] {
+  const rawPort = process.env.SLUICE_GRPC_PORT;
+  if (rawPort === undefined || rawPort === "") return undefined;
+  const port = intFrom("SLUICE_GRPC_PORT", 0, 1, 65_535);
+  const host = process.env.SLUICE_GRPC_HOST || "127.0.0.1";
+  if (!/^(\[[0-9A-Fa-f:.]+\]|[0-9A-Fa-f:.]+|[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)$/.test(host))
+    throw new Error(`SLUICE_GRPC_HOST must be an IP address or a host name, got "${host}"`);
+  return { host, port };
 }
 
 function flagFrom(name: string): boolean {
@@ -199,6 +215,7 @@ export function readConfig(): SluiceConfig {
     legacyCounterKeys: flagFrom("SLUICE_LEGACY_COUNTER_KEYS"),
     textSubjectValues: flagFrom("SLUICE_TEXT_SUBJECT_VALUES"),
     requireNoEviction: flagFrom("SLUICE_REQUIRE_NOEVICTION"),
+    grpc: grpcFrom(),
     alerts: {
       intervalMs: intFrom("SLUICE_ALERT_INTERVAL_MS", 10_000, 100, 3_600_000),
       attempts: intFrom("SLUICE_ALERT_ATTEMPTS", 5, 1, 20),

@@ -14,7 +14,8 @@
  * - the algorithm char in a field keeps a rule's old state from being misread when its algorithm changes;
  * - the ref (lowercase `[a-z0-9_-]`, see lib/policy/rules/ruleRefs.ts) names the rule's counters; it holds no
  *   `,` or `=`, which separate fields in a subject key;
- * - the scope char is upper case (K key, T tenant, I ip, D identifier, H header, Q query) and so
+ * - the scope char is upper case (K key, T tenant, I ip, D identifier, H header, Q query,
+ *   E descriptor: Envoy's rate limit service) and so
  *   cannot occur in a ref: the layout stays unambiguous without separators;
  * - a `header`/`query` subject is the attribute's value only (`2H<value>`): two such rules keyed by
  *   different attributes that see the same value share the Redis key but never a field (each rule
@@ -22,6 +23,8 @@
  * - long subjects are hashed to `#` + 22 base64url characters; a raw subject that starts with `#` gets
  *   a second `#` (`#x` -> `##x`), so no raw subject can take a hashed form's key (base64url has no
  *   `#`) and no two raw subjects share one.
+ * - a `descriptor` subject is built by lib/dataplane/envoy/descriptorRules.ts from the values of the
+ *   descriptor entries its rule counts by (`2E<value>`, hashed when long like any subject);
  * - an `ip` subject is counted per limitingAddress (IPv6 per /64, IPv4-mapped as IPv4).
  * - a `header`/`query`/`identifier` value over the tenant's subject budget (Subject.overflow,
  *   lib/limiter/subjectBudget.ts) is counted on an overflow subject `#~<n>` (`2H#~3`): no raw
@@ -67,6 +70,7 @@ const SCOPE_CHAR: Record<LimiterRule["scope"], string> = {
   identifier: "D",
   header: "H",
   query: "Q",
+  descriptor: "E",
 };
 
 function compact(part: string): string {
@@ -88,10 +92,19 @@ export function overflowSubject(n: number): string {
   return `${HASHED}~${n}`;
 }
 
-type SubjectRule = Pick<LimiterRule, "scope" | "name" | "attribute"> & { ref?: string };
+type SubjectRule = Pick<LimiterRule, "scope" | "name" | "attribute" | "descriptorSlot"> & { ref?: string };
+
+/**
+ * Where a rule's overflow counter sits in `Subject.overflow`: its ref, or for a descriptor rule its
+ * slot (one rule may count several descriptors of one call, each with its own value).
+ */
+export function overflowId(rule: { ref?: string; descriptorSlot?: string }): string | undefined {
+  return rule.descriptorSlot ?? rule.ref;
+}
 
 export function subjectPart(rule: SubjectRule, subject: Subject): string {
-  const overflow = subject.overflow && rule.ref !== undefined ? subject.overflow[rule.ref] : undefined;
+  const id = subject.overflow ? overflowId(rule) : undefined;
+  const overflow = id !== undefined ? subject.overflow![id] : undefined;
   if (overflow !== undefined) return SCOPE_CHAR[rule.scope] + overflowSubject(overflow);
   switch (rule.scope) {
     case "key":
@@ -107,6 +120,15 @@ export function subjectPart(rule: SubjectRule, subject: Subject): string {
       return "H" + required(rule, attributeValue(rule, subject), `value of header ${rule.attribute?.name}`);
     case "query":
       return "Q" + required(rule, attributeValue(rule, subject), `value of query parameter ${rule.attribute?.name}`);
+    case "descriptor":
+      return (
+        "E" +
+        required(
+          rule,
+          rule.descriptorSlot === undefined ? undefined : subject.attributes?.[rule.descriptorSlot],
+          "descriptor subject",
+        )
+      );
   }
 }
 

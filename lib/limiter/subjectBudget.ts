@@ -1,6 +1,7 @@
 /**
  * The subject budget (SLUICE_SUBJECT_BUDGET): how many distinct values one rule of a scope whose
- * subjects the caller chooses (`header`, `query`, `identifier`) may count on counters of their own,
+ * subjects the caller chooses (`header`, `query`, `identifier`, and `descriptor`: the values Envoy
+ * sends, such as a client's address or a header) may count on counters of their own,
  * per tenant. Every such value is a Redis key; without a bound a client sending a fresh
  * `X-User-Id` per request fills a shared `noeviction` Redis, and then every tenant is in its fail mode.
  *
@@ -23,7 +24,7 @@
  *   subject is the client's address (per /64 for IPv6), not text the client writes.
  * - Time: this process's clock (injected in tests); it only ages the values held.
  */
-import { subjectPart } from "./keys";
+import { overflowId, subjectPart } from "./keys";
 import type { Decision, LimiterRule, Scope, Subject } from "./types";
 
 /** Overflow counters per rule and tenant, at most (fewer when the budget is smaller). */
@@ -31,7 +32,7 @@ export const MAX_OVERFLOW_COUNTERS = 64;
 /** How often trackers of rules without traffic are looked for. */
 const SWEEP_EVERY_MS = 60_000;
 
-const BUDGETED: ReadonlySet<Scope> = new Set<Scope>(["header", "query", "identifier"]);
+const BUDGETED: ReadonlySet<Scope> = new Set<Scope>(["header", "query", "identifier", "descriptor"]);
 
 export function isBudgetedScope(scope: Scope): boolean {
   return BUDGETED.has(scope);
@@ -142,7 +143,7 @@ export class SubjectBudget {
           (reservations ??= []).push({ tracker, value, index: i });
         }
       } else {
-        (overflow ??= {})[rule.ref] = overflowIndex(value, this.overflowCounters);
+        (overflow ??= {})[overflowId(rule)!] = overflowIndex(value, this.overflowCounters);
         this.onFold?.(rule);
       }
     }

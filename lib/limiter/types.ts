@@ -18,7 +18,7 @@ export type Algorithm = (typeof RULE_ALGORITHMS)[number];
 /** The algorithms with a capacity, `burst`; the others ignore it (the form shows the field only for these). */
 export const BURST_ALGORITHMS: readonly Algorithm[] = ["token_bucket", "gcra"];
 
-export const SCOPES = ["key", "tenant", "ip", "identifier", "header", "query"] as const;
+export const SCOPES = ["key", "tenant", "ip", "identifier", "header", "query", "descriptor"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Scopes that charge per value of a request attribute (a header, a query parameter). */
@@ -90,6 +90,13 @@ export interface LimiterRule extends LimitParams {
   mode: RuleMode;
   /** Set exactly for the `header` and `query` scopes. */
   attribute?: RuleAttribute;
+  /**
+   * Scope `descriptor` (Envoy's rate limit service, lib/dataplane/envoy): where the rule's subject
+   * for one descriptor of a call sits in `Subject.attributes`. Set only on the per-call rule the
+   * service derives from a compiled one (lib/dataplane/envoy/descriptorRules.ts); the counters are
+   * the compiled rule's (same ref).
+   */
+  descriptorSlot?: string;
 }
 
 /** Who is making the request; each rule picks the part its scope charges. */
@@ -100,7 +107,8 @@ export interface Subject {
   identifier?: string;
   /**
    * Values of the request attributes that `header`/`query` rules charge, by `RuleAttribute.id`
-   * (already bounded: lib/dataplane/admission/requestAttributes.ts).
+   * (already bounded: lib/dataplane/admission/requestAttributes.ts); and the subjects of
+   * `descriptor` rules, by `LimiterRule.descriptorSlot`, one per rule and descriptor of a call.
    */
   attributes?: Readonly<Record<string, string>>;
   /**

@@ -19,6 +19,7 @@ import { dataPlaneServices } from "./dataPlaneServices";
 import { startInstance } from "./prepareInstance";
 import type { DataPlaneLink } from "./planeLink";
 import { createDataPlane, type DataPlaneDeps, type GatewayHooks, type NodeHandler } from "../dataplane/dataPlane";
+import { startRlsServer, type RlsServer } from "../dataplane/envoy/rlsServer";
 
 export { isDataPlaneTarget } from "../dataplane/requestPath";
 export { answerClientError, sendContinue, toOriginForm } from "../dataplane/nodeIo";
@@ -81,4 +82,35 @@ export function dataPlaneLinkHandlers(): DataPlaneLink {
     tenantReset: async (tenantId) => refusals.dropTenant(tenantId),
     metrics: () => metrics().registry.getMetricsAsJSON(),
   };
+}
+
+/**
+ * Envoy's rate limit service (lib/dataplane/envoy/rlsServer.ts) on SLUICE_GRPC_HOST:SLUICE_GRPC_PORT,
+ * with this data plane's access cache and limiter (no Postgres on the request path); null when
+ * SLUICE_GRPC_PORT is not set. scripts/server.mjs stops it with the HTTP server on SIGTERM/SIGINT.
+ */
+export async function startEnvoyService(): Promise<RlsServer | null> {
+  const grpc = config().grpc;
+  if (!grpc) return null;
+  const { access, limiter, monitoring } = dataPlaneServices();
+  const server = await startRlsServer({
+    host: grpc.host,
+    port: grpc.port,
+    deps: {
+      tenant: (id) => access.tenant(id),
+      ready: () => access.ready(),
+      limiter,
+      onOutcome: (outcome) => metrics().envoyCalls.inc({ outcome }),
+      onDecision: (tenantId, decision, attributes) => {
+        for (const r of decision.results) {
+          const result = r.allowed ? "allowed" : r.rule.mode === "shadow" ? "would_refuse" : "refused";
+          metrics().ruleResults.inc({ rule: r.rule.name, result });
+        }
+        // The rules' series and "Limited right now" (descriptor values), as for POST /api/v1/check.
+        monitoring.recorder.recordCheck(tenantId, decision, undefined, undefined, attributes);
+      },
+    },
+  });
+  console.log(`sluice: Envoy's rate limit service on ${grpc.host}:${server.port} (gRPC)`);
+  return server;
 }

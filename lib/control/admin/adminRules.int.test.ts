@@ -63,7 +63,7 @@ describe("rules", () => {
       "an unknown scope",
       { ...rule, scope: "user" },
       "0.scope",
-      "scope must be one of key, tenant, ip, identifier, header, query",
+      "scope must be one of key, tenant, ip, identifier, header, query, descriptor",
     ],
     ["burst 0", { ...rule, burst: 0 }, "0.burst", "burst must be at least 1"],
     ["a negative cost", { ...rule, cost: -1 }, "0.cost", "cost must be at least 0"],

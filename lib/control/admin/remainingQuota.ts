@@ -71,7 +71,8 @@ function readable(rule: CompiledRule, probe: Probe): boolean {
       return probe.identifier !== undefined;
     case "header":
     case "query":
-      // Per attribute value: no one value is "the key's", so these are listed unread.
+    case "descriptor":
+      // Per attribute (or Envoy descriptor) value: no one value is "the key's", so these are listed unread.
       return false;
   }
 }

@@ -31,7 +31,8 @@ export const tenantRulesSchema = ruleListSchema;
 /** Key overrides: like tenant rules, but never charging the whole tenant or an identifier. */
 export const keyRulesSchema = ruleListSchema.superRefine((rules, ctx) => {
   rules.forEach((rule, i) => {
-    if (rule.scope === "tenant" || rule.scope === "identifier") {
+    // descriptor: Envoy's rate limit service calls carry no API key, so a key's rule could never apply.
+    if (rule.scope === "tenant" || rule.scope === "identifier" || rule.scope === "descriptor") {
       ctx.addIssue({
         code: "custom",
         path: [i, "scope"],

@@ -49,6 +49,12 @@ function create() {
       labelNames: ["rule", "result"] as const,
       registers: [registry],
     }),
+    envoyCalls: new Counter({
+      name: "sluice_envoy_calls_total",
+      help: "ShouldRateLimit calls of Envoy's rate limit service (gRPC), by outcome: ok, over_limit, unknown_domain (OK, no limits), invalid (INVALID_ARGUMENT), unavailable (UNAVAILABLE), error (INTERNAL). Their rules' verdicts count in sluice_rule_results_total.",
+      labelNames: ["outcome"] as const,
+      registers: [registry],
+    }),
     accessListVerdicts: new Counter({
       name: "sluice_access_list_verdicts_total",
       help: "Requests under /api/v1 decided by a tenant's access list before any rule, by verdict: deny (403, nothing charged) or allow (passed every rule, nothing charged).",

@@ -103,3 +103,33 @@ describe("limited right now", () => {
     ).rejects.toMatchObject({ code: "limiter_unavailable" });
   });
 });
+
+describe("limited right now: Envoy descriptor subjects", () => {
+  const T = bed.newTenant();
+  const perAddress = limiterRule({ name: "per-address", ref: "7", scope: "descriptor", limit: 1, windowMs: 60_000 });
+  const live = {
+    rule: (tenantId: string, ref: string) => (tenantId === T && ref === "7" ? perAddress : null),
+    peek: limiter.peek.bind(limiter),
+  };
+  const deps = { redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, directory: bed.directory };
+
+  it("lists a refused descriptor value with its rule's live quota (peeked through a slot of its own)", async () => {
+    const recorder = new DecisionRecorder({
+      redis: bed.redis,
+      prefix: bed.prefix,
+      timeoutMs: 2_000,
+      log: () => undefined,
+    });
+    // As lib/dataplane/envoy/descriptorRules.ts derives it for descriptor 0 of a call.
+    const callRule = { ...perAddress, descriptorSlot: "0:7" };
+    const attributes = { "0:7": "10.0.0.1" };
+    for (let i = 0; i < 2; i++) {
+      const decision = await limiter.decide([callRule], { tenantId: T, attributes });
+      recorder.recordCheck(T, decision, decision.nowMs, undefined, attributes);
+    }
+    expect(await recorder.flush()).toBe("written");
+    const now = await limitedNow(deps, live, { tenantId: T, nowMs: Date.now() });
+    expect(now.clients.map((c) => [c.scope, c.subject, c.refused])).toEqual([["descriptor", "10.0.0.1", 1]]);
+    expect(now.clients[0]!.quota).toMatchObject({ limit: 1, remaining: 0 });
+  });
+});

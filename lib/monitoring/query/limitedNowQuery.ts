@@ -83,6 +83,7 @@ function subjectOf(s: LimitedSubject): Subject {
     case "tenant":
     case "header":
     case "query":
+    case "descriptor":
       // An attribute's value is added per rule (peekQuotas): the subject names no attribute itself.
       return { tenantId: s.tenantId };
   }
@@ -97,14 +98,18 @@ async function peekQuotas(
   if (!live) return { nowMs: null, quotas };
   const bySubject = new Map<string, { subject: Subject; rows: { member: string; rule: LimiterRule }[] }>();
   for (const s of seen) {
-    const rule = live.rule(s.subject.tenantId, s.subject.ref);
-    if (!rule) continue;
+    const found = live.rule(s.subject.tenantId, s.subject.ref);
+    if (!found) continue;
+    // A descriptor rule reads its subject from a slot (lib/dataplane/envoy/descriptorRules.ts): one per rule here.
+    const rule = found.scope === "descriptor" ? { ...found, descriptorSlot: `0:${found.ref}` } : found;
     const id = limitedMember({ ...s.subject, ref: "" });
     let group = bySubject.get(id);
     if (!group) bySubject.set(id, (group = { subject: subjectOf(s.subject), rows: [] }));
     group.rows.push({ member: s.member, rule });
     if (rule.attribute)
       group.subject.attributes = { ...group.subject.attributes, [rule.attribute.id]: s.subject.value };
+    if (rule.descriptorSlot)
+      group.subject.attributes = { ...group.subject.attributes, [rule.descriptorSlot]: s.subject.value };
   }
   let nowMs: number | null = null;
   try {

@@ -276,3 +276,25 @@ describe("DecisionBatch: subjects refused, for limited right now", () => {
     expect(limited(batch)).toEqual([["identifier", 'a/"b"\n', "4", 1, NOW]]);
   });
 });
+
+describe("ShouldRateLimit decisions (Envoy's rate limit service)", () => {
+  const limited = (batch: DecisionBatch) =>
+    [...batch.limited.values()].map((m) => [m.subject.scope, m.subject.value, m.subject.ref, m.refused, m.lastMs]);
+
+  it("a refused descriptor rule marks its descriptor subject; one too long to show is left out", () => {
+    const batch = new DecisionBatch();
+    const rule = { name: "per-address", ref: "6", scope: "descriptor" as const };
+    batch.addCheck(
+      T,
+      decisionOf([
+        ruleResult({ ...rule, descriptorSlot: "0:6" }, { allowed: false }),
+        ruleResult({ ...rule, descriptorSlot: "1:6" }, { allowed: false }),
+      ]),
+      NOW,
+      undefined,
+      { "0:6": "10.0.0.1", "1:6": "x".repeat(300) },
+    );
+    expect(limited(batch)).toEqual([["descriptor", "10.0.0.1", "6", 1, NOW]]);
+    expect(cell(batch, "6")).toBeDefined();
+  });
+});

@@ -19,7 +19,8 @@
  * - with a key id, in a real tenant: the request to the tenant's trace for the rule simulator
  *   (lib/monitoring/record/requestTrace.ts);
  * - a decision of POST /api/v1/check (`addCheck`) adds its rule cells only: the request itself
- *   was already recorded by `addRequest`;
+ *   was already recorded by `addRequest`; so does a ShouldRateLimit call of Envoy's rate limit
+ *   service (lib/dataplane/envoy), with its descriptor subjects as `attributes`;
  * - from both: per enforce rule that refused, the subject it counts (key, tenant, ip or
  *   identifier; lib/monitoring/record/limitedSubjects.ts) with its refusals and latest refusal time in that
  *   minute, for "Limited right now".
@@ -170,13 +171,19 @@ export class DecisionBatch {
   }
 
   /** `identifier`: the one the check charged (its refusals go to "Limited right now"). */
-  addCheck(tenantId: string, decision: Decision, nowMs: number, identifier?: string): void {
+  addCheck(
+    tenantId: string,
+    decision: Decision,
+    nowMs: number,
+    identifier?: string,
+    attributes?: Readonly<Record<string, string>>,
+  ): void {
     if (!SAFE_PART.test(tenantId)) {
       this.overflow++;
       return;
     }
     this.addResults(tenantId, decision, Math.floor(nowMs / 1000));
-    this.addLimited(refusedSubjects(tenantId, decision, { identifier }), nowMs);
+    this.addLimited(refusedSubjects(tenantId, decision, { identifier, attributes }), nowMs);
   }
 
   private addLimited(subjects: LimitedSubject[], nowMs: number): void {

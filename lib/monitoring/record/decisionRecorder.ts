@@ -28,8 +28,17 @@ import { appendTrace } from "./traceAppendScript";
 export interface DecisionSink {
   /** A request under /api/v1: `decision` null when no rule matched; `keyId` undefined when unauthenticated. */
   recordRequest(request: RecordedRequest, nowMs?: number): void;
-  /** A decision of POST /api/v1/check (its rule only; the request itself is recorded by recordRequest). */
-  recordCheck(tenantId: string, decision: Decision, nowMs?: number, identifier?: string): void;
+  /**
+   * A decision of POST /api/v1/check (its rule only; the request itself is recorded by recordRequest),
+   * or of a ShouldRateLimit call (its rules, `attributes` the call's descriptor subjects).
+   */
+  recordCheck(
+    tenantId: string,
+    decision: Decision,
+    nowMs?: number,
+    identifier?: string,
+    attributes?: Readonly<Record<string, string>>,
+  ): void;
 }
 
 export type { RecordedRequest };
@@ -74,8 +83,14 @@ export class DecisionRecorder implements DecisionSink {
     this.guard(() => this.batch.addRequest(request, nowMs));
   }
 
-  recordCheck(tenantId: string, decision: Decision, nowMs = this.clock(), identifier?: string): void {
-    this.guard(() => this.batch.addCheck(tenantId, decision, nowMs, identifier));
+  recordCheck(
+    tenantId: string,
+    decision: Decision,
+    nowMs = this.clock(),
+    identifier?: string,
+    attributes?: Readonly<Record<string, string>>,
+  ): void {
+    this.guard(() => this.batch.addCheck(tenantId, decision, nowMs, identifier, attributes));
   }
 
   /** Entries waiting for the next flush (cells, clients and near-limit marks). */

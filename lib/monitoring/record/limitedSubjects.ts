@@ -22,6 +22,8 @@ export interface LimitedSubject {
 }
 
 const QUOTA_SOURCES = new Set(["redis", "cache", "fail_local"]);
+/** The longest descriptor subject recorded for "Limited right now". */
+const DESCRIPTOR_SUBJECT_SHOWN = 256;
 const SCOPES = new Set<string>(SCOPE_LIST);
 
 export interface RefusedWho {
@@ -44,6 +46,12 @@ function valueOf(rule: LimiterRule, who: RefusedWho): string | undefined {
     case "header":
     case "query":
       return rule.attribute ? who.attributes?.[rule.attribute.id] : undefined;
+    case "descriptor": {
+      // Envoy's values may be long (4,096 characters, several per subject): only those a display
+      // and a member can hold are recorded; a longer one is counted in the rule's series only.
+      const value = rule.descriptorSlot ? who.attributes?.[rule.descriptorSlot] : undefined;
+      return value !== undefined && value.length <= DESCRIPTOR_SUBJECT_SHOWN ? value : undefined;
+    }
   }
 }
 

@@ -3,7 +3,7 @@
  * place of the tenant rule, plus the key's other rules; then only those whose `match` fits the
  * request's method and path (decoded once; HEAD is charged as GET; the path in any case with
  * `match.caseInsensitive`). `identifier` rules are never applied to requests (only through
- * POST /api/v1/check).
+ * POST /api/v1/check), nor `descriptor` rules (only over Envoy's rate limit service, lib/dataplane/envoy).
  */
 import type { LimiterRule } from "../../limiter/types";
 import { toLimiterRule, type Rule } from "../rules/ruleSchema";
@@ -49,7 +49,7 @@ function listsMethod(methods: ReadonlySet<string>, method: string): boolean {
  * a rule that lists either method applies.
  */
 export function matchesRequest(rule: CompiledRule, method: string, path: string, overrideMethod?: string): boolean {
-  if (rule.rule.scope === "identifier") return false;
+  if (rule.rule.scope === "identifier" || rule.rule.scope === "descriptor") return false;
   const methods = rule.methods;
   if (
     methods &&

@@ -82,7 +82,7 @@ describe("ruleSchema rejects, naming the field", () => {
       "unknown scope",
       { ...valid, scope: "user" },
       "scope",
-      "scope must be one of key, tenant, ip, identifier, header, query",
+      "scope must be one of key, tenant, ip, identifier, header, query, descriptor",
     ],
     [
       "unknown algorithm",

@@ -6,6 +6,9 @@
 import { z } from "zod";
 import {
   ATTRIBUTE_NAME_MAX,
+  DESCRIPTOR_ENTRIES_MAX,
+  DESCRIPTOR_KEY_MAX,
+  DESCRIPTOR_VALUE_MAX,
   MAX_ATTRIBUTE_WINDOW_MS,
   MAX_BLOCK_MS,
   MAX_GLOB_WILDCARDS,
@@ -59,6 +62,39 @@ export const pathGlobSchema = plainText(
     message: `path may hold at most ${MAX_GLOB_WILDCARDS} wildcards (* or **)`,
   });
 
+/**
+ * One entry of `match.descriptor`: Envoy's descriptor entry key, and the value it must have, or no
+ * value: the rule then counts per distinct value of that entry (docs/envoy.md).
+ */
+const descriptorEntrySchema = z
+  .object({
+    key: plainText(
+      z
+        .string({ error: "descriptor key must be text" })
+        .min(1, "descriptor key must not be empty")
+        .max(DESCRIPTOR_KEY_MAX, `descriptor key must be at most ${DESCRIPTOR_KEY_MAX} characters`),
+      "descriptor key",
+    ),
+    value: plainText(
+      z
+        .string({ error: "descriptor value must be text" })
+        .min(1, "descriptor value must not be empty (leave it out to count per value)")
+        .max(DESCRIPTOR_VALUE_MAX, `descriptor value must be at most ${DESCRIPTOR_VALUE_MAX} characters`),
+      "descriptor value",
+    ).optional(),
+  })
+  .strict();
+
+export type DescriptorEntry = { key: string; value?: string };
+
+export const descriptorMatchSchema = z
+  .array(descriptorEntrySchema, { error: "descriptor must be a list of { key, value? } entries" })
+  .min(1, "descriptor must list at least one entry")
+  .max(DESCRIPTOR_ENTRIES_MAX, `descriptor may list at most ${DESCRIPTOR_ENTRIES_MAX} entries`)
+  .meta({
+    description: `Scope \`descriptor\` only (Envoy's rate limit service, required there): the descriptor this rule applies to, 1..${DESCRIPTOR_ENTRIES_MAX} entries \`{ key, value? }\` (key 1..${DESCRIPTOR_KEY_MAX} characters, value 1..${DESCRIPTOR_VALUE_MAX}). A descriptor matches when it has exactly these keys in this order and the given values; the rule counts per distinct values of the entries without a value. Excludes methods and path.`,
+  });
+
 export const matchSchema = z
   .object({
     methods: z
@@ -75,8 +111,18 @@ export const matchSchema = z
       description:
         "Match `path` without regard to case (`/api/v1/LOGIN` counts against `/api/v1/login`), for APIs whose router ignores case. Requires `path`. Default false: paths are compared exactly.",
     }),
+    descriptor: descriptorMatchSchema.optional(),
   })
   .strict()
+  .refine(
+    (match) =>
+      match.descriptor === undefined ||
+      (match.methods === undefined && match.path === undefined && match.caseInsensitive === undefined),
+    {
+      path: ["descriptor"],
+      message: "a descriptor rule matches Envoy's descriptors only: leave out methods, path and caseInsensitive",
+    },
+  )
   .refine((match) => match.caseInsensitive !== true || match.path !== undefined, {
     path: ["caseInsensitive"],
     message: "caseInsensitive needs a path to compare (without one the rule applies to every path)",
@@ -90,6 +136,38 @@ const QUERY_NAME = new RegExp(`^[A-Za-z0-9._~!$'()*,;:@/?[\\]-]{1,${ATTRIBUTE_NA
 const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "x-api-key", "cookie"]);
 
 const isAttributeScope = (scope: Scope): scope is "header" | "query" => scope === "header" || scope === "query";
+
+/** A descriptor rule with an entry without a value: each value Envoy sends is a counter (and a Redis key). */
+const countsPerValue = (rule: { scope: Scope; match: { descriptor?: DescriptorEntry[] } }): boolean =>
+  rule.scope === "descriptor" && (rule.match.descriptor ?? []).some((entry) => entry.value === undefined);
+
+/**
+ * Scope `descriptor` and `match.descriptor` go together; such a rule answers Envoy, which sends no
+ * response status to count by (chargeOn).
+ */
+function checkDescriptorFields(
+  rule: { scope: Scope; match: { descriptor?: DescriptorEntry[] }; chargeOn?: readonly string[] },
+  ctx: z.RefinementCtx,
+): void {
+  if (rule.scope === "descriptor" && rule.match.descriptor === undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["match", "descriptor"],
+      message: "match.descriptor is required for scope descriptor: the Envoy descriptor the rule applies to",
+    });
+  if (rule.scope !== "descriptor" && rule.match.descriptor !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["match", "descriptor"],
+      message: `match.descriptor is only for scope descriptor, not ${rule.scope}`,
+    });
+  if (rule.scope === "descriptor" && rule.chargeOn !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["chargeOn"],
+      message: "chargeOn cannot be set on a descriptor rule: Envoy's rate limit service never sees the response",
+    });
+}
 
 /** `scopeKey` and `onMissing` belong to the header and query scopes, and only to them. */
 function checkAttributeFields(
@@ -146,12 +224,23 @@ function checkAttributeFields(
  * lib/limiter/subjectBudget.ts, this bounds their memory). Longer periods: scope key, tenant or identifier.
  */
 function checkAttributeLifetime(
-  rule: { scope: Scope; algorithm: string; windowMs: number; limit: number; burst?: number; blockMs: number },
+  rule: {
+    scope: Scope;
+    algorithm: string;
+    windowMs: number;
+    limit: number;
+    burst?: number;
+    blockMs: number;
+    match: { descriptor?: DescriptorEntry[] };
+  },
   ctx: z.RefinementCtx,
 ): void {
-  if (!isAttributeScope(rule.scope)) return;
+  if (!isAttributeScope(rule.scope) && !countsPerValue(rule)) return;
   const max = MAX_ATTRIBUTE_WINDOW_MS;
-  const why = `for scope ${rule.scope}: each distinct value keeps its own Redis key that long; count longer periods with scope key, tenant or identifier`;
+  const why =
+    rule.scope === "descriptor"
+      ? "for a descriptor rule with an entry without a value: each distinct value keeps its own Redis key that long; give every entry a value to count longer periods"
+      : `for scope ${rule.scope}: each distinct value keeps its own Redis key that long; count longer periods with scope key, tenant or identifier`;
   if (rule.windowMs > max)
     ctx.addIssue({ code: "custom", path: ["windowMs"], message: `windowMs must be at most ${max} (1 day) ${why}` });
   if (rule.blockMs > max)
@@ -177,7 +266,13 @@ export const ruleSchema = z
         RULE_NAME_PATTERN,
         `name must be 1-${RULE_NAME_MAX} characters of a-z, 0-9, _ and -, starting with a letter or digit`,
       ),
-    scope: z.enum(SCOPES, { error: `scope must be one of ${SCOPES.join(", ")}` }).default("key"),
+    scope: z
+      .enum(SCOPES, { error: `scope must be one of ${SCOPES.join(", ")}` })
+      .default("key")
+      .meta({
+        description:
+          "Whose counter a request charges: `key`, `tenant`, `ip`, `identifier` (POST /api/v1/check only), `header`/`query` (per value, named by scopeKey), `descriptor` (Envoy's rate limit service only, with match.descriptor; not for key overrides).",
+      }),
     /** scope header: the header's name; scope query: the parameter's name. */
     scopeKey: z
       .string({ error: "scopeKey must be text" })
@@ -253,6 +348,7 @@ export const ruleSchema = z
     }
   })
   .superRefine(checkAttributeFields)
+  .superRefine(checkDescriptorFields)
   .superRefine(checkAttributeLifetime)
   .transform(({ scopeKey, onMissing, ...rule }) => {
     const out: typeof rule & { burst: number; scopeKey?: string; onMissing?: OnMissing } = {
@@ -291,6 +387,11 @@ const CONCURRENCY_REFUSALS: [
     "scope",
     (rule) => rule.scope === "identifier",
     "scope identifier is not available for concurrency (POST /api/v1/check has no request end to release a slot at)",
+  ],
+  [
+    "scope",
+    (rule) => rule.scope === "descriptor",
+    "scope descriptor is not available for concurrency (Envoy's rate limit service is never told when a request ends)",
   ],
   [
     "chargeOn",

@@ -2,7 +2,7 @@
  * Conversion between the contract's rule (lib/policy/rules/ruleSchema.ts) and its database row.
  * windowMs and blockMs are BigInt columns (up to 366 days in ms exceeds int4) and numbers everywhere else.
  */
-import type { Rule } from "./ruleSchema";
+import type { DescriptorEntry, Rule } from "./ruleSchema";
 
 /** The columns of a Rule row that describe the rule itself (no owner, no position). */
 export interface RuleColumns {
@@ -19,6 +19,8 @@ export interface RuleColumns {
   path: string | null;
   /** `match.caseInsensitive`; false when absent (stored rules read back without it). */
   caseInsensitive: boolean;
+  /** `match.descriptor` (scope descriptor), a JSON column; null (or absent when written) otherwise. */
+  descriptor?: unknown;
   blockMs: bigint;
   /** Empty: charged at admission (no chargeOn). */
   chargeOn: string[];
@@ -26,7 +28,8 @@ export interface RuleColumns {
   mode: Rule["mode"];
 }
 
-export function toColumns(rule: Rule): RuleColumns {
+/** The columns to write: `descriptor` left out (NULL) unless the rule has one. */
+export function toColumns(rule: Rule): Omit<RuleColumns, "descriptor"> & { descriptor?: DescriptorEntry[] } {
   return {
     name: rule.name,
     scope: rule.scope,
@@ -40,6 +43,7 @@ export function toColumns(rule: Rule): RuleColumns {
     methods: rule.match.methods ?? [],
     path: rule.match.path ?? null,
     caseInsensitive: rule.match.caseInsensitive ?? false,
+    ...(rule.match.descriptor ? { descriptor: rule.match.descriptor.map(copyEntry) } : {}),
     blockMs: BigInt(rule.blockMs),
     chargeOn: rule.chargeOn ?? [],
     failMode: rule.failMode,
@@ -52,6 +56,8 @@ export function fromColumns(row: RuleColumns): Rule {
   if (row.methods.length > 0) match.methods = row.methods as NonNullable<Rule["match"]["methods"]>;
   if (row.path !== null) match.path = row.path;
   if (row.caseInsensitive) match.caseInsensitive = true;
+  const descriptor = descriptorOf(row.descriptor);
+  if (descriptor) match.descriptor = descriptor;
   const attribute =
     row.scopeKey === null
       ? {}
@@ -71,4 +77,18 @@ export function fromColumns(row: RuleColumns): Rule {
     mode: row.mode,
     ...attribute,
   };
+}
+
+function copyEntry(entry: DescriptorEntry): DescriptorEntry {
+  return entry.value === undefined ? { key: entry.key } : { key: entry.key, value: entry.value };
+}
+
+/** The stored `match.descriptor` (written by toColumns from a parsed rule), or undefined for none. */
+function descriptorOf(column: unknown): DescriptorEntry[] | undefined {
+  if (!Array.isArray(column)) return undefined;
+  return column.map((entry: unknown) => {
+    const { key, value } = (entry ?? {}) as { key?: unknown; value?: unknown };
+    if (typeof key !== "string") throw new Error("stored match.descriptor entry without a key");
+    return typeof value === "string" ? { key, value } : { key };
+  });
 }
