@@ -23,6 +23,8 @@
  *   a second `#` (`#x` -> `##x`), so no raw subject can take a hashed form's key (base64url has no
  *   `#`) and no two raw subjects share one.
  * - an `ip` subject is counted per limitingAddress (IPv6 per /64, IPv4-mapped as IPv4).
+ * - a `key` subject is the API key's id (base62), or a JWT caller's subject marked `~<sub>`
+ *   (lib/dataplane/admission/hostCaller.ts JWT_SUBJECT_MARK): no subject takes a key's counter.
  * - a `header`/`query`/`identifier` value over the tenant's subject budget (Subject.overflow,
  *   lib/limiter/subjectBudget.ts) is counted on an overflow subject `#~<n>` (`2H#~3`): no raw
  *   subject takes that form (it would be `##~3`) and no hashed one (base64url has no `~`).
