@@ -31,7 +31,7 @@ const call = adminCaller(auth);
 const get = (tenantId: string) => call(tenantIdentity, "GET", `/tenants/${tenantId}/identity`, { tenantId });
 const put = (tenantId: string, body: unknown) =>
   call(tenantIdentity, "PUT", `/tenants/${tenantId}/identity`, { tenantId }, body);
-const { auditOf } = auditCalls(call, audit, auditRevert);
+const { auditOf, revert } = auditCalls(call, audit, auditRevert);
 const access = () => runtime.services().access;
 const unique = () => randomBytes(4).toString("hex");
 
@@ -82,6 +82,34 @@ describe("200", () => {
     expect((await put(tenantId, {})).body).toEqual({ hosts: [], apiKeys: true, jwt: null, anonymous: false });
     expect(access().tenantOfHost(host)).toBeUndefined();
     expect(access().jwtVerifier(tenantId)).toBeUndefined();
+  });
+});
+
+describe("revert", () => {
+  it("sets the earlier settings again, audited as identity.replace.revert, and in force here at once", async () => {
+    const tenantId = await newTenant();
+    const [first, second] = [`first-${unique()}.example.com`, `second-${unique()}.example.com`];
+    await put(tenantId, { hosts: [first] });
+    await put(tenantId, { hosts: [second], anonymous: true });
+    const [latest] = await auditOf(tenantId);
+    const res = await revert(latest!.id);
+    expect(res.status).toBe(200);
+    expect((await get(tenantId)).body).toEqual({ hosts: [first], apiKeys: true, jwt: null, anonymous: false });
+    expect(access().tenantOfHost(first)).toBe(tenantId);
+    expect(access().tenantOfHost(second)).toBeUndefined();
+    const [event] = await auditOf(tenantId);
+    expect(event).toMatchObject({ action: "identity.replace.revert", revertOf: latest!.id });
+  });
+
+  it("is a 409 when one of its hosts is another tenant's now", async () => {
+    const [a, b] = [await newTenant(), await newTenant()];
+    const h = `moved-${unique()}.example.com`;
+    await put(a, { hosts: [h] });
+    await put(a, {});
+    await put(b, { hosts: [h] });
+    const [latest] = await auditOf(a);
+    expect((await revert(latest!.id)).status).toBe(409);
+    expect(access().tenantOfHost(h)).toBe(b);
   });
 });
 
