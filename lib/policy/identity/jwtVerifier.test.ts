@@ -74,6 +74,27 @@ describe("a token signed by a key of the set", () => {
   });
 });
 
+describe("the verified-token cache", () => {
+  it("never outlives the token's exp (plus the leeway)", async () => {
+    let now = T0;
+    const v = createJwtVerifier(settings({ jwks: { keys: [es.jwk] } }), { now: () => now });
+    const t = await token(es, {}, { exp: T0 / 1000 + 10 });
+    expect((await v.verify(t)).ok).toBe(true);
+    now = T0 + 20_000;
+    expect((await v.verify(t)).ok).toBe(true);
+    now = T0 + 41_000;
+    refused(await v.verify(t), /expired/);
+  });
+
+  it("is keyed by the whole token: the same claims with another signature are checked again", async () => {
+    const v = inline();
+    const t = await token(es);
+    expect((await v.verify(t)).ok).toBe(true);
+    const [header, payload] = t.split(".");
+    refused(await v.verify(`${header}.${payload}.${Buffer.from("forged").toString("base64url")}`), /signature/);
+  });
+});
+
 describe("each defect is refused with its reason", () => {
   it("expired (beyond the leeway)", async () => {
     refused(await inline().verify(await token(es, {}, { exp: T0 / 1000 - 31 })), /expired/);

@@ -5,11 +5,18 @@
  * and `aud` matching when the tenant set them, `exp` and `nbf` holding with 30 s of leeway, and
  * the `subjectClaim` claim a string of 1 to 256 characters: the caller.
  *
+ * Verified tokens are remembered (a bounded cache: at most 10,000 per verifier, dropped whole when
+ * full), keyed by the SHA-256 of the whole token, so only the very same bytes, signature included,
+ * ever hit; each entry lasts at most 60 s and never past the token's `exp` (plus the leeway): a
+ * client sending the same token on every call pays for one signature check a minute, not one per
+ * request. Refusals are not remembered.
+ *
  * `verify` answers a value, never throws: `{ ok: true, subject, tier? }`, `{ ok: false, reason }`
  * (a 401, the reason safe to show the client), or `{ ok: false, unavailable: true }` (the JWKS was
  * never fetched and cannot be now: a 503). One verifier per tenant and settings, kept across access
  * cache reloads (accessCache.ts), so the JWKS cache survives them.
  */
+import { hash } from "node:crypto";
 import { errors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
 import { JWT_ALGORITHMS, type JwtSettings } from "./identitySchema";
 import { inlineKeys, JwksUnavailableError, remoteKeys, type JwksSourceOptions } from "./jwksSource";
@@ -17,6 +24,8 @@ import { inlineKeys, JwksUnavailableError, remoteKeys, type JwksSourceOptions } 
 export const MAX_TOKEN_BYTES = 8 * 1024;
 export const CLOCK_LEEWAY_S = 30;
 export const MAX_SUBJECT_CHARS = 256;
+export const VERIFIED_CACHE_MS = 60_000;
+export const VERIFIED_CACHE_SIZE = 10_000;
 
 export type JwtVerdict =
   | { ok: true; subject: string; tier?: string }
@@ -55,9 +64,17 @@ export function createJwtVerifier(settings: JwtSettings, opts: JwksSourceOptions
     ...(settings.issuer ? { issuer: settings.issuer } : {}),
     ...(settings.audience ? { audience: settings.audience } : {}),
   };
+  const clock = opts.now ?? Date.now;
+  const verified = new Map<string, { verdict: JwtVerdict & { ok: true }; until: number }>();
   return {
     async verify(token) {
       if (token.length > MAX_TOKEN_BYTES) return { ok: false, reason: "The token is over 8 KiB." };
+      const id = hash("sha256", token, "base64url");
+      const known = verified.get(id);
+      if (known) {
+        if (clock() < known.until) return known.verdict;
+        verified.delete(id);
+      }
       let payload: Record<string, unknown>;
       try {
         const now = opts.now?.();
@@ -82,7 +99,16 @@ export function createJwtVerifier(settings: JwtSettings, opts: JwksSourceOptions
           reason: `The token's ${settings.subjectClaim} claim must be text of 1 to ${MAX_SUBJECT_CHARS} characters.`,
         };
       const tier = settings.tierClaim ? payload[settings.tierClaim] : undefined;
-      return typeof tier === "string" && tier !== "" ? { ok: true, subject, tier } : { ok: true, subject };
+      const verdict: JwtVerdict & { ok: true } =
+        typeof tier === "string" && tier !== "" ? { ok: true, subject, tier } : { ok: true, subject };
+      const now = clock();
+      const until = Math.min(
+        now + VERIFIED_CACHE_MS,
+        typeof payload.exp === "number" ? (payload.exp + CLOCK_LEEWAY_S) * 1000 : Infinity,
+      );
+      if (verified.size >= VERIFIED_CACHE_SIZE) verified.clear();
+      verified.set(id, { verdict, until });
+      return verdict;
     },
   };
 }
