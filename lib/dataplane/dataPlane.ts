@@ -9,7 +9,8 @@
  * X-Forwarded-For as far as SLUICE_TRUST_PROXY allows), make ONE admission (lib/dataplane/admission/admit.ts:
  * key, rules, one limiter decision), then answer:
  * - /api/v1/echo[/...]: the demo route; /api/v1/check: the decision service;
- * - /api/v1/authorize: forward auth, deciding for the method and URI a proxy forwards
+ * - /api/v1/authorize: forward auth, deciding for the method and URI a proxy forwards, for the
+ *   tenant whose host X-Forwarded-Host (else Host) names, with that tenant's callers, if any
  *   (X-Forwarded-Method/-Uri or X-Original-Method/-URI; `query` rules read that URI's query,
  *   `header` rules the headers the proxy passes on): 200 empty + headers, or the refusal;
  * - any other path: the tenant's gateway upstream (lib/dataplane/gateway/forwardToUpstream.ts, wired in entry.ts), or 404.
@@ -133,6 +134,19 @@ function forwardedValue(req: IncomingMessage, forwarded: string, original: strin
   return value ?? other;
 }
 
+/**
+ * The host of the request forward auth decides for: the proxy's X-Forwarded-Host, else the Host of
+ * the subrequest; a reply when X-Forwarded-Host is sent more than once or lists several hosts (a
+ * client's own value beside the proxy's: neither may pick the tenant).
+ */
+function forwardedHost(req: IncomingMessage): string | undefined | Reply {
+  const sent = req.headersDistinct["x-forwarded-host"];
+  if (!sent) return req.headers.host;
+  if (sent.length > 1 || sent[0]!.includes(","))
+    return problemReplyFor("bad_request", "Forward auth needs one X-Forwarded-Host, not several.");
+  return sent[0]!.trim();
+}
+
 /** The method, decoded path and query forward auth decides for, from the proxy's headers. */
 function forwardedRequest(req: IncomingMessage): { method: string; path: string; query: string } | Reply {
   const method = forwardedValue(req, "x-forwarded-method", "x-original-method");
@@ -205,6 +219,13 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
         query: forwarded.query,
         forwardAuth: true,
       };
+      // The protected API's host names the tenant (its callers apply), when it is a tenant's.
+      if (hostTenant === undefined && deps.admit.access.hasHosts()) {
+        const host = forwardedHost(req);
+        if (typeof host === "object") return writeReply(req, res, withProblemHeader(host));
+        const tenant = tenantOfHost(deps.admit.access, host);
+        if (tenant !== undefined) request.hostTenant = tenant;
+      }
     }
     // /api/v1/check: the identifier's decision is made in the admission's limiter call (routes.ts checkPlan).
     // Not when the body waits for `100 Continue`: it is read once the call is admitted (checkReply).

@@ -142,3 +142,42 @@ describe("JWT callers", () => {
     expect(asKey.status).toBe(200);
   });
 });
+
+describe("forward auth (/api/v1/authorize) on Sluice's own host", () => {
+  const forwarded = (h: string, uri = "/orders/1") => ({
+    "x-forwarded-method": "GET",
+    "x-forwarded-uri": uri,
+    "x-forwarded-host": h,
+  });
+
+  it("finds the tenant by X-Forwarded-Host: anonymous callers limited per IP, JWT callers admitted", async () => {
+    const h = host();
+    const { tenantId } = await bed.tenant([perIp(2)], {
+      identity: { hosts: [h], anonymous: true, jwt: { issuer: ISSUER, jwks: { keys: [jwk] } } },
+    });
+    const send = (headers: Record<string, string> = {}) =>
+      bed.send(null, { target: "/api/v1/authorize", headers: { ...forwarded(`${h}:443`), ...headers } });
+    const first = await send();
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-sluice-tenant")).toBe(tenantId);
+    expect(first.headers.get("x-sluice-key")).toBeNull();
+    expect((await send({ authorization: `Bearer ${await jwt("erin")}` })).status).toBe(200);
+    expect((await send()).status).toBe(429);
+    expect((await send({ authorization: "Bearer not.a.jwt" })).status).toBe(401);
+  });
+
+  it("refuses a Sluice key of another tenant than the forwarded host's (401) and an ambiguous X-Forwarded-Host (400)", async () => {
+    const h = host();
+    const own = await bed.tenant([], { identity: { hosts: [h] } });
+    const other = await bed.tenant([]);
+    const send = (key: string, headers: Record<string, string | string[]>) =>
+      bed.send(key, { target: "/api/v1/authorize", headers });
+    expect((await send(own.key, forwarded(h))).status).toBe(200);
+    expect((await send(other.key, forwarded(h))).status).toBe(401);
+    // A host that is no tenant's: the key's tenant, as before.
+    expect((await send(other.key, forwarded("unknown.example.com"))).status).toBe(200);
+    const twice = await send(own.key, { ...forwarded(h), "x-forwarded-host": [h, "evil.example.com"] });
+    expect(twice.status).toBe(400);
+    expect(twice.headers.get("x-sluice-problem")).not.toBeNull();
+  });
+});
