@@ -154,9 +154,15 @@ class CheckPlan {
   }
 }
 
-/** /api/v1/authorize, admitted: 200 with an empty body, the tenant and the key id (a key caller's) for the proxy. */
+/**
+ * /api/v1/authorize, admitted: 200 with an empty body, the tenant and the key id for the proxy. The
+ * key id is empty for a caller without a key (a JWT or anonymous caller on a tenant's host), never
+ * absent: Caddy copies an absent header as its literal placeholder (deploy/caddy/Caddyfile).
+ */
 export function authorizedReply(client: Client): Reply {
-  const headers: Record<string, string> = { "x-sluice-tenant": client.tenantId };
-  if (client.key) headers["x-sluice-key"] = client.key.id;
-  return { status: 200, headers, body: "" };
+  return {
+    status: 200,
+    headers: { "x-sluice-tenant": client.tenantId, "x-sluice-key": client.key?.id ?? "" },
+    body: "",
+  };
 }
