@@ -48,7 +48,7 @@ test("invalid input shows inline errors and saves nothing; a valid rule is saved
   await form.getByLabel("Name", { exact: true }).fill("Per Key");
   await form.getByLabel("Limit").fill("0");
   await form.getByLabel("Window").fill("60000");
-  await form.getByLabel("Path").fill("elsewhere");
+  await form.getByLabel("Path", { exact: true }).fill("elsewhere");
   await form.getByRole("button", { name: "Save rules" }).click();
 
   // Plain words on the marked fields: the form's labels, never the API's field names.
@@ -60,7 +60,7 @@ test("invalid input shows inline errors and saves nothing; a valid rule is saved
   await expect(form.getByLabel("Window")).toHaveAccessibleDescription(
     /Window: write a number and a unit: 500 ms, 30 s, 1 min/,
   );
-  await expect(form.getByLabel("Path")).toHaveAccessibleDescription(/Path must start with \//);
+  await expect(form.getByLabel("Path", { exact: true })).toHaveAccessibleDescription(/Path must start with \//);
   await expect(form).not.toContainText("windowMs");
   await expect(form.locator(`tr[data-rule="Per Key"]`)).toContainText("4 fields to fix");
   await expect(form.getByLabel("Name", { exact: true })).toBeFocused();
@@ -74,7 +74,7 @@ test("invalid input shows inline errors and saves nothing; a valid rule is saved
 
   await form.getByLabel("Name", { exact: true }).fill("per-key");
   await form.getByLabel("Window").fill("1 min");
-  await form.getByLabel("Path").fill("/api/v1/echo/**");
+  await form.getByLabel("Path", { exact: true }).fill("/api/v1/echo/**");
   await form.getByRole("checkbox", { name: "GET" }).check();
   await form.getByRole("checkbox", { name: /^Shadow mode/ }).check();
   await form.getByRole("button", { name: "Save rules" }).click();

@@ -9,7 +9,7 @@ import { startRedisCluster, type RedisClusterHandle } from "@/test/support/redis
 import { limiterRule } from "@/test/support/rules";
 import { createRedisClient, type RedisClient } from "../redis/connect";
 import { createLimiter, type Limiter } from "./decide";
-import { DEFAULT_HOUSEKEEPING, heartbeatLibrary, removeUnusedLibraries } from "./decideLibraries";
+import { heartbeatLibrary, housekeepingFor, removeUnusedLibraries } from "./decideLibraries";
 import { decideLibrary } from "./decideScript";
 import { ALGORITHMS } from "./types";
 
@@ -85,7 +85,7 @@ describe("Redis Cluster", () => {
     const code = `#!lua name=${old}\nredis.register_function('sluice_decide_00000000deadbeef', function() return 1 end)`;
     await Promise.all(masters.map((node) => node.call("FUNCTION", "LOAD", "REPLACE", code)));
     await limiter.decide([limiterRule({})], { tenantId: "tenant-lib", keyId: "k" }); // loads this version's
-    const h = { ...DEFAULT_HOUSEKEEPING, graceMs: 0 };
+    const h = { ...housekeepingFor("cl:"), graceMs: 0 };
     await heartbeatLibrary(redis, decideLibrary().library, h);
     expect(await removeUnusedLibraries(redis, decideLibrary().library, h)).toEqual([old]);
     for (const node of masters) expect(await node.call("FUNCTION", "LIST", "LIBRARYNAME", old)).toEqual([]);

@@ -18,8 +18,11 @@
  *   instance between its load and its first beat.
  * - Safe either way: a library deleted while some instance still calls it is loaded again by that
  *   instance on its next call (FCALL reports it missing, decideScript.ts), never a failed decision.
- * - Heartbeat keys are not under SLUICE_REDIS_PREFIX: libraries belong to the whole Redis server,
- *   so deployments sharing one Redis under different prefixes see each other's heartbeats.
+ * - Heartbeat keys are under SLUICE_REDIS_PREFIX like every key Sluice writes (an ACL user limited
+ *   to `~<prefix>*` can write them). Libraries belong to the whole Redis server, so two deployments
+ *   of different versions under different prefixes of one Redis do not see each other's heartbeats:
+ *   each deletes the other's library about once per grace, and the other reloads it on its next
+ *   call (above). A bounded cost, against keys outside the prefix.
  * - Never throws: a Redis that is down or refuses functions (an ACL, Redis < 7) skips the pass.
  */
 import type { Cluster, Redis } from "ioredis";
@@ -35,12 +38,13 @@ export interface LibraryHousekeeping {
   graceMs: number;
 }
 
-export const DEFAULT_HOUSEKEEPING: LibraryHousekeeping = {
+/** The housekeeping of an instance whose keys are under `redisPrefix` (SLUICE_REDIS_PREFIX). */
+export const housekeepingFor = (redisPrefix: string): LibraryHousekeeping => ({
   libraryPrefix: "sluice_",
-  heartbeatPrefix: "sluice-decide-library:",
+  heartbeatPrefix: `${redisPrefix}decide-library:`,
   heartbeatTtlMs: 180_000,
   graceMs: 3_600_000,
-};
+});
 
 const liveKey = (h: LibraryHousekeeping, name: string) => `${h.heartbeatPrefix}live:${name}`;
 const orphanKey = (h: LibraryHousekeeping, name: string) => `${h.heartbeatPrefix}orphan:${name}`;
@@ -111,7 +115,7 @@ export async function removeUnusedLibraries(
  */
 export function startLibraryHousekeeping(
   redis: RedisClient,
-  h: LibraryHousekeeping = DEFAULT_HOUSEKEEPING,
+  h: LibraryHousekeeping,
   library: string = decideLibrary().library,
   log: (line: string) => void = console.warn,
 ): { first: Promise<void>; stop: () => void } {

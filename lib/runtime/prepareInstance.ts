@@ -16,7 +16,7 @@
  * the access cache's contract, as it would after start.
  */
 import { config } from "../config/config";
-import { startLibraryHousekeeping } from "../limiter/decideLibraries";
+import { housekeepingFor, startLibraryHousekeeping } from "../limiter/decideLibraries";
 import { warmLimiter } from "../limiter/warmLimiter";
 import { getRedis } from "../redis/client";
 import { evictionVerdict, evictionWarning, readEvictionPolicyWhy } from "../redis/evictionPolicy";
@@ -55,7 +55,7 @@ export async function prepareInstance(): Promise<void> {
   if (!isControlPlaneWorker()) {
     await checkEvictionAtStart(getRedis(), c.requireNoEviction);
     // Not awaited: a Redis that is down must not hold the start (each beat never throws).
-    startLibraryHousekeeping(getRedis());
+    startLibraryHousekeeping(getRedis(), housekeepingFor(c.redisPrefix));
   }
   await Promise.all([warmLimiter(getRedis(), s.limiter), s.access.ready().catch(() => undefined)]);
 }

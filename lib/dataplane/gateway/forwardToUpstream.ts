@@ -210,6 +210,7 @@ class Exchange implements Dispatcher.DispatchHandler {
       return;
     }
     this.f.res.once("close", this.onResClose);
+    this.f.req.socket.once("end", this.onClientEnd);
     this.timer = setTimeout(this.onTimeout, this.f.upstream.timeoutMs);
     this.dispatch();
   }
@@ -401,6 +402,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     clearTimeout(this.timer);
     const res = this.f.res;
     res.off("close", this.onResClose);
+    this.f.req.socket.off("end", this.onClientEnd);
     res.off("finish", this.onResFinish);
     res.off("error", this.onResError);
     res.off("drain", this.onDrain);
@@ -415,6 +417,15 @@ class Exchange implements Dispatcher.DispatchHandler {
   private readonly onResFinish = () => this.settle();
   private readonly onResError = () => {
     if (!this.f.res.destroyed) this.f.res.destroy();
+  };
+  /**
+   * The client ended its side of the connection before the answer was finished. The server answers
+   * half-closed clients (lib/dataplane/httpServer.ts), so no `close` comes: a client that went away
+   * would hold the upstream request (forever for a stream) and its concurrency lease. As nginx does
+   * for a proxied request (its 499), the exchange is over: the response is destroyed (onResClose).
+   */
+  private readonly onClientEnd = () => {
+    if (!this.f.res.writableFinished && !this.f.res.destroyed) this.f.res.destroy();
   };
   /** The response closed: finished (the exchange is over), or the client went away (abort upstream). */
   private readonly onResClose = () => {

@@ -22,12 +22,12 @@ describe("loadScript", () => {
   });
 
   it("pins the decide script's SHA, so every edit of the Lua is deliberate (update the pin with it)", () => {
-    expect(decideScriptSha()).toBe("a80fdb5d9d11638d6a3e128420e319089947fe29");
+    expect(decideScriptSha()).toBe("bb3112ad3c97ce5b336d01d8bc2352b476151eb3");
   });
 
   it("pins the give-back script's SHA (count by response), which shares the algorithms' state formats", () => {
     expect(giveBackScriptSource()).not.toMatch(/--!include/);
     expect(giveBackScriptSource()).toMatch(/GIVE_BACKS\["sw"\]/);
-    expect(giveBackScriptSha()).toBe("518d0f7e598230da0628902af6e63dd5943268b9");
+    expect(giveBackScriptSha()).toBe("9adafcd6c4c81ff88170adfd49a22fcc94d3de24");
   });
 });

@@ -33,7 +33,10 @@ function parseCommands(buffer: string): { commands: string[][]; rest: string } {
   return { commands, rest: buffer.slice(at) };
 }
 
-/** A Redis stand-in whose SUBSCRIBE replies wait for `confirm()`. */
+/**
+ * A Redis stand-in whose SUBSCRIBE replies wait for `confirm()`; as a real Redis answers a
+ * connection's commands in order, every reply after a held one waits with it.
+ */
 async function heldSubscribeRedis() {
   const held: (() => void)[] = [];
   let seen!: () => void;
@@ -49,12 +52,13 @@ async function heldSubscribeRedis() {
       buffer = parsed.rest;
       for (const [name = "", ...args] of parsed.commands) {
         const command = name.toLowerCase();
-        if (command === "info") socket.write(bulk("# Server\r\nloading:0\r\n"));
+        const reply = (text: string) => (held.length > 0 ? held.push(() => socket.write(text)) : socket.write(text));
+        if (command === "info") reply(bulk("# Server\r\nloading:0\r\n"));
         else if (command === "subscribe") {
           held.push(() => socket.write(`*3\r\n${bulk("subscribe")}${bulk(args[0]!)}:1\r\n`));
           seen();
-        } else if (command === "ping") socket.write(`*2\r\n${bulk("pong")}${bulk("")}`);
-        else socket.write("+OK\r\n");
+        } else if (command === "ping") reply(`*2\r\n${bulk("pong")}${bulk("")}`);
+        else reply("+OK\r\n");
       }
     });
   });

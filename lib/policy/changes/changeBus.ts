@@ -83,33 +83,42 @@ export function subscribeChanges(
     };
   }
   // A subscribed connection can do nothing else: use a dedicated one, without a command timeout
-  // (it only waits for messages), with an offline queue and no retry limit (an instance starting
-  // while Redis is down subscribes once Redis answers). It subscribes itself after every
-  // (re)connection, and reports the subscription only once Redis has confirmed the SUBSCRIBE: the
-  // caller's "reload everything" must not run before notices can arrive, or a change published in
-  // between is missed until the next full refresh (ioredis' autoResubscribe sends the SUBSCRIBE
-  // and says "ready" before its reply; lib/policy/changes/changeBus.test.ts).
+  // (it only waits for messages), with an offline queue and no retry limit so the first SUBSCRIBE
+  // waits for a connection (an instance starting while Redis is down would otherwise never
+  // subscribe: ioredis re-subscribes on reconnect only what was once subscribed), and
+  // autoResubscribe for every later reconnect, Sentinel failovers included
+  // (lib/policy/changes/changeBus.int.test.ts, lib/redis/sentinel.int.test.ts).
   const subscriber = redis.duplicate({
     commandTimeout: undefined,
     enableOfflineQueue: true,
     maxRetriesPerRequest: null,
-    autoResubscribe: false,
+    autoResubscribe: true,
     connectionName: SUBSCRIBER_CONNECTION_NAME,
   } as never) as RedisClient;
   const channel = changesChannel(prefix);
   subscriber.on("message", (got: string, message: string) => {
     if (got === channel) dispatch(message);
   });
-  // "ready" follows every (re)connection, whose subscriptions start empty.
+  // The subscription is reported only once Redis has confirmed it: the caller's "reload everything"
+  // must not run before notices can arrive, or a change published in between is missed until the
+  // next full refresh. "ready" follows every (re)connection, on the tick after ioredis wrote that
+  // connection's SUBSCRIBE (the offline queue's first, autoResubscribe's later); Redis answers a
+  // connection's commands in order, so a PING sent now is answered after the SUBSCRIBE is
+  // confirmed (lib/policy/changes/changeBus.test.ts).
   subscriber.on("ready", () => {
-    subscriber.subscribe(channel).then(
+    subscriber.ping().then(
       () => handlers.onSubscribed(),
-      (error: Error) => logOutage(`[sluice] change subscription failed, relying on periodic refresh: ${error.message}`),
+      () => undefined, // the connection dropped: the next "ready" reports
     );
   });
   subscriber.on("error", () => {
     // The command client logs outages; the subscriber reconnects by itself.
   });
+  subscriber
+    .subscribe(channel)
+    .catch((error: Error) =>
+      logOutage(`[sluice] change subscription failed, relying on periodic refresh: ${error.message}`),
+    );
   const ping = setInterval(() => {
     withDeadline(subscriber, () => subscriber.ping(), SUBSCRIBER_PING_TIMEOUT_MS).catch(() => undefined);
   }, SUBSCRIBER_PING_MS);

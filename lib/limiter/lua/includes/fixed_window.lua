@@ -4,20 +4,29 @@
   text "<window index>:<count>" (see "Compact states" in the preamble).
 ]]
 local FW_COUNT = 2097152 -- 2^21
+
+-- A state's window index and count (one reading for the decision and its give-back).
+local function fw_decode(raw)
+  local packed = tonumber(raw)
+  if packed then
+    local sc = packed % FW_COUNT
+    return (packed - sc) / FW_COUNT, sc
+  end
+  return split2(raw)
+end
+
+local function fw_encode(w, count)
+  if count < FW_COUNT and w < PACK_WINDOWS then return w * FW_COUNT + count end
+  return w .. ":" .. count
+end
+
 ALGORITHMS["fw"] = function(key, field, now, now_us, limit, window, burst, cost)
   local w = now / window
   w = w - w % 1 -- floor inline: see the preamble, above now_from
   local count = 0
   local raw = state_of(key, field)
   if raw then
-    local sw, sc
-    local packed = tonumber(raw)
-    if packed then
-      sc = packed % FW_COUNT
-      sw = (packed - sc) / FW_COUNT
-    else
-      sw, sc = split2(raw)
-    end
+    local sw, sc = fw_decode(raw)
     if sw == w then count = sc end
   end
   local until_end = (w + 1) * window - now
@@ -35,7 +44,7 @@ ALGORITHMS["fw"] = function(key, field, now, now_us, limit, window, burst, cost)
   if after > 0 then a_reset = until_end end
   local value
   if cost > 0 then
-    if after < FW_COUNT and w < PACK_WINDOWS then value = w * FW_COUNT + after else value = w .. ":" .. after end
+    value = fw_encode(w, after)
   end
   return allowed, retry, b_left, b_reset, b_reset, a_left, a_reset, a_reset, value, ttl_ms(until_end)
 end

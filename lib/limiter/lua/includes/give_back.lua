@@ -1,8 +1,8 @@
 --[[
   Give-backs of count by response (rule field chargeOn): undoing one reservation a decision made
   (lib/limiter/giveBackScript.ts states the contract). Included by give_back.lua after the
-  algorithms, whose state formats (FW_COUNT, SW_COUNT, entry_cost, the TAT helpers) and the
-  preamble's subject states it uses. Defines GIVE_BACKS: code ->
+  algorithms, whose state formats (fw_decode and fw_encode, sw_decode and sw_encode, entry_cost,
+  the TAT helpers) and the preamble's subject states it uses. Defines GIVE_BACKS: code ->
     give_back(key, field, reserved, now, limit, window, burst, cost, tat_until)
   which gives `cost` units reserved at `reserved` (epoch ms: the reserving call's now) back, and
   returns true, or returns false when there is nothing left to give back (no state).
@@ -32,18 +32,11 @@ GIVE_BACKS["fw"] = function(key, field, reserved, now, limit, window, burst, cos
   local raw = state_of(key, field)
   if not raw then return false end
   local w = floor(reserved / window)
-  local sw, sc
-  local packed = tonumber(raw)
-  if packed then
-    sc = packed % FW_COUNT
-    sw = (packed - sc) / FW_COUNT
-  else
-    sw, sc = split2(raw)
-  end
+  local sw, sc = fw_decode(raw)
   if sw ~= w or sc <= 0 then return false end
   local count = sc - cost
   if count < 0 then count = 0 end
-  if count < FW_COUNT and w < PACK_WINDOWS then put_back(key, field, w * FW_COUNT + count) else put_back(key, field, w .. ":" .. count) end
+  put_back(key, field, fw_encode(w, count))
   return true
 end
 
@@ -51,16 +44,7 @@ GIVE_BACKS["sw"] = function(key, field, reserved, now, limit, window, burst, cos
   local raw = state_of(key, field)
   if not raw then return false end
   local w = floor(reserved / window)
-  local sw, sc, sp
-  local packed = tonumber(raw)
-  if packed then
-    sc = packed % SW_COUNT
-    local rest = (packed - sc) / SW_COUNT
-    sp = rest % SW_COUNT
-    sw = (rest - sp) / SW_COUNT
-  else
-    sw, sc, sp = split3(raw)
-  end
+  local sw, sc, sp = sw_decode(raw)
   if sw == w and sc > 0 then
     sc = sc - cost
     if sc < 0 then sc = 0 end
@@ -70,11 +54,7 @@ GIVE_BACKS["sw"] = function(key, field, reserved, now, limit, window, burst, cos
   else
     return false
   end
-  if sc < SW_COUNT and sp < SW_COUNT and sw < PACK_WINDOWS then
-    put_back(key, field, (sw * SW_COUNT + sp) * SW_COUNT + sc)
-  else
-    put_back(key, field, sw .. ":" .. sc .. ":" .. sp)
-  end
+  put_back(key, field, sw_encode(sw, sc, sp))
   return true
 end
 

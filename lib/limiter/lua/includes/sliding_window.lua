@@ -6,6 +6,24 @@
   text "<window index>:<current>:<previous>" (see "Compact states" in the preamble).
 ]]
 local SW_COUNT = 1024 -- 2^10
+
+-- A state's window index, current and previous counts (one reading for the decision and its give-back).
+local function sw_decode(raw)
+  local packed = tonumber(raw)
+  if packed then
+    local sc = packed % SW_COUNT
+    local rest = (packed - sc) / SW_COUNT
+    local sp = rest % SW_COUNT
+    return (rest - sp) / SW_COUNT, sc, sp
+  end
+  return split3(raw)
+end
+
+local function sw_encode(w, c, p)
+  if c < SW_COUNT and p < SW_COUNT and w < PACK_WINDOWS then return (w * SW_COUNT + p) * SW_COUNT + c end
+  return w .. ":" .. c .. ":" .. p
+end
+
 --[[
   Time until the estimate is at most `target` (ms, rounded up; 0 when it is already, or nothing is
   counted): within this window as the previous window's weight decays, else in the next one, where
@@ -43,16 +61,7 @@ ALGORITHMS["sw"] = function(key, field, now, now_us, limit, window, burst, cost)
   local cur, prev = 0, 0
   local raw = state_of(key, field)
   if raw then
-    local sw, sc, sp
-    local packed = tonumber(raw)
-    if packed then
-      sc = packed % SW_COUNT
-      local rest = (packed - sc) / SW_COUNT
-      sp = rest % SW_COUNT
-      sw = (rest - sp) / SW_COUNT
-    else
-      sw, sc, sp = split3(raw)
-    end
+    local sw, sc, sp = sw_decode(raw)
     if sw == w then
       cur, prev = sc, sp
     elseif sw == w - 1 then
@@ -74,11 +83,7 @@ ALGORITHMS["sw"] = function(key, field, now, now_us, limit, window, burst, cost)
   local a1, a2, a3 = sw_view(limit, window, until_end, prev, cur + cost)
   local value
   if cost > 0 then
-    if cur + cost < SW_COUNT and prev < SW_COUNT and w < PACK_WINDOWS then
-      value = (w * SW_COUNT + prev) * SW_COUNT + cur + cost
-    else
-      value = w .. ":" .. (cur + cost) .. ":" .. prev
-    end
+    value = sw_encode(w, cur + cost, prev)
   end
   return allowed, retry, b1, b2, b3, a1, a2, a3, value, ttl_ms(until_end + window)
 end
