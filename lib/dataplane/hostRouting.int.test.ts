@@ -181,3 +181,39 @@ describe("forward auth (/api/v1/authorize) on Sluice's own host", () => {
     expect(twice.headers.get("x-sluice-problem")).not.toBeNull();
   });
 });
+
+describe("a JWKS URL through the data plane", () => {
+  it("serves the keys it fetched while the URL is down (the fake-clock cases: jwtVerifier.test.ts), and is a 503 with Retry-After while never fetched", async () => {
+    const { createServer } = await import("node:http");
+    let up = true;
+    const jwksServer = createServer((_req, res) => {
+      if (!up) return res.destroy();
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((resolve) => jwksServer.listen(0, "127.0.0.1", resolve));
+    const port = (jwksServer.address() as { port: number }).port;
+    try {
+      const h = host();
+      await bed.tenant([], { identity: { hosts: [h], jwt: { jwksUrl: `http://127.0.0.1:${port}/jwks.json` } } });
+      const send = async () =>
+        bed.send(null, { target: "/orders/1", headers: { host: h, authorization: `Bearer ${await jwt("gina")}` } });
+      expect((await send()).status).toBe(200);
+      up = false;
+      expect((await send()).status).toBe(200);
+
+      // Never fetched: another tenant whose JWKS answers nothing.
+      const h2 = host();
+      await bed.tenant([], { identity: { hosts: [h2], jwt: { jwksUrl: `http://127.0.0.1:${port}/jwks.json` } } });
+      const unavailable = await bed.send(null, {
+        target: "/orders/1",
+        headers: { host: h2, authorization: `Bearer ${await jwt("gina")}` },
+      });
+      expect(unavailable.status).toBe(503);
+      expect(unavailable.headers.get("retry-after")).toBe("60");
+      expect(unavailable.headers.get("content-type")).toMatch(/problem\+json/);
+    } finally {
+      jwksServer.closeAllConnections();
+      await new Promise((resolve) => jwksServer.close(resolve));
+    }
+  });
+});
