@@ -46,7 +46,7 @@ export class AccessCache {
   /** Host (lower case, no port) -> tenant id. */
   private hosts = new Map<string, string>();
   /** Each tenant's JWT verifier, with the settings (as JSON) it was made for. */
-  private verifiers = new Map<string, { settings: string; verifier: JwtVerifier }>();
+  private verifiers = new Map<string, { jwt: object; settings: string; verifier: JwtVerifier }>();
   /** Sequence of the newest load whose data each tenant holds. */
   private stamp = new Map<string, number>();
   private seq = 0;
@@ -114,11 +114,16 @@ export class AccessCache {
   jwtVerifier(tenantId: string): JwtVerifier | undefined {
     const jwt = this.tenants.get(tenantId)?.identity?.jwt;
     if (!jwt) return undefined;
-    const settings = JSON.stringify(jwt);
     const known = this.verifiers.get(tenantId);
-    if (known && known.settings === settings) return known.verifier;
+    // The same settings object (no reload since): no serialisation on the request path.
+    if (known && known.jwt === jwt) return known.verifier;
+    const settings = JSON.stringify(jwt);
+    if (known && known.settings === settings) {
+      known.jwt = jwt; // reloaded unchanged: the verifier (and its JWKS cache) stays
+      return known.verifier;
+    }
     const verifier = createJwtVerifier(jwt, this.events.jwks);
-    this.verifiers.set(tenantId, { settings, verifier });
+    this.verifiers.set(tenantId, { jwt, settings, verifier });
     return verifier;
   }
 
