@@ -52,7 +52,7 @@ import { rulesForRequest } from "../../policy/compiled/effectiveRules";
 import { ANONYMOUS_TENANT, anonymousRule } from "../../policy/compiled/anonymousRule";
 import { describeAttribute, resolveAttributes } from "./requestAttributes";
 import type { KeyUsage } from "./keyUsage";
-import { hostCaller, JWT_SUBJECT_MARK } from "./hostCaller";
+import { hostCaller, jwtMonitoringId, JWT_SUBJECT_MARK } from "./hostCaller";
 import type { CompiledRule } from "../../policy/compiled/effectiveRules";
 
 export const QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
@@ -256,6 +256,8 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   let tenantId: string;
   /** The `key` scope's subject: the key id, a JWT caller's marked subject; undefined: anonymous. */
   let callerId: string | undefined;
+  /** Who the monitoring data shows (a JWT subject in a safe form: hostCaller.ts jwtMonitoringId). */
+  let recordedId: string | undefined;
   let ownRules: CompiledRule[];
   let client: Client;
   if (request.hostTenant === undefined) {
@@ -267,7 +269,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     if (!key || !verifyKey(presented, key.secretHash))
       return anonymous(deps, request, "The API key is malformed, unknown, revoked or expired.");
     tenantId = key.tenantId;
-    callerId = key.id;
+    callerId = recordedId = key.id;
     ownRules = key.rules;
     client = { tenantId, key, ip };
   } else {
@@ -283,12 +285,13 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     }
     if (caller.kind === "key") {
       key = caller.key;
-      callerId = key.id;
+      callerId = recordedId = key.id;
       ownRules = key.rules;
       client = { tenantId, key, ip, credential: caller.credential };
     } else {
       ownRules = deps.access.tenant(tenantId)?.rules ?? [];
       callerId = caller.kind === "jwt" ? JWT_SUBJECT_MARK + caller.subject : undefined;
+      recordedId = caller.kind === "jwt" ? jwtMonitoringId(caller.subject) : undefined;
       client =
         caller.kind === "jwt"
           ? { tenantId, subject: caller.subject, ip, credential: null }
@@ -312,7 +315,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   if (listed === "allow") {
     count(deps, "access_allowed");
     deps.metrics?.accessListVerdicts.inc({ verdict: "allow" });
-    record(deps, request, tenantId, callerId, null);
+    record(deps, request, tenantId, recordedId, null);
     return { admitted: true, client, headers: {} };
   }
   let matched = deps.enforce ? rulesForRequest(ownRules, request.method, request.path, request.overrideMethod) : [];
@@ -345,7 +348,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     rules = rules.filter((rule) => rule.algorithm !== "concurrency");
   if (rules.length === 0) {
     count(deps, "unmatched");
-    record(deps, request, tenantId, callerId, null);
+    record(deps, request, tenantId, recordedId, null);
     return { admitted: true, client, headers: {} };
   }
   const subject: Subject = attributes
@@ -356,7 +359,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   if (then instanceof Promise) then = await then;
   const [decision, thenDecision] = await timedDecide(deps, rules, subject, then);
   const headers = rateLimitHeaders(decision);
-  record(deps, request, tenantId, callerId, decision, attributes);
+  record(deps, request, tenantId, recordedId, decision, attributes);
   if (!decision.allowed) {
     count(deps, decision.unavailable ? "unavailable" : "refused", decision);
     return { admitted: false, reply: refusalReply(decision, headers) };

@@ -13,6 +13,7 @@
  * Answers the caller, or `{ refused }`: the 401's reason (admission answers it through the
  * anonymous limit, as for a bad key) or the 503 of a JWKS that cannot be had.
  */
+import { hash } from "node:crypto";
 import { keyIdOf, verifyKey } from "../../policy/keys/apiKeySecret";
 import type { AccessCache } from "../../policy/compiled/accessCache";
 import type { KeyAccess } from "../../policy/compiled/accessLoader";
@@ -21,6 +22,19 @@ import type { HeaderSource } from "./credentials";
 
 /** The prefix of a JWT subject where a key id goes in a counter's key: key ids are base62, never `~`. */
 export const JWT_SUBJECT_MARK = "~";
+
+const PLAIN_SUBJECT = /^[A-Za-z0-9._@|+-]{1,64}$/;
+
+/**
+ * How a JWT caller appears in the monitoring data (hot callers, recent decisions): `~<sub>` when
+ * the subject is short and plain, else `~#` and 22 characters of its SHA-256, so no subject can
+ * break the monitoring members' separators (`/`, `:`) or grow their keys.
+ */
+export function jwtMonitoringId(subject: string): string {
+  return (
+    JWT_SUBJECT_MARK + (PLAIN_SUBJECT.test(subject) ? subject : "#" + hash("sha256", subject, "base64url").slice(0, 22))
+  );
+}
 
 export type HostCaller =
   | { kind: "key"; key: KeyAccess; credential: "authorization" | "x-api-key" }
