@@ -42,6 +42,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
+import type { Socket } from "node:net";
 import { Agent, errors, util, type Dispatcher } from "undici";
 import { ADDRESS_NOT_ALLOWED, guardedLookup, isAddressNotAllowed } from "../../http/guardedLookup";
 import { metrics } from "../../monitoring/prometheus/metrics";
@@ -210,7 +211,9 @@ class Exchange implements Dispatcher.DispatchHandler {
       return;
     }
     this.f.res.once("close", this.onResClose);
-    this.f.req.socket.once("end", this.onClientEnd);
+    // Kept: by the time the exchange settles, Node may have detached the socket (req.socket null).
+    this.clientSocket = this.f.req.socket;
+    this.clientSocket.once("end", this.onClientEnd);
     this.timer = setTimeout(this.onTimeout, this.f.upstream.timeoutMs);
     this.dispatch();
   }
@@ -402,12 +405,14 @@ class Exchange implements Dispatcher.DispatchHandler {
     clearTimeout(this.timer);
     const res = this.f.res;
     res.off("close", this.onResClose);
-    this.f.req.socket.off("end", this.onClientEnd);
+    this.clientSocket?.off("end", this.onClientEnd);
     res.off("finish", this.onResFinish);
     res.off("error", this.onResError);
     res.off("drain", this.onDrain);
     resolve();
   }
+
+  private clientSocket: Socket | undefined;
 
   private readonly onTimeout = () => {
     this.timedOut = true;
