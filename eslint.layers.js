@@ -26,7 +26,14 @@ export const LAYERS = [
 ];
 
 export const INNER = {
-  policy: [["audit"], ["tenants"], ["rules", "changes"], ["keys", "access", "overrides", "upstreams"], ["compiled"]],
+  policy: [
+    ["audit"],
+    ["tenants"],
+    ["rules", "changes"],
+    ["keys", "access", "overrides", "upstreams"],
+    ["identity"],
+    ["compiled"],
+  ],
   monitoring: [["prometheus", "record"], ["query"]],
   dataplane: [["admission", "gateway", "envoy"]],
   control: [["auth", "health", "alerts"], ["admin", "demo"], ["simulator"], ["openapi"]],

@@ -1,6 +1,7 @@
 /**
  * `npm start` (and `npm run dev` with `--dev`): one Node process, one port, two planes.
- * - Data plane: every request under /api/v1 (lib/dataplane) is served here, on the main thread,
+ * - Data plane: every request under /api/v1, and every request to a tenant's host whatever its path
+ *   (lib/dataplane) is served here, on the main thread,
  *   without Next: `.next/dataplane.mjs` (bundled by `npm run build`), or lib/runtime/dataPlaneEntry.ts
  *   through tsx in development.
  * - Control plane: everything else (dashboard, admin API, health, metrics) is Next's. In production
@@ -121,6 +122,7 @@ try {
   process.exit(1);
 }
 const serveApi = dataPlane.dataPlaneHandler();
+const isTenantHost = dataPlane.tenantHostCheck();
 await dataPlane.warmDataPlane();
 // Envoy's rate limit service over gRPC when SLUICE_GRPC_PORT is set (docs/envoy.md).
 let envoyService = null;
@@ -133,7 +135,8 @@ try {
 
 const server = http.createServer((req, res) => {
   dataPlane.toOriginForm(req);
-  if (dataPlane.isDataPlaneTarget(req.url ?? "/")) serveApi(req, res);
+  // A tenant's host is the tenant's on every path: Sluice's own pages are never served there.
+  if (isTenantHost(req.headers.host) || dataPlane.isDataPlaneTarget(req.url ?? "/")) serveApi(req, res);
   else {
     // `Expect: 100-continue` is held for the data plane to decide first; the control plane's comes now.
     dataPlane.sendContinue(req, res);

@@ -1,6 +1,6 @@
 "use client";
 /**
- * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), its gateway upstream, its access lists, each key's
+ * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), its gateway upstream, its hosts and callers, its access lists, each key's
  * remaining quota live, its own traffic charts, and links to its audit log and its rule simulator.
  */
 import Link from "next/link";
@@ -21,6 +21,7 @@ import { useTenant } from "./tenantQueries";
 import { AccessListsCard } from "./AccessListsCard";
 import { AlertsCard } from "./AlertsCard";
 import { UpstreamCard } from "./UpstreamCard";
+import { IdentityCard } from "./IdentityCard";
 
 export default function TenantPage({ tenantId }: { tenantId: string }) {
   const isAdmin = useIsAdmin();
@@ -68,6 +69,7 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
         />
         <IdentifierOverridesCard tenantId={tenantId} canEdit={isAdmin} />
         <UpstreamCard tenant={tenant.data} canEdit={isAdmin} />
+        <IdentityCard tenantId={tenantId} canEdit={isAdmin} />
         <AccessListsCard tenantId={tenantId} canEdit={isAdmin} />
         <AlertsCard tenantId={tenantId} canEdit={isAdmin} />
         <TenantQuotaCard tenantId={tenantId} />

@@ -9,10 +9,18 @@
  * X-Forwarded-For as far as SLUICE_TRUST_PROXY allows), make ONE admission (lib/dataplane/admission/admit.ts:
  * key, rules, one limiter decision), then answer:
  * - /api/v1/echo[/...]: the demo route; /api/v1/check: the decision service;
- * - /api/v1/authorize: forward auth, deciding for the method and URI a proxy forwards
+ * - /api/v1/authorize: forward auth, deciding for the method and URI a proxy forwards, for the
+ *   tenant whose host X-Forwarded-Host (else Host) names, with that tenant's callers, if any
  *   (X-Forwarded-Method/-Uri or X-Original-Method/-URI; `query` rules read that URI's query,
  *   `header` rules the headers the proxy passes on): 200 empty + headers, or the refusal;
  * - any other path: the tenant's gateway upstream (lib/dataplane/gateway/forwardToUpstream.ts, wired in entry.ts), or 404.
+ * A request whose Host (port ignored, any case) is a tenant's host (the access cache's host table,
+ * one Map lookup, skipped while no tenant has a host) is that tenant's on every path: its callers
+ * (lib/dataplane/admission/hostCaller.ts) and rules, the rules matching the path as sent, and once
+ * admitted forwarded AS SENT (nothing removed) to its upstream, or 404 without one. Only
+ * /api/v1/authorize keeps its meaning there; echo and check are the upstream's paths like any
+ * other. scripts/server.mjs sends such requests here whatever their path (`isTenantHost`), so
+ * Sluice's dashboard, admin API, health and metrics are never served on a tenant's host.
  * Concurrency slots an admission took are given back exactly once when the exchange is over: for
  * the gateway when forwardToUpstream resolves (response ended, failed, timed out or the client
  * went away), for echo and check once Sluice's answer is written (or failed); forward auth takes none.
@@ -37,6 +45,8 @@ import { continuePending, headerOf, headerSource, sendContinue, writeReply } fro
 import { HTTP_METHOD_TOKEN, overriddenMethod, sendsMethodOverride } from "./admission/methodOverride";
 import { withProblemHeader } from "./forwardAuthProblem";
 import { authorizedReply, checkPlan, checkReply, echoReply, type CheckDeps } from "./routes";
+import { hostLookupKey } from "../policy/identity/tenantHost";
+import type { AccessCache } from "../policy/compiled/accessCache";
 
 /** A tenant's gateway upstream (lib/dataplane/gateway/forwardToUpstream.ts). */
 export type Upstream = ForwardRequest["upstream"];
@@ -57,7 +67,19 @@ export interface DataPlaneDeps {
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-type Route = "echo" | "check" | "authorize" | "gateway";
+type Route = "echo" | "check" | "authorize" | "gateway" | "hosted";
+
+/** The tenant whose host `host` (a Host header) is, or undefined: one Map lookup, none while no tenant has a host. */
+export function tenantOfHost(access: AccessCache, host: string | undefined): string | undefined {
+  if (!access.hasHosts()) return undefined;
+  const key = hostLookupKey(host);
+  return key === undefined ? undefined : access.tenantOfHost(key);
+}
+
+/** A decoded path on a tenant's host: /api/v1/authorize keeps its meaning, every other is the tenant's. */
+function hostRouteOf(path: string): Route {
+  return path === "/api/v1/authorize" || path === "/api/v1/authorize/" ? "authorize" : "hosted";
+}
 
 /** Which route a decoded path under /api/v1 is; `rest` is what follows /api/v1. */
 function routeOf(rest: string): Route {
@@ -112,6 +134,19 @@ function forwardedValue(req: IncomingMessage, forwarded: string, original: strin
   return value ?? other;
 }
 
+/**
+ * The host of the request forward auth decides for: the proxy's X-Forwarded-Host, else the Host of
+ * the subrequest; a reply when X-Forwarded-Host is sent more than once or lists several hosts (a
+ * client's own value beside the proxy's: neither may pick the tenant).
+ */
+function forwardedHost(req: IncomingMessage): string | undefined | Reply {
+  const sent = req.headersDistinct["x-forwarded-host"];
+  if (!sent) return req.headers.host;
+  if (sent.length > 1 || sent[0]!.includes(","))
+    return problemReplyFor("bad_request", "Forward auth needs one X-Forwarded-Host, not several.");
+  return sent[0]!.trim();
+}
+
 /** The method, decoded path and query forward auth decides for, from the proxy's headers. */
 function forwardedRequest(req: IncomingMessage): { method: string; path: string; query: string } | Reply {
   const method = forwardedValue(req, "x-forwarded-method", "x-original-method");
@@ -155,7 +190,8 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     const { rawPath, query } = splitTarget(req.url ?? "/");
     const decoded = query.includes("#") ? FRAGMENT : decodePathOnce(rawPath);
     if (!decoded.ok) return writeReply(req, res, problemReplyFor("bad_request", decoded.reason));
-    const route = routeOf(decoded.path.slice("/api/v1".length));
+    const hostTenant = tenantOfHost(deps.admit.access, req.headers.host);
+    const route = hostTenant === undefined ? routeOf(decoded.path.slice("/api/v1".length)) : hostRouteOf(decoded.path);
     const origin = clientOriginOf(
       headerOf(req, "x-forwarded-for"),
       req.socket.remoteAddress ?? "unknown",
@@ -172,6 +208,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
       return writeReply(req, res, route === "authorize" ? withProblemHeader(problem) : problem);
     }
     if (override !== undefined) request.overrideMethod = override;
+    if (hostTenant !== undefined) request.hostTenant = hostTenant;
     if (route === "authorize") {
       const forwarded = forwardedRequest(req);
       if ("status" in forwarded) return writeReply(req, res, withProblemHeader(forwarded));
@@ -182,6 +219,13 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
         query: forwarded.query,
         forwardAuth: true,
       };
+      // The protected API's host names the tenant (its callers apply), when it is a tenant's.
+      if (hostTenant === undefined && deps.admit.access.hasHosts()) {
+        const host = forwardedHost(req);
+        if (typeof host === "object") return writeReply(req, res, withProblemHeader(host));
+        const tenant = tenantOfHost(deps.admit.access, host);
+        if (tenant !== undefined) request.hostTenant = tenant;
+      }
     }
     // /api/v1/check: the identifier's decision is made in the admission's limiter call (routes.ts checkPlan).
     // Not when the body waits for `100 Continue`: it is read once the call is admitted (checkReply).
@@ -248,19 +292,27 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
         return checked(() => checkReply(req, client, deps.check));
       case "authorize":
         return authorizedReply(client);
-      case "gateway": {
+      case "gateway":
+      case "hosted": {
         const upstream = deps.gateway?.upstreamFor(client.tenantId);
         if (!deps.gateway || !upstream)
-          return problemReplyFor("not_found", `No API route at ${rawPath}, and this tenant has no gateway upstream.`);
+          return problemReplyFor(
+            "not_found",
+            route === "hosted"
+              ? `This host's tenant has no gateway upstream to serve ${rawPath}.`
+              : `No API route at ${rawPath}, and this tenant has no gateway upstream.`,
+          );
         await deps.gateway.forward({
           req,
           res,
           upstream,
-          path: rawPathAfter(rawPath, 2) + query,
+          // On a tenant's host the path goes on as sent; under /api/v1, without /api/v1.
+          path: (route === "hosted" ? rawPath : rawPathAfter(rawPath, 2)) + query,
           clientIp: client.ip,
           viaTrustedProxy,
           tenantId: client.tenantId,
-          keyId: client.key.id,
+          keyId: client.key?.id ?? "",
+          ...(client.credential !== undefined ? { credential: client.credential } : {}),
           rateLimitHeaders: headers,
           ...(onStatus ? { onStatus } : {}),
         });

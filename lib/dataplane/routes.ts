@@ -48,7 +48,8 @@ export function echoReply(method: string, rawPath: string, client: Client): Repl
   if (method === "OPTIONS") return optionsReply(ECHO_METHODS);
   if (!ECHOED.has(method))
     return problemReplyFor("method_not_allowed", `This route serves ${ECHO_METHODS}.`, {}, { allow: ECHO_METHODS });
-  return jsonReply({ ok: true, tenantId: client.tenantId, keyId: client.key.id, method, path: rawPath });
+  // Echo is served under /api/v1 only, where every caller has a key.
+  return jsonReply({ ok: true, tenantId: client.tenantId, keyId: client.key?.id ?? null, method, path: rawPath });
 }
 
 export interface CheckDeps {
@@ -153,7 +154,15 @@ class CheckPlan {
   }
 }
 
-/** /api/v1/authorize, admitted: 200 with an empty body, the tenant and the key id for the proxy. */
+/**
+ * /api/v1/authorize, admitted: 200 with an empty body, the tenant and the key id for the proxy. The
+ * key id is empty for a caller without a key (a JWT or anonymous caller on a tenant's host), never
+ * absent: Caddy copies an absent header as its literal placeholder (deploy/caddy/Caddyfile).
+ */
 export function authorizedReply(client: Client): Reply {
-  return { status: 200, headers: { "x-sluice-tenant": client.tenantId, "x-sluice-key": client.key.id }, body: "" };
+  return {
+    status: 200,
+    headers: { "x-sluice-tenant": client.tenantId, "x-sluice-key": client.key?.id ?? "" },
+    body: "",
+  };
 }

@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   upstream_unreachable: 502,
   db_unavailable: 503,
   limiter_unavailable: 503,
+  /** A tenant's JWKS was never fetched and cannot be now: its JWTs cannot be judged (lib/policy/identity/jwksSource.ts). */
+  jwks_unavailable: 503,
   /** This instance already runs as many rule simulations as it allows at once. */
   simulator_busy: 503,
   /** Saved, but this instance could not reload it yet (lib/policy/changes/announceChange.ts). */
@@ -48,6 +50,7 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   upstream_unreachable: "Bad Gateway",
   db_unavailable: "Service Unavailable",
   limiter_unavailable: "Service Unavailable",
+  jwks_unavailable: "Service Unavailable",
   simulator_busy: "Service Unavailable",
   change_not_in_force: "Service Unavailable",
   upstream_timeout: "Gateway Timeout",

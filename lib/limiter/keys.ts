@@ -26,6 +26,8 @@
  * - a `descriptor` subject is built by lib/dataplane/envoy/descriptorRules.ts from the values of the
  *   descriptor entries its rule counts by (`2E<value>`, hashed when long like any subject);
  * - an `ip` subject is counted per limitingAddress (IPv6 per /64, IPv4-mapped as IPv4).
+ * - a `key` subject is the API key's id (base62), or a JWT caller's subject marked `~<sub>`
+ *   (lib/dataplane/admission/hostCaller.ts JWT_SUBJECT_MARK): no subject takes a key's counter.
  * - a `header`/`query`/`identifier` value over the tenant's subject budget (Subject.overflow,
  *   lib/limiter/subjectBudget.ts) is counted on an overflow subject `#~<n>` (`2H#~3`): no raw
  *   subject takes that form (it would be `##~3`) and no hashed one (base64url has no `~`).

@@ -102,6 +102,7 @@ export interface LimiterRule extends LimitParams {
 /** Who is making the request; each rule picks the part its scope charges. */
 export interface Subject {
   tenantId: string;
+  /** The `key` scope's subject: an API key id, or `~<sub>` for a JWT caller (lib/limiter/keys.ts). */
   keyId?: string;
   ip?: string;
   identifier?: string;

@@ -18,7 +18,13 @@ import { metrics } from "../monitoring/prometheus/metrics";
 import { dataPlaneServices } from "./dataPlaneServices";
 import { startInstance } from "./prepareInstance";
 import type { DataPlaneLink } from "./planeLink";
-import { createDataPlane, type DataPlaneDeps, type GatewayHooks, type NodeHandler } from "../dataplane/dataPlane";
+import {
+  createDataPlane,
+  tenantOfHost,
+  type DataPlaneDeps,
+  type GatewayHooks,
+  type NodeHandler,
+} from "../dataplane/dataPlane";
 import { startRlsServer, type RlsServer } from "../dataplane/envoy/rlsServer";
 
 export { isDataPlaneTarget } from "../dataplane/requestPath";
@@ -52,7 +58,16 @@ export function gatewayHooks(): GatewayHooks {
   return { upstreamFor: (tenantId) => access.upstreamFor(tenantId), forward: forwardToUpstream };
 }
 
-/** The request handler for paths under /api/v1. Creates the process's services if none exist yet. */
+/**
+ * Whether a Host header names a tenant's host (scripts/server.mjs then hands the request to the
+ * data plane whatever its path): one Map lookup, none while no tenant has a host.
+ */
+export function tenantHostCheck(): (host: string | undefined) => boolean {
+  const { access } = dataPlaneServices();
+  return (host) => tenantOfHost(access, host) !== undefined;
+}
+
+/** The request handler for paths under /api/v1 and for tenant hosts. Creates the process's services if none exist yet. */
 export function dataPlaneHandler(): NodeHandler {
   return createDataPlane(dataPlaneDeps(gatewayHooks()));
 }

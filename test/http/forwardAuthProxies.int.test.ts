@@ -10,7 +10,9 @@
  * Sluice's own problem body and headers, and nginx logs no error for a refusal. (Traefik, not
  * installed here, is checked from its YAML: deploy/traefikConfig.test.ts.)
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminClient, deleteTenants, type AdminClient } from "@/test/support/adminClient";
 import {
@@ -33,6 +35,8 @@ let sluice: SluiceServer;
 let admin: AdminClient;
 let api: CountingApi;
 const createdTenants: string[] = [];
+const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+const jwk = { ...(await exportJWK(publicKey)), kid: "k1" };
 
 beforeAll(async () => {
   sluice = await startSluice({ env: env.env });
@@ -216,5 +220,49 @@ describe.each(PROXIES)("%s", (_name, start) => {
     // sets X-Forwarded-* and passes the client's X-Original-*: they disagree (400).
     expect([400, 429], spoofed.text).toContain(spoofed.status);
     expect(api.count(), "the spoofed request never reaches the API").toBe(before);
+  });
+
+  it("a tenant's host (issue 29): anonymous callers limited per IP, JWT callers per subject with their Authorization passed on, another tenant's key refused", async () => {
+    const host = `api-${randomBytes(4).toString("hex")}.example.test`;
+    const tenant = await admin.createTenant();
+    createdTenants.push(tenant.id);
+    const identity = await admin.request("PUT", `/api/admin/tenants/${tenant.id}/identity`, {
+      hosts: [host],
+      anonymous: true,
+      jwt: { jwks: { keys: [jwk] } },
+    });
+    expect(identity.status).toBe(200);
+    await admin.putTenantRules(tenant.id, [
+      { name: "public-ip", scope: "ip", limit: 2, windowMs: HOUR_MS, match: { path: "/public/**" } },
+      { name: "per-user", scope: "key", limit: 2, windowMs: HOUR_MS, match: { path: "/orders/**" } },
+    ]);
+    const onHost = (target: string, headers: Record<string, string> = {}) => get(target, { host, ...headers });
+    const before = api.count();
+    expect((await onHost("/public/a")).status).toBe(200);
+    const first = await onHost("/public/b");
+    expect(first.status, first.text).toBe(200);
+    const decided = JSON.parse(first.text) as { tenant: string; key: string | null };
+    expect(decided.tenant).toBe(tenant.id);
+    // No key: nginx sends no X-Sluice-Key, Caddy an empty one (its placeholder of an absent header).
+    expect(decided.key ?? "").toBe("");
+    expect((await onHost("/public/c")).status).toBe(429);
+
+    const token = await new SignJWT({ sub: "frank" })
+      .setProtectedHeader({ alg: "ES256", kid: "k1" })
+      .setExpirationTime("5m")
+      .sign(privateKey);
+    const bearer = { authorization: `Bearer ${token}` };
+    const seen = await onHost("/orders/1", bearer);
+    expect(seen.status, seen.text).toBe(200);
+    expect(JSON.parse(seen.text)).toMatchObject({ tenant: tenant.id, authorization: `Bearer ${token}` });
+    expect((await onHost("/orders/2", bearer)).status).toBe(200);
+    expect((await onHost("/orders/3", bearer)).status).toBe(429);
+    expect((await onHost("/orders/4", { authorization: "Bearer not.a.jwt" })).status).toBe(401);
+
+    const other = await admin.createTenant();
+    createdTenants.push(other.id);
+    const otherKey = await admin.createKey(other.id);
+    expect((await onHost("/orders/5", { authorization: `Bearer ${otherKey.key}` })).status).toBe(401);
+    expect(api.count()).toBe(before + 4);
   });
 });

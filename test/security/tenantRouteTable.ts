@@ -85,6 +85,16 @@ export const TENANT_ROUTES: Record<string, RouteSpec> = {
       PATCH: NOT_ALLOWED,
     },
   },
+  "api/admin/tenants/[tenantId]/identity": {
+    methods: {
+      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
+      // No host: every caller PUTs the same tenant's settings, and a host would tie it to one name.
+      PUT: write((fx) => ({ params: tenant(fx), body: { anonymous: true }, status: 200 })),
+      POST: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
   "api/admin/tenants/[tenantId]/access": {
     methods: {
       GET: read((fx) => ({ params: tenant(fx), status: 200 })),

@@ -7,8 +7,10 @@
  *
  * - `dataPlaneBed(label)`, at the top of a test file: starts the server and the upstream before the
  *   file's tests, stops both and deletes the prefix's keys after;
- * - `bed.tenant(rules)`: a fresh tenant with these rules (parsed by the rule schema, as the admin
- *   API would) and one key, with the upstream as its gateway; answers the key to send;
+ * - `bed.tenant(rules, { identity?, upstream? })`: a fresh tenant with these rules (parsed by the rule
+ *   schema, as the admin API would) and one key, with the upstream as its gateway (unless
+ *   `upstream: false`) and the identity settings given (parsed by their schema: hosts, callers);
+ *   answers the key to send;
  * - `bed.send(key, request)`: one request with its target as given (rawRequest); `bed.reached(tenantId)`:
  *   what of that tenant reached the upstream.
  */
@@ -26,13 +28,17 @@ import type { KeyAccess, TenantAccess } from "@/lib/policy/compiled/accessLoader
 import { compileRule } from "@/lib/policy/compiled/effectiveRules";
 import { mintKey } from "@/lib/policy/keys/apiKeySecret";
 import { ruleListSchema, type RuleInput } from "@/lib/policy/rules/ruleSchema";
+import { identitySchema, type IdentityInput } from "@/lib/policy/identity/identitySchema";
 import { rawRequest, type RawAnswer, type RawRequest } from "./rawHttp";
 import { deleteByPrefix, plainRedis, uniquePrefix } from "./testRedis";
 import { startTestUpstream, type SeenRequest, type TestUpstream } from "./testUpstream";
 
 export interface DataPlaneBed {
   readonly url: string;
-  tenant(rules: RuleInput[]): Promise<{ tenantId: string; key: string }>;
+  tenant(
+    rules: RuleInput[],
+    options?: { identity?: IdentityInput; upstream?: boolean },
+  ): Promise<{ tenantId: string; key: string }>;
   send(key: string | null, request: RawRequest): Promise<RawAnswer>;
   reached(tenantId: string): SeenRequest[];
 }
@@ -80,7 +86,7 @@ export function dataPlaneBed(label: string): DataPlaneBed {
     get url() {
       return url;
     },
-    async tenant(input) {
+    async tenant(input, options = {}) {
       const tenantId = id8();
       const keyId = id8();
       const minted = mintKey(keyId);
@@ -99,7 +105,8 @@ export function dataPlaneBed(label: string): DataPlaneBed {
         name: tenantId,
         rules,
         keys: new Map([[keyId, key]]),
-        upstream: { url: upstream!.url, timeoutMs: 5_000 },
+        ...(options.upstream === false ? {} : { upstream: { url: upstream!.url, timeoutMs: 5_000 } }),
+        ...(options.identity ? { identity: identitySchema.parse(options.identity) } : {}),
       });
       await access.tenantChanged(tenantId);
       await access.ready();

@@ -93,7 +93,8 @@ export async function startCaddy(a: Addresses): Promise<FrontProxy> {
   // The shipped global options already turn off the admin endpoint and automatic HTTPS.
   const config = shippedConfig("deploy/caddy/Caddyfile", {
     ...a,
-    listen: [":8080 {", `http://127.0.0.1:${port} {\n\tbind 127.0.0.1`],
+    // Any host, as the shipped `:8080` (a tenant's host reaches it too), bound to the loopback only.
+    listen: [":8080 {", `http://:${port} {\n\tbind 127.0.0.1`],
   });
   const file = path.join(dir, "Caddyfile");
   await writeFile(file, config);

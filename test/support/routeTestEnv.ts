@@ -59,6 +59,7 @@ const ROUTE_MODULES = {
   tenantKeys: () => import("@/app/api/admin/tenants/[tenantId]/keys/route"),
   tenantRules: () => import("@/app/api/admin/tenants/[tenantId]/rules/route"),
   tenantUpstream: () => import("@/app/api/admin/tenants/[tenantId]/upstream/route"),
+  tenantIdentity: () => import("@/app/api/admin/tenants/[tenantId]/identity/route"),
   tenantAccess: () => import("@/app/api/admin/tenants/[tenantId]/access/route"),
   tenantQuota: () => import("@/app/api/admin/tenants/[tenantId]/quota/route"),
   simulate: () => import("@/app/api/admin/tenants/[tenantId]/simulate/route"),

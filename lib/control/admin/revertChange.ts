@@ -19,6 +19,8 @@
  *   schema as PUT.
  * - Identifier overrides: the event's `before` list of that rule is set again (409 when the rule is
  *   gone or no longer an identifier rule).
+ * - Identity (PUT .../identity): the event's `before` hosts and callers are set again through the
+ *   same schema as PUT (409 when one of its hosts is another tenant's now).
  * - 409 `conflict` with the reason for everything else: an action that cannot be reverted (see
  *   lib/policy/audit/revertPlan.ts), a target that no longer exists, a revoked key's overrides, a stored
  *   list that no longer passes today's validation. 404 for an unknown event.
@@ -39,6 +41,8 @@ import { replaceAccessListsIn } from "../../policy/access/accessListStore";
 import { keyRulesSchema, tenantRulesSchema } from "./schemas";
 import { identifierOverrideListSchema } from "../../policy/overrides/overrideSchema";
 import { replaceOverridesIn } from "../../policy/overrides/overrideStore";
+import { identitySchema } from "../../policy/identity/identitySchema";
+import { putIdentityIn } from "../../policy/identity/identityStore";
 
 type Tx = Prisma.TransactionClient;
 
@@ -125,6 +129,16 @@ async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<Rever
         replaceOverridesIn(tx, actor, plan.tenantId, plan.rule, parsed.data, note),
       );
       return { revert: saved.audit, tenantId: saved.tenantId };
+    }
+    case "identity": {
+      const parsed = identitySchema.safeParse(plan.identity);
+      if (!parsed.success)
+        throw new AppError(
+          "conflict",
+          `Audit event ${event.id} cannot be reverted: its earlier identity settings no longer pass validation.`,
+        );
+      const set = await targetMustExist(event, () => putIdentityIn(tx, actor, plan.tenantId, parsed.data, note));
+      return { revert: set.audit, tenantId: set.tenantId };
     }
     case "revoke_key": {
       const revoked = await targetMustExist(event, () => revokeKeyIn(tx, actor, plan.keyId, note));

@@ -26,6 +26,12 @@
  * Concurrency rules (lib/limiter/algorithms/concurrency.ts): an admission that took slots carries
  * their `lease`; the caller gives it back exactly once with `releaseLease` when the request is over.
  * Forward auth (`forwardAuth`) has no request end, so its concurrency rules do not apply.
+ * On a tenant's host (`hostTenant`, CONTRACT.md "Sluice in front of any API") the caller is that
+ * tenant's (lib/dataplane/admission/hostCaller.ts): a key of the tenant, a JWT subject or an
+ * anonymous caller. A JWT caller counts `key` rules per subject (its counter's key id is the subject
+ * marked with `~`, which no key id holds); an anonymous caller meets no `key` rule. Both have the
+ * tenant's rules; the access list's `key:` entries never match them. A refused credential is a
+ * 401 through the anonymous limit, as a bad key is; a JWKS that cannot be had, a 503.
  * Framework-free: the request is a small shape (method, decoded path, header getter, client IP),
  * and the answer a plain `Reply`, so the hot path builds no web Request or Response.
  */
@@ -46,6 +52,8 @@ import { rulesForRequest } from "../../policy/compiled/effectiveRules";
 import { ANONYMOUS_TENANT, anonymousRule } from "../../policy/compiled/anonymousRule";
 import { describeAttribute, resolveAttributes } from "./requestAttributes";
 import type { KeyUsage } from "./keyUsage";
+import { hostCaller, jwtMonitoringId, JWT_SUBJECT_MARK } from "./hostCaller";
+import type { CompiledRule } from "../../policy/compiled/effectiveRules";
 
 export const QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
 
@@ -63,8 +71,17 @@ export interface AdmitDeps {
 
 export interface Client {
   tenantId: string;
-  key: KeyAccess;
+  /** The caller's API key; absent for a JWT or anonymous caller (only on a tenant's host). */
+  key?: KeyAccess;
+  /** A JWT caller's subject. */
+  subject?: string;
   ip: string;
+  /**
+   * On a tenant's host, the header the caller's Sluice key came in (the gateway removes it), or
+   * null: none was consumed (a JWT's `Authorization` passes on). Absent: the /api/v1 rule
+   * (lib/dataplane/gateway/forwardHeaders.ts consumedCredential).
+   */
+  credential?: "authorization" | "x-api-key" | null;
 }
 
 /** What admission needs of a request. */
@@ -88,6 +105,8 @@ export interface AdmitRequest {
    * `charge`, to be given back if the answer's class is not listed (chargeByResponse.ts).
    */
   forwardAuth?: boolean;
+  /** The tenant whose host the request came to (its callers and rules apply: see above). */
+  hostTenant?: string;
   /** The raw query string (with its `?`; absent or "": none): what `query` rules read (lib/dataplane/admission/requestAttributes.ts). */
   query?: string;
   /**
@@ -195,6 +214,11 @@ async function timedDecide(
 }
 
 async function anonymous(deps: AdmitDeps, request: AdmitRequest, reason: string): Promise<Admission> {
+  return refusedCredential(deps, request, reason);
+}
+
+/** A 401 (a missing or refused credential), itself limited per client IP. */
+async function refusedCredential(deps: AdmitDeps, request: AdmitRequest, reason: string): Promise<Admission> {
   const [decision] = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], {
     tenantId: ANONYMOUS_TENANT,
     ip: request.ip,
@@ -228,16 +252,55 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
       ),
     };
   }
-  const presented = presentedKey(request.headers);
-  if (presented === null)
-    return anonymous(deps, request, "An API key is required: send Authorization: Bearer <key> or x-api-key: <key>.");
-  const keyId = keyIdOf(presented);
-  const key = keyId ? deps.access.liveKey(keyId) : undefined;
-  if (!key || !verifyKey(presented, key.secretHash))
-    return anonymous(deps, request, "The API key is malformed, unknown, revoked or expired.");
+  let key: KeyAccess | undefined;
+  let tenantId: string;
+  /** The `key` scope's subject: the key id, a JWT caller's marked subject; undefined: anonymous. */
+  let callerId: string | undefined;
+  /** Who the monitoring data shows (a JWT subject in a safe form: hostCaller.ts jwtMonitoringId). */
+  let recordedId: string | undefined;
+  let ownRules: CompiledRule[];
+  let client: Client;
+  if (request.hostTenant === undefined) {
+    const presented = presentedKey(request.headers);
+    if (presented === null)
+      return anonymous(deps, request, "An API key is required: send Authorization: Bearer <key> or x-api-key: <key>.");
+    const keyId = keyIdOf(presented);
+    key = keyId ? deps.access.liveKey(keyId) : undefined;
+    if (!key || !verifyKey(presented, key.secretHash))
+      return anonymous(deps, request, "The API key is malformed, unknown, revoked or expired.");
+    tenantId = key.tenantId;
+    callerId = recordedId = key.id;
+    ownRules = key.rules;
+    client = { tenantId, key, ip };
+  } else {
+    tenantId = request.hostTenant;
+    const caller = await hostCaller(deps.access, tenantId, request.headers);
+    if ("refused" in caller) {
+      if (caller.refused === "unauthorized") return refusedCredential(deps, request, caller.reason);
+      count(deps, "jwks_unavailable");
+      return {
+        admitted: false,
+        reply: problemReplyFor("jwks_unavailable", caller.reason, {}, { "Retry-After": "60" }),
+      };
+    }
+    if (caller.kind === "key") {
+      key = caller.key;
+      callerId = recordedId = key.id;
+      ownRules = key.rules;
+      client = { tenantId, key, ip, credential: caller.credential };
+    } else {
+      ownRules = deps.access.tenant(tenantId)?.rules ?? [];
+      callerId = caller.kind === "jwt" ? JWT_SUBJECT_MARK + caller.subject : undefined;
+      recordedId = caller.kind === "jwt" ? jwtMonitoringId(caller.subject) : undefined;
+      client =
+        caller.kind === "jwt"
+          ? { tenantId, subject: caller.subject, ip, credential: null }
+          : { tenantId, ip, credential: null };
+    }
+  }
 
-  deps.keyUsage?.noteUse(key.id);
-  const listed = deps.access.tenant(key.tenantId)?.accessLists?.verdict(ip, key.id) ?? null;
+  if (key) deps.keyUsage?.noteUse(key.id);
+  const listed = deps.access.tenant(tenantId)?.accessLists?.verdict(ip, key?.id) ?? null;
   if (listed === "deny") {
     count(deps, "access_denied");
     deps.metrics?.accessListVerdicts.inc({ verdict: "deny" });
@@ -249,14 +312,16 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
       ),
     };
   }
-  const client: Client = { tenantId: key.tenantId, key, ip };
   if (listed === "allow") {
     count(deps, "access_allowed");
     deps.metrics?.accessListVerdicts.inc({ verdict: "allow" });
-    record(deps, request, key.tenantId, key.id, null);
+    record(deps, request, tenantId, recordedId, null);
     return { admitted: true, client, headers: {} };
   }
-  const matched = deps.enforce ? rulesForRequest(key.rules, request.method, request.path, request.overrideMethod) : [];
+  let matched = deps.enforce ? rulesForRequest(ownRules, request.method, request.path, request.overrideMethod) : [];
+  // An anonymous caller has no `key` counter: those rules do not apply to it.
+  if (callerId === undefined && matched.some((rule) => rule.scope === "key"))
+    matched = matched.filter((rule) => rule.scope !== "key");
   const resolved = resolveAttributes(matched, request);
   if (!resolved.ok) {
     // Refused before any decision: nothing is charged. Named so the client can fix its request.
@@ -283,18 +348,18 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     rules = rules.filter((rule) => rule.algorithm !== "concurrency");
   if (rules.length === 0) {
     count(deps, "unmatched");
-    record(deps, request, key.tenantId, key.id, null);
+    record(deps, request, tenantId, recordedId, null);
     return { admitted: true, client, headers: {} };
   }
   const subject: Subject = attributes
-    ? { tenantId: key.tenantId, keyId: key.id, ip, attributes }
-    : { tenantId: key.tenantId, keyId: key.id, ip };
+    ? { tenantId, keyId: callerId, ip, attributes }
+    : { tenantId, keyId: callerId, ip };
   const deferred = request.forwardAuth ? [] : rules.filter((rule) => rule.chargeOn);
   let then = request.then?.(client);
   if (then instanceof Promise) then = await then;
   const [decision, thenDecision] = await timedDecide(deps, rules, subject, then);
   const headers = rateLimitHeaders(decision);
-  record(deps, request, key.tenantId, key.id, decision, attributes);
+  record(deps, request, tenantId, recordedId, decision, attributes);
   if (!decision.allowed) {
     count(deps, decision.unavailable ? "unavailable" : "refused", decision);
     return { admitted: false, reply: refusalReply(decision, headers) };

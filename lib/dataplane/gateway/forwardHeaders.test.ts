@@ -131,3 +131,24 @@ describe("clientResponseHeaders", () => {
     });
   });
 });
+
+describe("upstreamRequestHeaders on a tenant's host (admission names the consumed credential)", () => {
+  it("passes a JWT caller's Authorization unchanged, with no X-Sluice-Key, and drops a client-sent one", () => {
+    const out = upstreamRequestHeaders(
+      { host: "api.example.com", authorization: "Bearer eyJhbGciOiJFUzI1NiJ9.e30.sig", "x-sluice-key": "forged" },
+      { ...ctx, keyId: "", credential: null },
+    );
+    expect(out.authorization).toBe("Bearer eyJhbGciOiJFUzI1NiJ9.e30.sig");
+    expect(out["x-sluice-key"]).toBeUndefined();
+  });
+
+  it("removes the x-api-key a key caller used and passes its Bearer JWT on", () => {
+    const out = upstreamRequestHeaders(
+      { host: "api.example.com", authorization: "Bearer eyJ.e30.sig", "x-api-key": "sluice_k" },
+      { ...ctx, credential: "x-api-key" },
+    );
+    expect(out.authorization).toBe("Bearer eyJ.e30.sig");
+    expect(out["x-api-key"]).toBeUndefined();
+    expect(out["x-sluice-key"]).toBe("KKKKKKKK");
+  });
+});

@@ -9,12 +9,14 @@
  *   `Expect` (this server already answered any `100-continue`);
  * - the credential Sluice consumed: `Authorization` when it carried the `Bearer` key, else
  *   `x-api-key` (the same precedence as lib/dataplane/admission/credentials.ts); the other is the client's
- *   own business with the upstream and passes;
+ *   own business with the upstream and passes. On a tenant's host admission says which it was
+ *   (`credential`): none for a JWT caller, whose `Authorization` reaches the upstream unchanged, or
+ *   an anonymous one;
  * - every `X-Sluice-*` header: the server's internal peer headers (one carries a per-process
  *   secret) and anything a client sent to pass itself off as another tenant or key;
  * - the `X-Forwarded-*` the request came with;
  * and with `X-Forwarded-For`, `X-Forwarded-Proto`, `X-Forwarded-Host`, `X-Sluice-Tenant` and
- * `X-Sluice-Key` (the key id) added. `X-Forwarded-For` is the client's address as Sluice settled it
+ * `X-Sluice-Key` (the key id, for a key caller only) added. `X-Forwarded-For` is the client's address as Sluice settled it
  * (lib/dataplane/admission/clientIp.ts) and nothing else: entries Sluice did not believe (a client's
  * own) never reach the upstream, and the right-most (only) entry is the client for an upstream that
  * trusts one hop. `X-Forwarded-Proto` and `-Host` are a trusted proxy's first values when the
@@ -47,7 +49,10 @@ export interface ForwardContext {
   /** `http` or `https`: how the connection reached Sluice. */
   proto: string;
   tenantId: string;
+  /** "" for a caller without a key (a JWT or anonymous caller on a tenant's host). */
   keyId: string;
+  /** The credential header consumed, null for none; absent: `consumedCredential(incoming)`. */
+  credential?: "authorization" | "x-api-key" | null;
 }
 
 /** The credential header Sluice read the API key from. */
@@ -99,7 +104,7 @@ function proxyForwarded(incoming: IncomingHttpHeaders): { proto?: string; host?:
 
 export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, ctx: ForwardContext): HeaderMap {
   const listed = connectionListed(incoming.connection);
-  const consumed = consumedCredential(incoming);
+  const consumed = ctx.credential === undefined ? consumedCredential(incoming) : ctx.credential;
   const out: HeaderMap = {};
   for (const name in incoming) {
     const value = incoming[name];
@@ -119,7 +124,7 @@ export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, ctx: Forwa
   const host = proxied?.host ?? incoming.host;
   if (host) out["x-forwarded-host"] = host;
   out["x-sluice-tenant"] = ctx.tenantId;
-  out["x-sluice-key"] = ctx.keyId;
+  if (ctx.keyId !== "") out["x-sluice-key"] = ctx.keyId;
   return out;
 }
 

@@ -63,7 +63,10 @@ export interface ForwardRequest {
   /** The connection is a trusted proxy's (lib/dataplane/admission/clientIp.ts): its X-Forwarded-Proto/-Host pass on. */
   viaTrustedProxy: boolean;
   tenantId: string;
+  /** The caller's key id; "" for a JWT or anonymous caller (no X-Sluice-Key then). */
   keyId: string;
+  /** The credential header Sluice consumed (removed), null for none; absent: forwardHeaders.ts consumedCredential. */
+  credential?: "authorization" | "x-api-key" | null;
   rateLimitHeaders: Record<string, string>;
   /** Told the status sent to the client (see above). Must not throw. */
   onStatus?: (status: number) => void;
@@ -239,6 +242,7 @@ class Exchange implements Dispatcher.DispatchHandler {
         proto: (f.req.socket as TLSSocket).encrypted ? "https" : "http",
         tenantId: f.tenantId,
         keyId: f.keyId,
+        ...(f.credential !== undefined ? { credential: f.credential } : {}),
       }),
     );
     const secret = f.upstream.signingSecret;

@@ -116,6 +116,17 @@ describe("revertPlan: what a revert restores", () => {
     });
   });
 
+  it("an identity change (or its revert) sets the earlier hosts and callers again", () => {
+    const before = { hosts: ["api.example.com"], apiKeys: true, jwt: null, anonymous: false };
+    for (const action of ["identity.replace", "identity.replace.revert"])
+      expect(revertPlan(event({ action, before, after: { ...before, hosts: [] } }))).toEqual({
+        kind: "identity",
+        tenantId: "AAAAAAAA",
+        identity: before,
+      });
+    expect(() => revertPlan(event({ action: "identity.replace", before: null }))).toThrow(/no earlier identity/);
+  });
+
   it("an upstream set where there was none removes it again", () => {
     expect(
       revertPlan(event({ action: "upstream.replace", before: null, after: { url: "http://a", timeoutMs: 100 } })),
@@ -184,7 +195,7 @@ describe("revertPlan: 409 conflict, saying why", () => {
     [
       "an unknown action",
       { action: "something.else" },
-      /only rule changes, key revocations, key expiry changes, upstream changes and access-list changes/,
+      /only rule changes, key revocations, key expiry changes, upstream, access-list and identity changes/,
     ],
     ["a rules event without a before list", { before: null }, /no earlier rule list/],
     ["a rules event on an odd target", { target: "operator:abc" }, /neither a tenant nor a key/],

@@ -12,6 +12,7 @@
  *   `before`: set that upstream again, or remove the upstream when there was none.
  * - `access.replace` (a tenant's access lists): replace them with the event's `before` lists.
  * - `overrides.replace` (an identifier rule's overrides): re-apply the event's `before` list.
+ * - `identity.replace` (a tenant's hosts and callers): set the event's `before` settings again.
  * - A revert (`<action>.revert`) is itself revertible like its base action: reverting the revert
  *   of a rules change re-applies the list the revert replaced.
  * - Anything else (tenant.create, key.create, operator.*) cannot be reverted: AppError `conflict`
@@ -32,7 +33,9 @@ export type RevertPlan =
   /** `lists` still goes through accessListsSchema. */
   | { kind: "access"; tenantId: string; lists: unknown }
   /** An identifier rule's overrides: the event's `before` list goes through the schema again. */
-  | { kind: "overrides"; tenantId: string; rule: string; overrides: unknown };
+  | { kind: "overrides"; tenantId: string; rule: string; overrides: unknown }
+  /** A tenant's hosts and callers: the event's `before` goes through identitySchema again. */
+  | { kind: "identity"; tenantId: string; identity: unknown };
 
 export interface RevertableEvent {
   id: string;
@@ -53,6 +56,7 @@ const REVERTIBLE = new Set([
   "upstream.delete",
   "access.replace",
   "overrides.replace",
+  "identity.replace",
 ]);
 
 /** Whether the action can ever be reverted (a revocation `key.revoke` never can). */
@@ -146,6 +150,13 @@ export function revertPlan(event: RevertableEvent): RevertPlan {
       throw refuse(event, "it holds no earlier override list.");
     return { kind: "overrides", tenantId, rule: before.rule, overrides: before.overrides };
   }
+  if (base === "identity.replace") {
+    const tenantId = targetId(event, "tenant");
+    if (!tenantId) throw refuse(event, `its target ${JSON.stringify(event.target)} is not a tenant.`);
+    if (!event.before || typeof event.before !== "object" || Array.isArray(event.before))
+      throw refuse(event, "it holds no earlier identity settings.");
+    return { kind: "identity", tenantId, identity: event.before };
+  }
   if (base.endsWith(".counters.reset")) throw refuse(event, "reset counters cannot be restored.");
   if (base === "tenant.create") throw refuse(event, "tenants cannot be deleted through the admin API.");
   if (base === "key.create") throw refuse(event, "revoke the key instead (DELETE /api/admin/keys/{keyId}).");
@@ -153,6 +164,6 @@ export function revertPlan(event: RevertableEvent): RevertPlan {
     throw refuse(event, "operator changes are made on the operators page, not reverted.");
   throw refuse(
     event,
-    "only rule changes, key revocations, key expiry changes, upstream changes and access-list changes can be reverted.",
+    "only rule changes, key revocations, key expiry changes, upstream, access-list and identity changes can be reverted.",
   );
 }

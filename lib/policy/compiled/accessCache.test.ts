@@ -144,3 +144,56 @@ describe("AccessCache", () => {
     expect(cache.liveKey("K1")?.id).toBe("K1");
   });
 });
+
+describe("AccessCache host table and JWT verifiers", () => {
+  const JWKS = { keys: [{ kty: "OKP", crv: "Ed25519", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" }] };
+  const withIdentity = (id: string, hosts: string[], jwt: Record<string, unknown> | null): TenantAccess => ({
+    ...tenant(id, []),
+    identity: { hosts, apiKeys: true, anonymous: false, jwt: jwt as never },
+  });
+
+  function cacheOf(state: Map<string, TenantAccess>) {
+    return new AccessCache({
+      loadAll: async () => new Map(state),
+      loadTenant: async (id) => state.get(id) ?? null,
+    });
+  }
+
+  it("finds a tenant by host in one lookup, follows a host to its new tenant, and forgets removed ones", async () => {
+    const state = new Map([["A", withIdentity("A", ["a.example", "shared.example"], null)]]);
+    const cache = cacheOf(state);
+    expect(cache.hasHosts()).toBe(false);
+    await cache.ready();
+    expect(cache.hasHosts()).toBe(true);
+    expect(cache.tenantOfHost("shared.example")).toBe("A");
+    state.set("A", withIdentity("A", ["a.example"], null));
+    state.set("B", withIdentity("B", ["shared.example"], null));
+    await cache.tenantChanged("B");
+    expect(cache.tenantOfHost("shared.example")).toBe("B");
+    // A's reload must not take B's host away.
+    await cache.tenantChanged("A");
+    expect(cache.tenantOfHost("shared.example")).toBe("B");
+    state.delete("B");
+    await cache.tenantChanged("B");
+    expect(cache.tenantOfHost("shared.example")).toBeUndefined();
+    expect(cache.tenantOfHost("a.example")).toBe("A");
+  });
+
+  it("keeps a tenant's verifier across reloads with the same settings, and makes a new one when they change", async () => {
+    const state = new Map([["A", withIdentity("A", [], { jwks: JWKS, subjectClaim: "sub" })]]);
+    const cache = cacheOf(state);
+    await cache.ready();
+    const first = cache.jwtVerifier("A");
+    expect(first).toBeDefined();
+    state.set("A", withIdentity("A", [], { jwks: JWKS, subjectClaim: "sub" }));
+    await cache.refreshAll();
+    expect(cache.jwtVerifier("A")).toBe(first);
+    state.set("A", withIdentity("A", [], { jwks: JWKS, subjectClaim: "user_id" }));
+    await cache.tenantChanged("A");
+    const second = cache.jwtVerifier("A");
+    expect(second).not.toBe(first);
+    state.set("A", withIdentity("A", [], null));
+    await cache.tenantChanged("A");
+    expect(cache.jwtVerifier("A")).toBeUndefined();
+  });
+});

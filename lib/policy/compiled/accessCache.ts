@@ -11,6 +11,11 @@
  * - When Postgres is down a reload fails and the last known data stays in force (logged once per
  *   outage). A slower, older load never overwrites a newer one: each tenant's data is stamped with
  *   the sequence number of the load that produced it.
+ * - `tenantOfHost(host)` is the host table (lib/policy/identity/tenantHost.ts `hostLookupKey` makes
+ *   the key): one Map lookup, whatever the number of hosts; `hasHosts()` lets the data plane skip
+ *   even that while no tenant has a host. A host another tenant's newer load claims moves to it.
+ * - `jwtVerifier(tenantId)`: the tenant's JWT verifier (lib/policy/identity/jwtVerifier.ts), made once
+ *   per settings and kept across reloads that leave them unchanged, so its JWKS cache survives them.
  * - `liveKey(id)` is what authentication asks: the key unless it is unknown, revoked (not loaded)
  *   or expired. Expiry is compared with the clock on every call, so a key stops working at its
  *   instant on every instance without waiting for a reload.
@@ -19,6 +24,8 @@ import { isExpired } from "../keys/keyExpiry";
 import type { AccessLoader, KeyAccess, TenantAccess } from "./accessLoader";
 import type { UpstreamTarget } from "../upstreams/upstreamSchema";
 import { logOutage } from "../../config/plane";
+import { createJwtVerifier, type JwtVerifier } from "../identity/jwtVerifier";
+import type { JwksSourceOptions } from "../identity/jwksSource";
 
 export interface AccessCacheEvents {
   onReload?: (kind: "tenant" | "full", outcome: "ok" | "error") => void;
@@ -29,11 +36,17 @@ export interface AccessCacheEvents {
   onTenantReplaced?: (tenantId: string, tenant: TenantAccess | null) => void;
   /** The clock key expiry is checked against (epoch ms); Date.now by default, a fake one in tests. */
   now?: () => number;
+  /** How JWT verifiers fetch their JWKS (tests: a fake fetch and clock). */
+  jwks?: JwksSourceOptions;
 }
 
 export class AccessCache {
   private tenants = new Map<string, TenantAccess>();
   private keys = new Map<string, KeyAccess>();
+  /** Host (lower case, no port) -> tenant id. */
+  private hosts = new Map<string, string>();
+  /** Each tenant's JWT verifier, with the settings (as JSON) it was made for. */
+  private verifiers = new Map<string, { jwt: object; settings: string; verifier: JwtVerifier }>();
   /** Sequence of the newest load whose data each tenant holds. */
   private stamp = new Map<string, number>();
   private seq = 0;
@@ -87,6 +100,33 @@ export class AccessCache {
     return this.tenants.get(tenantId)?.upstream;
   }
 
+  /** The tenant whose host `hostKey` is (hostLookupKey's form), or undefined. */
+  tenantOfHost(hostKey: string): string | undefined {
+    return this.hosts.get(hostKey);
+  }
+
+  /** Whether any tenant has a host (else no request needs a host lookup). */
+  hasHosts(): boolean {
+    return this.hosts.size > 0;
+  }
+
+  /** The tenant's JWT verifier, or undefined when it accepts no JWT (or is unknown). */
+  jwtVerifier(tenantId: string): JwtVerifier | undefined {
+    const jwt = this.tenants.get(tenantId)?.identity?.jwt;
+    if (!jwt) return undefined;
+    const known = this.verifiers.get(tenantId);
+    // The same settings object (no reload since): no serialisation on the request path.
+    if (known && known.jwt === jwt) return known.verifier;
+    const settings = JSON.stringify(jwt);
+    if (known && known.settings === settings) {
+      known.jwt = jwt; // reloaded unchanged: the verifier (and its JWKS cache) stays
+      return known.verifier;
+    }
+    const verifier = createJwtVerifier(jwt, this.events.jwks);
+    this.verifiers.set(tenantId, { jwt, settings, verifier });
+    return verifier;
+  }
+
   tenantList(): TenantAccess[] {
     return [...this.tenants.values()];
   }
@@ -132,11 +172,15 @@ export class AccessCache {
     this.stamp.set(tenantId, seq);
     const old = this.tenants.get(tenantId);
     if (old) for (const keyId of old.keys.keys()) this.keys.delete(keyId);
+    for (const host of old?.identity?.hosts ?? []) if (this.hosts.get(host) === tenantId) this.hosts.delete(host);
     if (tenant) {
       this.tenants.set(tenantId, tenant);
       for (const [keyId, key] of tenant.keys) this.keys.set(keyId, key);
+      for (const host of tenant.identity?.hosts ?? []) this.hosts.set(host, tenantId);
+      if (!tenant.identity?.jwt) this.verifiers.delete(tenantId);
     } else {
       this.tenants.delete(tenantId);
+      this.verifiers.delete(tenantId);
     }
     this.events.onTenantReplaced?.(tenantId, tenant);
   }

@@ -1,6 +1,6 @@
 /**
  * Reads what enforcement needs from Postgres: tenants, their live (unrevoked) keys, rules and
- * counter refs, gateway upstreams and access lists (compiled here, once per load, so a request
+ * counter refs, gateway upstreams, identity settings (hosts and callers) and access lists (compiled here, once per load, so a request
  * only asks the matcher: lib/policy/access/accessMatcher.ts), either for every tenant (full refresh) or for one (after a change notice).
  */
 import { getDb } from "../../db/client";
@@ -12,6 +12,8 @@ import { compileOverrides, type OverrideMatcher } from "../overrides/overrideMat
 import { overrideFromRow } from "../overrides/overrideStore";
 import type { IdentifierOverride } from "../overrides/overrideSchema";
 import { compileRule, mergeRules, type CompiledRule } from "./effectiveRules";
+import type { TenantIdentity } from "../identity/identitySchema";
+import { identityFromRows } from "../identity/identityStore";
 
 export interface KeyAccess {
   id: string;
@@ -37,6 +39,11 @@ export interface TenantAccess {
   accessLists?: AccessMatcher;
   /** Per-identifier limits of its `identifier` rules, by rule name (lib/policy/overrides); absent: none. */
   identifierOverrides?: Map<string, OverrideMatcher>;
+  /**
+   * Its hosts and callers (lib/policy/identity); absent: the defaults (no host, Sluice keys only).
+   * The access cache keeps a host table and one JWT verifier per tenant from it.
+   */
+  identity?: TenantIdentity;
 }
 
 export type AccessLoader = {
@@ -50,7 +57,7 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
   const db = getDb();
   const where = tenantIds ? { id: { in: tenantIds } } : {};
   const byTenant = tenantIds ? { tenantId: { in: tenantIds } } : {};
-  const [tenants, keys, rules, refs, upstreams, accessLists, overrideRows] = await Promise.all([
+  const [tenants, keys, rules, refs, upstreams, accessLists, overrideRows, identities, hosts] = await Promise.all([
     db.tenant.findMany({ where, select: { id: true, name: true } }),
     db.apiKey.findMany({
       where: { ...byTenant, revokedAt: null },
@@ -64,7 +71,19 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
     }),
     db.accessLists.findMany({ where: byTenant, select: { tenantId: true, allow: true, deny: true } }),
     db.identifierOverride.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
+    db.tenantIdentity.findMany({
+      where: byTenant,
+      select: { tenantId: true, apiKeys: true, anonymous: true, jwt: true },
+    }),
+    db.tenantHost.findMany({ where: byTenant, select: { tenantId: true, host: true }, orderBy: { host: "asc" } }),
   ]);
+  const hostsOf = new Map<string, string[]>();
+  for (const h of hosts) {
+    let list = hostsOf.get(h.tenantId);
+    if (!list) hostsOf.set(h.tenantId, (list = []));
+    list.push(h.host);
+  }
+  const identityRowOf = new Map(identities.map((i) => [i.tenantId, i]));
   const accessOf = new Map(accessLists.map((a) => [a.tenantId, compileAccessLists(a)]));
   const upstreamOf = new Map(
     upstreams.map((u): [string, UpstreamTarget] => [
@@ -106,6 +125,9 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
       upstream: upstreamOf.get(t.id),
       accessLists: accessOf.get(t.id),
       identifierOverrides: matchersOf(t.id, own, overridesOf),
+      ...(identityRowOf.has(t.id) || hostsOf.has(t.id)
+        ? { identity: identityFromRows(identityRowOf.get(t.id) ?? null, hostsOf.get(t.id) ?? []) }
+        : {}),
     });
   }
   for (const k of keys) {

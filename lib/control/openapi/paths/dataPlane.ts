@@ -110,7 +110,7 @@ export const dataPlanePaths: ZodOpenApiPathsObject = {
   "/api/v1/{path}": everyMethod("gateway", () => ({
     summary: "Gateway: forward to the tenant's upstream",
     description:
-      "Once admitted, forwarded to the tenant's upstream with `/api/v1` removed, as sent; the upstream's status, headers and body come back with the rate-limit headers added. Rules read the path without `;parameters` (`/login;jsessionid=1` is `/login`) and a method-override header's method as well as the request's. 400: a fragment (`#`) in the target, a `.`/`..` segment once parameters are stripped, an ambiguous method override, a repeated header or query parameter a `header`/`query` rule keys on. No upstream: 404; unreachable: 502; no answer in time: 504.",
+      "Once admitted, forwarded to the tenant's upstream with `/api/v1` removed, as sent; the upstream's status, headers and body come back with the rate-limit headers added. Rules read the path without `;parameters` (`/login;jsessionid=1` is `/login`) and a method-override header's method as well as the request's. 400: a fragment (`#`) in the target, a `.`/`..` segment once parameters are stripped, an ambiguous method override, a repeated header or query parameter a `header`/`query` rule keys on. No upstream: 404; unreachable: 502; no answer in time: 504. On a tenant's host (PUT /api/admin/tenants/{tenantId}/identity) every path is the tenant's and is forwarded as sent, nothing removed; its callers are its Sluice keys, JWTs and anonymous callers as configured (401 for a credential present but invalid; 503 while its JWKS was never fetched).",
     requestParams: { path: anyPath },
     responses: {
       "200": {

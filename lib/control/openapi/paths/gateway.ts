@@ -1,6 +1,10 @@
-/** The gateway: a tenant's upstream, /api/admin/tenants/{tenantId}/upstream (forwarding itself is in dataPlane.ts). */
+/**
+ * The gateway: a tenant's upstream, /api/admin/tenants/{tenantId}/upstream, and its hosts and
+ * callers, /api/admin/tenants/{tenantId}/identity (forwarding itself is in dataPlane.ts).
+ */
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { identitySchema } from "../../../policy/identity/identitySchema";
 import { upstreamSchema } from "../../../policy/upstreams/upstreamSchema";
 import { adminOperation, errors, jsonAnswer, jsonBody, noContent, tenantIdPath } from "../common";
 
@@ -24,6 +28,28 @@ const savedUpstreamSchema = storedUpstreamSchema.extend({
   secret: z.string().optional().meta({
     description: "The new signing secret (`upsec_…`): shown only in the answer of the PUT that generated it.",
   }),
+});
+
+/** As stored: every field present, hosts lower case. */
+const storedIdentitySchema = z.object({
+  hosts: z
+    .array(z.string())
+    .meta({ description: "Host names (lower case, no port) whose requests are this tenant's." }),
+  apiKeys: z.boolean().meta({ description: "Whether Sluice API keys are accepted on those hosts." }),
+  jwt: z
+    .object({
+      issuer: z.string().optional(),
+      audience: z.string().optional(),
+      jwksUrl: z.string().optional(),
+      jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).optional(),
+      subjectClaim: z.string(),
+      tierClaim: z.string().optional(),
+    })
+    .nullable()
+    .meta({ description: "How JWT callers are verified; null: no JWT callers." }),
+  anonymous: z
+    .boolean()
+    .meta({ description: "Whether callers with no credential at all are admitted (and limited per IP)." }),
 });
 
 export const gatewayPaths: ZodOpenApiPathsObject = {
@@ -54,6 +80,30 @@ export const gatewayPaths: ZodOpenApiPathsObject = {
       summary: "Remove the tenant's gateway upstream",
       requestParams: { path: tenantIdPath },
       responses: { "204": noContent("Removed."), ...errors("not_found") },
+    }),
+  },
+  "/api/admin/tenants/{tenantId}/identity": {
+    get: adminOperation("read", {
+      operationId: "getIdentity",
+      tags: ["Gateway"],
+      summary: "The tenant's hosts and callers",
+      description:
+        'Defaults (never set): `{ "hosts": [], "apiKeys": true, "jwt": null, "anonymous": false }`. A request whose `Host` is one of `hosts` is the tenant\'s whatever its path (docs/gateway.md).',
+      requestParams: { path: tenantIdPath },
+      responses: { "200": jsonAnswer("The identity settings.", storedIdentitySchema), ...errors("not_found") },
+    }),
+    put: adminOperation("write", {
+      operationId: "putIdentity",
+      tags: ["Gateway"],
+      summary: "Set the tenant's hosts and callers",
+      description:
+        "Replaces the whole settings. Hosts: at most 100 DNS names, stored lower case; a port, path, scheme, wildcard or IP literal is a 422; a host of another tenant a 409. `jwt`: exactly one of `jwksUrl` (http/https, never link-local) or inline `jwks` with at least one public asymmetric key. Audited; in force everywhere within 1 s.",
+      requestParams: { path: tenantIdPath },
+      requestBody: jsonBody(identitySchema),
+      responses: {
+        "200": jsonAnswer("The settings as stored.", storedIdentitySchema),
+        ...errors("not_found", "invalid", "conflict"),
+      },
     }),
   },
 };
