@@ -16,17 +16,17 @@ const bed = envoyRlsBed("envoy-rls");
 const address = (ip: string): Entry[] => [{ key: "remote_address", value: ip }];
 const perMinute = { algorithm: "fixed_window", windowMs: 60_000 } as const;
 
+/** A per-minute rule of scope `descriptor` matching `descriptor`, with `more` fields. */
+const descriptorRule = (
+  name: string,
+  limit: number,
+  descriptor: { key: string; value?: string }[],
+  more: Record<string, unknown> = {},
+) => ({ name, scope: "descriptor" as const, limit, ...perMinute, match: { descriptor }, ...more });
+
 describe("ShouldRateLimit over gRPC", () => {
   it("a remote_address descriptor is counted per address, with current_limit, remaining and headers", async () => {
-    const domain = await bed.tenant([
-      {
-        name: "per-address",
-        scope: "descriptor",
-        limit: 2,
-        ...perMinute,
-        match: { descriptor: [{ key: "remote_address" }] },
-      },
-    ]);
+    const domain = await bed.tenant([descriptorRule("per-address", 2, [{ key: "remote_address" }])]);
     const one = () => bed.call({ domain, descriptors: [{ entries: address("10.0.0.1") }] });
     const first = await one();
     expect(first.response!.overall_code).toBe("OK");
@@ -51,13 +51,7 @@ describe("ShouldRateLimit over gRPC", () => {
 
   it("a [path=/login, remote_address] rule counts per address on that path only", async () => {
     const domain = await bed.tenant([
-      {
-        name: "login",
-        scope: "descriptor",
-        limit: 1,
-        ...perMinute,
-        match: { descriptor: [{ key: "path", value: "/login" }, { key: "remote_address" }] },
-      },
+      descriptorRule("login", 1, [{ key: "path", value: "/login" }, { key: "remote_address" }]),
     ]);
     const on = (path: string, ip: string) =>
       bed.call({ domain, descriptors: [{ entries: [{ key: "path", value: path }, ...address(ip)] }] });
@@ -71,20 +65,8 @@ describe("ShouldRateLimit over gRPC", () => {
 
   it("one decision over all descriptors: a refusal by one charges none of the others", async () => {
     const domain = await bed.tenant([
-      {
-        name: "per-address",
-        scope: "descriptor",
-        limit: 5,
-        ...perMinute,
-        match: { descriptor: [{ key: "remote_address" }] },
-      },
-      {
-        name: "global",
-        scope: "descriptor",
-        limit: 1,
-        ...perMinute,
-        match: { descriptor: [{ key: "generic_key", value: "api" }] },
-      },
+      descriptorRule("per-address", 5, [{ key: "remote_address" }]),
+      descriptorRule("global", 1, [{ key: "generic_key", value: "api" }]),
     ]);
     const both = {
       domain,
@@ -107,15 +89,8 @@ describe("ShouldRateLimit over gRPC", () => {
 
   it("hits_addend is the cost (0 means 1); shadow rules never refuse", async () => {
     const domain = await bed.tenant([
-      { name: "units", scope: "descriptor", limit: 10, ...perMinute, match: { descriptor: [{ key: "user" }] } },
-      {
-        name: "watch",
-        scope: "descriptor",
-        limit: 1,
-        mode: "shadow",
-        ...perMinute,
-        match: { descriptor: [{ key: "user" }] },
-      },
+      descriptorRule("units", 10, [{ key: "user" }]),
+      descriptorRule("watch", 1, [{ key: "user" }], { mode: "shadow" }),
     ]);
     const call = (hits: number) =>
       bed.call({ domain, hits_addend: hits, descriptors: [{ entries: [{ key: "user", value: "u1" }] }] });
@@ -166,15 +141,7 @@ describe("ShouldRateLimit over gRPC", () => {
   });
 
   it("keys live under the tenant's hash tag with the descriptor scope char", async () => {
-    const domain = await bed.tenant([
-      {
-        name: "per-address",
-        scope: "descriptor",
-        limit: 2,
-        ...perMinute,
-        match: { descriptor: [{ key: "remote_address" }] },
-      },
-    ]);
+    const domain = await bed.tenant([descriptorRule("per-address", 2, [{ key: "remote_address" }])]);
     await bed.call({ domain, descriptors: [{ entries: address("192.0.2.7") }] });
     expect(await keysByPrefix(bed.redis, `${bed.prefix}{${domain}}`)).toEqual([`${bed.prefix}{${domain}}2E192.0.2.7`]);
   });
@@ -182,15 +149,7 @@ describe("ShouldRateLimit over gRPC", () => {
 
 describe("the rule store (Postgres) down", () => {
   it("the rules last loaded stay in force", async () => {
-    const domain = await bed.tenant([
-      {
-        name: "per-address",
-        scope: "descriptor",
-        limit: 1,
-        ...perMinute,
-        match: { descriptor: [{ key: "remote_address" }] },
-      },
-    ]);
+    const domain = await bed.tenant([descriptorRule("per-address", 1, [{ key: "remote_address" }])]);
     bed.storeDown(true);
     try {
       await bed.reload();
@@ -206,28 +165,10 @@ describe("the rule store (Postgres) down", () => {
 describe("the descriptors Envoy's actions send (docs/envoy.md)", () => {
   it("masked_remote_address, request_headers, header_value_match and generic_key each meet their rule", async () => {
     const domain = await bed.tenant([
-      {
-        name: "per-24",
-        scope: "descriptor",
-        limit: 1,
-        ...perMinute,
-        match: { descriptor: [{ key: "masked_remote_address" }] },
-      },
-      { name: "per-user", scope: "descriptor", limit: 1, ...perMinute, match: { descriptor: [{ key: "user" }] } },
-      {
-        name: "posts",
-        scope: "descriptor",
-        limit: 1,
-        ...perMinute,
-        match: { descriptor: [{ key: "header_match", value: "post" }] },
-      },
-      {
-        name: "address-and-user",
-        scope: "descriptor",
-        limit: 1,
-        ...perMinute,
-        match: { descriptor: [{ key: "remote_address" }, { key: "user" }] },
-      },
+      descriptorRule("per-24", 1, [{ key: "masked_remote_address" }]),
+      descriptorRule("per-user", 1, [{ key: "user" }]),
+      descriptorRule("posts", 1, [{ key: "header_match", value: "post" }]),
+      descriptorRule("address-and-user", 1, [{ key: "remote_address" }, { key: "user" }]),
     ]);
     // masked_remote_address { v4_prefix_mask_len: 24 }: one counter per /24.
     const masked = (value: string) =>
@@ -259,15 +200,7 @@ describe("two instances sharing one Redis", () => {
   const second = envoyRlsBed("envoy-rls-second", { prefix: bed.prefix });
 
   it("enforce exactly the limit across both", async () => {
-    const rules = [
-      {
-        name: "per-address",
-        scope: "descriptor" as const,
-        limit: 5,
-        ...perMinute,
-        match: { descriptor: [{ key: "remote_address" }] },
-      },
-    ];
+    const rules = [descriptorRule("per-address", 5, [{ key: "remote_address" }])];
     const domain = await bed.tenant(rules);
     await second.tenant(rules, domain);
     const request = { domain, descriptors: [{ entries: address("10.1.1.1") }] };
@@ -279,14 +212,8 @@ describe("two instances sharing one Redis", () => {
 
 describe("ShouldRateLimit with Redis unreachable", async () => {
   const down = envoyRlsBed("envoy-rls-down", { redisUrl: `redis://127.0.0.1:${await freePort()}` });
-  const rule = (failMode: "open" | "closed") => ({
-    name: `per-address-${failMode}`,
-    scope: "descriptor" as const,
-    limit: 1,
-    ...perMinute,
-    failMode,
-    match: { descriptor: [{ key: "remote_address" }] },
-  });
+  const rule = (failMode: "open" | "closed") =>
+    descriptorRule(`per-address-${failMode}`, 1, [{ key: "remote_address" }], { failMode });
 
   it("a closed rule: gRPC UNAVAILABLE (Envoy then applies failure_mode_deny)", async () => {
     const domain = await down.tenant([rule("closed")]);
