@@ -9,46 +9,36 @@
 import { randomBytes } from "node:crypto";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminClient, deleteTenants, type AdminClient } from "@/test/support/adminClient";
 import { rawRequest } from "@/test/support/rawHttp";
-import { cleanupRedis, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
-import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+import { waitUntil } from "@/test/support/sluiceEnv";
 import { startTestUpstream, type TestUpstream } from "@/test/support/testUpstream";
+import { twoServersForSuite } from "@/test/support/twoServers";
 
-const shared = sluiceEnv("http-hosts", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
-let a: SluiceServer;
-let b: SluiceServer;
-let admin: AdminClient;
+const servers = twoServersForSuite("http-hosts", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
 let upstream: TestUpstream;
-const createdTenants: string[] = [];
 
 const { publicKey, privateKey } = await generateKeyPair("RS256", { extractable: true });
 const jwk = { ...(await exportJWK(publicKey)), kid: "rsa-1" };
 
 beforeAll(async () => {
   upstream = await startTestUpstream();
-  a = await startSluice({ env: shared.env });
-  b = await startSluice({ env: shared.env });
-  admin = adminClient(a.url, shared.adminToken);
 });
 
 afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop(), upstream?.close()]);
-  await deleteTenants(TEST_DATABASE_URL, createdTenants);
-  await cleanupRedis(shared.prefix);
+  await upstream?.close();
 });
 
 const newHost = () => `api-${randomBytes(4).toString("hex")}.example.test`;
 const reached = (tenantId: string) => upstream.seen.filter((s) => s.headers["x-sluice-tenant"] === tenantId);
 
 async function hostedTenant(identity: Record<string, unknown>, withUpstream = true): Promise<string> {
-  const tenant = await admin.createTenant();
-  createdTenants.push(tenant.id);
+  const tenant = await servers.adminA.createTenant();
+  servers.track(tenant.id);
   if (withUpstream) {
-    const up = await admin.request("PUT", `/api/admin/tenants/${tenant.id}/upstream`, { url: upstream.url });
+    const up = await servers.adminA.request("PUT", `/api/admin/tenants/${tenant.id}/upstream`, { url: upstream.url });
     expect(up.status).toBe(200);
   }
-  const res = await admin.request("PUT", `/api/admin/tenants/${tenant.id}/identity`, identity);
+  const res = await servers.adminA.request("PUT", `/api/admin/tenants/${tenant.id}/identity`, identity);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return tenant.id;
 }
@@ -58,7 +48,7 @@ describe("a tenant's host on the built server", () => {
     const host = newHost();
     const tenantId = await hostedTenant({ hosts: [host], anonymous: true });
     const targets = ["/api/admin/tenants", "/api/health", "/api/metrics", "/login", "/api/v1/echo/x?y=1"];
-    for (const server of [a, b]) {
+    for (const server of [servers.a, servers.b]) {
       // B learns the host through the change notice (well within this set-up's 10 s).
       await waitUntil(
         async () => (await rawRequest(server.url, { target: "/probe", headers: { host } })).status === 200,
@@ -76,7 +66,7 @@ describe("a tenant's host on the built server", () => {
     const urls = reached(tenantId).map((s) => s.url);
     for (const target of targets) expect(urls.filter((u) => u === target)).toHaveLength(2);
     // The same paths on another host are Sluice's.
-    const health = await rawRequest(a.url, { target: "/api/health" });
+    const health = await rawRequest(servers.a.url, { target: "/api/health" });
     expect(health.status).toBe(200);
     expect(JSON.parse(health.text)).toMatchObject({ redis: "ok", db: "ok" });
   });
@@ -85,12 +75,12 @@ describe("a tenant's host on the built server", () => {
     const host = newHost();
     await hostedTenant({ hosts: [host], anonymous: true }, false);
     await waitUntil(
-      async () => (await rawRequest(b.url, { target: "/", headers: { host } })).status === 404,
+      async () => (await rawRequest(servers.b.url, { target: "/", headers: { host } })).status === 404,
       10_000,
       "the host is served",
     );
     for (const target of ["/", "/api/admin/tenants", "/api/health"]) {
-      const res = await rawRequest(b.url, { target, headers: { host: `${host.toUpperCase()}:443` } });
+      const res = await rawRequest(servers.b.url, { target, headers: { host: `${host.toUpperCase()}:443` } });
       expect(res.status).toBe(404);
       expect(res.headers.get("content-type")).toMatch(/problem\+json/);
     }
@@ -100,7 +90,7 @@ describe("a tenant's host on the built server", () => {
     const host = newHost();
     const tenantId = await hostedTenant({ hosts: [host], jwt: { jwks: { keys: [jwk] } } });
     const rules = [{ name: "per-user", scope: "key", limit: 3, windowMs: 3_600_000 }];
-    expect((await admin.request("PUT", `/api/admin/tenants/${tenantId}/rules`, rules)).status).toBe(200);
+    expect((await servers.adminA.request("PUT", `/api/admin/tenants/${tenantId}/rules`, rules)).status).toBe(200);
     const token = (sub: string) =>
       new SignJWT({ sub, jti: randomBytes(4).toString("hex") })
         .setProtectedHeader({ alg: "RS256", kid: "rsa-1" })
@@ -109,17 +99,21 @@ describe("a tenant's host on the built server", () => {
     const send = async (url: string, sub: string) =>
       rawRequest(url, { target: "/orders/1", headers: { host, authorization: `Bearer ${await token(sub)}` } });
     await waitUntil(
-      async () => (await send(b.url, "probe")).headers.get("ratelimit-policy")?.includes("per-user") ?? false,
+      async () => (await send(servers.b.url, "probe")).headers.get("ratelimit-policy")?.includes("per-user") ?? false,
       10_000,
       "B serves the rules",
     );
     const statuses = [];
-    for (const url of [a.url, b.url, a.url, b.url]) statuses.push((await send(url, "carol")).status);
+    for (const url of [servers.a.url, servers.b.url, servers.a.url, servers.b.url])
+      statuses.push((await send(url, "carol")).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
-    expect((await send(a.url, "dave")).status).toBe(200);
+    expect((await send(servers.a.url, "dave")).status).toBe(200);
     const carol = reached(tenantId).filter((s) => s.url === "/orders/1");
     expect(carol.every((s) => /^Bearer eyJ/.test(String(s.headers.authorization)))).toBe(true);
-    const bad = await rawRequest(a.url, { target: "/orders/1", headers: { host, authorization: "Bearer x.y.z" } });
+    const bad = await rawRequest(servers.a.url, {
+      target: "/orders/1",
+      headers: { host, authorization: "Bearer x.y.z" },
+    });
     expect(bad.status).toBe(401);
   });
 });
