@@ -6,6 +6,7 @@
  * (IdentityForm); viewers only see them.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { apiGet, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { TenantIdentity } from "@/lib/policy/identity/identitySchema";
@@ -25,6 +26,7 @@ export function useIdentity(tenantId: string) {
 export function IdentityCard({ tenantId, canEdit }: { tenantId: string; canEdit: boolean }) {
   const identity = useIdentity(tenantId);
   const data = identity.data;
+  const [saved, setSaved] = useState(false);
   return (
     <section className="card" aria-labelledby="identity-heading">
       <div className="card-header">
@@ -43,7 +45,7 @@ export function IdentityCard({ tenantId, canEdit }: { tenantId: string; canEdit:
           </p>
           {canEdit ? (
             // Keyed by the stored settings, so another operator's change resets the form.
-            <IdentityForm key={JSON.stringify(data)} tenantId={tenantId} current={data} />
+            <IdentityForm key={JSON.stringify(data)} tenantId={tenantId} current={data} onSaved={setSaved} />
           ) : (
             <dl aria-label="Current hosts and callers">
               <dt>Hosts</dt>
@@ -57,6 +59,11 @@ export function IdentityCard({ tenantId, canEdit }: { tenantId: string; canEdit:
             </dl>
           )}
         </>
+      ) : null}
+      {saved ? (
+        <p role="status" className="hint">
+          Saved: in force on every instance within a second.
+        </p>
       ) : null}
     </section>
   );

@@ -22,7 +22,16 @@ function under(errors: Record<string, string>, field: string): string | undefine
   return errors[field] ?? Object.entries(errors).find(([path]) => path.startsWith(`${field}.`))?.[1];
 }
 
-export function IdentityForm({ tenantId, current }: { tenantId: string; current: TenantIdentity }) {
+/** `onSaved`: told after a save; the card shows it, since the stored settings change and the form is rebuilt from them. */
+export function IdentityForm({
+  tenantId,
+  current,
+  onSaved,
+}: {
+  tenantId: string;
+  current: TenantIdentity;
+  onSaved: (saved: boolean) => void;
+}) {
   const queryClient = useQueryClient();
   const jwt = current.jwt;
   const [hosts, setHosts] = useState(current.hosts.join("\n"));
@@ -36,12 +45,11 @@ export function IdentityForm({ tenantId, current }: { tenantId: string; current:
   const [subjectClaim, setSubjectClaim] = useState(jwt?.subjectClaim ?? "sub");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
 
   const save = useMutation({
     mutationFn: (input: unknown) => apiSend<TenantIdentity>("PUT", `${tenantPath(tenantId)}/identity`, input),
     onSuccess: () => {
-      setSaved(true);
+      onSaved(true);
       void queryClient.invalidateQueries({ queryKey: ["tenant", tenantId, "identity"] });
     },
     onError: (error) => {
@@ -53,7 +61,7 @@ export function IdentityForm({ tenantId, current }: { tenantId: string; current:
   function submit(event: FormEvent) {
     event.preventDefault();
     setFormError(null);
-    setSaved(false);
+    onSaved(false);
     let inlineKeys: unknown;
     if (mode === "inline") {
       try {
@@ -178,11 +186,6 @@ export function IdentityForm({ tenantId, current }: { tenantId: string; current:
             Save hosts and callers
           </SubmitButton>
         </div>
-        {saved ? (
-          <p role="status" className="hint">
-            Saved: in force on every instance within a second.
-          </p>
-        ) : null}
       </div>
     </form>
   );
