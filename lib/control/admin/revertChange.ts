@@ -25,6 +25,7 @@
  *   lib/policy/audit/revertPlan.ts), a target that no longer exists, a revoked key's overrides, a stored
  *   list that no longer passes today's validation. 404 for an unknown event.
  */
+import type { z } from "zod";
 import type { Prisma } from "../../db/generated/client";
 import { getDb } from "../../db/client";
 import { revokeKeyIn, setKeyExpiryIn } from "../../policy/keys/keyStore";
@@ -64,6 +65,19 @@ function validRules(event: AuditEventView, plan: Extract<RevertPlan, { kind: "ru
   );
 }
 
+/**
+ * `value` as `schema` parses it today (the same schema as the PUT it reverts), or a conflict:
+ * `whatNoLongerPasses` completes "its earlier ... validation" ("upstream no longer passes").
+ */
+function stillValid<T>(event: AuditEventView, schema: z.ZodType<T>, value: unknown, whatNoLongerPasses: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new AppError(
+    "conflict",
+    `Audit event ${event.id} cannot be reverted: its earlier ${whatNoLongerPasses} validation.`,
+  );
+}
+
 /** The target vanished (a key or tenant deleted since): a conflict, not a 404 of the audit event. */
 async function targetMustExist<T>(event: AuditEventView, apply: () => Promise<T>): Promise<T> {
   try {
@@ -99,45 +113,25 @@ async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<Rever
         const removed = await targetMustExist(event, () => deleteUpstreamIn(tx, actor, plan.tenantId, note));
         return { revert: removed.audit, tenantId: removed.tenantId };
       }
-      const parsed = upstreamSchema.safeParse(plan.upstream);
-      if (!parsed.success)
-        throw new AppError(
-          "conflict",
-          `Audit event ${event.id} cannot be reverted: its earlier upstream no longer passes validation.`,
-        );
-      const set = await targetMustExist(event, () => putUpstreamIn(tx, actor, plan.tenantId, parsed.data, note));
+      const valid = stillValid(event, upstreamSchema, plan.upstream, "upstream no longer passes");
+      const set = await targetMustExist(event, () => putUpstreamIn(tx, actor, plan.tenantId, valid, note));
       return { revert: set.audit, tenantId: set.tenantId };
     }
     case "access": {
-      const parsed = accessListsSchema.safeParse(plan.lists);
-      if (!parsed.success)
-        throw new AppError(
-          "conflict",
-          `Audit event ${event.id} cannot be reverted: its earlier access lists no longer pass validation.`,
-        );
-      const set = await targetMustExist(event, () => replaceAccessListsIn(tx, actor, plan.tenantId, parsed.data, note));
+      const valid = stillValid(event, accessListsSchema, plan.lists, "access lists no longer pass");
+      const set = await targetMustExist(event, () => replaceAccessListsIn(tx, actor, plan.tenantId, valid, note));
       return { revert: set.audit, tenantId: set.tenantId };
     }
     case "overrides": {
-      const parsed = identifierOverrideListSchema.safeParse(plan.overrides);
-      if (!parsed.success)
-        throw new AppError(
-          "conflict",
-          `Audit event ${event.id} cannot be reverted: its earlier overrides no longer pass validation.`,
-        );
+      const valid = stillValid(event, identifierOverrideListSchema, plan.overrides, "overrides no longer pass");
       const saved = await targetMustExist(event, () =>
-        replaceOverridesIn(tx, actor, plan.tenantId, plan.rule, parsed.data, note),
+        replaceOverridesIn(tx, actor, plan.tenantId, plan.rule, valid, note),
       );
       return { revert: saved.audit, tenantId: saved.tenantId };
     }
     case "identity": {
-      const parsed = identitySchema.safeParse(plan.identity);
-      if (!parsed.success)
-        throw new AppError(
-          "conflict",
-          `Audit event ${event.id} cannot be reverted: its earlier identity settings no longer pass validation.`,
-        );
-      const set = await targetMustExist(event, () => putIdentityIn(tx, actor, plan.tenantId, parsed.data, note));
+      const valid = stillValid(event, identitySchema, plan.identity, "identity settings no longer pass");
+      const set = await targetMustExist(event, () => putIdentityIn(tx, actor, plan.tenantId, valid, note));
       return { revert: set.audit, tenantId: set.tenantId };
     }
     case "revoke_key": {
