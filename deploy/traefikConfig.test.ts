@@ -64,7 +64,7 @@ const KEY = "sluice_Ab3dEf9h_0123456789abcdefABCDEF";
 const JWT = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEifQ.c2lnbmF0dXJl";
 
 describe("deploy/traefik/dynamic.yml", () => {
-  it("decides every request through Sluice's /api/v1/authorize first, copying tenant and key from the decision", () => {
+  it("decides every request through Sluice's /api/v1/authorize first, copying tenant and key from the decision; X-Forwarded-Host is Traefik's own (the Host asked for), so the tenant host decides", () => {
     const auth = middlewares.sluice!.forwardAuth!;
     expect(new URL(auth.address).pathname).toBe("/api/v1/authorize");
     expect(auth.trustForwardHeader).toBe(false);
