@@ -48,7 +48,7 @@ export async function runGiveBackScript(
   redis: RedisClient,
   reservations: readonly Reservation[],
   reservedAtMs: number,
-  options: { timeoutMs: number; nowMs?: number; textSubjectValues?: boolean },
+  options: { timeoutMs: number; nowMs?: number },
 ): Promise<boolean[]> {
   if (!defined.has(redis)) {
     redis.defineCommand(COMMAND, { lua: giveBackScriptSource() });
@@ -73,7 +73,6 @@ export async function runGiveBackScript(
         ...reservations.map((r) => r.key),
         String(reservedAtMs),
         options.nowMs === undefined ? "" : String(options.nowMs),
-        options.textSubjectValues ? "T" : "",
         ...rules,
       ),
     options.timeoutMs,
