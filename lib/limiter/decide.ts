@@ -30,9 +30,9 @@
  */
 import { counterField, counterKey, penaltyKey, stateId } from "./keys";
 import { EMPTY, failModeDecisionOf } from "./failModeDecision";
-import { decideScriptSource } from "./decideScript";
-import { newLeaseId, releaseScriptSource, runReleaseScript } from "./releaseScript";
-import { giveBackScriptSource, runGiveBackScript, type Reservation } from "./giveBackScript";
+import { decideScript } from "./decideScript";
+import { newLeaseId, releaseScript, runReleaseScript } from "./releaseScript";
+import { giveBackScript, runGiveBackScript, type Reservation } from "./giveBackScript";
 import { ALGORITHM_DEFS } from "./algorithms/registry";
 import { DecideBatcher, type BatchedRequest } from "./decideBatcher";
 import { decisionFromReply } from "./parseDecideReply";
@@ -105,9 +105,9 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   const clock = deps.clock ?? Date.now;
   // Load the script now: a missing or broken file is a deploy error that must fail loudly at
   // start-up, not be mistaken for an unavailable Redis (which would fail every rule open).
-  decideScriptSource();
-  releaseScriptSource();
-  giveBackScriptSource();
+  decideScript.source();
+  releaseScript.source();
+  giveBackScript.source();
 
   const batcher = new DecideBatcher(deps.redis, deps.timeoutMs, deps.maxBatch);
   const clustered = deps.redis.isCluster;
