@@ -70,17 +70,6 @@ export interface SluiceConfig {
    * (lib/redis/evictionPolicy.ts). Without it such a policy is only logged loudly and reported.
    */
   requireNoEviction: boolean;
-  /**
-   * SLUICE_LEGACY_COUNTER_KEYS=1: the rolling-upgrade layout (docs/architecture.md "Rolling upgrade"): each rule's
-   * state is also read from and written to its per-rule key of earlier versions.
-   */
-  legacyCounterKeys: boolean;
-  /**
-   * SLUICE_TEXT_SUBJECT_VALUES=1: write every subject key as "<field>=<state>" entries, never a one-field key as
-   * one integer (docs/architecture.md "Rolling upgrade (one-field values)"): while instances of an earlier version,
-   * which read only the entries, share the keys.
-   */
-  textSubjectValues: boolean;
   /** In-product alerts (lib/control/alerts, docs/webhooks.md). */
   alerts: AlertConfig;
   /**
@@ -212,8 +201,6 @@ export function readConfig(): SluiceConfig {
     enforcement,
     simMaxRequests: intFrom("SLUICE_SIM_MAX_REQUESTS", DEFAULT_TRACE_MAX_REQUESTS, 1_000, 10_000_000),
     subjectBudget: intFrom("SLUICE_SUBJECT_BUDGET", DEFAULT_SUBJECT_BUDGET, 1, 10_000_000),
-    legacyCounterKeys: flagFrom("SLUICE_LEGACY_COUNTER_KEYS"),
-    textSubjectValues: flagFrom("SLUICE_TEXT_SUBJECT_VALUES"),
     requireNoEviction: flagFrom("SLUICE_REQUIRE_NOEVICTION"),
     grpc: grpcFrom(),
     alerts: {

@@ -135,20 +135,6 @@ describe("a give-back after the reservation's window", () => {
   });
 });
 
-describe("a give-back in a rolling upgrade that reads subject keys as text only", () => {
-  it("writes the key as <field>=<state> entries, never in the one-field integer form", async () => {
-    const textOnly = createLimiter({ redis, prefix, timeoutMs: 2000, textSubjectValues: true });
-    const stuffing = limiterRule({ name: "txt", limit: 3, chargeOn: ["4xx"] });
-    const subject = { tenantId: "co-text", keyId: "k" };
-    await textOnly.decide([stuffing], subject, { nowMs: T0 });
-    const reserved = await textOnly.decide([stuffing], subject, { nowMs: T0 + 1 });
-    expect(await textOnly.giveBack(reserved, [stuffing], subject, { nowMs: T0 + 2 })).toBe(1);
-    const [key] = await redis.keys(`${prefix}{co-text}*`);
-    expect(await redis.get(key!)).toMatch(/^ftxt=/);
-    expect(remaining(await textOnly.peek([stuffing], subject, { nowMs: T0 + 3 }))).toEqual({ txt: 2 });
-  });
-});
-
 describe("the refusal cache and rules counted by response", () => {
   it("never keeps a refusal by such a rule (a give-back may free its quota any time), but keeps one under its penalty", async () => {
     const stuffing = limiterRule({ name: "cache", limit: 1, chargeOn: ["4xx"] });

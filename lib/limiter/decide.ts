@@ -28,11 +28,11 @@
  *   limiter; into the window it was reserved in, or not at all (lib/limiter/giveBackScript.ts). It
  *   throws `LimiterUnavailableError` when Redis cannot answer (the reservation stays charged).
  */
-import { counterField, counterKey, legacyCounterKey, penaltyKey, stateId } from "./keys";
+import { counterField, counterKey, penaltyKey, stateId } from "./keys";
 import { EMPTY, failModeDecisionOf } from "./failModeDecision";
-import { decideScriptSource } from "./decideScript";
-import { newLeaseId, releaseScriptSource, runReleaseScript } from "./releaseScript";
-import { giveBackScriptSource, runGiveBackScript, type Reservation } from "./giveBackScript";
+import { decideScript } from "./decideScript";
+import { newLeaseId, releaseScript, runReleaseScript } from "./releaseScript";
+import { giveBackScript, runGiveBackScript, type Reservation } from "./giveBackScript";
 import { ALGORITHM_DEFS } from "./algorithms/registry";
 import { DecideBatcher, type BatchedRequest } from "./decideBatcher";
 import { decisionFromReply } from "./parseDecideReply";
@@ -60,17 +60,6 @@ export interface LimiterDeps {
   local?: LocalLimiter;
   /** Requests per script call (decideBatcher.ts MAX_BATCH unless given; the simulator sends more). */
   maxBatch?: number;
-  /**
-   * Rolling upgrade from the per-rule key layout (SLUICE_LEGACY_COUNTER_KEYS): each rule's state is
-   * also read from its per-rule key (the more advanced of the two counts) and written to both, so
-   * instances of the earlier version, which know only those keys, share every limit exactly.
-   */
-  legacyKeys?: boolean;
-  /**
-   * Rolling upgrade from versions that read subject keys only as "<field>=<state>" entries
-   * (SLUICE_TEXT_SUBJECT_VALUES): never write a one-field key as one integer (lua/includes/preamble.lua).
-   */
-  textSubjectValues?: boolean;
   /** Told about Redis failures and fail-mode use (metrics, logs). Must not throw. */
   onUnavailable?: (error: LimiterUnavailableError, rules: LimiterRule[]) => void;
 }
@@ -116,11 +105,11 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   const clock = deps.clock ?? Date.now;
   // Load the script now: a missing or broken file is a deploy error that must fail loudly at
   // start-up, not be mistaken for an unavailable Redis (which would fail every rule open).
-  decideScriptSource();
-  releaseScriptSource();
-  giveBackScriptSource();
+  decideScript.source();
+  releaseScript.source();
+  giveBackScript.source();
 
-  const batcher = new DecideBatcher(deps.redis, deps.timeoutMs, deps.maxBatch, deps.textSubjectValues);
+  const batcher = new DecideBatcher(deps.redis, deps.timeoutMs, deps.maxBatch);
   const clustered = deps.redis.isCluster;
 
   /** One request's part of a script call. */
@@ -133,9 +122,9 @@ export function createLimiter(deps: LimiterDeps): Limiter {
   ): BatchedRequest {
     const ttlFloorMs = options.nowMs === undefined ? 0 : EXPLICIT_TIME_TTL_FLOOR_MS;
     const specs = rules.map(ruleSpec);
-    const secondKeys = secondKeysOf(rules, subject);
+    const penaltyKeys = penaltyKeysOf(rules, subject);
     const lease = commit && rules.some((rule) => rule.algorithm === "concurrency") ? newLeaseId() : "";
-    return { keys, now: timeArg(options), commit, lease, ttlFloorMs, specs, ...(secondKeys ? { secondKeys } : {}) };
+    return { keys, now: timeArg(options), commit, lease, ttlFloorMs, specs, ...(penaltyKeys ? { penaltyKeys } : {}) };
   }
 
   async function callScript(
@@ -151,13 +140,10 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     return decisionFromReply(rules, keys, request.lease ?? "", await batcher.submit(group, request));
   }
 
-  /** Per rule its second key (see decide.lua), or undefined when no rule has one (no array built). */
-  function secondKeysOf(rules: LimiterRule[], subject: Subject): string[] | undefined {
-    if (!deps.legacyKeys && !rules.some(slidingLogWithPenalty)) return undefined;
-    return rules.map((rule) => {
-      if (slidingLogWithPenalty(rule)) return penaltyKey(deps.prefix, rule, subject);
-      return deps.legacyKeys ? legacyCounterKey(deps.prefix, rule, subject) : "";
-    });
+  /** Per rule its penalty key if kept apart (see decide.lua) or "", or undefined when no rule has one (no array built). */
+  function penaltyKeysOf(rules: LimiterRule[], subject: Subject): string[] | undefined {
+    if (!rules.some(slidingLogWithPenalty)) return undefined;
+    return rules.map((rule) => (slidingLogWithPenalty(rule) ? penaltyKey(deps.prefix, rule, subject) : ""));
   }
 
   /** The script's time argument: explicit time, this process's clock in app-time mode, or "" for Redis TIME. */
@@ -300,7 +286,6 @@ export function createLimiter(deps: LimiterDeps): Limiter {
       const flags = await runGiveBackScript(deps.redis, inRedis, reservation.nowMs, {
         timeoutMs: deps.timeoutMs,
         ...(nowMs === undefined ? {} : { nowMs }),
-        ...(deps.textSubjectValues ? { textSubjectValues: true } : {}),
       });
       return given + flags.filter(Boolean).length;
     },

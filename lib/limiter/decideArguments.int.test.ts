@@ -2,7 +2,8 @@
  * How decide.lua reads a request's packed argument (read_request): well-formed requests are
  * decided in order, their numbers read as numbers; a call with a request argument that has a field
  * missing, a field too many, or a number that is not one is refused with an error naming that
- * argument, and writes nothing, not even for the well-formed requests before it.
+ * argument, and writes nothing, not even for the well-formed requests before it; so is a second key
+ * for a rule that keeps its penalty in its own subject key.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { deleteByPrefix, keysByPrefix, plainRedis, uniquePrefix } from "@/test/support/testRedis";
@@ -49,6 +50,14 @@ describe("decide.lua request arguments", () => {
   ])("refuses %s, naming the argument, and writes nothing", async (_, request) => {
     const key = `${prefix}{t}2Kbad`;
     await expect(call(key, `${T0},1,,0,1,1,1,0`, request)).rejects.toThrow(`malformed request fields in ${request}`);
+    expect(await keysByPrefix(redis, key)).toEqual([]);
+  });
+
+  it("refuses a second key for a rule other than sliding_log (only its penalty has one), and writes nothing", async () => {
+    const key = `${prefix}{t}2Ksecond`;
+    await expect(
+      runDecideScript(redis, [2, key, `${key}x`, 1, SPEC, 2, `${T0},1,,0,1,1,1,0`, `${T0},1,,0,1,1,1,2`]),
+    ).rejects.toThrow("only a sliding_log rule has a second key");
     expect(await keysByPrefix(redis, key)).toEqual([]);
   });
 });

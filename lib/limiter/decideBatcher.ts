@@ -34,10 +34,9 @@ export interface BatchedRequest {
   specs: readonly RuleSpec[];
   /**
    * Per rule, its second key or "" (absent: none): for a sliding_log rule with a penalty, the
-   * subject key holding the penalty; for others, the per-rule key of the earlier layout (rolling
-   * upgrade only). See decide.lua.
+   * subject key holding the penalty (see decide.lua).
    */
-  secondKeys?: string[];
+  penaltyKeys?: string[];
 }
 
 interface Pending {
@@ -59,8 +58,6 @@ export class DecideBatcher {
     private readonly redis: RedisClient,
     private readonly timeoutMs: number,
     private readonly maxBatch = MAX_BATCH,
-    /** Subject keys as "<field>=<state>" entries only (decide.lua ARGV[1], LimiterDeps textSubjectValues). */
-    private readonly textSubjectValues = false,
   ) {}
 
   submit(group: string, request: BatchedRequest): Promise<ParsedReply> {
@@ -135,7 +132,7 @@ export class DecideBatcher {
         "," +
         request.keys.length;
       for (let i = 0; i < request.keys.length; i++) {
-        const second = request.secondKeys?.[i];
+        const second = request.penaltyKeys?.[i];
         const spec = request.specs[i]!;
         let number = specNumbers ? specNumbers.get(spec.id) : specArgs.indexOf(spec.id) + 1 || undefined;
         if (number === undefined) {
@@ -153,8 +150,7 @@ export class DecideBatcher {
       }
       requestArgs.push(packed);
     }
-    const specCount = this.textSubjectValues ? `${specArgs.length}T` : specArgs.length;
-    const argv: DecideArgv = [keys.length, ...keys, specCount, ...specArgs, batch.length, ...requestArgs];
+    const argv: DecideArgv = [keys.length, ...keys, specArgs.length, ...specArgs, batch.length, ...requestArgs];
     let reply: unknown;
     this.inFlight++;
     try {

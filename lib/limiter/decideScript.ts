@@ -10,21 +10,18 @@
  *   a new or restarted node); a call that still misses it is sent as EVAL, which cannot miss.
  *   Libraries of versions no running instance uses are deleted by decideLibraries.ts.
  * - Script: where FUNCTION LOAD or FCALL is refused (an ACL user without `@scripting` functions, a
- *   server before 7.0), the client uses EVALSHA from then on, through ioredis `defineCommand`, which
- *   falls back to EVAL (reloading the script) on NOSCRIPT; ioredis retries only once, so a call that
- *   still fails with NOSCRIPT (several in flight across a SCRIPT FLUSH) is sent as EVAL. A call
- *   refused as OOM (Redis over maxmemory) is sent as a script too, see runDecideScript.
+ *   server before 7.0), the client runs it as a script from then on (EVALSHA, EVAL on NOSCRIPT:
+ *   lua/luaScript.ts). A call refused as OOM (Redis over maxmemory) is sent as a script too, see
+ *   runDecideScript.
  */
-import { createHash } from "node:crypto";
 import type { Cluster, Redis } from "ioredis";
 import type { RedisClient } from "../redis/connect";
-import { loadScript } from "./lua/loadScript";
+import { luaScript } from "./lua/luaScript";
 
-const COMMAND = "sluiceDecide";
+/** decide.lua as a script (`sluiceDecide`), and the source of its function library. */
+export const decideScript = luaScript("decide.lua", "sluiceDecide");
 const BODY = "\n--!body";
-let source: string | undefined;
 let library: { name: string; library: string; code: string } | undefined;
-const defined = new WeakSet<RedisClient>();
 /** Clients that run the script (EVALSHA) because functions are refused; absent: FCALL. */
 const scriptOnly = new WeakSet<RedisClient>();
 /** A FUNCTION LOAD under way per client: concurrent calls that miss the function share it. */
@@ -36,20 +33,7 @@ const loading = new WeakMap<RedisClient, Promise<boolean>>();
  * (Command's `args.flat()`), so it is sent as is, never copied or spread on the way.
  */
 export type DecideArgv = (string | number)[];
-type WithDecide = { [COMMAND](argv: DecideArgv): Promise<unknown> };
-type Caller = {
-  call(command: string, name: string, argv: DecideArgv): Promise<unknown>;
-  eval(source: string, argv: DecideArgv): Promise<unknown>;
-};
-
-export function decideScriptSource(): string {
-  source ??= loadScript("decide.lua");
-  return source;
-}
-
-export function decideScriptSha(): string {
-  return createHash("sha1").update(decideScriptSource()).digest("hex");
-}
+type Caller = { call(command: string, name: string, argv: DecideArgv): Promise<unknown> };
 
 /**
  * The function library: the script's part above `--!body` once, the rest as the function's body.
@@ -57,10 +41,10 @@ export function decideScriptSha(): string {
  */
 export function decideLibrary(): { name: string; library: string; code: string } {
   if (!library) {
-    const script = decideScriptSource();
+    const script = decideScript.source();
     const at = script.indexOf(BODY);
     if (at < 0) throw new Error("decide.lua has no --!body line");
-    const id = decideScriptSha().slice(0, 16);
+    const id = decideScript.sha().slice(0, 16);
     const name = `sluice_decide_${id}`;
     const code = `#!lua name=sluice_${id}\n${script.slice(0, at)}\nredis.register_function('${name}', function(KEYS, ARGV)${script.slice(at)}\nend)\n`;
     library = { name, library: `sluice_${id}`, code };
@@ -75,17 +59,6 @@ function message(error: unknown): string {
 /** Functions are refused for good: no permission, or no such command (Redis before 7.0). */
 function refusesFunctions(error: unknown): boolean {
   return /NOPERM|unknown command/i.test(message(error));
-}
-
-function runScript(redis: RedisClient, argv: DecideArgv): Promise<unknown> {
-  if (!defined.has(redis)) {
-    redis.defineCommand(COMMAND, { lua: decideScriptSource() });
-    defined.add(redis);
-  }
-  return (redis as unknown as WithDecide)[COMMAND](argv).catch((error: unknown) => {
-    if (!message(error).includes("NOSCRIPT")) throw error;
-    return (redis as unknown as Caller).eval(decideScriptSource(), argv);
-  });
 }
 
 /** Loads the library (every master of a Cluster); false when this client must use the script. */
@@ -107,7 +80,7 @@ function loadLibrary(redis: RedisClient): Promise<boolean> {
 
 /** `argv`: the number of keys, the keys, then ARGV (see DecideArgv). */
 export async function runDecideScript(redis: RedisClient, argv: DecideArgv): Promise<unknown> {
-  if (scriptOnly.has(redis)) return runScript(redis, argv);
+  if (scriptOnly.has(redis)) return decideScript.run(redis, argv);
   // The usual call: no closure or derived promise built for the failures handled below.
   try {
     return await fcall(redis, argv);
@@ -125,19 +98,19 @@ function fcall(redis: RedisClient, argv: DecideArgv): Promise<unknown> {
 async function retryDecideScript(redis: RedisClient, argv: DecideArgv, error: unknown): Promise<unknown> {
   if (refusesFunctions(error)) {
     scriptOnly.add(redis);
-    return runScript(redis, argv);
+    return decideScript.run(redis, argv);
   }
   // Over maxmemory Redis refuses a function that may write before it runs; a script fails only at
   // its first write. As a script, a refusal (which writes nothing) is still answered by Redis
   // instead of falling into its rule's fail mode (open would admit it).
-  if (message(error).startsWith("OOM")) return runScript(redis, argv);
+  if (message(error).startsWith("OOM")) return decideScript.run(redis, argv);
   if (!message(error).includes("Function not found")) throw error;
-  if (!(await loadLibrary(redis))) return runScript(redis, argv);
+  if (!(await loadLibrary(redis))) return decideScript.run(redis, argv);
   try {
     return await fcall(redis, argv);
   } catch (again) {
     // Flushed again meanwhile (or a node that missed the load): this call goes as a script.
-    if (message(again).includes("Function not found")) return runScript(redis, argv);
+    if (message(again).includes("Function not found")) return decideScript.run(redis, argv);
     throw again;
   }
 }

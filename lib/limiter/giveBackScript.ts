@@ -1,6 +1,5 @@
 /**
- * Runs lua/give_back.lua through ioredis `defineCommand` (EVALSHA, falling back to EVAL on
- * NOSCRIPT), within the limiter's deadline: gives back what one admitted request reserved under
+ * Runs lua/give_back.lua (as every script: lua/luaScript.ts), within the limiter's deadline: gives back what one admitted request reserved under
  * its rules counted by response (rule field chargeOn) whose answer's class they do not list.
  *
  * Contract
@@ -10,27 +9,14 @@
  * - Resolves to, per rule, whether its units were given back; throws when Redis cannot answer in
  *   time (the caller logs and counts it: the reservation then stays charged).
  */
-import { createHash } from "node:crypto";
 import type { RedisClient } from "../redis/connect";
 import { withDeadline } from "../redis/deadline";
 import { ALGORITHM_DEFS } from "./algorithms/registry";
 import { counterField } from "./keys";
-import { loadScript } from "./lua/loadScript";
+import { luaScript } from "./lua/luaScript";
 import type { LimiterRule } from "./types";
 
-const COMMAND = "sluiceGiveBack";
-let source: string | undefined;
-const defined = new WeakSet<RedisClient>();
-type WithGiveBack = { [COMMAND](numKeys: number, ...keysAndArgs: string[]): Promise<unknown> };
-
-export function giveBackScriptSource(): string {
-  source ??= loadScript("give_back.lua");
-  return source;
-}
-
-export function giveBackScriptSha(): string {
-  return createHash("sha1").update(giveBackScriptSource()).digest("hex");
-}
+export const giveBackScript = luaScript("give_back.lua", "sluiceGiveBack");
 
 /** One rule's reservation to give back: the key it was made in and, for TAT rules, the TAT it left. */
 export interface Reservation {
@@ -48,12 +34,8 @@ export async function runGiveBackScript(
   redis: RedisClient,
   reservations: readonly Reservation[],
   reservedAtMs: number,
-  options: { timeoutMs: number; nowMs?: number; textSubjectValues?: boolean },
+  options: { timeoutMs: number; nowMs?: number },
 ): Promise<boolean[]> {
-  if (!defined.has(redis)) {
-    redis.defineCommand(COMMAND, { lua: giveBackScriptSource() });
-    defined.add(redis);
-  }
   const rules = reservations.map(({ rule, tatUntilMs }) =>
     [
       ALGORITHM_DEFS[rule.algorithm].code,
@@ -68,13 +50,13 @@ export async function runGiveBackScript(
   const reply = await withDeadline(
     redis,
     () =>
-      (redis as unknown as WithGiveBack)[COMMAND](
+      giveBackScript.run(
+        redis,
         reservations.length,
-        ...reservations.map((r) => r.key),
+        reservations.map((r) => r.key),
         String(reservedAtMs),
         options.nowMs === undefined ? "" : String(options.nowMs),
-        options.textSubjectValues ? "T" : "",
-        ...rules,
+        rules,
       ),
     options.timeoutMs,
   );

@@ -46,7 +46,7 @@ describe("counterKey", () => {
     expect(counterField(rule)).toBe("");
   });
 
-  it("subject keys never take a per-rule key of the earlier layout (an algorithm char after the tag)", () => {
+  it("subject keys never take a rule's own key (an algorithm char after the tag)", () => {
     const key = counterKey("p:", limiterRule({ ref: "1", algorithm: "token_bucket" }), subject);
     expect(key.charAt("p:{aB3dE5fG}".length)).toMatch(/[0-9]/);
   });

@@ -7,9 +7,8 @@
  * the format is in lua/includes/preamble.lua). Sliding-log keys (a sorted set per rule and subject):
  * `<prefix>{<tenantId>}l<rule ref><SCOPE char><subject>`. Concurrency leases (a sorted set per rule
  * and subject, lua/includes/concurrency.lua): `<prefix>{<tenantId>}c<rule ref><SCOPE char><subject>`.
- * - the `2` marks this layout: the per-rule keys of earlier versions have an algorithm char (lower
- *   case) there, so no instance ever reads a key of the other layout as its own (see docs/architecture.md
- *   "Rolling upgrade" for how the two run side by side);
+ * - the `2` (a digit) marks a subject key: a rule's own key (sliding_log, concurrency) has its
+ *   algorithm char (lower case) there, so no key of one kind is ever read as the other;
  * - the `{tenantId}` hash tag puts every key of one decision in one Redis Cluster slot;
  * - the algorithm char in a field keeps a rule's old state from being misread when its algorithm changes;
  * - the ref (lowercase `[a-z0-9_-]`, see lib/policy/rules/ruleRefs.ts) names the rule's counters; it holds no
@@ -150,7 +149,7 @@ export function tenantKeyPrefix(prefix: string, tenantId: string): string {
 const MAX_TENANT_PREFIXES = 10_000;
 const tenantPrefixes = new Map<string, string>();
 
-/** Marks the subject-key layout (a digit: per-rule keys have a lower-case algorithm char here). */
+/** Marks a subject key (a digit: a rule's own key has its lower-case algorithm char here). */
 const SUBJECT_LAYOUT = "2";
 
 /** Rules whose ref was checked already (rules are long-lived objects: see ruleSpec.ts). */
@@ -170,16 +169,6 @@ export function counterKey(prefix: string, rule: LimiterRule, subject: Subject):
   const tenant = tenantKeyPrefix(prefix, subject.tenantId);
   if (hasOwnKey(rule.algorithm)) return `${tenant}${ALGORITHM_CHAR[rule.algorithm]}${ref}${subjectPart(rule, subject)}`;
   return `${tenant}${SUBJECT_LAYOUT}${subjectPart(rule, subject)}`;
-}
-
-/**
- * The per-rule key of the earlier layout (`<prefix>{<tenantId>}<algorithm char><ref><SCOPE><subject>`)
- * for a rule kept in a subject key; "" for sliding_log (its key did not change). Read and written
- * beside the subject key only during a rolling upgrade (SLUICE_LEGACY_COUNTER_KEYS).
- */
-export function legacyCounterKey(prefix: string, rule: LimiterRule, subject: Subject): string {
-  if (hasOwnKey(rule.algorithm)) return "";
-  return `${tenantKeyPrefix(prefix, subject.tenantId)}${ALGORITHM_CHAR[rule.algorithm]}${checkedRef(rule)}${subjectPart(rule, subject)}`;
 }
 
 /** The rule's field in its subject key; "" for sliding_log and concurrency (their sorted set is their own). */

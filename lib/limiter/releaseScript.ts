@@ -1,6 +1,6 @@
 /**
- * Runs lua/release.lua (gives a request's concurrency slots back) through ioredis `defineCommand`
- * (EVALSHA, falling back to EVAL on NOSCRIPT), within the limiter's deadline. Also mints lease ids.
+ * Runs lua/release.lua (gives a request's concurrency slots back; as every script: lua/luaScript.ts),
+ * within the limiter's deadline. Also mints lease ids.
  *
  * A lease id is this process's random prefix and a counter in base 36: unique across instances
  * (48 random bits per process) without a Redis round trip, and short (it is a sorted-set member).
@@ -8,13 +8,10 @@
 import { randomBytes } from "node:crypto";
 import type { RedisClient } from "../redis/connect";
 import { withDeadline } from "../redis/deadline";
-import { loadScript } from "./lua/loadScript";
+import { luaScript } from "./lua/luaScript";
 import type { Lease } from "./types";
 
-const COMMAND = "sluiceRelease";
-let source: string | undefined;
-const defined = new WeakSet<RedisClient>();
-type WithRelease = { [COMMAND](numKeys: number, ...keysAndArgs: (string | string[])[]): Promise<unknown> };
+export const releaseScript = luaScript("release.lua", "sluiceRelease");
 
 const processPrefix = randomBytes(6).toString("base64url");
 let counter = 0;
@@ -23,11 +20,6 @@ let counter = 0;
 export function newLeaseId(): string {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
   return processPrefix + counter.toString(36);
-}
-
-export function releaseScriptSource(): string {
-  source ??= loadScript("release.lua");
-  return source;
 }
 
 /**
@@ -40,19 +32,9 @@ export async function runReleaseScript(
   timeoutMs: number,
   nowMs?: number,
 ): Promise<number> {
-  if (!defined.has(redis)) {
-    redis.defineCommand(COMMAND, { lua: releaseScriptSource() });
-    defined.add(redis);
-  }
   const reply = await withDeadline(
     redis,
-    () =>
-      (redis as unknown as WithRelease)[COMMAND](
-        lease.keys.length,
-        lease.keys,
-        lease.id,
-        nowMs === undefined ? "" : String(nowMs),
-      ),
+    () => releaseScript.run(redis, lease.keys.length, lease.keys, lease.id, nowMs === undefined ? "" : String(nowMs)),
     timeoutMs,
   );
   if (typeof reply !== "number") throw new Error(`release reply: expected a number, got ${typeof reply}`);

@@ -3,7 +3,8 @@
  * FLUSH the next decision still succeeds, and so do concurrent decisions racing thousands of
  * flushes (a missing function is loaded again, a call that still misses it goes as EVAL; ioredis
  * retries NOSCRIPT as EVAL per connection); a user refused functions by its ACL decides through
- * EVALSHA. Runs on a throwaway redis-server, so the shared Redis's scripts are never flushed.
+ * EVALSHA; a release and a give-back survive a SCRIPT FLUSH too. Runs on a throwaway redis-server,
+ * so the shared Redis's scripts are never flushed.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startRedisServer, type RedisServerHandle } from "@/test/support/redisServer";
@@ -39,6 +40,23 @@ it.each(FLUSHES)("the next decision after %s FLUSH still succeeds, with its coun
   expect(await redis.call("FUNCTION", "LIST", "LIBRARYNAME", "sluice_*")).toHaveLength(flush[0] === "FUNCTION" ? 0 : 1);
   const after = await limiter.decide([rule], subject, { nowMs: 1_700_000_000_001 });
   expect(after.results[0]).toMatchObject({ source: "redis", allowed: true, remaining: 1 });
+});
+
+it("a release and a give-back after SCRIPT FLUSH still succeed (every script runs through lua/luaScript.ts)", async () => {
+  const limiter = createLimiter({ redis, prefix: "reload-others:", timeoutMs: 2000 });
+  const slots = limiterRule({ name: "slots", algorithm: "concurrency", limit: 1, windowMs: 30_000 });
+  const charged = limiterRule({ name: "charged", limit: 3, chargeOn: ["4xx"] });
+  const subject = { tenantId: "t", keyId: "k" };
+  const now = 1_700_000_000_000;
+  const held = await limiter.decide([slots], subject, { nowMs: now });
+  const reserved = await limiter.decide([charged], subject, { nowMs: now });
+  for (const run of [
+    async () => expect(await limiter.release(held.lease!, { nowMs: now + 1 })).toBe(1),
+    async () => expect(await limiter.giveBack(reserved, [charged], subject, { nowMs: now + 1 })).toBe(1),
+  ]) {
+    await redis.call("SCRIPT", "FLUSH");
+    await run();
+  }
 });
 
 it("a user whose ACL refuses functions decides through EVALSHA", async () => {

@@ -11,7 +11,7 @@
 import type { Cluster, Redis } from "ioredis";
 import type { RedisClient } from "../redis/connect";
 import type { Limiter } from "./decide";
-import { decideLibrary, decideScriptSource } from "./decideScript";
+import { decideLibrary, decideScript } from "./decideScript";
 import { ALGORITHMS, type LimiterRule } from "./types";
 
 export const WARM_TENANT = "-warm";
@@ -39,7 +39,7 @@ export async function warmLimiter(redis: RedisClient, limiter: Limiter): Promise
     const nodes: Redis[] = redis.isCluster ? (redis as Cluster).nodes("master") : [redis as Redis];
     await Promise.all(
       nodes.flatMap((node) => [
-        node.script("LOAD", decideScriptSource()),
+        node.script("LOAD", decideScript.source()),
         node.call("FUNCTION", "LOAD", "REPLACE", decideLibrary().code),
       ]),
     );

@@ -52,8 +52,6 @@ function create(): DataPlaneServices {
     prefix: c.redisPrefix,
     timeoutMs: c.redisTimeoutMs,
     timeSource: c.timeSource,
-    legacyKeys: c.legacyCounterKeys,
-    textSubjectValues: c.textSubjectValues,
     refusals,
     local: new LocalLimiter(),
     onUnavailable: (error, rules) => {

@@ -16,7 +16,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
-import { decideScriptSource } from "../../lib/limiter/decideScript";
+import { decideScript } from "../../lib/limiter/decideScript";
 import { freePort } from "../../test/support/freePort";
 
 const SPEC = (field: string) => `tb,1000,60000,1000000000,1,1,${field},0,`;
@@ -57,7 +57,7 @@ const CASES: Record<string, { args: (string | number)[]; decisions: number }> = 
 
 /** The body of decide.lua run `ARGV[#ARGV]` times in one call (its head once). */
 function loopScript(): string {
-  const source = decideScriptSource();
+  const source = decideScript.source();
   const at = source.indexOf("\n--!body");
   return (
     `${source.slice(0, at)}\nlocal function BODY(KEYS, ARGV)\n${source.slice(at)}\nend\n` +

@@ -9,10 +9,7 @@
            per sliding_log or concurrency rule and subject. All keys of one call carry the same hash
            tag ({tenant}), so they live in one Redis Cluster slot.
   ARGV     the rule specs of the call, each sent once however many requests share it:
-           ARGV[1] number of specs m, followed by "T" when subject keys are to be written as
-             "<field>=<state>" entries only, never in the one-field integer form (preamble.lua;
-             SLUICE_TEXT_SUBJECT_VALUES, while instances of an earlier version share the keys),
-           then per spec ONE argument, its 9 fields joined by ",":
+           ARGV[1] number of specs m, then per spec ONE argument, its 9 fields joined by ",":
              algorithm code (fw|sw|sl|tb|gc),
              limit, window ms, burst, cost,
              "1" for an enforce rule or "0" for a shadow rule,
@@ -32,8 +29,7 @@
                decision.
              number of rules n, then per rule its spec number (1-based), its key number (1-based)
                and the number of its second key, or 0: for a sliding_log rule with a penalty, the
-               subject key holding the penalty; for any other rule, its per-rule key of the
-               earlier layout (see "Rolling upgrade" below)
+               subject key holding the penalty; any other rule has none (0)
            No field holds a ",": codes and numbers, fields and lease ids are [A-Za-z0-9_-].
            One argument per spec and per request, not one per field: each argument costs the
            client (ioredis) and Redis per call, and a spec parsed once stays parsed (SPEC_CACHE).
@@ -48,15 +44,10 @@
   Writes: each changed subject key is written once at the end of the call (one SET PX), without
   the fields the call did not write whose time has passed (a TAT, a penalty's end: preamble.lua
   PASSED); sliding_log sorted sets as each request commits.
-  One request of one rule on a subject key without a penalty or a legacy key (the sequential call)
-  takes decide_one (includes/one_request.lua): the same steps, without the bookkeeping of a batch.
-  Rolling upgrade (a rule with a legacy key): the rule's state is the more advanced of its field and
-  its legacy key (every state only moves forward: a later window, a larger count in one window, a
-  later theoretical arrival time), and a commit writes both, so instances that know only the
-  legacy keys and instances that know only subject keys each see every admission.
+  One request of one rule on a subject key without a penalty (the sequential call) takes
+  decide_one (includes/one_request.lua): the same steps, without the bookkeeping of a batch.
 ]]
 --!include includes/preamble.lua
---!include includes/legacy.lua
 --!include includes/fixed_window.lua
 --!include includes/sliding_window.lua
 --!include includes/sliding_log.lua
@@ -103,14 +94,14 @@ end
 -- Per rule of the request being evaluated (every entry is written before it is read): as a
 -- function library these tables are reused by every call instead of built anew.
 local out = {}
-local specs, keys, legacy_keys, penalized = {}, {}, {}, {}
+local specs, keys, penalized = {}, {}, {}
 -- Spec number -> its parsed fields (spec_of), reused likewise; numbers above the call's spec count
 -- are refused, so an entry of an earlier call is never read.
 local SPECS = {}
--- The requests' fields (R), the keys to read (WANTED, LEGACY_WANTED, each up to its count), and
+-- The requests' fields (R), the keys to read (WANTED, up to its count), and
 -- which key numbers are queued already (SEEN[k] == CALL): reused likewise, as only what this call
 -- wrote is read (CALL counts calls, so a mark of an earlier call never matches).
-local R, WANTED, LEGACY_WANTED, SEEN, CALL = {}, {}, {}, {}, 0
+local R, WANTED, SEEN, CALL = {}, {}, {}, 0
 
 -- Request fields that are numbers (the TTL floor, rule counts, spec and key numbers: the same few
 -- small integers call after call) -> their value. As a function library this table outlives the
@@ -141,11 +132,11 @@ local function read_request(s, at)
   R[at], R[at + 1], R[at + 2], R[at + 3], R[at + 4] = now, commit, lease, ttl_floor, n
   at = at + 5
   for _ = 1, n do
-    local j, k, lk, after = match(s, RULE_FIELDS, pos)
+    local j, k, sk, after = match(s, RULE_FIELDS, pos)
     if not after then return nil end
-    j, k, lk = NUMS[j] or to_num(j), NUMS[k] or to_num(k), NUMS[lk] or to_num(lk)
-    if not j or not k or not lk then return nil end
-    R[at], R[at + 1], R[at + 2] = j, k, lk
+    j, k, sk = NUMS[j] or to_num(j), NUMS[k] or to_num(k), NUMS[sk] or to_num(sk)
+    if not j or not k or not sk then return nil end
+    R[at], R[at + 1], R[at + 2] = j, k, sk
     at, pos = at + 3, after
   end
   if pos ~= #s + 1 then return nil end
@@ -153,9 +144,9 @@ local function read_request(s, at)
 end
 
 --!body: what runs per call; above it, what a function library runs once (decideScript.ts)
+begin_call()
 local spec_count = tonumber(ARGV[1])
-begin_call(spec_count == nil)
-if not spec_count then spec_count = tonumber(sub(ARGV[1], 1, -2)) end
+if not spec_count then return redis.error_reply("ERR sluice: malformed spec count " .. tostring(ARGV[1])) end
 
 local HEAD = 5 -- per request: now, commit, lease id, ttl floor, n
 local STRIDE = 10 -- values kept per rule: what a check returns (see preamble.lua)
@@ -192,14 +183,14 @@ end
 -- Every subject key of the call in one read (sorted sets excluded).
 CALL = CALL + 1
 do
-  local wanted, legacy = 0, 0
+  local wanted = 0
   local arg = 1
   for _ = 1, request_count do
     local n = R[arg + 4]
     arg = arg + HEAD
     for i = 0, n - 1 do
       local a = arg + 3 * i
-      local j, k, lk = R[a], R[a + 1], R[a + 2]
+      local j, k, sk = R[a], R[a + 1], R[a + 2]
       local sp = j and j <= spec_count and SPECS[j]
       local code = sp and sp.code
       if k and KEYS[k] and code ~= "sl" and code ~= "cc" and SEEN[k] ~= CALL then
@@ -207,14 +198,15 @@ do
         wanted = wanted + 1
         WANTED[wanted] = KEYS[k]
       end
-      if lk and KEYS[lk] and SEEN[lk] ~= CALL then
-        SEEN[lk] = CALL
-        if code == "sl" then
+      if sk ~= 0 then
+        -- Refused here, before anything is read or written.
+        if sp and code ~= "sl" then
+          return redis.error_reply("ERR sluice: only a sliding_log rule has a second key (its penalty's)")
+        end
+        if KEYS[sk] and SEEN[sk] ~= CALL then
+          SEEN[sk] = CALL
           wanted = wanted + 1
-          WANTED[wanted] = KEYS[lk] -- the subject key holding its penalty
-        else
-          legacy = legacy + 1
-          LEGACY_WANTED[legacy] = KEYS[lk]
+          WANTED[wanted] = KEYS[sk] -- the subject key holding its penalty
         end
       end
     end
@@ -223,7 +215,6 @@ do
   -- Fields missing (or extra) would read R's entries of an earlier call.
   if arg ~= R_END then return redis.error_reply("ERR sluice: malformed request fields") end
   load_subjects(WANTED, wanted)
-  load_legacy(LEGACY_WANTED, legacy)
 end
 
 local reply = {}
@@ -255,17 +246,10 @@ for _ = 1, request_count do
     if not sp or not k then
       return redis.error_reply("ERR sluice: no rule spec or key " .. tostring(R[arg + 3 * i - 3]) .. "/" .. tostring(R[arg + 3 * i - 2]))
     end
-    local lk = R[arg + 3 * i - 1]
-    local pk = k
-    if lk == 0 then
-      lk = nil
-    elseif sp.code == "sl" then
-      pk, lk = KEYS[lk], nil
-    else
-      lk = KEYS[lk]
-      adopt_legacy(k, sp.field, sp.code, lk)
-    end
-    specs[i], keys[i], legacy_keys[i] = sp, k, lk
+    local pk = k -- where its penalty is kept: the subject key, or a sliding_log rule's second key
+    local sk = R[arg + 3 * i - 1]
+    if sk ~= 0 then pk = KEYS[sk] end
+    specs[i], keys[i] = sp, k
     local o = (i - 1) * STRIDE
     out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6], out[o + 7], out[o + 8], out[o + 9], out[o + 10] =
       sp.check(k, sp.field, now, now_us, sp.limit, sp.window, sp.burst, sp.cost)
@@ -302,7 +286,6 @@ for _ = 1, request_count do
           local ttl = out[o + 10]
           if ttl < ttl_floor then ttl = ttl_floor end
           put_state(keys[i], sp.field, out[o + 9], ttl)
-          if legacy_keys[i] then put_legacy(legacy_keys[i], out[o + 9], ttl) end
         end
       end
       v = o + 5 -- the "after" view

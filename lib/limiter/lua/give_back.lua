@@ -8,8 +8,7 @@
          same {tenant} hash tag, so they share one Redis Cluster slot.
   ARGV   ARGV[1] the reservation's time, epoch ms (the now of the decide call that reserved);
          ARGV[2] now in epoch ms, or "" to read Redis TIME;
-         ARGV[3] "T" to write subject keys as "<field>=<state>" entries only (see decide.lua), else "";
-         then per rule (KEYS[i] is ARGV[3 + i]'s) ONE argument, these fields joined by ",":
+         then per rule (KEYS[i] is ARGV[2 + i]'s) ONE argument, these fields joined by ",":
            algorithm code (fw|sw|sl|tb|gc), its field in the subject key ("" for sliding_log),
            limit, window ms, burst, cost, and the reservation's TAT rounded up to a whole ms
            (token_bucket and gcra; 0 for the others)
@@ -24,16 +23,16 @@
 --!include includes/tat.lua
 --!include includes/give_back.lua
 
-begin_call(ARGV[3] == "T")
+begin_call()
 local reserved = tonumber(ARGV[1])
 local now = now_from(ARGV[2])
 if not reserved then return redis.error_reply("ERR sluice: malformed reservation time " .. tostring(ARGV[1])) end
 local reply = {}
 for i = 1, #KEYS do
   local code, field, limit, window, burst, cost, tat_until =
-    match(ARGV[3 + i] or "", "^(%a%a),([%w_-]*),(%d+),(%d+),(%d+),(%d+),(%d+)$")
+    match(ARGV[2 + i] or "", "^(%a%a),([%w_-]*),(%d+),(%d+),(%d+),(%d+),(%d+)$")
   local give_back = code and GIVE_BACKS[code]
-  if not give_back then return redis.error_reply("ERR sluice: malformed give-back rule " .. tostring(ARGV[3 + i])) end
+  if not give_back then return redis.error_reply("ERR sluice: malformed give-back rule " .. tostring(ARGV[2 + i])) end
   local given = give_back(KEYS[i], field, reserved, now, tonumber(limit), tonumber(window), tonumber(burst),
     tonumber(cost), tonumber(tat_until))
   reply[i] = given and 1 or 0

@@ -1,6 +1,6 @@
 --[[
   The usual sequential call (included by decide.lua after the algorithms; uses preamble.lua's
-  locals): one request of one rule on a subject key, with no penalty and no legacy key, decided
+  locals): one request of one rule on a subject key, with no penalty, decided
   by decide_one with the same steps as decide.lua's loops and the same reply, without the
   bookkeeping a batch needs. decide.lua's body sends such a call here (ONE_RULE, ONE_RULE_TAIL).
 ]]

@@ -1,11 +1,10 @@
 --[[
   Shared preamble of every Sluice script.
   Defines (with includes/values.lua: enc64, dec64, the one-field integer form): begin_call (first
-  thing of every call); rcall; floor, ceil, min, format, byte, sub,
-  char, find, match (library functions as locals, bound by begin_call); ALGORITHMS
-  (code -> check function); COMMITS (code -> custom commit); the subject states (SUBJECTS,
-  load_subjects, state_of, add_field, put_state, store_one, store_subjects; PASSED; LEGACY; its functions in legacy.lua); now_from, fmt_num, fmt_int, ttl_ms, EPSILON,
-  split2, split3.
+  thing of every call); rcall; floor, ceil, min, format, byte, sub, char, find, match (library
+  functions as locals, bound by begin_call); ALGORITHMS (code -> check function); COMMITS (code ->
+  custom commit); the subject states (SUBJECTS, load_subjects, state_of, put_state,
+  store_one, store_subjects; PASSED); now_from, fmt_num, fmt_int, ttl_ms, EPSILON, split2, split3.
 
   A check function has the signature
     check(key, field, now_ms, now_us, limit, window_ms, burst, cost)
@@ -25,14 +24,13 @@
   letters, "-", "_"; 9 characters at most below 2^53) or a text form, which always holds a ":".
   One read (the call's MGET) and one write (SET ... PX) per key and call, whatever the number of
   rules; the key lives as long as its longest-lived field needs (see store_subjects).
-  A key whose ONE field holds a compact state is written as one decimal integer instead (unless
-  the call says text only, see decide.lua ARGV[1]): the state's digits, then the field's ref in
-  decimal (a ref is base 36; 0 to 99 only: one or two digits), then one digit telling both the
-  count of ref digits and the field's char: (count - 1) * 5 + FIELD_DIGIT - 1; e.g. "t1=<state>"
-  as "<state>12". At most 16 + 2 + 1 digits for a state below 2^53, so always below 2^63: Redis
-  keeps such a value as an integer object (16 bytes) instead of a string (32), and a client with
-  one rule costs 16 bytes less. A value
-  without "=" is this form; one with "=" the entries above.
+  A key whose ONE field holds a compact state is written as one decimal integer instead: the
+  state's digits, then the field's ref in decimal (a ref is base 36; 0 to 99 only: one or two
+  digits), then one digit telling both the count of ref digits and the field's char:
+  (count - 1) * 5 + FIELD_DIGIT - 1; e.g. "t1=<state>" as "<state>12". At most 16 + 2 + 1 digits
+  for a state below 2^53, so always below 2^63: Redis keeps such a value as an integer object (16
+  bytes) instead of a string (32), and a client with one rule costs 16 bytes less. A value without
+  "=" is this form; one with "=" the entries above.
 ]]
 -- Hot library functions as locals (a local is a register, a global two table lookups), bound by
 -- begin_call (end of this file): loaded as a function library (FUNCTION LOAD), this file runs once,
@@ -59,10 +57,6 @@ local PASSED = {}
 local SUBJECTS -- per call (begin_call)
 -- The keys to write, DIRTY[1..DIRTY_N]; the table outlives the call as a function library.
 local DIRTY, DIRTY_N = {}, 0
-
--- Per call (begin_call): true when subject keys are written as "<field>=<state>" entries only
--- (an instance of an earlier version, which reads no integer form, may share the keys).
-local TEXT_ONLY
 
 -- Entries are scanned with plain finds (no pattern, no substring for a compact state).
 local function parse_subject(raw)
@@ -119,12 +113,6 @@ end
 -- marked over this call, see penalty.lua).
 local function state_of(key, field)
   return subject_of(key)[field]
-end
-
--- Adds a field not in the record yet (rec[field] == nil) at the end of its order.
-local function add_field(rec, field, value)
-  rec[#rec + 1] = field
-  rec[field] = value
 end
 
 -- Stores a rule's new state (a compact state as a number, or a text form) with the TTL it needs.
@@ -202,7 +190,7 @@ end
 -- Writes a key holding ONE field, field = v, written this call (the usual key): no list to build,
 -- no PTTL to read.
 local function store_one(key, field, v, ttl)
-  local value = not TEXT_ONLY and integer_form(field, v)
+  local value = integer_form(field, v)
   if not value then
     if type(v) == "number" then v = enc64(v) end
     value = field .. "=" .. v
@@ -281,19 +269,15 @@ local function split3(raw)
   return tonumber(a), tonumber(b), tonumber(c)
 end
 
--- Rolling upgrade (includes/legacy.lua): the per-rule keys of the earlier layout read this call;
--- false until a call has one (most have none, and build no table for it).
-local LEGACY -- per call (begin_call)
-
 -- Starts a call: binds the library functions above (on a library's first call; they stay the same
 -- objects) and gives the call fresh state. The same code runs as a script (EVAL: all of this file on
 -- every call) and as a function library (FCALL: this file once, at FUNCTION LOAD; only the body of
 -- decide.lua per call), see lib/limiter/decideScript.ts.
-local function begin_call(text_only)
+local function begin_call()
   if not rcall then
     rcall = redis.call
     floor, ceil, min, format = math.floor, math.ceil, math.min, string.format
     byte, sub, char, find, match = string.byte, string.sub, string.char, string.find, string.match
   end
-  SUBJECTS, DIRTY_N, LEGACY, TEXT_ONLY = {}, 0, false, text_only
+  SUBJECTS, DIRTY_N = {}, 0
 end
