@@ -127,7 +127,9 @@ export async function grpcCases(ctx: BenchContext): Promise<void> {
     const probe = await call(targets[1]!.client, rlsRequest(tenantId, 3));
     const limits = probe.response?.statuses.map((s) => s.current_limit?.name);
     if (probe.error || limits?.join() !== "per-address,per-path,per-user")
-      throw new Error(`bench: Sluice's ShouldRateLimit did not apply the bench rules (${probe.error?.message ?? JSON.stringify(limits)})`);
+      throw new Error(
+        `bench: Sluice's ShouldRateLimit did not apply the bench rules (${probe.error?.message ?? JSON.stringify(limits)})`,
+      );
     for (const count of DESCRIPTOR_COUNTS)
       for (const inFlight of GRPC_IN_FLIGHT) for (const t of targets) await measureCalls(ctx, t, count, inFlight);
   } finally {

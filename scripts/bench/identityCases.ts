@@ -35,7 +35,8 @@ const generous = { algorithm: "token_bucket", limit: 1_000_000_000, windowMs: 60
 
 async function put(admin: ReturnType<typeof adminClient>, path: string, body: unknown): Promise<void> {
   const answer = await admin.request("PUT", path, body);
-  if (answer.status !== 200) throw new Error(`bench: PUT ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200)
+    throw new Error(`bench: PUT ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 }
 
 export async function identityCases(ctx: BenchContext): Promise<void> {
@@ -50,7 +51,14 @@ export async function identityCases(ctx: BenchContext): Promise<void> {
   try {
     const ceiling = await startBaseline("ceiling", { REDIS_URL: ctx.url, BENCH_PREFIX: `${ctx.prefix}ceiling:` });
     try {
-      await measureServer(ctx, SUBJECT, "ceiling-node-redis", { url: ceiling.url }, "bare node:http + the same Redis call (decide.lua, 1 token_bucket rule) per request", { pid: ceiling.pid });
+      await measureServer(
+        ctx,
+        SUBJECT,
+        "ceiling-node-redis",
+        { url: ceiling.url },
+        "bare node:http + the same Redis call (decide.lua, 1 token_bucket rule) per request",
+        { pid: ceiling.pid },
+      );
     } finally {
       await ceiling.stop();
     }
@@ -63,25 +71,53 @@ export async function identityCases(ctx: BenchContext): Promise<void> {
     tenants.push(anonymous.id);
     const [keyHost, anonHost] = [`orders-${process.pid}.bench.example.com`, `public-${process.pid}.bench.example.com`];
     await put(admin, `/api/admin/tenants/${keyed.tenantId}/upstream`, { url: upstream.url });
-    await put(admin, `/api/admin/tenants/${keyed.tenantId}/identity`, { hosts: [keyHost], apiKeys: true, jwt: await benchJwtSettings() });
+    await put(admin, `/api/admin/tenants/${keyed.tenantId}/identity`, {
+      hosts: [keyHost],
+      apiKeys: true,
+      jwt: await benchJwtSettings(),
+    });
     await admin.putTenantRules(anonymous.id, [{ name: "per-ip", scope: "ip", ...generous }]);
     await put(admin, `/api/admin/tenants/${anonymous.id}/upstream`, { url: upstream.url });
-    await put(admin, `/api/admin/tenants/${anonymous.id}/identity`, { hosts: [anonHost], apiKeys: false, anonymous: true });
+    await put(admin, `/api/admin/tenants/${anonymous.id}/identity`, {
+      hosts: [anonHost],
+      apiKeys: false,
+      anonymous: true,
+    });
 
     const pid = sluice.pid;
-    const row = (name: string, l: Load, note: string) => measureServer(ctx, SUBJECT, name, l, note, { pid, sluice: true });
+    const row = (name: string, l: Load, note: string) =>
+      measureServer(ctx, SUBJECT, name, l, note, { pid, sluice: true });
     const key = { authorization: `Bearer ${keyed.key}` };
     const onHost = { url: `${sluice.url}/orders/1`, headers: { host: keyHost } };
 
-    await row("sluice-echo", { url: `${sluice.url}/api/v1/echo`, headers: key }, "GET /api/v1/echo, Sluice key, 1 token_bucket rule");
+    await row(
+      "sluice-echo",
+      { url: `${sluice.url}/api/v1/echo`, headers: key },
+      "GET /api/v1/echo, Sluice key, 1 token_bucket rule",
+    );
     const proxy = await startBaseline("proxy", { UPSTREAM_URL: upstream.url });
     try {
-      await measureServer(ctx, SUBJECT, "bare-proxy", { url: `${proxy.url}/orders/1` }, "bare node:http reverse proxy (keep-alive agent) to a local upstream", { pid: proxy.pid });
+      await measureServer(
+        ctx,
+        SUBJECT,
+        "bare-proxy",
+        { url: `${proxy.url}/orders/1` },
+        "bare node:http reverse proxy (keep-alive agent) to a local upstream",
+        { pid: proxy.pid },
+      );
     } finally {
       await proxy.stop();
     }
-    await row("sluice-gateway", { url: `${sluice.url}/api/v1/orders/1`, headers: key }, "GET /api/v1/orders/1 through the gateway, Sluice key, 1 rule");
-    await row("host-key", { ...onHost, headers: { ...onHost.headers, ...key } }, "GET /orders/1 on a tenant host, Sluice key, 1 rule");
+    await row(
+      "sluice-gateway",
+      { url: `${sluice.url}/api/v1/orders/1`, headers: key },
+      "GET /api/v1/orders/1 through the gateway, Sluice key, 1 rule",
+    );
+    await row(
+      "host-key",
+      { ...onHost, headers: { ...onHost.headers, ...key } },
+      "GET /orders/1 on a tenant host, Sluice key, 1 rule",
+    );
     for (const alg of BENCH_ALGS) {
       const token = await reusedToken(alg);
       await row(
@@ -90,7 +126,11 @@ export async function identityCases(ctx: BenchContext): Promise<void> {
         `GET /orders/1 on a tenant host, one ${alg} JWT on every request (verified-token cache), 1 rule on its subject`,
       );
     }
-    await row("host-anonymous", { url: `${sluice.url}/orders/1`, headers: { host: anonHost } }, "GET /orders/1 on a tenant host admitting anonymous callers, no credential, 1 per-IP rule");
+    await row(
+      "host-anonymous",
+      { url: `${sluice.url}/orders/1`, headers: { host: anonHost } },
+      "GET /orders/1 on a tenant host admitting anonymous callers, no credential, 1 per-IP rule",
+    );
     for (const alg of BENCH_ALGS) {
       const pool = await tokenPool(alg);
       await row(

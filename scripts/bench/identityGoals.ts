@@ -40,7 +40,12 @@ export function identityGoals(rows: RunRow[]): Goal[] {
       cpu("sluice-gateway"),
       1,
     ),
-    ...ratioGoal("tenant host (Sluice key) req/s / bare Node proxy", row("host-key")?.opsPerSec, row("bare-proxy")?.opsPerSec, 0.6),
+    ...ratioGoal(
+      "tenant host (Sluice key) req/s / bare Node proxy",
+      row("host-key")?.opsPerSec,
+      row("bare-proxy")?.opsPerSec,
+      0.6,
+    ),
     ...costRatioGoal(
       "host lookup: time per lookup with 10,000 hosts / with 10 hosts",
       row("host-lookup-10000-hosts")?.p50Ms,

@@ -147,7 +147,9 @@ export async function runBench(options: RunOptions = {}): Promise<BenchReport> {
       // docs/benchmarks.md, its table would drop every other part's figures.
       const tableFile = options.only && !previous ? (options.tableFile ?? PARTIAL_TABLE_FILE) : options.tableFile;
       if (tableFile === PARTIAL_TABLE_FILE)
-        console.log(`No earlier report to merge into: the table of this partial run goes to ${PARTIAL_TABLE_FILE}, not docs/benchmarks.md`);
+        console.log(
+          `No earlier report to merge into: the table of this partial run goes to ${PARTIAL_TABLE_FILE}, not docs/benchmarks.md`,
+        );
       console.log(`Wrote ${await writeResultsTable(report, tableFile)}`);
     }
     return report;

@@ -27,7 +27,10 @@ const HEADERS = 100_000;
 export function benchHosts(count: number): { tenantId: string; host: string }[] {
   return Array.from({ length: count }, (_, i) => {
     const tenant = Math.floor(i / HOSTS_PER_TENANT);
-    return { tenantId: `t${String(tenant).padStart(7, "0")}`, host: `api-${i % HOSTS_PER_TENANT}.t${tenant}.bench.example.com` };
+    return {
+      tenantId: `t${String(tenant).padStart(7, "0")}`,
+      host: `api-${i % HOSTS_PER_TENANT}.t${tenant}.bench.example.com`,
+    };
   });
 }
 
@@ -53,7 +56,13 @@ async function loadedCache(hosts: { tenantId: string; host: string }[]): Promise
   for (const { tenantId, host } of hosts) {
     let tenant = tenants.get(tenantId);
     if (!tenant) {
-      tenant = { id: tenantId, name: tenantId, rules: [], keys: new Map(), identity: { ...DEFAULT_IDENTITY, hosts: [] } };
+      tenant = {
+        id: tenantId,
+        name: tenantId,
+        rules: [],
+        keys: new Map(),
+        identity: { ...DEFAULT_IDENTITY, hosts: [] },
+      };
       tenants.set(tenantId, tenant);
     }
     tenant.identity!.hosts.push(host);
