@@ -75,6 +75,18 @@ export function partsFromEnv(only = process.env.BENCH_ONLY): RunOptions {
   return { only: names as PartName[] };
 }
 
+/**
+ * `--only a,b` or `--only=a,b` among the command's arguments (`npm run bench -- --only identity,grpc`):
+ * the same list as BENCH_ONLY, which it overrides; undefined when absent.
+ */
+export function onlyFromArgs(args: readonly string[]): string | undefined {
+  const at = args.findIndex((a) => a === "--only" || a.startsWith("--only="));
+  if (at < 0) return undefined;
+  const value = args[at]!.startsWith("--only=") ? args[at]!.slice("--only=".length) : args[at + 1];
+  if (!value || value.startsWith("--")) throw new Error("--only needs a comma-separated list of parts");
+  return value;
+}
+
 export interface RunOptions {
   /** The parts to run; undefined: all of them, and the report is written afresh. */
   only?: PartName[] | undefined;
