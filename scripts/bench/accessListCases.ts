@@ -68,15 +68,15 @@ function sortedRanges(list: string[]): Lookup {
   return (ip, keyId) => matcher.verdict(ip, keyId) === "deny";
 }
 
-function measure(
+async function measure(
   ctx: BenchContext,
   name: string,
   lookup: Lookup,
   ips: string[],
   note: string,
-): { row: RunRow; matched: number } {
+): Promise<{ row: RunRow; matched: number }> {
   const keyId = "Other001";
-  const m = lookupLoop(ctx.settings, ips.length, (i) => lookup(ips[i]!, keyId));
+  const m = await lookupLoop(ctx.settings, ips.length, (i) => lookup(ips[i]!, keyId));
   const row: RunRow = {
     subject: name,
     case: `match-${ACCESS_ENTRIES}-entries`,
@@ -103,14 +103,14 @@ export async function accessListCases(ctx: BenchContext): Promise<void> {
     if (scan(ip, "Other001") !== ranges(ip, "Other001"))
       throw new Error(`access bench: the matchers disagree on ${ip}`);
   const results = [
-    measure(
+    await measure(
       ctx,
       "sluice-access-list",
       ranges,
       ips,
       "sorted ranges + binary search (lib/policy/access/accessMatcher.ts), as admission uses them",
     ),
-    measure(ctx, "linear-scan-baseline", scan, ips, "the same 1,000 pre-parsed entries tried in turn"),
+    await measure(ctx, "linear-scan-baseline", scan, ips, "the same 1,000 pre-parsed entries tried in turn"),
   ];
   for (const { row } of results) {
     ctx.rows.push(row);

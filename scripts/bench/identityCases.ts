@@ -16,7 +16,8 @@
  *   (identity/benchTokens.ts), so every request pays jose's signature check;
  * - `host-anonymous`: GET /orders/1 with no credential on a second tenant's host that admits
  *   anonymous callers, limited per IP;
- * - `host-lookup-10-hosts`, `host-lookup-10000-hosts`: identity/hostLookup.ts (pure CPU).
+ * - `host-lookup-10-hosts`, `host-lookup-10000-hosts`: identity/hostLookup.ts (pure CPU);
+ * - `caller-*`: what finding each kind of caller costs by itself (identity/callerCost.ts, pure CPU).
  * Every caller meets one generous token_bucket rule (1e9 per 60 s: `key` scope for keys and JWT
  * subjects, `ip` scope for the anonymous tenant), so each request makes one Redis call. Each row
  * gives the server's CPU per request (`CPU µs/op`, /proc/<pid>/stat): the goals compare those
@@ -28,6 +29,7 @@ import { BENCH_DATABASE_URL, type BenchContext } from "./context";
 import { measureServer, startBaseline, type Load } from "./dataplane/serverLoad";
 import { ADMIN_TOKEN, createBenchKey, prepareServers, serverEnv } from "./httpSetup";
 import { BENCH_ALGS, benchJwtSettings, cyclingHeader, reusedToken, tokenPool } from "./identity/benchTokens";
+import { callerCostRows } from "./identity/callerCost";
 import { hostLookupRows } from "./identity/hostLookup";
 
 const SUBJECT = "identity";
@@ -40,9 +42,9 @@ async function put(admin: ReturnType<typeof adminClient>, path: string, body: un
 }
 
 export async function identityCases(ctx: BenchContext): Promise<void> {
-  for (const row of await hostLookupRows(ctx)) {
+  for (const row of [...(await hostLookupRows(ctx)), ...(await callerCostRows(ctx))]) {
     ctx.rows.push(row);
-    console.log(`  ${row.subject} ${row.case}: ${row.opsPerSec} lookups/s, p50 ${row.p50Ms * 1e6} ns per lookup`);
+    console.log(`  ${row.subject} ${row.case}: ${row.opsPerSec} calls/s, ${row.nodeCpuUsPerOp} µs CPU per call`);
   }
   prepareServers();
   const tenants: string[] = [];

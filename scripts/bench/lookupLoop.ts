@@ -1,7 +1,8 @@
 /**
- * The measuring loop of the pure-CPU parts (accessListCases.ts, identity/hostLookup.ts): `lookup(i)`
- * called over inputs 0 .. count-1 in turn, for the warm-up and then the measured window, timed in
- * batches of BATCH calls (a single call is shorter than the clock's useful resolution).
+ * The measuring loop of the pure-CPU parts (accessListCases.ts, identity/hostLookup.ts,
+ * identity/callerCost.ts): `lookup(i)` called over inputs 0 .. count-1 in turn, one after the other
+ * (an asynchronous one awaited before the next), for the warm-up and then the measured window,
+ * timed in batches of BATCH calls (a single call is shorter than the clock's useful resolution).
  * Answers calls per second, the p50/p99 of the batches as ms per call, this process's CPU per call
  * in µs, and how many calls answered true (matched).
  */
@@ -19,9 +20,16 @@ export interface LookupLoop {
   matched: number;
 }
 
-export function lookupLoop(settings: MeasureSettings, count: number, lookup: (i: number) => boolean): LookupLoop {
+export async function lookupLoop(
+  settings: MeasureSettings,
+  count: number,
+  lookup: (i: number) => boolean | Promise<boolean>,
+): Promise<LookupLoop> {
   const warmUntil = performance.now() + settings.warmupMs;
-  for (let i = 0; performance.now() < warmUntil; i = (i + 1) % count) lookup(i);
+  for (let i = 0; performance.now() < warmUntil; i = (i + 1) % count) {
+    const r = lookup(i);
+    if (typeof r !== "boolean") await r;
+  }
   const perLookupMs: number[] = [];
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
@@ -31,7 +39,8 @@ export function lookupLoop(settings: MeasureSettings, count: number, lookup: (i:
   while (performance.now() - started < settings.durationMs) {
     const t0 = performance.now();
     for (let j = 0; j < BATCH; j++) {
-      if (lookup(at)) matched++;
+      const r = lookup(at);
+      if (typeof r === "boolean" ? r : await r) matched++;
       at = at + 1 === count ? 0 : at + 1;
     }
     perLookupMs.push((performance.now() - t0) / BATCH);

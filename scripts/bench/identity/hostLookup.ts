@@ -79,7 +79,7 @@ export async function hostLookupRows(ctx: BenchContext): Promise<RunRow[]> {
   const headers = hostHeaders(small);
   for (const size of HOST_TABLE_SIZES) {
     const cache = await loadedCache(benchHosts(size));
-    const m = lookupLoop(ctx.settings, headers.length, (i) => tenantOfHost(cache, headers[i]) !== undefined);
+    const m = await lookupLoop(ctx.settings, headers.length, (i) => tenantOfHost(cache, headers[i]) !== undefined);
     rows.push({
       subject: "identity",
       case: `host-lookup-${size}-hosts`,
