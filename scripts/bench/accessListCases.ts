@@ -12,7 +12,7 @@
 import { parseAccessEntry } from "../../lib/policy/access/accessEntry";
 import { compileAccessLists, parseClientAddress } from "../../lib/policy/access/accessMatcher";
 import type { BenchContext } from "./context";
-import { BATCH, lookupLoop } from "./lookupLoop";
+import { BATCH, lookupLoop, lookupRow } from "./lookupLoop";
 import { round } from "./measure";
 import type { RunRow } from "./types";
 
@@ -77,20 +77,12 @@ async function measure(
 ): Promise<{ row: RunRow; matched: number }> {
   const keyId = "Other001";
   const m = await lookupLoop(ctx.settings, ips.length, (i) => lookup(ips[i]!, keyId));
-  const row: RunRow = {
-    subject: name,
-    case: `match-${ACCESS_ENTRIES}-entries`,
-    concurrency: 1,
-    opsPerSec: m.opsPerSec,
-    p50Ms: round(m.p50Ms, 6),
-    p99Ms: round(m.p99Ms, 6),
-    refusedPct: round((100 * m.matched) / m.lookups, 2),
-    errors: 0,
-    nodeCpuUsPerOp: round(m.cpuUsPerOp, 3),
-    redisCpuUsPerOp: 0,
-    otherCpuPct: 0,
-    note: `${note}; ${round(m.p50Ms * 1000, 3)} µs per lookup (p50 of ${BATCH}-lookup batches); refused % = lookups that matched the deny list`,
-  };
+  const row = lookupRow(
+    name,
+    `match-${ACCESS_ENTRIES}-entries`,
+    m,
+    `${note}; ${round(m.p50Ms * 1000, 3)} µs per lookup (p50 of ${BATCH}-lookup batches); refused % = lookups that matched the deny list`,
+  );
   return { row, matched: m.matched };
 }
 

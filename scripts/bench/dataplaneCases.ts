@@ -23,7 +23,14 @@ import type { BenchContext } from "./context";
 import { ADMIN_TOKEN, createBenchKey, deleteBenchTenant, prepareServers, serverEnv, type BenchKey } from "./httpSetup";
 import { alternatedFixedRate, type FixedRateResult } from "./dataplane/fixedRate";
 import { withRssPeak } from "./dataplane/processStats";
-import { CONNECTIONS, measureServer, reportRow, startBaseline, type Load } from "./dataplane/serverLoad";
+import {
+  CONNECTIONS,
+  measureCeiling,
+  measureServer,
+  reportRow,
+  startBaseline,
+  type Load,
+} from "./dataplane/serverLoad";
 import type { RunRow } from "./types";
 
 /** Windows per half-load row, alternated with the other row's. */
@@ -86,18 +93,7 @@ export async function dataplaneCases(ctx: BenchContext): Promise<void> {
   let benchKey: BenchKey | undefined;
   let sluice: SluiceServer | undefined;
   try {
-    const ceiling = await startBaseline("ceiling", { REDIS_URL: ctx.url, BENCH_PREFIX: `${ctx.prefix}ceiling:` });
-    try {
-      await measure(
-        ctx,
-        "ceiling-node-redis",
-        { url: ceiling.url },
-        "bare node:http + the same Redis call (decide.lua, 1 token_bucket rule) per request",
-        { pid: ceiling.pid },
-      );
-    } finally {
-      await ceiling.stop();
-    }
+    await measureCeiling(ctx, SUBJECT);
 
     sluice = await startSluice({ env: serverEnv(ctx, "dataplane") });
     benchKey = await createBenchKey(sluice, "dataplane");

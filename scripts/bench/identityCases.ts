@@ -26,7 +26,7 @@
 import { adminClient, deleteTenants } from "../../test/support/adminClient";
 import { startSluice, type SluiceServer } from "../../test/support/sluiceServer";
 import { BENCH_DATABASE_URL, type BenchContext } from "./context";
-import { measureServer, startBaseline, type Load } from "./dataplane/serverLoad";
+import { measureCeiling, measureServer, startBaseline, type Load } from "./dataplane/serverLoad";
 import { ADMIN_TOKEN, createBenchKey, prepareServers, serverEnv } from "./httpSetup";
 import { BENCH_ALGS, benchJwtSettings, cyclingHeader, reusedToken, tokenPool } from "./identity/benchTokens";
 import { callerCostRows } from "./identity/callerCost";
@@ -51,19 +51,7 @@ export async function identityCases(ctx: BenchContext): Promise<void> {
   const upstream = await startBaseline("upstream", {});
   let sluice: SluiceServer | undefined;
   try {
-    const ceiling = await startBaseline("ceiling", { REDIS_URL: ctx.url, BENCH_PREFIX: `${ctx.prefix}ceiling:` });
-    try {
-      await measureServer(
-        ctx,
-        SUBJECT,
-        "ceiling-node-redis",
-        { url: ceiling.url },
-        "bare node:http + the same Redis call (decide.lua, 1 token_bucket rule) per request",
-        { pid: ceiling.pid },
-      );
-    } finally {
-      await ceiling.stop();
-    }
+    await measureCeiling(ctx, SUBJECT);
 
     sluice = await startSluice({ env: serverEnv(ctx, SUBJECT) });
     const admin = adminClient(sluice.url, ADMIN_TOKEN);

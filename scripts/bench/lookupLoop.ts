@@ -7,7 +7,8 @@
  * in µs, and how many calls answered true (matched).
  */
 import { performance } from "node:perf_hooks";
-import type { MeasureSettings } from "./measure";
+import { round, type MeasureSettings } from "./measure";
+import type { RunRow } from "./types";
 
 export const BATCH = 1_000;
 
@@ -57,5 +58,26 @@ export async function lookupLoop(
     p99Ms: p(0.99),
     cpuUsPerOp: (cpu.user + cpu.system) / lookups,
     matched,
+  };
+}
+
+/**
+ * A pure-CPU row of `m`: ops/s = calls per second, p50/p99 = ms per call (batch medians), `CPU µs/op`
+ * this process's; `refused %` is the share of calls that answered true (the note says what that means).
+ */
+export function lookupRow(subject: string, name: string, m: LookupLoop, note: string): RunRow {
+  return {
+    subject,
+    case: name,
+    concurrency: 1,
+    opsPerSec: m.opsPerSec,
+    p50Ms: round(m.p50Ms, 6),
+    p99Ms: round(m.p99Ms, 6),
+    refusedPct: m.lookups > 0 ? round((100 * m.matched) / m.lookups, 2) : 0,
+    errors: 0,
+    nodeCpuUsPerOp: round(m.cpuUsPerOp, 3),
+    redisCpuUsPerOp: 0,
+    otherCpuPct: 0,
+    note,
   };
 }

@@ -124,3 +124,20 @@ export async function measureServer(
   reportRow(ctx, row, server.sluice ? peak : undefined);
   return row;
 }
+
+/** The bare node:http + Redis ceiling (baselineServers.ts `ceiling`) started, measured as row `ceiling-node-redis`, stopped. */
+export async function measureCeiling(ctx: BenchContext, subject: string): Promise<RunRow> {
+  const ceiling = await startBaseline("ceiling", { REDIS_URL: ctx.url, BENCH_PREFIX: `${ctx.prefix}ceiling:` });
+  try {
+    return await measureServer(
+      ctx,
+      subject,
+      "ceiling-node-redis",
+      { url: ceiling.url },
+      "bare node:http + the same Redis call (decide.lua, 1 token_bucket rule) per request",
+      { pid: ceiling.pid },
+    );
+  } finally {
+    await ceiling.stop();
+  }
+}

@@ -17,8 +17,7 @@ import type { KeyAccess, TenantAccess } from "../../../lib/policy/compiled/acces
 import { identitySchema } from "../../../lib/policy/identity/identitySchema";
 import { mintKey } from "../../../lib/policy/keys/apiKeySecret";
 import type { BenchContext } from "../context";
-import { lookupLoop } from "../lookupLoop";
-import { round } from "../measure";
+import { lookupLoop, lookupRow } from "../lookupLoop";
 import type { RunRow } from "../types";
 import { BENCH_ALGS, benchJwtSettings, reusedToken, tokenPool } from "./benchTokens";
 
@@ -64,20 +63,13 @@ async function callerRow(
     return !("refused" in caller);
   });
   if (m.matched !== m.lookups) throw new Error(`bench: ${name}: ${m.lookups - m.matched} callers refused`);
-  return {
-    subject: "identity",
-    case: name,
-    concurrency: 1,
-    opsPerSec: m.opsPerSec,
-    p50Ms: round(m.p50Ms, 6),
-    p99Ms: round(m.p99Ms, 6),
-    refusedPct: 0,
-    errors: 0,
-    nodeCpuUsPerOp: round(m.cpuUsPerOp, 2),
-    redisCpuUsPerOp: 0,
-    otherCpuPct: 0,
-    note: `${note}; hostCaller in the bench process, CPU µs/op = this process's per call`,
-  };
+  const row = lookupRow(
+    "identity",
+    name,
+    m,
+    `${note}; hostCaller in the bench process, CPU µs/op = this process's per call`,
+  );
+  return { ...row, refusedPct: 0 };
 }
 
 export async function callerCostRows(ctx: BenchContext): Promise<RunRow[]> {

@@ -15,7 +15,7 @@ import { AccessCache } from "../../../lib/policy/compiled/accessCache";
 import type { TenantAccess } from "../../../lib/policy/compiled/accessLoader";
 import { DEFAULT_IDENTITY } from "../../../lib/policy/identity/identitySchema";
 import type { BenchContext } from "../context";
-import { BATCH, lookupLoop } from "../lookupLoop";
+import { BATCH, lookupLoop, lookupRow } from "../lookupLoop";
 import { round } from "../measure";
 import type { RunRow } from "../types";
 
@@ -80,20 +80,14 @@ export async function hostLookupRows(ctx: BenchContext): Promise<RunRow[]> {
   for (const size of HOST_TABLE_SIZES) {
     const cache = await loadedCache(benchHosts(size));
     const m = await lookupLoop(ctx.settings, headers.length, (i) => tenantOfHost(cache, headers[i]) !== undefined);
-    rows.push({
-      subject: "identity",
-      case: `host-lookup-${size}-hosts`,
-      concurrency: 1,
-      opsPerSec: m.opsPerSec,
-      p50Ms: round(m.p50Ms, 6),
-      p99Ms: round(m.p99Ms, 6),
-      refusedPct: round((100 * m.matched) / m.lookups, 2),
-      errors: 0,
-      nodeCpuUsPerOp: round(m.cpuUsPerOp, 3),
-      redisCpuUsPerOp: 0,
-      otherCpuPct: 0,
-      note: `tenantOfHost over ${size.toLocaleString("en")} hosts (${Math.ceil(size / HOSTS_PER_TENANT)} tenant(s)); ${round(m.p50Ms * 1e6, 1)} ns per lookup (p50 of ${BATCH}-lookup batches); refused % = lookups that found a tenant`,
-    });
+    rows.push(
+      lookupRow(
+        "identity",
+        `host-lookup-${size}-hosts`,
+        m,
+        `tenantOfHost over ${size.toLocaleString("en")} hosts (${Math.ceil(size / HOSTS_PER_TENANT)} tenant(s)); ${round(m.p50Ms * 1e6, 1)} ns per lookup (p50 of ${BATCH}-lookup batches); refused % = lookups that found a tenant`,
+      ),
+    );
   }
   return rows;
 }
