@@ -9,16 +9,15 @@
  * Pure CPU in this process, no Redis. Each row: ops/s = lookups per second; p50/p99 over batches
  * of 1,000 lookups, as ms per lookup; the note says µs per lookup.
  */
-import { performance } from "node:perf_hooks";
 import { parseAccessEntry } from "../../lib/policy/access/accessEntry";
 import { compileAccessLists, parseClientAddress } from "../../lib/policy/access/accessMatcher";
 import type { BenchContext } from "./context";
+import { BATCH, lookupLoop, lookupRow } from "./lookupLoop";
 import { round } from "./measure";
 import type { RunRow } from "./types";
 
 export const ACCESS_ENTRIES = 1_000;
 const CLIENTS = 100_000;
-const BATCH = 1_000;
 
 function denyList(): string[] {
   const entries: string[] = [];
@@ -69,50 +68,22 @@ function sortedRanges(list: string[]): Lookup {
   return (ip, keyId) => matcher.verdict(ip, keyId) === "deny";
 }
 
-function measure(
+async function measure(
   ctx: BenchContext,
   name: string,
   lookup: Lookup,
   ips: string[],
   note: string,
-): { row: RunRow; matched: number } {
+): Promise<{ row: RunRow; matched: number }> {
   const keyId = "Other001";
-  let matched = 0;
-  const warmUntil = performance.now() + ctx.settings.warmupMs;
-  for (let i = 0; performance.now() < warmUntil; i = (i + 1) % ips.length) lookup(ips[i]!, keyId);
-  const perLookupMs: number[] = [];
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  let lookups = 0;
-  let at = 0;
-  while (performance.now() - started < ctx.settings.durationMs) {
-    const t0 = performance.now();
-    for (let j = 0; j < BATCH; j++) {
-      if (lookup(ips[at]!, keyId)) matched++;
-      at = at + 1 === ips.length ? 0 : at + 1;
-    }
-    perLookupMs.push((performance.now() - t0) / BATCH);
-    lookups += BATCH;
-  }
-  const ms = performance.now() - started;
-  const cpu = process.cpuUsage(cpuBefore);
-  perLookupMs.sort((x, y) => x - y);
-  const p = (q: number) => perLookupMs[Math.min(perLookupMs.length - 1, Math.floor(q * perLookupMs.length))]!;
-  const row: RunRow = {
-    subject: name,
-    case: `match-${ACCESS_ENTRIES}-entries`,
-    concurrency: 1,
-    opsPerSec: Math.round((lookups * 1000) / ms),
-    p50Ms: round(p(0.5), 6),
-    p99Ms: round(p(0.99), 6),
-    refusedPct: round((100 * matched) / lookups, 2),
-    errors: 0,
-    nodeCpuUsPerOp: round((cpu.user + cpu.system) / lookups, 3),
-    redisCpuUsPerOp: 0,
-    otherCpuPct: 0,
-    note: `${note}; ${round(p(0.5) * 1000, 3)} µs per lookup (p50 of ${BATCH}-lookup batches); refused % = lookups that matched the deny list`,
-  };
-  return { row, matched };
+  const m = await lookupLoop(ctx.settings, ips.length, (i) => lookup(ips[i]!, keyId));
+  const row = lookupRow(
+    name,
+    `match-${ACCESS_ENTRIES}-entries`,
+    m,
+    `${note}; ${round(m.p50Ms * 1000, 3)} µs per lookup (p50 of ${BATCH}-lookup batches); refused % = lookups that matched the deny list`,
+  );
+  return { row, matched: m.matched };
 }
 
 export async function accessListCases(ctx: BenchContext): Promise<void> {
@@ -124,14 +95,14 @@ export async function accessListCases(ctx: BenchContext): Promise<void> {
     if (scan(ip, "Other001") !== ranges(ip, "Other001"))
       throw new Error(`access bench: the matchers disagree on ${ip}`);
   const results = [
-    measure(
+    await measure(
       ctx,
       "sluice-access-list",
       ranges,
       ips,
       "sorted ranges + binary search (lib/policy/access/accessMatcher.ts), as admission uses them",
     ),
-    measure(ctx, "linear-scan-baseline", scan, ips, "the same 1,000 pre-parsed entries tried in turn"),
+    await measure(ctx, "linear-scan-baseline", scan, ips, "the same 1,000 pre-parsed entries tried in turn"),
   ];
   for (const { row } of results) {
     ctx.rows.push(row);

@@ -17,90 +17,25 @@
  * rows (`rssPeakMb`). The whole sequence runs in rounds (run.ts, rounds.ts), each row the median
  * of its rounds. Needs a production build (built once if missing) and the bench database.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import autocannon from "autocannon";
 import { adminClient } from "../../test/support/adminClient";
-import { freePort } from "../../test/support/freePort";
 import { startSluice, type SluiceServer } from "../../test/support/sluiceServer";
 import type { BenchContext } from "./context";
 import { ADMIN_TOKEN, createBenchKey, deleteBenchTenant, prepareServers, serverEnv, type BenchKey } from "./httpSetup";
-import { LatencySamples } from "./httpLatency";
-import { httpLoadRow } from "./httpLoadRow";
 import { alternatedFixedRate, type FixedRateResult } from "./dataplane/fixedRate";
-import { processCpuUs, withRssPeak } from "./dataplane/processStats";
-import { redisCpuSeconds } from "./context";
-import { round } from "./measure";
+import { withRssPeak } from "./dataplane/processStats";
+import {
+  CONNECTIONS,
+  measureCeiling,
+  measureServer,
+  reportRow,
+  startBaseline,
+  type Load,
+} from "./dataplane/serverLoad";
 import type { RunRow } from "./types";
 
-const CONNECTIONS = 100;
 /** Windows per half-load row, alternated with the other row's. */
 const HALF_LOAD_ROUNDS = 3;
 const SUBJECT = "dataplane";
-
-interface Baseline {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-async function startBaseline(kind: "ceiling" | "upstream" | "proxy", env: Record<string, string>): Promise<Baseline> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", "scripts/bench/dataplane/baselineServers.ts", kind],
-    {
-      env: { ...process.env, ...env, PORT: String(port) },
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bench: ${kind} server did not start`)), 30_000);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("ready")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`bench: ${kind} server exited (${code})`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
-interface Load {
-  url: string;
-  method?: "GET" | "POST";
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-/** The run's result, and its p50/p99 to the µs (./httpLatency.ts: the same responses autocannon's whole-ms histogram counts). */
-async function load(l: Load, seconds: number): Promise<{ result: autocannon.Result; latency: LatencySamples }> {
-  const latency = new LatencySamples();
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const run = autocannon(
-      {
-        url: l.url,
-        method: l.method ?? "GET",
-        headers: l.headers,
-        body: l.body,
-        connections: CONNECTIONS,
-        duration: seconds,
-      },
-      (error, done) => (error ? reject(error as Error) : resolve(done)),
-    );
-    run.on("response", (_client, statusCode, _bytes, ms) => latency.record(statusCode, ms));
-  });
-  return { result, latency };
-}
 
 /** A half-load row (dataplane/fixedRate.ts), in the columns httpLoadRow fills. */
 function fixedRateRow(r: FixedRateResult, name: string, note: string): RunRow {
@@ -120,37 +55,15 @@ function fixedRateRow(r: FixedRateResult, name: string, note: string): RunRow {
   };
 }
 
-function report(ctx: BenchContext, row: RunRow, rssPeak?: number): void {
-  ctx.rows.push(row);
-  console.log(
-    `  ${row.subject.padEnd(10)} ${row.case.padEnd(28)} c=${CONNECTIONS}  ${String(row.opsPerSec).padStart(7)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms${rssPeak === undefined ? "" : `  RSS ${rssPeak} MB`}${row.errors ? `  ERRORS/non-2xx ${row.errors}` : ""}`,
-  );
-}
-
-/**
- * Warm-up, then the measured window, with the CPU time the server process (`pid`) and Redis spent
- * in it per request; for Sluice (`sluice`), its RSS sampled every 500 ms too.
- */
-async function measure(
+/** dataplane/serverLoad.ts `measureServer`, as a row of this part. */
+function measure(
   ctx: BenchContext,
   name: string,
   l: Load,
   note: string,
   server: { pid: number; sluice?: boolean },
 ): Promise<RunRow> {
-  await load(l, Math.max(2, ctx.settings.warmupMs / 1000));
-  const [cpu0, redis0] = [processCpuUs(server.pid), await redisCpuSeconds(ctx.admin)];
-  const [{ result, latency }, peak] = await withRssPeak(server.sluice ? server.pid : undefined, () =>
-    load(l, ctx.settings.durationMs / 1000),
-  );
-  const [cpu1, redis1] = [processCpuUs(server.pid), await redisCpuSeconds(ctx.admin)];
-  const row = httpLoadRow(SUBJECT, name, CONNECTIONS, result, note, latency.summary());
-  const requests = Math.max(1, result.requests.total);
-  row.nodeCpuUsPerOp = round((cpu1 - cpu0) / requests, 1);
-  row.redisCpuUsPerOp = round(((redis1 - redis0) * 1e6) / requests, 1);
-  if (server.sluice) row.rssPeakMb = peak;
-  report(ctx, row, server.sluice ? peak : undefined);
-  return row;
+  return measureServer(ctx, SUBJECT, name, l, note, server);
 }
 
 /**
@@ -170,8 +83,8 @@ async function halfLoad(ctx: BenchContext, rate: number, proxy: Load, gateway: L
     alternatedFixedRate(loads, HALF_LOAD_ROUNDS, Math.max(2, ctx.settings.warmupMs / 1000)),
   );
   const note = `fixed ${rate} req/s (half the gateway's maximum), open loop, median of ${HALF_LOAD_ROUNDS} alternated windows`;
-  report(ctx, fixedRateRow(p!, "bare-proxy-half-load", note));
-  report(ctx, { ...fixedRateRow(g!, "sluice-gateway-half-load", note), rssPeakMb: peak }, peak);
+  reportRow(ctx, fixedRateRow(p!, "bare-proxy-half-load", note));
+  reportRow(ctx, { ...fixedRateRow(g!, "sluice-gateway-half-load", note), rssPeakMb: peak }, peak);
 }
 
 export async function dataplaneCases(ctx: BenchContext): Promise<void> {
@@ -180,18 +93,7 @@ export async function dataplaneCases(ctx: BenchContext): Promise<void> {
   let benchKey: BenchKey | undefined;
   let sluice: SluiceServer | undefined;
   try {
-    const ceiling = await startBaseline("ceiling", { REDIS_URL: ctx.url, BENCH_PREFIX: `${ctx.prefix}ceiling:` });
-    try {
-      await measure(
-        ctx,
-        "ceiling-node-redis",
-        { url: ceiling.url },
-        "bare node:http + the same Redis call (decide.lua, 1 token_bucket rule) per request",
-        { pid: ceiling.pid },
-      );
-    } finally {
-      await ceiling.stop();
-    }
+    await measureCeiling(ctx, SUBJECT);
 
     sluice = await startSluice({ env: serverEnv(ctx, "dataplane") });
     benchKey = await createBenchKey(sluice, "dataplane");

@@ -15,9 +15,13 @@
  * (g) sustained load: no error and no non-2xx answer, RSS growth within the stated bound;
  * (h) the rule simulator replays 100,000 recorded requests in at most 5 s;
  * (i) data plane: echo, check, authorize >= 0.5 x a bare node+Redis server's req/s, p50 at 100
- *     connections within 2 x its p50; gateway >= 0.6 x a bare Node proxy, p99 added at half load <= 2 ms.
+ *     connections within 2 x its p50; gateway >= 0.6 x a bare Node proxy, p99 added at half load <= 2 ms;
+ * (j) callers on a tenant host (identityGoals.ts) and Envoy's rate limit service (grpcGoals.ts).
  */
 import { ALGORITHMS } from "../../lib/limiter/types";
+import { atMost, ratioGoal } from "./goalShapes";
+import { grpcGoals } from "./grpcGoals";
+import { identityGoals } from "./identityGoals";
 import { round } from "./measure";
 import { THREE_RULES_ROW } from "./memory";
 import type { AccuracyReport, BenchReport, BurstReport, Goal, RunRow, SustainedReport } from "./types";
@@ -26,12 +30,6 @@ const C = 256;
 
 function ops(rows: RunRow[], subject: string, name: string, concurrency = C): number | undefined {
   return rows.find((r) => r.subject === subject && r.case === name && r.concurrency === concurrency)?.opsPerSec;
-}
-
-function ratioGoal(goal: string, num: number | undefined, den: number | undefined, target: number): Goal[] {
-  if (num === undefined || den === undefined || den === 0) return [];
-  const value = round(num / den, 2);
-  return [{ goal, value, target, direction: "at least", met: value >= target }];
 }
 
 function decideGoals(rows: RunRow[], label: "1rule" | "3rule", target: number, rlf: number | undefined): Goal[] {
@@ -50,14 +48,6 @@ function decideGoals(rows: RunRow[], label: "1rule" | "3rule", target: number, r
     ratioGoal(`${rules} decide ${what} @${C} / rate-limiter-flexible consume @${C}`, x?.v, rlf, target),
   );
 }
-
-const atMost = (goal: string, value: number, target: number): Goal => ({
-  goal,
-  value,
-  target,
-  direction: "at most",
-  met: value <= target,
-});
 
 function accuracyGoals(a: AccuracyReport | undefined): Goal[] {
   if (!a) return [];
@@ -213,7 +203,7 @@ export function computeGoals(
     const added = round(on.p99Ms - off.p99Ms, 2);
     goals.push(atMost("HTTP echo p99 added by enforcement, ms", added, 2));
   }
-  goals.push(...dataplaneGoals(rows));
+  goals.push(...dataplaneGoals(rows), ...identityGoals(rows), ...grpcGoals(rows));
   const simulation = rows.find((r) => r.subject === "sluice-simulator");
   if (simulation) {
     const seconds = round(simulation.p50Ms / 1000, 2);

@@ -34,7 +34,7 @@ function machineSection(r: BenchReport): string {
         ],
         [
           "Report",
-          `${r.generatedAt.slice(0, 16).replace("T", " ")} UTC; ${r.settings.benchSeconds} s per throughput case after ${r.settings.warmupSeconds} s warm-up${(r.settings.rounds ?? 1) > 1 ? `; limiter and data-plane rows: the median of ${r.settings.rounds} rounds` : ""}`,
+          `${r.generatedAt.slice(0, 16).replace("T", " ")} UTC; ${r.settings.benchSeconds} s per throughput case after ${r.settings.warmupSeconds} s warm-up${(r.settings.rounds ?? 1) > 1 ? `; limiter, data-plane, identity and gRPC rows: the median of ${r.settings.rounds} rounds` : ""}`,
         ],
         ["Parts last run", parts.join("; ") || "not recorded"],
       ],
@@ -58,7 +58,7 @@ function runsSection(r: BenchReport): string {
   return [
     "## Throughput and latency",
     "",
-    "`sluice-http` and `dataplane` rows are requests per second through a server process; the others are limiter calls per second in one process. `CPU µs/op`: that process's CPU time (user + system) per operation, the bench's own for limiter rows, the server's for `dataplane` rows; `Redis µs/op`: the Redis server's. Per operation, they hold up better than ops/s when the machine's speed swings. `other CPU %` flags rows measured while other processes used the machine.",
+    "`sluice-http`, `dataplane` and `identity` rows are requests per second through a server process and `grpc` rows ShouldRateLimit calls per second to one; `access` and identity's `host-lookup-*` rows are lookups per second in one process; the others are limiter calls per second in one process. `CPU µs/op`: that process's CPU time (user + system) per operation, the bench's own for limiter and lookup rows, the server's for `dataplane`, `identity` and `grpc` rows; `Redis µs/op`: the Redis server's. Per operation, they hold up better than ops/s when the machine's speed swings. `other CPU %` flags rows measured while other processes used the machine.",
     "",
     markdownTable(
       [

@@ -3,12 +3,14 @@
  * `runCase(ctx, ...)` (rows in `ctx.rows`) or fills its own section (`ctx.accuracy`,
  * `ctx.sustained`). Everything runs in one process against one Redis, under this run's own
  * prefixes, which are deleted at the end whatever happens (never FLUSHALL/FLUSHDB).
- * The limiter and data-plane parts run BENCH_ROUNDS times (default 3), each row the median of its
+ * The limiter, data-plane, identity and gRPC parts run BENCH_ROUNDS times (default 3), each row the median of its
  * rounds (rounds.ts): their goals are ratios of one row to another.
  * A partial run (BENCH_ONLY) merges into the existing reports/bench.json: it replaces only what its
  * parts measured and keeps the other parts' figures (reportMerge.ts); docs/benchmarks.md is then
- * regenerated from the merged report.
+ * regenerated from the merged report. With no earlier report to merge into, a partial run writes
+ * its table to reports/benchmarks-partial.md instead, leaving docs/benchmarks.md as it was.
  */
+import path from "node:path";
 import { accessListCases } from "./accessListCases";
 import { accuracyCases } from "./accuracyCases";
 import { burstCases } from "./burstCases";
@@ -16,7 +18,9 @@ import { createContext, deleteByPrefix, type BenchContext } from "./context";
 import { dataplaneCases } from "./dataplaneCases";
 import { computeGoals } from "./goals";
 import { hotSubjectCases } from "./hotCases";
+import { grpcCases } from "./grpcCases";
 import { httpCases } from "./httpCases";
+import { identityCases } from "./identityCases";
 import { autoPipeliningCases, sluiceCases } from "./limiterCases";
 import { memoryPrefix, memoryRows } from "./memory";
 import { incrCeilingCase, rlfCases } from "./peerCases";
@@ -30,12 +34,17 @@ import type { BenchReport } from "./types";
 
 export type BenchPart = (ctx: BenchContext) => Promise<void>;
 
+/** Where a partial run with no earlier report (reports/bench.json) writes its table. */
+export const PARTIAL_TABLE_FILE = path.join(process.cwd(), "reports", "benchmarks-partial.md");
+
 /** The parts by name, in the order a full run runs them (after the memory rows, measured on a quiet Redis). */
 export const PARTS = {
   limiter: [sluiceCases, rlfCases, hotSubjectCases, incrCeilingCase, autoPipeliningCases],
   simulator: [simulatorCases],
   http: [httpCases],
   dataplane: [dataplaneCases],
+  identity: [identityCases],
+  grpc: [grpcCases],
   accuracy: [accuracyCases],
   sustained: [sustainedCases],
   burst: [burstCases],
@@ -43,14 +52,14 @@ export const PARTS = {
 } satisfies Record<string, BenchPart[]>;
 export type PartName = keyof typeof PARTS | "memory";
 /** Parts whose goals divide one of their rows by another: run in rounds, each row the median (rounds.ts). */
-const ROUNDED: readonly PartName[] = ["limiter", "dataplane"];
+const ROUNDED: readonly PartName[] = ["limiter", "dataplane", "identity", "grpc"];
 const PART_NAMES = [...(Object.keys(PARTS) as PartName[]), "memory"] as const;
 
 /** Every throughput part, in order (kept for callers that add parts of their own). */
 export const DEFAULT_PARTS: readonly BenchPart[] = [...PARTS.limiter, ...PARTS.simulator, ...PARTS.http];
 
 /**
- * BENCH_ONLY: a comma-separated list of part names (limiter, simulator, http, dataplane, memory, accuracy, sustained, burst, access);
+ * BENCH_ONLY: a comma-separated list of part names (limiter, simulator, http, dataplane, identity, grpc, memory, accuracy, sustained, burst, access);
  * unset: everything.
  */
 export function partsFromEnv(only = process.env.BENCH_ONLY): RunOptions {
@@ -64,6 +73,18 @@ export function partsFromEnv(only = process.env.BENCH_ONLY): RunOptions {
       throw new Error(`BENCH_ONLY: unknown part "${name}"; parts: ${PART_NAMES.join(", ")}`);
   }
   return { only: names as PartName[] };
+}
+
+/**
+ * `--only a,b` or `--only=a,b` among the command's arguments (`npm run bench -- --only identity,grpc`):
+ * the same list as BENCH_ONLY, which it overrides; undefined when absent.
+ */
+export function onlyFromArgs(args: readonly string[]): string | undefined {
+  const at = args.findIndex((a) => a === "--only" || a.startsWith("--only="));
+  if (at < 0) return undefined;
+  const value = args[at]!.startsWith("--only=") ? args[at]!.slice("--only=".length) : args[at + 1];
+  if (!value || value.startsWith("--")) throw new Error("--only needs a comma-separated list of parts");
+  return value;
 }
 
 export interface RunOptions {
@@ -134,7 +155,14 @@ export async function runBench(options: RunOptions = {}): Promise<BenchReport> {
     printReport(report);
     if (options.reportFile !== false) {
       console.log(`Wrote ${await writeReport(report, options.reportFile)}`);
-      console.log(`Wrote ${await writeResultsTable(report, options.tableFile)}`);
+      // A partial run with no report to merge into knows only its own parts: written over
+      // docs/benchmarks.md, its table would drop every other part's figures.
+      const tableFile = options.only && !previous ? (options.tableFile ?? PARTIAL_TABLE_FILE) : options.tableFile;
+      if (tableFile === PARTIAL_TABLE_FILE)
+        console.log(
+          `No earlier report to merge into: the table of this partial run goes to ${PARTIAL_TABLE_FILE}, not docs/benchmarks.md`,
+        );
+      console.log(`Wrote ${await writeResultsTable(report, tableFile)}`);
     }
     return report;
   } finally {

@@ -6,14 +6,21 @@
  *   a small JSON body: what an HTTP server with the limiter and nothing else can do;
  * - `upstream`: the API behind the proxies, answering a small JSON body;
  * - `proxy`: a bare Node reverse proxy (node:http with a keep-alive Agent, bodies piped) to
- *   UPSTREAM_URL: the gateway's ceiling.
- * Usage: tsx baselineServers.ts <ceiling|upstream|proxy>; env PORT, REDIS_URL, BENCH_PREFIX,
+ *   UPSTREAM_URL: the gateway's ceiling;
+ * - `grpc`: a bare @grpc/grpc-js server of `ShouldRateLimit` (Envoy's .proto, as Sluice loads it)
+ *   making the same Redis call as Sluice's for the call's descriptors (../grpc/rlsWorkload.ts: one
+ *   decide.lua call over one token_bucket rule per descriptor) and answering OK per descriptor:
+ *   the gRPC part's ceiling.
+ * Usage: tsx baselineServers.ts <ceiling|upstream|proxy|grpc>; env PORT, REDIS_URL, BENCH_PREFIX,
  * UPSTREAM_URL. Prints "ready" once listening.
  */
 import http from "node:http";
+import { Server, ServerCredentials, status, type sendUnaryData, type ServerUnaryCall } from "@grpc/grpc-js";
 import { Redis } from "ioredis";
-import { createLimiter } from "../../../lib/limiter/decide";
+import { rlsProto } from "../../../lib/dataplane/envoy/rlsProto";
+import { createLimiter, type Limiter } from "../../../lib/limiter/decide";
 import type { LimiterRule } from "../../../lib/limiter/types";
+import { ceilingRules } from "../grpc/rlsWorkload";
 
 const kind = process.argv[2];
 const port = Number(process.env.PORT);
@@ -24,17 +31,26 @@ function listen(server: http.Server): void {
   server.listen(port, "127.0.0.1", () => console.log("ready"));
 }
 
-if (kind === "ceiling") {
+/** Sluice's limiter (decide.lua through EVALSHA) on its own connection, under BENCH_PREFIX. */
+function benchLimiter(): Limiter {
   const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", {
     lazyConnect: false,
     enableAutoPipelining: false,
   });
-  const limiter = createLimiter({
+  return createLimiter({
     redis,
     prefix: process.env.BENCH_PREFIX ?? "bench:ceiling:",
     timeoutMs: 1_000,
     timeSource: "redis",
   });
+}
+
+interface DecodedCall {
+  descriptors?: { entries?: { value?: string }[] }[];
+}
+
+if (kind === "ceiling") {
+  const limiter = benchLimiter();
   const rule: LimiterRule = {
     name: "per-key",
     ref: "1",
@@ -99,6 +115,31 @@ if (kind === "ceiling") {
       req.pipe(out);
     }),
   );
+} else if (kind === "grpc") {
+  const limiter = benchLimiter();
+  const rulesByCount = [1, 2, 3].map((n) => ceilingRules(n));
+  const server = new Server();
+  server.addService(rlsProto().RateLimitService.service, {
+    ShouldRateLimit(call: ServerUnaryCall<DecodedCall, unknown>, callback: sendUnaryData<unknown>) {
+      const descriptors = call.request.descriptors ?? [];
+      const rules = rulesByCount[descriptors.length - 1];
+      if (!rules) return callback({ code: status.INVALID_ARGUMENT, details: "1 to 3 descriptors" });
+      const attributes: Record<string, string> = {};
+      rules.forEach((rule, i) => (attributes[rule.descriptorSlot!] = descriptors[i]!.entries?.[0]?.value ?? ""));
+      limiter.decide(rules, { tenantId: "ceiling", attributes }).then(
+        (d) =>
+          callback(null, {
+            overall_code: d.allowed ? "OK" : "OVER_LIMIT",
+            statuses: rules.map(() => ({ code: "OK" })),
+          }),
+        () => callback({ code: status.UNAVAILABLE, details: "redis" }),
+      );
+    },
+  });
+  server.bindAsync(`127.0.0.1:${port}`, ServerCredentials.createInsecure(), (error) => {
+    if (error) throw error;
+    console.log("ready");
+  });
 } else {
   console.error(`baselineServers: unknown kind ${kind}`);
   process.exit(2);
