@@ -38,9 +38,9 @@ test("try a path: each rule being edited says whether a request meets it; /api/v
 
   const box = form.getByRole("region", { name: "Try a path" });
   await expect(box).toContainText("through the gateway the path without /api/v1");
-  const request = box.getByLabel("Request");
+  const request = box.getByRole("textbox", { name: "Request" });
   const result = box.getByTestId("try-path-result");
-  const verdicts = box.getByRole("list", { name: "Rules and the tried request" }).getByRole("listitem");
+  const verdicts = box.getByRole("list", { name: "Each rule's verdict" }).getByRole("listitem");
 
   await request.fill("GET /orders/42");
   await expect(result).toContainText("GET /orders/42: 1 rule matches.");

@@ -60,7 +60,7 @@ export function TryPathBox({ drafts }: { drafts: readonly RuleDraft[] }) {
                     : `${matching} rules match.`}
             </p>
             {results.length > 0 ? (
-              <ul aria-label="Rules and the tried request" className={styles.tryList}>
+              <ul aria-label="Each rule's verdict" className={styles.tryList}>
                 {results.map((r) => (
                   <li key={r.draftId} data-verdict={r.verdict}>
                     <strong>{r.label}</strong>: {r.verdict}

@@ -186,7 +186,7 @@ describe("count by response through the gateway on two instances", () => {
     const authorize = () =>
       apiCall(a.url, "/api/v1/authorize", {
         key: key.key,
-        headers: { "x-forwarded-method": "POST", "x-forwarded-uri": "/api/v1/login/x" },
+        headers: { "x-forwarded-method": "POST", "x-forwarded-uri": "/login/x" },
       });
     for (let i = 0; i < 3; i++) expect((await authorize()).status).toBe(200);
     expect(await remaining(key, "stuffing")).toBe(0);
