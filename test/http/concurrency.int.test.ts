@@ -105,7 +105,7 @@ describe("concurrency rules through the gateway on two instances", () => {
     // Forward auth never sees a request end: concurrency rules do not apply to it.
     const authorized = await apiCall(a.url, "/api/v1/authorize", {
       key: key.key,
-      headers: { "x-forwarded-method": "GET", "x-forwarded-uri": "/api/v1/work/fast" },
+      headers: { "x-forwarded-method": "GET", "x-forwarded-uri": "/work/fast" },
     });
     expect(authorized.status).toBe(200);
     expect(authorized.headers.get("ratelimit-policy")).toBeNull();
