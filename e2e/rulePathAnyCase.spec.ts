@@ -21,22 +21,20 @@ test("path in any case: refused inline without a path, saved as match.caseInsens
   await expect(anyCase).toHaveAccessibleDescription("Any case: write a path to compare, or uncheck it");
   expect(puts()).toBe(0);
 
-  await form.getByLabel("Path", { exact: true }).fill("/api/v1/login");
+  await form.getByLabel("Path", { exact: true }).fill("/login");
   await form.getByRole("button", { name: "Save rules" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Saved 1 rule" })).toBeVisible();
   expect(puts()).toBe(1);
   expect(await api.getTenantRules(tenant.id)).toEqual([
-    expect.objectContaining({ name: "logins", match: { path: "/api/v1/login", caseInsensitive: true } }),
+    expect.objectContaining({ name: "logins", match: { path: "/login", caseInsensitive: true } }),
   ]);
 
   // Shown back: in the list, in the drawer, and in the summary of a change.
   const list = page.getByRole("table", { name: "Rules" });
-  await expect(list.getByRole("row", { name: /logins/ })).toContainText("/api/v1/login (any case)");
+  await expect(list.getByRole("row", { name: /logins/ })).toContainText("/login (any case)");
   await page.getByRole("button", { name: "Edit rules" }).click();
   await form.getByRole("button", { name: "Edit Rule 1: logins" }).click();
   await expect(anyCase).toBeChecked();
   await anyCase.uncheck();
-  await expect(form.getByTestId("rule-changes")).toHaveText(
-    "1 change: logins: applies to /api/v1/login (any case) → /api/v1/login",
-  );
+  await expect(form.getByTestId("rule-changes")).toHaveText("1 change: logins: applies to /login (any case) → /login");
 });

@@ -184,7 +184,7 @@ test("the editor with 7 rules fits in two viewport heights at 1440x900; duration
     { name: "per-ip", scope: "ip", limit: 300, windowMs: 60_000 },
     { name: "tenant-hourly", scope: "tenant", limit: 100_000, windowMs: 3_600_000 },
     { name: "writes", limit: 30, windowMs: 60_000, match: { methods: ["POST", "PUT", "DELETE"] } },
-    { name: "search", algorithm: "gcra", limit: 5, windowMs: 1_000, burst: 10, match: { path: "/api/v1/search/**" } },
+    { name: "search", algorithm: "gcra", limit: 5, windowMs: 1_000, burst: 10, match: { path: "/search/**" } },
     { name: "trial", limit: 60, windowMs: 86_400_000, mode: "shadow" },
   ];
   await api.putTenantRules(tenant.id, rules);

@@ -14,6 +14,7 @@ import { KeyQuotaCard } from "./KeyQuotaCard";
 import { KeyExpiryForm } from "./KeyExpiryForm";
 import { ExpiredBadge, hasExpired, RevokedBadge } from "./KeysCard";
 import { useKey } from "./keyQueries";
+import { useTenant } from "@/components/tenants/tenantQueries";
 import { RecentDecisionsCard } from "./RecentDecisionsCard";
 import { RevokeKeyButton } from "./RevokeKeyButton";
 import styles from "./keys.module.css";
@@ -21,6 +22,8 @@ import styles from "./keys.module.css";
 export default function KeyPage({ keyId }: { keyId: string }) {
   const isAdmin = useIsAdmin();
   const key = useKey(keyId);
+  // Whether the key's tenant has a gateway upstream (the overrides editor warns about /api/v1 paths).
+  const tenant = useTenant(key.data?.tenantId ?? "", key.data !== undefined);
 
   if (key.isPending) return <Loading label="Loading key…" />;
   if (!key.data) {
@@ -107,6 +110,7 @@ export default function KeyPage({ keyId }: { keyId: string }) {
           description="Rules of this key alone. An override named like a tenant rule replaces it for this key; scope key or ip only."
           emptyText="No overrides: this key follows its tenant's rules."
           readOnlyReason={revoked ? "A revoked key's overrides cannot be edited." : undefined}
+          gatewayUpstream={Boolean(tenant.data?.upstream)}
         />
         {revoked ? null : <KeyQuotaCard keyId={k.id} reset={isAdmin ? { keyName: k.name } : undefined} />}
         <RecentDecisionsCard keyId={k.id} />

@@ -30,6 +30,7 @@ export function RuleEditor({
   description,
   emptyText,
   readOnlyReason,
+  gatewayUpstream = false,
 }: {
   owner: RuleOwner;
   heading: string;
@@ -37,6 +38,8 @@ export function RuleEditor({
   emptyText: string;
   /** Why this list cannot be edited (a revoked key); admins then see no controls either. */
   readOnlyReason?: string;
+  /** The tenant has a gateway upstream: paths that never match a gateway request are warned about. */
+  gatewayUpstream?: boolean;
 }) {
   const isAdmin = useIsAdmin();
   const canEdit = isAdmin && !readOnlyReason;
@@ -132,6 +135,7 @@ export function RuleEditor({
           }
           emptyText="No rules in this list. Saving an empty list removes every rule."
           baseline={baselineRules}
+          gatewayUpstream={gatewayUpstream}
           onChange={editing.update}
           onSubmit={submit}
         >

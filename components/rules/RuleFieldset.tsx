@@ -228,8 +228,8 @@ export function RuleFieldset({
           id={id("path")}
           label="Path"
           wide
-          placeholder="/api/v1/**"
-          hint="e.g. /api/v1/** (or a forwarded path for forward auth): * one segment, ** any; empty: every path"
+          placeholder="/orders/**"
+          hint="the path the protected API sees: /orders/** for /api/v1/orders/... through the gateway, as sent on a tenant's host, the forwarded path for forward auth, /api/v1/echo/** for echo; * one segment, ** any; empty: every path"
           error={errors["match.path"]}
           value={draft.path}
           onChange={(path) => onChange({ path })}

@@ -11,7 +11,7 @@ export type ListedRule = Rule & { source?: RuleSource };
 
 export function describeMatch(rule: Rule): string {
   const methods = rule.match.methods?.join(", ") ?? "any method";
-  return `${methods} ${rule.match.path ?? "/api/v1/**"}${rule.match.caseInsensitive ? " (any case)" : ""}`;
+  return `${methods} ${rule.match.path ?? "any path"}${rule.match.caseInsensitive ? " (any case)" : ""}`;
 }
 
 export function SourceBadge({ source }: { source: RuleSource }) {

@@ -15,6 +15,8 @@ import { draftToInput, emptyDraft, type RuleDraft } from "./ruleDraft";
 import { describeRuleChanges } from "./ruleChanges";
 import { hasErrors, type EditorErrors } from "./ruleErrors";
 import { RuleRow } from "./RuleRow";
+import { TryPathBox } from "./TryPathBox";
+import { gatewayPathWarning } from "@/lib/policy/rules/gatewayPaths";
 import styles from "./RuleEditor.module.css";
 
 export function RuleListForm({
@@ -26,6 +28,7 @@ export function RuleListForm({
   notices,
   emptyText,
   baseline,
+  gatewayUpstream = false,
   onChange,
   onSubmit,
   children,
@@ -41,6 +44,11 @@ export function RuleListForm({
   emptyText: string;
   /** The rules the list started from: the save bar says what the drafts change against them. */
   baseline: readonly Rule[];
+  /**
+   * The tenant has a gateway upstream: a path under /api/v1 other than echo's or check's is
+   * warned about (it never matches a gateway request; accepted all the same, lib/policy/rules/gatewayPaths.ts).
+   */
+  gatewayUpstream?: boolean;
   onChange: (next: RuleDraft[]) => void;
   onSubmit: () => void;
   /** The buttons of the save bar; the submit button among them. */
@@ -80,6 +88,12 @@ export function RuleListForm({
   }
 
   const changes = describeRuleChanges(baseline, drafts.map(draftToInput));
+  const pathWarnings = gatewayUpstream
+    ? drafts.flatMap((d, i) => {
+        const warning = gatewayPathWarning(d.path.trim(), d.pathAnyCase);
+        return warning ? [{ draftId: d.draftId, name: d.name.trim() || `Rule ${i + 1}`, warning }] : [];
+      })
+    : [];
 
   return (
     <form ref={formRef} onSubmit={submit} noValidate className={styles.editor} aria-label={label}>
@@ -132,6 +146,12 @@ export function RuleListForm({
           </table>
         </div>
       )}
+      {pathWarnings.map((w) => (
+        <p key={w.draftId} className="notice notice-warn" role="status" data-testid="gateway-path-warning">
+          {w.name}: {w.warning}
+        </p>
+      ))}
+      <TryPathBox drafts={drafts} />
       <div className={styles.saveBar} role="group" aria-label="Save bar">
         <button type="button" onClick={addRule}>
           Add rule

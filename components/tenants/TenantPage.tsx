@@ -64,8 +64,9 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
         <RuleEditor
           owner={{ kind: "tenant", tenantId }}
           heading="Rules"
-          description="Every request under /api/v1 with a key of this tenant is checked against all matching rules at once; a key's overrides replace rules of the same name."
+          description="Every request of this tenant is checked against all matching rules at once, by the path the protected API sees (through the gateway without /api/v1); a key's overrides replace rules of the same name."
           emptyText="No rules: this tenant's keys are not limited."
+          gatewayUpstream={tenant.data.upstream !== null}
         />
         <IdentifierOverridesCard tenantId={tenantId} canEdit={isAdmin} />
         <UpstreamCard tenant={tenant.data} canEdit={isAdmin} />

@@ -38,9 +38,11 @@ export function useTenants() {
   });
 }
 
-export function useTenant(tenantId: string) {
+/** `enabled` false: not fetched (yet), e.g. while the key whose tenant it is loads. */
+export function useTenant(tenantId: string, enabled = true) {
   return useQuery<TenantDetail, ApiError>({
     queryKey: ["tenant", tenantId],
+    enabled,
     queryFn: () => apiGet<TenantDetail>(tenantPath(tenantId)),
     refetchInterval: LIVE_INTERVAL_MS,
     placeholderData: keepPreviousData,

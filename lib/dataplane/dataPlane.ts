@@ -7,7 +7,8 @@
  * method-override header (lib/dataplane/admission/methodOverride.ts: rules match both methods; 400
  * when ambiguous), take the client IP from the socket (and
  * X-Forwarded-For as far as SLUICE_TRUST_PROXY allows), make ONE admission (lib/dataplane/admission/admit.ts:
- * key, rules, one limiter decision), then answer:
+ * key, rules, one limiter decision) with the path the protected API sees (lib/dataplane/requestRoute.ts:
+ * the gateway's without /api/v1, echo's and check's in full), then answer:
  * - /api/v1/echo[/...]: the demo route; /api/v1/check: the decision service;
  * - /api/v1/authorize: forward auth, deciding for the method and URI a proxy forwards, for the
  *   tenant whose host X-Forwarded-Host (else Host) names, with that tenant's callers, if any
@@ -47,6 +48,7 @@ import { withProblemHeader } from "./forwardAuthProblem";
 import { authorizedReply, checkPlan, checkReply, echoReply, type CheckDeps } from "./routes";
 import { hostLookupKey } from "../policy/identity/tenantHost";
 import type { AccessCache } from "../policy/compiled/accessCache";
+import { hostRouteOf, routeOf, rulePathOf, type Route } from "./requestRoute";
 
 /** A tenant's gateway upstream (lib/dataplane/gateway/forwardToUpstream.ts). */
 export type Upstream = ForwardRequest["upstream"];
@@ -67,27 +69,11 @@ export interface DataPlaneDeps {
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
-type Route = "echo" | "check" | "authorize" | "gateway" | "hosted";
-
 /** The tenant whose host `host` (a Host header) is, or undefined: one Map lookup, none while no tenant has a host. */
 export function tenantOfHost(access: AccessCache, host: string | undefined): string | undefined {
   if (!access.hasHosts()) return undefined;
   const key = hostLookupKey(host);
   return key === undefined ? undefined : access.tenantOfHost(key);
-}
-
-/** A decoded path on a tenant's host: /api/v1/authorize keeps its meaning, every other is the tenant's. */
-function hostRouteOf(path: string): Route {
-  return path === "/api/v1/authorize" || path === "/api/v1/authorize/" ? "authorize" : "hosted";
-}
-
-/** Which route a decoded path under /api/v1 is; `rest` is what follows /api/v1. */
-function routeOf(rest: string): Route {
-  const bare = rest.length > 1 && rest.endsWith("/") ? rest.slice(0, -1) : rest;
-  if (bare === "/echo" || bare.startsWith("/echo/")) return "echo";
-  if (bare === "/check") return "check";
-  if (bare === "/authorize") return "authorize";
-  return "gateway";
 }
 
 const withHeaders = (reply: Reply, headers: Record<string, string>): Reply => ({
@@ -191,7 +177,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     const decoded = query.includes("#") ? FRAGMENT : decodePathOnce(rawPath);
     if (!decoded.ok) return writeReply(req, res, problemReplyFor("bad_request", decoded.reason));
     const hostTenant = tenantOfHost(deps.admit.access, req.headers.host);
-    const route = hostTenant === undefined ? routeOf(decoded.path.slice("/api/v1".length)) : hostRouteOf(decoded.path);
+    const route = hostTenant === undefined ? routeOf(decoded.path) : hostRouteOf(decoded.path);
     const origin = clientOriginOf(
       headerOf(req, "x-forwarded-for"),
       req.socket.remoteAddress ?? "unknown",
@@ -201,7 +187,9 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
 
     // `header` rules read the request's own headers; for forward auth those are the client's
     // headers as the proxy passes them on, and `query` rules read the forwarded URI's query.
-    let request: AdmitRequest = { method, path: decoded.path, headers: headerSource(req), ip, query };
+    // Rules match the path the protected API sees (requestRoute.ts): the gateway's without /api/v1.
+    const path = rulePathOf(route, decoded.path);
+    let request: AdmitRequest = { method, path, headers: headerSource(req), ip, query };
     const override = sendsMethodOverride(req.headers) ? overriddenMethod(req.headersDistinct) : undefined;
     if (typeof override === "object") {
       const problem = problemReplyFor("bad_request", override.problem);

@@ -17,7 +17,8 @@ const loginLimit = (extra: Partial<RuleInput> = {}): RuleInput => ({
   algorithm: "fixed_window",
   limit: 2,
   windowMs: HOUR_MS,
-  match: { methods: ["POST"], path: "/api/v1/login" },
+  // The path the protected API sees (contract v3): /login through the gateway and forward auth alike.
+  match: { methods: ["POST"], path: "/login" },
   ...extra,
 });
 
@@ -115,7 +116,7 @@ describe("method-override headers", () => {
   });
 
   it("forward auth: the client's override header the proxy passes on counts against the overridden method's rules", async () => {
-    const { key } = await bed.tenant([loginLimit({ match: { methods: ["POST"], path: "/login" } })]);
+    const { key } = await bed.tenant([loginLimit()]);
     const authorize = () =>
       bed.send(key, {
         target: "/api/v1/authorize",
@@ -280,9 +281,9 @@ describe("the connection", () => {
 });
 
 describe("the case of the path", () => {
-  it("with match.caseInsensitive, /api/v1/LOGIN and /api/v1/Login count against the /api/v1/login rule", async () => {
+  it("with match.caseInsensitive, /api/v1/LOGIN and /api/v1/Login count against the /login rule", async () => {
     const { tenantId, key } = await bed.tenant([
-      loginLimit({ match: { methods: ["POST"], path: "/api/v1/login", caseInsensitive: true } }),
+      loginLimit({ match: { methods: ["POST"], path: "/login", caseInsensitive: true } }),
     ]);
     expect(await statuses(key, "POST", ["/api/v1/LOGIN", "/api/v1/Login", "/api/v1/login", "/api/v1/lOgIn"])).toEqual([
       200, 200, 429, 429,

@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 /** Charges only /api/v1/probe: B showing it proves B has the tenant's rules and key. */
-const PROBE_RULE: RuleInput = { name: "probe", limit: 1_000_000, windowMs: HOUR_MS, match: { path: "/api/v1/probe" } };
+const PROBE_RULE: RuleInput = { name: "probe", limit: 1_000_000, windowMs: HOUR_MS, match: { path: "/probe" } };
 
 async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
   const tenant = await servers.adminA.createTenant();
@@ -145,7 +145,7 @@ describe("through the gateway and forward auth", () => {
         algorithm: "fixed_window",
         limit: 1,
         windowMs: HOUR_MS,
-        match: { path: "/api/v1/orders/**" },
+        match: { path: "/orders/**" },
       },
     ]);
     expect(

@@ -23,7 +23,7 @@ const PROBE_RULE: RuleInput = {
   algorithm: "sliding_window",
   limit: 1_000_000,
   windowMs: 3_600_000,
-  match: { path: "/api/v1/probe" },
+  match: { path: "/probe" },
 };
 const LEASE_MS = 30_000;
 
@@ -88,7 +88,7 @@ const INFLIGHT: RuleInput = {
   algorithm: "concurrency",
   limit: 2,
   windowMs: LEASE_MS,
-  match: { path: "/api/v1/work/**" },
+  match: { path: "/work/**" },
 };
 
 describe("concurrency rules through the gateway on two instances", () => {
@@ -105,7 +105,7 @@ describe("concurrency rules through the gateway on two instances", () => {
     // Forward auth never sees a request end: concurrency rules do not apply to it.
     const authorized = await apiCall(a.url, "/api/v1/authorize", {
       key: key.key,
-      headers: { "x-forwarded-method": "GET", "x-forwarded-uri": "/api/v1/work/fast" },
+      headers: { "x-forwarded-method": "GET", "x-forwarded-uri": "/work/fast" },
     });
     expect(authorized.status).toBe(200);
     expect(authorized.headers.get("ratelimit-policy")).toBeNull();

@@ -27,7 +27,7 @@ const PROBE_RULE: RuleInput = {
   algorithm: "sliding_window",
   limit: 1_000_000,
   windowMs: 3_600_000,
-  match: { path: "/api/v1/probe" },
+  match: { path: "/probe" },
 };
 
 let upstream: TestUpstream;
@@ -90,7 +90,7 @@ const STUFFING: RuleInput = {
   limit: 3,
   windowMs: 3_600_000,
   chargeOn: ["4xx"],
-  match: { path: "/api/v1/login/**" },
+  match: { path: "/login/**" },
 };
 
 describe("count by response through the gateway on two instances", () => {
@@ -148,7 +148,7 @@ describe("count by response through the gateway on two instances", () => {
       limit: 2,
       windowMs: 3_600_000,
       chargeOn: ["1xx", "2xx", "3xx", "4xx"],
-      match: { path: "/api/v1/orders/**" },
+      match: { path: "/orders/**" },
     };
     const { tenantId, key } = await fixture([refund]);
     for (const server of [a, b, a, b]) expect(await statusOf(server, key, "/api/v1/orders/broken")).toBe(503);
@@ -186,7 +186,7 @@ describe("count by response through the gateway on two instances", () => {
     const authorize = () =>
       apiCall(a.url, "/api/v1/authorize", {
         key: key.key,
-        headers: { "x-forwarded-method": "POST", "x-forwarded-uri": "/api/v1/login/x" },
+        headers: { "x-forwarded-method": "POST", "x-forwarded-uri": "/login/x" },
       });
     for (let i = 0; i < 3; i++) expect((await authorize()).status).toBe(200);
     expect(await remaining(key, "stuffing")).toBe(0);

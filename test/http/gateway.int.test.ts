@@ -79,7 +79,7 @@ describe("forwarding through the data plane", () => {
       algorithm: "sliding_log",
       limit: 3,
       windowMs: HOUR_MS,
-      match: { path: "/api/v1/orders/**" },
+      match: { path: "/orders/**" },
     };
     const { tenantId, key } = await tenantWithKey([orders]);
     await putUpstream(tenantId, `${upstream.url}/base`);

@@ -53,7 +53,7 @@ const PROBE_RULE: RuleInput = {
   algorithm: "sliding_window",
   limit: 1_000_000,
   windowMs: HOUR_MS,
-  match: { path: "/api/v1/probe" },
+  match: { path: "/probe" },
 };
 
 async function tenantWithRules(rules: RuleInput[]): Promise<string> {

@@ -28,7 +28,7 @@ const PROBE_RULE: RuleInput = {
   algorithm: "sliding_window",
   limit: 1_000_000,
   windowMs: 3_600_000,
-  match: { path: "/api/v1/probe" },
+  match: { path: "/probe" },
 };
 
 /** A tenant with `rules` and one key, returned once B serves it (set-up, not an assertion). */

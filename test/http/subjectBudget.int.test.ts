@@ -23,7 +23,7 @@ const servers = twoServersForSuite("http-budget", {
   SLUICE_SUBJECT_BUDGET: String(BUDGET),
 });
 
-const PROBE_RULE: RuleInput = { name: "probe", limit: 1_000_000, windowMs: HOUR_MS, match: { path: "/api/v1/probe" } };
+const PROBE_RULE: RuleInput = { name: "probe", limit: 1_000_000, windowMs: HOUR_MS, match: { path: "/probe" } };
 
 async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
   const tenant = await servers.adminA.createTenant();

@@ -49,7 +49,7 @@ const PROBE_RULE: RuleInput = {
   algorithm: "sliding_log",
   limit: 10_000,
   windowMs: HOUR_MS,
-  match: { path: "/api/v1/probe" },
+  match: { path: "/probe" },
 };
 
 /**

@@ -12,7 +12,8 @@
  *   `upstream: false`) and the identity settings given (parsed by their schema: hosts, callers);
  *   answers the key to send;
  * - `bed.send(key, request)`: one request with its target as given (rawRequest); `bed.reached(tenantId)`:
- *   what of that tenant reached the upstream.
+ *   what of that tenant reached the upstream; `bed.recorded(tenantId)`: its requests as the
+ *   monitoring recorder was handed them (method, path, decision).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -31,6 +32,7 @@ import { ruleListSchema, type RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { identitySchema, type IdentityInput } from "@/lib/policy/identity/identitySchema";
 import { rawRequest, type RawAnswer, type RawRequest } from "./rawHttp";
 import { deleteByPrefix, plainRedis, uniquePrefix } from "./testRedis";
+import type { DecisionSink, RecordedRequest } from "@/lib/monitoring/record/decisionRecorder";
 import { startTestUpstream, type SeenRequest, type TestUpstream } from "./testUpstream";
 
 export interface DataPlaneBed {
@@ -41,6 +43,7 @@ export interface DataPlaneBed {
   ): Promise<{ tenantId: string; key: string }>;
   send(key: string | null, request: RawRequest): Promise<RawAnswer>;
   reached(tenantId: string): SeenRequest[];
+  recorded(tenantId: string): RecordedRequest[];
 }
 
 const id8 = () => randomBytes(6).toString("base64url").replace(/[-_]/g, "x").slice(0, 8);
@@ -56,13 +59,15 @@ export function dataPlaneBed(label: string): DataPlaneBed {
   let server: http.Server | undefined;
   let upstream: TestUpstream | undefined;
   let url = "";
+  const recorded: RecordedRequest[] = [];
+  const recorder: DecisionSink = { recordRequest: (request) => void recorded.push(request), recordCheck: () => {} };
 
   beforeAll(async () => {
     upstream = await startTestUpstream();
     const limiter = createLimiter({ redis, prefix, timeoutMs: 2_000 });
     server = http.createServer(
       createDataPlane({
-        admit: { access, limiter, anonLimitPerMinute: 1_000_000, enforce: true },
+        admit: { access, limiter, anonLimitPerMinute: 1_000_000, enforce: true, recorder },
         check: { access, limiter },
         trustProxy: TRUST_NO_PROXY,
         gateway: { upstreamFor: (tenantId) => access.upstreamFor(tenantId), forward: forwardToUpstream },
@@ -119,6 +124,9 @@ export function dataPlaneBed(label: string): DataPlaneBed {
     },
     reached(tenantId) {
       return upstream!.seen.filter((s) => s.headers["x-sluice-tenant"] === tenantId);
+    },
+    recorded(tenantId) {
+      return recorded.filter((r) => r.tenantId === tenantId);
     },
   };
 }

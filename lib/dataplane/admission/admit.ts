@@ -18,8 +18,9 @@
  *   able to load the rule store.
  * No Postgres query happens here: keys and rules come from the access cache.
  * Every decided request is also handed to the monitoring recorder (memory only, never awaited):
- * authenticated ones under their tenant and key with their method and path (no query string, for
- * the key's recent decisions) and client IP (for the simulator's trace), a request no rule matched as admitted traffic, and the anonymous
+ * authenticated ones under their tenant and key with their method and the path rules matched (no
+ * query string; for the gateway without /api/v1, lib/dataplane/requestRoute.ts, so the simulator
+ * replays a request against the path its rules saw; for the key's recent decisions) and client IP (for the simulator's trace), a request no rule matched as admitted traffic, and the anonymous
  * limit's decisions under the pseudo-tenant ANONYMOUS_TENANT. A client admitted by the allow list is
  * recorded like a request no rule matched; one refused by the deny list is not recorded (it counts
  * in sluice_access_list_verdicts_total and sluice_decisions_total{outcome="access_denied"}).
@@ -88,7 +89,10 @@ export interface Client {
 export interface AdmitRequest {
   /** The method rules match (HEAD is charged as GET: lib/policy/compiled/effectiveRules.ts). */
   method: string;
-  /** The path rules match, decoded once (lib/dataplane/requestPath.ts), without the query. */
+  /**
+   * The path rules match, decoded once (lib/dataplane/requestPath.ts), without the query: the path
+   * the protected API sees (lib/dataplane/requestRoute.ts `rulePathOf`).
+   */
   path: string;
   headers: HeaderSource;
   /**

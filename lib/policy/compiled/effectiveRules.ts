@@ -9,25 +9,29 @@ import type { LimiterRule } from "../../limiter/types";
 import { toLimiterRule, type Rule } from "../rules/ruleSchema";
 import { compilePathGlob, normalizePath, type PathMatcher } from "./pathGlob";
 
-export interface CompiledRule {
-  rule: Rule;
-  limiter: LimiterRule;
+/** A rule's `match` as requests are matched against it: null is "every method" or "every path". */
+export interface CompiledMatch {
   methods: ReadonlySet<string> | null;
   path: PathMatcher | null;
+}
+
+export interface CompiledRule extends CompiledMatch {
+  rule: Rule;
+  limiter: LimiterRule;
   /** Whether this rule is a key override (dashboard: told apart from tenant rules). */
   override: boolean;
 }
 
-export function compileRule(rule: Rule, ref: string, override: boolean): CompiledRule {
+/** Also what the rule editor's "try a path" box matches with (components/rules/tryPath.ts). */
+export function compileMatch(match: Pick<Rule["match"], "methods" | "path" | "caseInsensitive">): CompiledMatch {
   return {
-    rule,
-    limiter: toLimiterRule(rule, ref),
-    methods: rule.match.methods ? new Set(rule.match.methods) : null,
-    path: rule.match.path
-      ? compilePathGlob(rule.match.path, { caseInsensitive: rule.match.caseInsensitive === true })
-      : null,
-    override,
+    methods: match.methods ? new Set(match.methods) : null,
+    path: match.path ? compilePathGlob(match.path, { caseInsensitive: match.caseInsensitive === true }) : null,
   };
+}
+
+export function compileRule(rule: Rule, ref: string, override: boolean): CompiledRule {
+  return { rule, limiter: toLimiterRule(rule, ref), ...compileMatch(rule.match), override };
 }
 
 /** A key's rule set: tenant rules replaced by same-named overrides, then the other overrides. */
@@ -49,15 +53,24 @@ function listsMethod(methods: ReadonlySet<string>, method: string): boolean {
  * a rule that lists either method applies.
  */
 export function matchesRequest(rule: CompiledRule, method: string, path: string, overrideMethod?: string): boolean {
-  if (rule.rule.scope === "identifier" || rule.rule.scope === "descriptor") return false;
-  const methods = rule.methods;
+  return appliesToRequests(rule.rule.scope) && fitsMatch(rule, method, path, overrideMethod);
+}
+
+/** Whether rules of a scope ever apply to requests: not `identifier` (POST /api/v1/check only) nor `descriptor` (Envoy's only). */
+export function appliesToRequests(scope: Rule["scope"]): boolean {
+  return scope !== "identifier" && scope !== "descriptor";
+}
+
+/** Whether a method and a path (decoded once, through normalizePath) fit a compiled `match`. */
+export function fitsMatch(match: CompiledMatch, method: string, path: string, overrideMethod?: string): boolean {
+  const methods = match.methods;
   if (
     methods &&
     !listsMethod(methods, method) &&
     !(overrideMethod !== undefined && listsMethod(methods, overrideMethod))
   )
     return false;
-  return rule.path === null || rule.path.test(path);
+  return match.path === null || match.path.test(path);
 }
 
 export function rulesForRequest(

@@ -57,6 +57,9 @@ describe("path globs, matched segment by segment", () => {
     ["/api/v1/**/a/*/a/**", "/api/v1/a/b/c/a", false],
     ["/api/v1/**", "/api/v1//x", false],
     ["/api/v1/**", "/", false],
+    ["/**", "/", true],
+    ["/", "/", true],
+    ["/*", "/", false],
     ["/api/v1/**/x", "/api/v1/x", true],
   ])("%s against %s: %s", (glob, path, expected) => {
     expect(matches(glob, path)).toBe(expected);

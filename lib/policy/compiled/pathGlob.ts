@@ -47,10 +47,11 @@ function blockFitsAt(block: Block, segments: readonly string[], at: number): boo
 
 /**
  * The request path's segments, or null when it cannot match any glob: a glob's segments are never
- * empty, so neither may the path's be (`/a//b` and `/` match nothing, as before).
+ * empty, so neither may the path's be (`/a//b` matches nothing). `/` has no segment: the root a
+ * tenant's host or a forwarded URI may name (and the gateway's `/api/v1`), matched by `/**` and `/`.
  */
 function segmentsOf(path: string): string[] | null {
-  if (path === "") return [];
+  if (path === "" || path === "/") return [];
   if (!path.startsWith("/")) return null;
   const segments = path.slice(1).split("/");
   return segments.includes("") ? null : segments;

@@ -45,8 +45,10 @@ const units = (what: string, min: number) =>
     .max(MAX_UNITS, `${what} must be at most ${MAX_UNITS.toLocaleString("en")}`);
 
 /**
- * `*` matches one path segment, `**` any number. Any absolute path: a path under /api/v1 for the
- * requests Sluice serves, or the forwarded path (`/orders/*`) for forward auth at /api/v1/authorize.
+ * `*` matches one path segment, `**` any number. Any absolute path, matched against the path the
+ * protected API sees (lib/dataplane/requestRoute.ts): `/orders/*` for the gateway's
+ * /api/v1/orders/42, a tenant host's path as sent and forward auth's forwarded path alike;
+ * `/api/v1/echo/*` for Sluice's own echo (and check) only.
  */
 export const pathGlobSchema = plainText(
   z
@@ -101,15 +103,18 @@ export const matchSchema = z
       .array(z.enum(HTTP_METHODS, { error: `methods must be among ${HTTP_METHODS.join(", ")}` }))
       .min(1, "methods must list at least one method")
       .optional(),
-    path: pathGlobSchema.optional(),
+    path: pathGlobSchema.optional().meta({
+      description:
+        "A glob (`*` one segment, `**` any number) matched against the path the protected API sees: through the gateway the path forwarded, without /api/v1 (`/orders/*` for `/api/v1/orders/42`); on a tenant's host the path as sent; for /api/v1/authorize the forwarded URI's path; for Sluice's own echo and check their full path (`/api/v1/echo/*`). Absent: every path.",
+    }),
     /**
      * For APIs whose router ignores case (ASP.NET, Spring with a case-insensitive matcher, Express
      * with `caseSensitive: false`, the default): `/api/v1/LOGIN` then counts against a rule on
-     * `/api/v1/login`. Off by default: most routers, and the URI standard, tell case apart.
+     * `/login`. Off by default: most routers, and the URI standard, tell case apart.
      */
     caseInsensitive: z.boolean({ error: "caseInsensitive must be true or false" }).optional().meta({
       description:
-        "Match `path` without regard to case (`/api/v1/LOGIN` counts against `/api/v1/login`), for APIs whose router ignores case. Requires `path`. Default false: paths are compared exactly.",
+        "Match `path` without regard to case (`/LOGIN` counts against `/login`), for APIs whose router ignores case. Requires `path`. Default false: paths are compared exactly.",
     }),
     descriptor: descriptorMatchSchema.optional(),
   })
