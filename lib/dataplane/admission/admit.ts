@@ -38,7 +38,7 @@ import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
 import type { AccessCache } from "../../policy/compiled/accessCache";
 import { ANONYMOUS_TENANT, anonymousRule } from "../../policy/compiled/anonymousRule";
 import { callerRules } from "./callerRules";
-import { counterIdOf, monitoringIdOf, resolveCaller } from "./caller";
+import { counterIdOf, hostClient, monitoringIdOf, resolveCaller } from "./caller";
 import type { HeaderSource } from "./credentials";
 import type { KeyUsage } from "./keyUsage";
 import { matchRules } from "./matchRules";
@@ -152,8 +152,8 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   } catch {
     return { kind: "refused", outcome: "store_unavailable", reply: storeUnavailableReply() };
   }
-  let client = resolveCaller(access, request);
-  if (client instanceof Promise) client = await client;
+  const resolved = resolveCaller(access, request);
+  const client = resolved instanceof Promise ? hostClient(await resolved, request) : resolved;
   if ("refused" in client) {
     if (client.refused === "unauthorized") return unauthenticated(deps, request.ip, client.reason);
     return { kind: "refused", outcome: "jwks_unavailable", reply: jwksUnavailableReply(client.reason) };

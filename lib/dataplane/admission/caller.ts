@@ -10,7 +10,8 @@
  *   present but not valid, or none where one is required) or `jwks_unavailable`.
  * - Answers the `Client`, or a `CallerRefusal` with the 401's or 503's reason (admission answers a
  *   401 through the anonymous limit). Synchronous for a Sluice key under /api/v1 (the hot path
- *   allocates no promise); a promise on a tenant's host (a JWT is verified asynchronously).
+ *   allocates no promise); on a tenant's host hostCaller's promise (a JWT is verified
+ *   asynchronously), which `hostClient` completes once awaited.
  * - `counterIdOf` and `monitoringIdOf` name the caller in a `key` rule's counter and in the
  *   monitoring data: a key's id for both; a JWT's subject marked with `~` (which no key id holds)
  *   and its safe form (hostCaller.ts jwtMonitoringId); nothing for an anonymous caller, which
@@ -19,7 +20,7 @@
 import { keyIdOf, verifyKey } from "../../policy/keys/apiKeySecret";
 import type { AccessCache } from "../../policy/compiled/accessCache";
 import { presentedKey, type HeaderSource } from "./credentials";
-import { hostCaller, jwtMonitoringId, JWT_SUBJECT_MARK } from "./hostCaller";
+import { hostCaller, jwtMonitoringId, JWT_SUBJECT_MARK, type HostCaller } from "./hostCaller";
 import type { Client } from "./outcome";
 import { BAD_KEY_REASON, NO_KEY_REASON } from "./refusalReplies";
 
@@ -39,11 +40,15 @@ export interface CallerRequest {
 const NO_KEY: CallerRefusal = { refused: "unauthorized", reason: NO_KEY_REASON };
 const BAD_KEY: CallerRefusal = { refused: "unauthorized", reason: BAD_KEY_REASON };
 
+/**
+ * The caller under /api/v1, or, on a tenant's host, the promise of hostCaller's answer, which
+ * `hostClient` turns into the caller once awaited (a promise of its own per request would cost CPU).
+ */
 export function resolveCaller(
   access: AccessCache,
   request: CallerRequest,
-): Client | CallerRefusal | Promise<Client | CallerRefusal> {
-  if (request.hostTenant !== undefined) return hostClient(access, request.hostTenant, request);
+): Client | CallerRefusal | Promise<HostCaller> {
+  if (request.hostTenant !== undefined) return hostCaller(access, request.hostTenant, request.headers);
   const presented = presentedKey(request.headers);
   if (presented === null) return NO_KEY;
   const keyId = keyIdOf(presented);
@@ -52,13 +57,10 @@ export function resolveCaller(
   return { tenantId: key.tenantId, key, ip: request.ip };
 }
 
-async function hostClient(
-  access: AccessCache,
-  tenantId: string,
-  request: CallerRequest,
-): Promise<Client | CallerRefusal> {
-  const caller = await hostCaller(access, tenantId, request.headers);
+/** The caller on the tenant's host `request.hostTenant`, from hostCaller's answer. */
+export function hostClient(caller: HostCaller, request: CallerRequest): Client | CallerRefusal {
   if ("refused" in caller) return caller;
+  const tenantId = request.hostTenant!;
   const ip = request.ip;
   if (caller.kind === "key") return { tenantId, key: caller.key, ip, credential: caller.credential };
   if (caller.kind === "jwt") return { tenantId, subject: caller.subject, ip, credential: null };
