@@ -5,6 +5,7 @@
  * none), the reply's status, and what an admission carries (headers, lease, charge, `then`).
  */
 import { describe, expect, it } from "vitest";
+import { decisionOf, ruleResult } from "@/test/support/decisions";
 import type { Limiter } from "../../limiter/decide";
 import type { Decision, LimiterRule, Subject } from "../../limiter/types";
 import type { SluiceMetrics } from "../../monitoring/prometheus/metrics";
@@ -26,7 +27,7 @@ const TENANT = "tenantA";
 const KEY_ID = "keyAAAA1";
 const minted = mintKey(KEY_ID);
 
-type Verdict = "allow" | "refuse" | "unavailable" | "error";
+type Verdict = "allow" | "refuse" | "unavailable";
 
 interface Setup {
   rules?: RuleInput[];
@@ -40,25 +41,12 @@ interface Setup {
   storeDown?: boolean;
 }
 
-function decisionOf(rules: LimiterRule[], verdict: Verdict, lease: boolean): Decision {
+/** Every rule allowing, refusing, or refusing from a closed fail mode (Redis unavailable). */
+function decided(rules: LimiterRule[], verdict: Verdict, lease: boolean): Decision {
   const allowed = verdict === "allow";
-  return {
-    allowed,
-    unavailable: verdict === "unavailable",
-    retryAfterMs: allowed ? 0 : 2_000,
-    nowMs: 1_000,
-    results: rules.map((rule) => ({
-      rule,
-      allowed,
-      limit: rule.limit,
-      remaining: allowed ? rule.limit - 1 : 0,
-      resetMs: 60_000,
-      retryAfterMs: allowed ? 0 : 2_000,
-      nextMs: 60_000,
-      source: verdict === "unavailable" ? ("fail_closed" as const) : ("redis" as const),
-    })),
-    ...(allowed && lease ? { lease: { id: "L1", keys: ["k1", "k2"], rules } } : {}),
-  };
+  const source = verdict === "unavailable" ? ("fail_closed" as const) : ("redis" as const);
+  const decision = decisionOf(rules.map((rule) => ruleResult(rule, { allowed, source })));
+  return allowed && lease ? { ...decision, lease: { id: "L1", keys: ["k1", "k2"], rules } } : decision;
 }
 
 /** Runs one request through admit() and applyOutcome(), as the data plane's edge does. */
@@ -100,7 +88,7 @@ async function run(
   const limiter = {
     decide: async (rules: LimiterRule[], subject: Subject) => {
       calls.push({ rules, subject });
-      return decisionOf(rules, verdict, setup.lease ?? false);
+      return decided(rules, verdict, setup.lease ?? false);
     },
     decideThen: async (
       rules: LimiterRule[],
@@ -109,8 +97,8 @@ async function run(
       then: { rules: LimiterRule[]; subject: Subject },
     ) => {
       calls.push({ rules, subject, then: then.subject });
-      const first = decisionOf(rules, verdict, false);
-      return [first, first.allowed ? decisionOf(then.rules, "allow", false) : undefined];
+      const first = decided(rules, verdict, false);
+      return [first, first.allowed ? decided(then.rules, "allow", false) : undefined];
     },
   } as unknown as Limiter;
   const counted: string[] = [];
