@@ -24,7 +24,7 @@
  *    admitted with its rate-limit headers (`allowed`), else 429 (`refused`) or 503 when Redis cannot
  *    answer and a `closed` rule applies (`unavailable`). A JWT caller counts `key` rules per subject.
  * Concurrency rules (lib/limiter/algorithms/concurrency.ts): an admission that took slots carries
- * their `lease`; the caller gives it back exactly once with `releaseLease` when the request is over.
+ * their `lease`; the edge gives it back exactly once with `releaseLease` (applyOutcome.ts) when the request is over.
  * Forward auth (`forwardAuth`) has no request end, so its concurrency rules do not apply. Rules
  * counted by response (chargeOn) are reserved by the decision and carried as the admission's `charge`.
  * Framework-free: the request is a small shape (method, decoded path, header getter, client IP),

@@ -49,8 +49,8 @@ function count(metrics: SluiceMetrics, outcome: Admission): void {
   metrics.decisions.inc({ outcome: outcome.outcome });
   if (outcome.decision && outcome.outcome !== "unauthenticated") countRuleResults(metrics, outcome.decision);
   if (outcome.outcome === "access_denied") metrics.accessListVerdicts.inc({ verdict: "deny" });
-  else if (outcome.outcome === "access_allowed") metrics.accessListVerdicts.inc({ verdict: "allow" });
-  else if (outcome.kind === "admitted" && outcome.lease)
+  if (outcome.outcome === "access_allowed") metrics.accessListVerdicts.inc({ verdict: "allow" });
+  if (outcome.kind === "admitted" && outcome.lease)
     metrics.concurrencyLeases.inc({ event: "taken" }, outcome.lease.keys.length);
 }
 
