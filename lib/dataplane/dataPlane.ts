@@ -7,8 +7,9 @@
  * method-override header (lib/dataplane/admission/methodOverride.ts: rules match both methods; 400
  * when ambiguous), take the client IP from the socket (and
  * X-Forwarded-For as far as SLUICE_TRUST_PROXY allows), make ONE admission (lib/dataplane/admission/admit.ts:
- * key, rules, one limiter decision) with the path the protected API sees (lib/dataplane/requestRoute.ts:
- * the gateway's without /api/v1, echo's and check's in full), then answer:
+ * caller, rules, one limiter decision) with the path the protected API sees (lib/dataplane/requestRoute.ts:
+ * the gateway's without /api/v1, echo's and check's in full) and apply its outcome once
+ * (admission/applyOutcome.ts: metrics, monitoring data, lease count), then answer:
  * - /api/v1/echo[/...]: the demo route; /api/v1/check: the decision service;
  * - /api/v1/authorize: forward auth, deciding for the method and URI a proxy forwards, for the
  *   tenant whose host X-Forwarded-Host (else Host) names, with that tenant's callers, if any
@@ -34,7 +35,9 @@
  * problem+json; Sluice's own answers carry the API security headers (lib/dataplane/nodeIo.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { admit, releaseLease, type AdmitDeps, type AdmitRequest, type Client } from "./admission/admit";
+import { admit, type AdmitDeps, type AdmitRequest } from "./admission/admit";
+import { applyOutcome, releaseLease } from "./admission/applyOutcome";
+import type { Client } from "./admission/outcome";
 import { chargeByResponse, type ChargeDeps } from "./admission/chargeByResponse";
 import { clientOriginOf } from "./admission/clientIp";
 import type { TrustProxy } from "../config/trustProxy";
@@ -219,9 +222,10 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     // Not when the body waits for `100 Continue`: it is read once the call is admitted (checkReply).
     const plan =
       route === "check" && method === "POST" && !continuePending(req) ? checkPlan(req, deps.check) : undefined;
-    if (plan) request.then = plan.then;
+    if (plan) request.then = plan;
     const admission = await admit(request, deps.admit);
-    if (!admission.admitted) {
+    applyOutcome(admission, request, deps.admit);
+    if (admission.kind === "refused") {
       const refusal = route === "authorize" ? withProblemHeader(admission.reply) : admission.reply;
       return writeReply(req, res, plan?.bodyUnread() ? withHeaders(refusal, { connection: "close" }) : refusal);
     }

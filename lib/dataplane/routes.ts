@@ -12,7 +12,8 @@ import {
   type CheckRequest,
 } from "./admission/checkIdentifier";
 import type { AccessCache } from "../policy/compiled/accessCache";
-import type { Client } from "./admission/admit";
+import type { FollowingDecision, ThenDecision } from "./admission/admit";
+import type { Client } from "./admission/outcome";
 import { MAX_BODY_BYTES, parseJsonText, readJsonWith, refuseDeclaredLength } from "../http/readJsonBody";
 import { problemReplyFor } from "../http/problem";
 import { jsonReply, type Reply } from "../http/reply";
@@ -73,8 +74,9 @@ export async function checkReply(req: IncomingMessage, client: Client, deps: Che
 
 /**
  * POST /api/v1/check with its identifier's decision made in the admission's limiter call (one
- * Redis round trip): once the key is authenticated, `then` reads and validates the body and names
- * that decision (lib/dataplane/admission/admit.ts `then`; it never throws); `reply` answers with the
+ * Redis round trip): the plan is the admission's `then` (lib/dataplane/admission/admit.ts
+ * FollowingDecision, an object, so no closure per call); once the key is authenticated,
+ * `decisionFor` reads and validates the body and names that decision (it never throws); `reply` answers with the
  * decision admission made, or makes it when admission made none (the access list admitted the
  * client, or no rule of the key matched). A body that cannot be read or validated, or a rule the
  * tenant lacks, adds no decision: the key's own stands, then the error is the answer (as before).
@@ -87,7 +89,7 @@ export function checkPlan(req: IncomingMessage, deps: CheckDeps): CheckPlan {
 }
 
 /** A class, not closures: one object per call where a closure per step was allocated. */
-class CheckPlan {
+class CheckPlan implements FollowingDecision {
   private prepared:
     { input: CheckRequest; next: { rules: LimiterRule[]; subject: Subject } } | { error: unknown } | undefined;
 
@@ -96,8 +98,8 @@ class CheckPlan {
     private readonly deps: CheckDeps,
   ) {}
 
-  /** Admission's `then` hook (a field: it is handed over as a function). */
-  readonly then = (client: Client) => {
+  /** The identifier's decision, asked for by admission once the caller is known (AdmitRequest.then). */
+  decisionFor(client: Client): ThenDecision | Promise<ThenDecision> {
     let text: string | undefined;
     try {
       refuseDeclaredLength(headerOf(this.req, "content-length"));
@@ -110,7 +112,7 @@ class CheckPlan {
       (read) => this.prepare(client, read),
       (error: unknown) => this.fail(error),
     );
-  };
+  }
 
   /** Whether the body was left unread (over the limit): the connection must not be reused. */
   bodyUnread(): boolean {

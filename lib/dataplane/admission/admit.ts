@@ -1,62 +1,56 @@
 /**
- * The one path every request under /api/v1 takes before its handler (lib/dataplane): authenticate the API key,
- * pick the key's rules that match the method and path, make ONE limiter decision, and either admit
- * the request (with the rate-limit headers to add to its response) or answer it:
- * - 401 for a missing, malformed, unknown, revoked or expired key, itself limited per client IP (429 beyond
- *   SLUICE_ANON_LIMIT_PER_MINUTE), so keys cannot be guessed at speed;
- * - 400 naming the header or query parameter when a `header`/`query` rule with `onMissing: refuse`
- *   applies and the request lacks it, or an enforce rule's header or parameter is sent several
- *   times with different values (nothing charged; lib/dataplane/admission/requestAttributes.ts);
- * - 429 with the contract's problem body when an enforce rule refuses;
- * - 403 when the tenant's access list denies the client (by its address or its key: lib/policy/access),
- *   before any rule and charging nothing; a client on the allow list (and not the deny list) is
- *   admitted without a limiter call and without rate-limit headers. The address matched is the
- *   client IP rules limit by (request.ip, lib/dataplane/admission/clientIp.ts), whole (not per /64). The lists
- *   belong to the key's tenant, so they apply once the key is verified (an unauthenticated request
- *   has no tenant and meets the anonymous limit only);
- * - 503 when Redis cannot answer and a `closed` rule applies, or when this instance has never been
- *   able to load the rule store.
- * No Postgres query happens here: keys and rules come from the access cache.
- * Every decided request is also handed to the monitoring recorder (memory only, never awaited):
- * authenticated ones under their tenant and key with their method and the path rules matched (no
- * query string; for the gateway without /api/v1, lib/dataplane/requestRoute.ts, so the simulator
- * replays a request against the path its rules saw; for the key's recent decisions) and client IP (for the simulator's trace), a request no rule matched as admitted traffic, and the anonymous
- * limit's decisions under the pseudo-tenant ANONYMOUS_TENANT. A client admitted by the allow list is
- * recorded like a request no rule matched; one refused by the deny list is not recorded (it counts
- * in sluice_access_list_verdicts_total and sluice_decisions_total{outcome="access_denied"}).
+ * The one path every request the data plane serves takes before its answer (lib/dataplane/dataPlane.ts),
+ * in one pass: resolve the caller (and with it the tenant), take the caller's compiled rules, match
+ * the request against them, decide ONCE, and answer an outcome value (lib/dataplane/admission/outcome.ts).
+ * The edge applies its effects (metrics, monitoring data, lease count: applyOutcome.ts); admission
+ * counts and records nothing itself. Each step is a module of its own:
+ * 1. the rule store loaded, else refused `store_unavailable` (503; this instance has never been
+ *    able to load it). No Postgres query happens here: keys and rules come from the access cache;
+ * 2. the caller (caller.ts: a Sluice key under /api/v1; on a tenant's host, CONTRACT.md "Sluice in
+ *    front of any API", a key of the tenant, a JWT subject or an anonymous caller). A missing or
+ *    refused credential is a 401 (`unauthenticated`), itself limited per client IP: 429 beyond
+ *    SLUICE_ANON_LIMIT_PER_MINUTE (`unauthenticated_refused`), so keys cannot be guessed at speed;
+ *    decided and recorded under the pseudo-tenant ANONYMOUS_TENANT. A JWKS that cannot be had: 503
+ *    (`jwks_unavailable`);
+ * 3. the tenant's access list (lib/policy/access), by the client IP rules limit by (request.ip,
+ *    clientIp.ts, whole: not per /64) and the caller's key, before any rule: deny is a 403
+ *    (`access_denied`, charging nothing); allow admits without a limiter call and without
+ *    rate-limit headers (`access_allowed`). `key:` entries never match a JWT or anonymous caller;
+ * 4. the caller's rules (callerRules.ts: one call into the access cache) that the request meets
+ *    (matchRules.ts): a `header`/`query` rule whose attribute is missing (`onMissing: refuse`) or
+ *    repeated with different values is a 400 naming it (`attribute_missing`/`attribute_repeated`,
+ *    nothing charged). None: admitted without a decision (`unmatched`);
+ * 5. ONE limiter decision (with the request's `then` decision in the same call: Limiter.decideThen):
+ *    admitted with its rate-limit headers (`allowed`), else 429 (`refused`) or 503 when Redis cannot
+ *    answer and a `closed` rule applies (`unavailable`). A JWT caller counts `key` rules per subject.
  * Concurrency rules (lib/limiter/algorithms/concurrency.ts): an admission that took slots carries
- * their `lease`; the caller gives it back exactly once with `releaseLease` when the request is over.
- * Forward auth (`forwardAuth`) has no request end, so its concurrency rules do not apply.
- * On a tenant's host (`hostTenant`, CONTRACT.md "Sluice in front of any API") the caller is that
- * tenant's (lib/dataplane/admission/hostCaller.ts): a key of the tenant, a JWT subject or an
- * anonymous caller. A JWT caller counts `key` rules per subject (its counter's key id is the subject
- * marked with `~`, which no key id holds); an anonymous caller meets no `key` rule. Both have the
- * tenant's rules; the access list's `key:` entries never match them. A refused credential is a
- * 401 through the anonymous limit, as a bad key is; a JWKS that cannot be had, a 503.
+ * their `lease`; the edge gives it back exactly once with `releaseLease` (applyOutcome.ts) when the request is over.
+ * Forward auth (`forwardAuth`) has no request end, so its concurrency rules do not apply. Rules
+ * counted by response (chargeOn) are reserved by the decision and carried as the admission's `charge`.
  * Framework-free: the request is a small shape (method, decoded path, header getter, client IP),
- * and the answer a plain `Reply`, so the hot path builds no web Request or Response.
+ * and a refusal a plain `Reply`, so the hot path builds no web Request or Response.
  */
-import { keyIdOf, verifyKey } from "../../policy/keys/apiKeySecret";
-import { problemReply, problemReplyFor } from "../../http/problem";
-import type { Reply } from "../../http/reply";
 import type { Limiter } from "../../limiter/decide";
-import { rateLimitHeaders, retryAfterSeconds, violatedPolicies } from "../../limiter/headers";
-import type { Decision, Lease, LimiterRule, Subject } from "../../limiter/types";
-import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
-import { MAX_PATH_CHARS } from "../../monitoring/record/recentDecisions";
+import { rateLimitHeaders } from "../../limiter/headers";
+import type { Decision, LimiterRule, Subject } from "../../limiter/types";
 import type { SluiceMetrics } from "../../monitoring/prometheus/metrics";
+import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
 import type { AccessCache } from "../../policy/compiled/accessCache";
-import type { KeyAccess } from "../../policy/compiled/accessLoader";
-import type { DeferredCharge } from "./chargeByResponse";
-import { presentedKey, type HeaderSource } from "./credentials";
-import { rulesForRequest } from "../../policy/compiled/effectiveRules";
 import { ANONYMOUS_TENANT, anonymousRule } from "../../policy/compiled/anonymousRule";
-import { describeAttribute, resolveAttributes } from "./requestAttributes";
+import { callerRules } from "./callerRules";
+import { counterIdOf, hostClient, monitoringIdOf, resolveCaller } from "./caller";
+import type { HeaderSource } from "./credentials";
 import type { KeyUsage } from "./keyUsage";
-import { hostCaller, jwtMonitoringId, JWT_SUBJECT_MARK } from "./hostCaller";
-import type { CompiledRule } from "../../policy/compiled/effectiveRules";
-
-export const QUOTA_EXCEEDED_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+import { matchRules } from "./matchRules";
+import type { Admission, Admitted, Client } from "./outcome";
+import {
+  accessDeniedReply,
+  badAttributeReply,
+  jwksUnavailableReply,
+  refusalReply,
+  storeUnavailableReply,
+  unauthorizedReply,
+} from "./refusalReplies";
 
 export interface AdmitDeps {
   access: AccessCache;
@@ -66,23 +60,21 @@ export interface AdmitDeps {
   enforce: boolean;
   metrics?: SluiceMetrics;
   keyUsage?: KeyUsage;
-  /** Monitoring data (lib/monitoring/record/decisionRecorder.ts). */
+  /** Monitoring data (lib/monitoring/record/decisionRecorder.ts), fed by the edge (applyOutcome.ts). */
   recorder?: DecisionSink;
 }
 
-export interface Client {
-  tenantId: string;
-  /** The caller's API key; absent for a JWT or anonymous caller (only on a tenant's host). */
-  key?: KeyAccess;
-  /** A JWT caller's subject. */
-  subject?: string;
-  ip: string;
-  /**
-   * On a tenant's host, the header the caller's Sluice key came in (the gateway removes it), or
-   * null: none was consumed (a JWT's `Authorization` passes on). Absent: the /api/v1 rule
-   * (lib/dataplane/gateway/forwardHeaders.ts consumedCredential).
-   */
-  credential?: "authorization" | "x-api-key" | null;
+/** The decision a `FollowingDecision` asks for; undefined: none (the request's own stands alone). */
+export type ThenDecision = { rules: LimiterRule[]; subject: Subject } | undefined;
+
+/**
+ * A second decision that counts only if the request's own admits (POST /api/v1/check: the
+ * identifier's, lib/dataplane/routes.ts CheckPlan), asked for once the caller is known and its
+ * rules are to be decided: both are made in one limiter call and the second comes back as the
+ * admission's `then`. An object with a method, not a closure: nothing allocated per request for it.
+ */
+export interface FollowingDecision {
+  decisionFor(client: Client): ThenDecision | Promise<ThenDecision>;
 }
 
 /** What admission needs of a request. */
@@ -109,97 +101,12 @@ export interface AdmitRequest {
    * `charge`, to be given back if the answer's class is not listed (chargeByResponse.ts).
    */
   forwardAuth?: boolean;
-  /** The tenant whose host the request came to (its callers and rules apply: see above). */
+  /** The tenant whose host the request came to (its callers and rules apply: caller.ts). */
   hostTenant?: string;
   /** The raw query string (with its `?`; absent or "": none): what `query` rules read (lib/dataplane/admission/requestAttributes.ts). */
   query?: string;
-  /**
-   * A second decision that counts only if this one admits (POST /api/v1/check: the identifier's),
-   * asked for once the key is authenticated and its rules are to be decided: both are made in one
-   * limiter call (Limiter.decideThen) and the second comes back as the admission's `then`.
-   */
-  then?: (client: Client) => ThenDecision | Promise<ThenDecision>;
-}
-
-type ThenDecision = { rules: LimiterRule[]; subject: Subject } | undefined;
-
-export type Admission =
-  | {
-      admitted: true;
-      client: Client;
-      headers: Record<string, string>;
-      lease?: Lease;
-      charge?: DeferredCharge;
-      then?: Decision;
-    }
-  | { admitted: false; reply: Reply };
-
-/** Gives an admission's concurrency slots back (once, when the request is over); never throws. */
-export async function releaseLease(deps: Pick<AdmitDeps, "limiter" | "metrics">, lease: Lease): Promise<void> {
-  const released = await deps.limiter.release(lease);
-  const leases = deps.metrics?.concurrencyLeases;
-  if (!leases) return;
-  if (released === null) leases.inc({ event: "unreleased" }, lease.keys.length);
-  else {
-    if (released > 0) leases.inc({ event: "released" }, released);
-    if (released < lease.keys.length) leases.inc({ event: "expired" }, lease.keys.length - released);
-  }
-}
-
-/** The response for a decision that refused: 503 when the limiter was unavailable, else 429. */
-export function refusalReply(decision: Decision, headers: Record<string, string>): Reply {
-  if (decision.unavailable) {
-    return problemReplyFor(
-      "limiter_unavailable",
-      "The rate limiter is unavailable and a rule that applies fails closed. Retry later.",
-      {},
-      { ...headers, "Retry-After": String(retryAfterSeconds(decision.retryAfterMs)) },
-    );
-  }
-  const violated = violatedPolicies(decision);
-  return problemReply(
-    429,
-    {
-      type: QUOTA_EXCEEDED_TYPE,
-      title: "Too Many Requests",
-      detail: `Rate limit exceeded (${violated.join(", ")}). Retry in ${retryAfterSeconds(decision.retryAfterMs)} s.`,
-      "violated-policies": violated,
-      retryAfterMs: decision.retryAfterMs,
-    },
-    headers,
-  );
-}
-
-function count(deps: AdmitDeps, outcome: string, decision?: Decision): void {
-  const m = deps.metrics;
-  if (!m) return;
-  m.decisions.inc({ outcome });
-  if (!decision) return;
-  for (const r of decision.results) {
-    const result = r.allowed ? "allowed" : r.rule.mode === "shadow" ? "would_refuse" : "refused";
-    m.ruleResults.inc({ rule: r.rule.name, result });
-    if (r.penalized) m.penaltyRefusals.inc({ rule: r.rule.name, result });
-  }
-}
-
-/** Feeds the monitoring data; `decision` null: no rule matched (admitted without a decision). */
-function record(
-  deps: AdmitDeps,
-  request: AdmitRequest,
-  tenantId: string,
-  keyId: string | undefined,
-  decision: Decision | null,
-  attributes?: Readonly<Record<string, string>>,
-): void {
-  deps.recorder?.recordRequest({
-    tenantId,
-    keyId,
-    decision,
-    method: request.method,
-    path: request.path.slice(0, MAX_PATH_CHARS),
-    ip: request.ip,
-    attributes,
-  });
+  /** A second decision made in the same limiter call, counting only if this one admits. */
+  then?: FollowingDecision;
 }
 
 async function timedDecide(
@@ -217,162 +124,98 @@ async function timedDecide(
   }
 }
 
-async function anonymous(deps: AdmitDeps, request: AdmitRequest, reason: string): Promise<Admission> {
-  return refusedCredential(deps, request, reason);
-}
-
 /** A 401 (a missing or refused credential), itself limited per client IP. */
-async function refusedCredential(deps: AdmitDeps, request: AdmitRequest, reason: string): Promise<Admission> {
+async function unauthenticated(deps: AdmitDeps, ip: string, reason: string): Promise<Admission> {
   const [decision] = await timedDecide(deps, [anonymousRule(deps.anonLimitPerMinute)], {
     tenantId: ANONYMOUS_TENANT,
-    ip: request.ip,
+    ip,
   });
   const headers = rateLimitHeaders(decision);
-  record(deps, request, ANONYMOUS_TENANT, undefined, decision);
-  if (!decision.allowed) {
-    count(deps, "unauthenticated_refused", decision);
-    return { admitted: false, reply: refusalReply(decision, headers) };
-  }
-  count(deps, "unauthenticated");
-  return {
-    admitted: false,
-    reply: problemReplyFor("unauthorized", reason, {}, { ...headers, "WWW-Authenticate": 'Bearer realm="sluice"' }),
-  };
+  return decision.allowed
+    ? {
+        kind: "refused",
+        outcome: "unauthenticated",
+        reply: unauthorizedReply(reason, headers),
+        decision,
+        tenantId: ANONYMOUS_TENANT,
+      }
+    : {
+        kind: "refused",
+        outcome: "unauthenticated_refused",
+        reply: refusalReply(decision, headers),
+        decision,
+        tenantId: ANONYMOUS_TENANT,
+      };
 }
 
 export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Admission> {
-  const ip = request.ip;
+  const { access } = deps;
   try {
-    if (!deps.access.isReady()) await deps.access.ready(); // an await per request costs CPU
+    if (!access.isReady()) await access.ready(); // an await per request costs CPU
   } catch {
-    count(deps, "store_unavailable");
-    return {
-      admitted: false,
-      reply: problemReplyFor(
-        "db_unavailable",
-        "API keys cannot be checked yet: the rule store is unavailable. Retry shortly.",
-        {},
-        { "Retry-After": "5" },
-      ),
-    };
+    return { kind: "refused", outcome: "store_unavailable", reply: storeUnavailableReply() };
   }
-  let key: KeyAccess | undefined;
-  let tenantId: string;
-  /** The `key` scope's subject: the key id, a JWT caller's marked subject; undefined: anonymous. */
-  let callerId: string | undefined;
-  /** Who the monitoring data shows (a JWT subject in a safe form: hostCaller.ts jwtMonitoringId). */
-  let recordedId: string | undefined;
-  let ownRules: CompiledRule[];
-  let client: Client;
-  if (request.hostTenant === undefined) {
-    const presented = presentedKey(request.headers);
-    if (presented === null)
-      return anonymous(deps, request, "An API key is required: send Authorization: Bearer <key> or x-api-key: <key>.");
-    const keyId = keyIdOf(presented);
-    key = keyId ? deps.access.liveKey(keyId) : undefined;
-    if (!key || !verifyKey(presented, key.secretHash))
-      return anonymous(deps, request, "The API key is malformed, unknown, revoked or expired.");
-    tenantId = key.tenantId;
-    callerId = recordedId = key.id;
-    ownRules = key.rules;
-    client = { tenantId, key, ip };
-  } else {
-    tenantId = request.hostTenant;
-    const caller = await hostCaller(deps.access, tenantId, request.headers);
-    if ("refused" in caller) {
-      if (caller.refused === "unauthorized") return refusedCredential(deps, request, caller.reason);
-      count(deps, "jwks_unavailable");
-      return {
-        admitted: false,
-        reply: problemReplyFor("jwks_unavailable", caller.reason, {}, { "Retry-After": "60" }),
-      };
-    }
-    if (caller.kind === "key") {
-      key = caller.key;
-      callerId = recordedId = key.id;
-      ownRules = key.rules;
-      client = { tenantId, key, ip, credential: caller.credential };
-    } else {
-      ownRules = deps.access.tenant(tenantId)?.rules ?? [];
-      callerId = caller.kind === "jwt" ? JWT_SUBJECT_MARK + caller.subject : undefined;
-      recordedId = caller.kind === "jwt" ? jwtMonitoringId(caller.subject) : undefined;
-      client =
-        caller.kind === "jwt"
-          ? { tenantId, subject: caller.subject, ip, credential: null }
-          : { tenantId, ip, credential: null };
-    }
+  const resolved = resolveCaller(access, request);
+  const client = resolved instanceof Promise ? hostClient(await resolved, request) : resolved;
+  if ("refused" in client) {
+    if (client.refused === "unauthorized") return unauthenticated(deps, request.ip, client.reason);
+    return { kind: "refused", outcome: "jwks_unavailable", reply: jwksUnavailableReply(client.reason) };
   }
-
+  const { tenantId, key, ip } = client;
   if (key) deps.keyUsage?.noteUse(key.id);
-  const listed = deps.access.tenant(tenantId)?.accessLists?.verdict(ip, key?.id) ?? null;
-  if (listed === "deny") {
-    count(deps, "access_denied");
-    deps.metrics?.accessListVerdicts.inc({ verdict: "deny" });
-    return {
-      admitted: false,
-      reply: problemReplyFor(
-        "forbidden",
-        "This client is denied by the tenant's access list (its address or its API key).",
-      ),
-    };
-  }
-  if (listed === "allow") {
-    count(deps, "access_allowed");
-    deps.metrics?.accessListVerdicts.inc({ verdict: "allow" });
-    record(deps, request, tenantId, recordedId, null);
-    return { admitted: true, client, headers: {} };
-  }
-  let matched = deps.enforce ? rulesForRequest(ownRules, request.method, request.path, request.overrideMethod) : [];
-  // An anonymous caller has no `key` counter: those rules do not apply to it.
-  if (callerId === undefined && matched.some((rule) => rule.scope === "key"))
-    matched = matched.filter((rule) => rule.scope !== "key");
-  const resolved = resolveAttributes(matched, request);
-  if (!resolved.ok) {
+  const recordedId = monitoringIdOf(client);
+
+  const listed = access.tenant(tenantId)?.accessLists?.verdict(ip, key?.id) ?? null;
+  if (listed === "deny") return { kind: "refused", outcome: "access_denied", reply: accessDeniedReply() };
+  if (listed === "allow")
+    return { kind: "admitted", outcome: "access_allowed", client, headers: {}, decision: null, recordedId };
+
+  const callerId = counterIdOf(client);
+  const matched = matchRules(callerRules(access, tenantId, client), request, callerId !== undefined, deps.enforce);
+  if (!matched.ok) {
     // Refused before any decision: nothing is charged. Named so the client can fix its request.
-    count(deps, `attribute_${resolved.problem}`);
-    const what = describeAttribute(resolved.attribute);
-    const rule = JSON.stringify(resolved.rule.name);
+    const reply = badAttributeReply(matched.problem, matched.attribute, matched.rule);
     return {
-      admitted: false,
-      reply: problemReplyFor(
-        "bad_request",
-        resolved.problem === "missing"
-          ? `This request must send the ${what}: rule ${rule} counts requests by it.`
-          : `This request must send the ${what} once, with one value: rule ${rule} counts requests by it.`,
-        {
-          attribute: { in: resolved.attribute.source, name: resolved.attribute.name },
-          rule: resolved.rule.name,
-        },
-      ),
+      kind: "refused",
+      outcome: matched.problem === "missing" ? "attribute_missing" : "attribute_repeated",
+      reply,
     };
   }
-  const { attributes } = resolved;
-  let rules = resolved.rules;
-  if (request.forwardAuth && rules.some((rule) => rule.algorithm === "concurrency"))
-    rules = rules.filter((rule) => rule.algorithm !== "concurrency");
-  if (rules.length === 0) {
-    count(deps, "unmatched");
-    record(deps, request, tenantId, recordedId, null);
-    return { admitted: true, client, headers: {} };
-  }
+  const { rules, attributes } = matched;
+  if (rules.length === 0)
+    return { kind: "admitted", outcome: "unmatched", client, headers: {}, decision: null, recordedId };
+
   const subject: Subject = attributes
     ? { tenantId, keyId: callerId, ip, attributes }
     : { tenantId, keyId: callerId, ip };
-  const deferred = request.forwardAuth ? [] : rules.filter((rule) => rule.chargeOn);
-  let then = request.then?.(client);
+  let then = request.then?.decisionFor(client);
   if (then instanceof Promise) then = await then;
   const [decision, thenDecision] = await timedDecide(deps, rules, subject, then);
   const headers = rateLimitHeaders(decision);
-  record(deps, request, tenantId, recordedId, decision, attributes);
   if (!decision.allowed) {
-    count(deps, decision.unavailable ? "unavailable" : "refused", decision);
-    return { admitted: false, reply: refusalReply(decision, headers) };
+    const outcome = decision.unavailable ? "unavailable" : "refused";
+    return {
+      kind: "refused",
+      outcome,
+      reply: refusalReply(decision, headers),
+      decision,
+      tenantId,
+      recordedId,
+      attributes,
+    };
   }
-  count(deps, "allowed", decision);
-  const admitted: Admission = { admitted: true, client, headers };
+  const admitted: Admitted = {
+    kind: "admitted",
+    outcome: "allowed",
+    client,
+    headers,
+    decision,
+    recordedId,
+    attributes,
+  };
   if (thenDecision) admitted.then = thenDecision;
-  if (deferred.length > 0) admitted.charge = { rules: deferred, subject, reservation: decision };
-  if (!decision.lease) return admitted;
-  deps.metrics?.concurrencyLeases.inc({ event: "taken" }, decision.lease.keys.length);
-  return { ...admitted, lease: decision.lease };
+  if (!request.forwardAuth && rules.some((rule) => rule.chargeOn))
+    admitted.charge = { rules: rules.filter((rule) => rule.chargeOn), subject, reservation: decision };
+  if (decision.lease) admitted.lease = decision.lease;
+  return admitted;
 }

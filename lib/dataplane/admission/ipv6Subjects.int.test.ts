@@ -47,7 +47,7 @@ describe("IPv6 clients are limited per /64", () => {
         { method: "GET", path: "/api/v1/things", headers: new Headers(), ip: rotated() },
         deps,
       );
-      statuses.push(admission.admitted ? 200 : admission.reply.status);
+      statuses.push(admission.kind === "admitted" ? 200 : admission.reply.status);
     }
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
   });

@@ -3,7 +3,7 @@ import type { Limiter } from "../../limiter/decide";
 import type { Lease } from "../../limiter/types";
 import type { SluiceMetrics } from "../../monitoring/prometheus/metrics";
 import { limiterRule } from "@/test/support/rules";
-import { releaseLease } from "./admit";
+import { releaseLease } from "./applyOutcome";
 
 const rule = limiterRule({ name: "inflight", algorithm: "concurrency", limit: 2 });
 const lease: Lease = {
