@@ -7,7 +7,8 @@
 import type { Scope } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { parseDuration, perDuration } from "./duration";
-import type { RuleDraft } from "./ruleDraft";
+import { descriptorOfDraft, type RuleDraft } from "./ruleDraft";
+import { descriptorText } from "./envoyDescriptor";
 import type { RuleField } from "./ruleFieldLabels";
 import { RuleFieldset } from "./RuleFieldset";
 import styles from "./RuleEditor.module.css";
@@ -23,6 +24,7 @@ function rateText(draft: RuleDraft): string {
 }
 
 function appliesTo(draft: RuleDraft): string {
+  if (draft.scope === "descriptor") return `Envoy: ${descriptorText(descriptorOfDraft(draft.descriptor)) || "—"}`;
   const methods = draft.methods.join(", ");
   const path = draft.path.trim() + (draft.path.trim() && draft.pathAnyCase ? " (any case)" : "");
   return [methods, path].filter(Boolean).join(" ") || "every request";
