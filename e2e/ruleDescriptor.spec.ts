@@ -6,10 +6,7 @@
 import { expect, test } from "./support/fixtures";
 import { newRuleForm } from "./support/newRuleForm";
 
-test("a descriptor rule is edited with its Envoy config beside it, checked inline and saved", async ({
-  page,
-  api,
-}) => {
+test("a descriptor rule is edited with its Envoy config beside it, checked inline and saved", async ({ page, api }) => {
   const { tenant, form, puts } = await newRuleForm(page, api, "descriptor", "login-per-client");
   await form.getByLabel("Scope").selectOption("descriptor");
   await form.getByLabel("Limit").fill("5");
@@ -56,7 +53,5 @@ test("a descriptor rule is edited with its Envoy config beside it, checked inlin
     }),
   ]);
   const list = page.getByRole("table", { name: "Rules" });
-  await expect(list.getByRole("row", { name: /login-per-client/ })).toContainText(
-    "Envoy: path=/login, remote_address",
-  );
+  await expect(list.getByRole("row", { name: /login-per-client/ })).toContainText("Envoy: path=/login, remote_address");
 });

@@ -23,7 +23,7 @@ export interface LimitedSubject {
 
 const QUOTA_SOURCES = new Set(["redis", "cache", "fail_local"]);
 /** The longest descriptor subject recorded for "Limited right now". */
-const DESCRIPTOR_SUBJECT_SHOWN = 256;
+export const DESCRIPTOR_SUBJECT_SHOWN = 256;
 const SCOPES = new Set<string>(SCOPE_LIST);
 
 export interface RefusedWho {
