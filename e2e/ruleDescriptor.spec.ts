@@ -1,7 +1,8 @@
 /**
  * The rule editor's descriptor scope (Envoy's rate limit service): the entries' editor with the
  * Envoy route config redrawn as they change, an empty key refused inline in the form's words
- * (nothing sent), the rule saved as match.descriptor (admin API GET) and shown back in the list.
+ * (nothing sent), the rule saved as match.descriptor (admin API GET) and shown back in the list;
+ * the tenant's traffic then has a "Hot descriptors" table (no Envoy call yet: its empty line).
  */
 import { expect, test } from "./support/fixtures";
 import { newRuleForm } from "./support/newRuleForm";
@@ -54,4 +55,8 @@ test("a descriptor rule is edited with its Envoy config beside it, checked inlin
   ]);
   const list = page.getByRole("table", { name: "Rules" });
   await expect(list.getByRole("row", { name: /login-per-client/ })).toContainText("Envoy: path=/login, remote_address");
+
+  await expect(page.getByRole("region", { name: "Hot descriptors" })).toContainText(
+    "No Envoy rate limit call met a descriptor rule",
+  );
 });
