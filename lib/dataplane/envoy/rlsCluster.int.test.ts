@@ -131,6 +131,7 @@ describe("a replica promoted while calls run", () => {
     expect(seen.slice(0, 5)).toEqual(["OK", "OK", "OK", "OK", "OK"]);
 
     const master = await cluster.slotOwnerPort(`{${FAILOVER}}`);
+    const atKill = seen.length;
     await cluster.killMaster(master);
     await cluster.waitForFailover(master, 30_000);
     // Resumed: a call after the promotion is decided in Redis again (bounded poll).
@@ -142,6 +143,8 @@ describe("a replica promoted while calls run", () => {
     stop = true;
     await running;
     expect(after).toBe("OK");
+    // The calls went on while the replica took over (the node timeout alone is 2 s).
+    expect(seen.length).toBeGreaterThan(atKill);
     // Meanwhile a closed rule answered OK or UNAVAILABLE (Envoy's failure_mode_deny), nothing else.
     expect([...new Set(seen)].filter((code) => code !== "OK" && code !== "UNAVAILABLE")).toEqual([]);
 
