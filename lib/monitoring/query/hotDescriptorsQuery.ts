@@ -11,11 +11,10 @@
  */
 import { parseInput } from "../../http/validate";
 import { labelRules, type RuleLabel } from "./monitoringDirectory";
-import { GLOBAL_SCOPE, monitoringKeys, type Resolution } from "../record/monitoringKeys";
+import type { Resolution } from "../record/monitoringKeys";
 import type { MonitoringReadDeps } from "./readDeps";
 import { hotKeysQuerySchema, type HotKeysQuery } from "./monitoringSchemas";
-import { ReadPlan, scored } from "./readPlan";
-import { periodsCovering, setResolution } from "./timeBuckets";
+import { readRangeSets } from "./rangeSets";
 
 export interface HotDescriptor {
   tenantId: string;
@@ -79,20 +78,8 @@ export function tallyDescriptors(
 
 export async function hotDescriptors(deps: MonitoringReadDeps, query: HotKeysQuery): Promise<HotDescriptors> {
   const input = parseInput(hotKeysQuerySchema, query);
-  const scope = input.tenantId ?? GLOBAL_SCOPE;
-  const keys = monitoringKeys(deps.prefix, scope);
-  const resolution = setResolution(input.fromMs, input.toMs);
-  const plan = new ReadPlan();
-  const reads = periodsCovering(resolution, input.fromMs, input.toMs).map((index) => ({
-    calls: plan.add(scope, ["ZRANGE", keys.hotDescriptors(resolution, index), 0, -1, "WITHSCORES"]),
-    refusals: plan.add(scope, ["ZRANGE", keys.descriptorRefusals(resolution, index), 0, -1, "WITHSCORES"]),
-  }));
-  const replies = await plan.run(deps.redis, deps.timeoutMs);
-  const top = tallyDescriptors(
-    reads.flatMap((read) => scored(replies(read.calls))),
-    reads.flatMap((read) => scored(replies(read.refusals))),
-    input.limit,
-  );
+  const { resolution, sets } = await readRangeSets(deps, input, ["hotDescriptors", "descriptorRefusals"] as const);
+  const top = tallyDescriptors(sets.hotDescriptors, sets.descriptorRefusals, input.limit);
   const label = await labelRules(
     deps.directory,
     top.map((row) => [row.tenantId, row.ref]),

@@ -13,12 +13,11 @@
  */
 import { parseInput } from "../../http/validate";
 import { labelRules, type RuleLabel } from "./monitoringDirectory";
-import { GLOBAL_SCOPE, monitoringKeys, parseClientMember, type Resolution } from "../record/monitoringKeys";
+import { parseClientMember, type Resolution } from "../record/monitoringKeys";
 import { callerOfMember, type CallerKind } from "../record/callerMember";
 import type { MonitoringReadDeps } from "./readDeps";
 import { hotKeysQuerySchema, type HotKeysQuery } from "./monitoringSchemas";
-import { ReadPlan, scored } from "./readPlan";
-import { periodsCovering, setResolution } from "./timeBuckets";
+import { readRangeSets } from "./rangeSets";
 
 export interface HotKey {
   tenantId: string;
@@ -51,15 +50,7 @@ interface Tally {
 
 export async function hotKeys(deps: MonitoringReadDeps, query: HotKeysQuery): Promise<HotKeys> {
   const input = parseInput(hotKeysQuerySchema, query);
-  const scope = input.tenantId ?? GLOBAL_SCOPE;
-  const keys = monitoringKeys(deps.prefix, scope);
-  const resolution = setResolution(input.fromMs, input.toMs);
-  const plan = new ReadPlan();
-  const reads = periodsCovering(resolution, input.fromMs, input.toMs).map((index) => ({
-    requests: plan.add(scope, ["ZRANGE", keys.hotKeys(resolution, index), 0, -1, "WITHSCORES"]),
-    refusals: plan.add(scope, ["ZRANGE", keys.refusals(resolution, index), 0, -1, "WITHSCORES"]),
-  }));
-  const replies = await plan.run(deps.redis, deps.timeoutMs);
+  const { scope, resolution, sets } = await readRangeSets(deps, input, ["hotKeys", "refusals"] as const);
 
   const tallies = new Map<string, Tally>();
   const tally = (member: string) => {
@@ -67,16 +58,14 @@ export async function hotKeys(deps: MonitoringReadDeps, query: HotKeysQuery): Pr
     if (!t) tallies.set(member, (t = { requests: 0, refused: 0, byRule: new Map() }));
     return t;
   };
-  for (const read of reads) {
-    for (const [member, n] of scored(replies(read.requests))) tally(member).requests += n;
-    for (const [member, n] of scored(replies(read.refusals))) {
-      const slash = member.indexOf("/");
-      if (slash < 0) tally(member).refused += n;
-      else {
-        const t = tally(member.slice(0, slash));
-        const ref = member.slice(slash + 1);
-        t.byRule.set(ref, (t.byRule.get(ref) ?? 0) + n);
-      }
+  for (const [member, n] of sets.hotKeys) tally(member).requests += n;
+  for (const [member, n] of sets.refusals) {
+    const slash = member.indexOf("/");
+    if (slash < 0) tally(member).refused += n;
+    else {
+      const t = tally(member.slice(0, slash));
+      const ref = member.slice(slash + 1);
+      t.byRule.set(ref, (t.byRule.get(ref) ?? 0) + n);
     }
   }
   const top = [...tallies]
