@@ -12,6 +12,7 @@
 import { parseInput } from "../../http/validate";
 import { labelRules, type RuleLabel } from "./monitoringDirectory";
 import type { Resolution } from "../record/monitoringKeys";
+import { jsonStringsMember } from "../record/limitedSubjects";
 import type { MonitoringReadDeps } from "./readDeps";
 import { hotKeysQuerySchema, type HotKeysQuery } from "./monitoringSchemas";
 import { readRangeSets } from "./rangeSets";
@@ -35,14 +36,9 @@ export interface HotDescriptors {
 
 /** `[tenantId, ref, value]`, as lib/monitoring/record/decisionBatch.ts writes it; null otherwise. */
 export function parseDescriptorMember(member: string): { tenantId: string; ref: string; value: string } | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(member);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((part) => typeof part === "string")) return null;
-  const [tenantId, ref, value] = parsed as string[];
+  const parsed = jsonStringsMember(member, 3);
+  if (!parsed) return null;
+  const [tenantId, ref, value] = parsed;
   return { tenantId: tenantId!, ref: ref!, value: value! };
 }
 
