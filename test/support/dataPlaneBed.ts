@@ -12,7 +12,8 @@
  *   `upstream: false`) and the identity settings given (parsed by their schema: hosts, callers);
  *   answers the key to send;
  * - `bed.send(key, request)`: one request with its target as given (rawRequest); `bed.reached(tenantId)`:
- *   what of that tenant reached the upstream.
+ *   what of that tenant reached the upstream; `bed.hotCallers(tenantId)`: the monitoring recorder
+ *   flushed, the tenant's hot callers of the last minutes (lib/monitoring/query/hotKeysQuery.ts).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -30,6 +31,9 @@ import { mintKey } from "@/lib/policy/keys/apiKeySecret";
 import { ruleListSchema, type RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { identitySchema, type IdentityInput } from "@/lib/policy/identity/identitySchema";
 import { rawRequest, type RawAnswer, type RawRequest } from "./rawHttp";
+import { DecisionRecorder } from "@/lib/monitoring/record/decisionRecorder";
+import { accessDirectory } from "@/lib/monitoring/query/monitoringDirectory";
+import { hotKeys, type HotKey } from "@/lib/monitoring/query/hotKeysQuery";
 import { deleteByPrefix, plainRedis, uniquePrefix } from "./testRedis";
 import { startTestUpstream, type SeenRequest, type TestUpstream } from "./testUpstream";
 
@@ -41,6 +45,7 @@ export interface DataPlaneBed {
   ): Promise<{ tenantId: string; key: string }>;
   send(key: string | null, request: RawRequest): Promise<RawAnswer>;
   reached(tenantId: string): SeenRequest[];
+  hotCallers(tenantId: string): Promise<HotKey[]>;
 }
 
 const id8 = () => randomBytes(6).toString("base64url").replace(/[-_]/g, "x").slice(0, 8);
@@ -56,13 +61,14 @@ export function dataPlaneBed(label: string): DataPlaneBed {
   let server: http.Server | undefined;
   let upstream: TestUpstream | undefined;
   let url = "";
+  const recorder = new DecisionRecorder({ redis, prefix, timeoutMs: 2_000, log: () => undefined });
 
   beforeAll(async () => {
     upstream = await startTestUpstream();
     const limiter = createLimiter({ redis, prefix, timeoutMs: 2_000 });
     server = http.createServer(
       createDataPlane({
-        admit: { access, limiter, anonLimitPerMinute: 1_000_000, enforce: true },
+        admit: { access, limiter, anonLimitPerMinute: 1_000_000, enforce: true, recorder },
         check: { access, limiter },
         trustProxy: TRUST_NO_PROXY,
         gateway: { upstreamFor: (tenantId) => access.upstreamFor(tenantId), forward: forwardToUpstream },
@@ -119,6 +125,17 @@ export function dataPlaneBed(label: string): DataPlaneBed {
     },
     reached(tenantId) {
       return upstream!.seen.filter((s) => s.headers["x-sluice-tenant"] === tenantId);
+    },
+    async hotCallers(tenantId) {
+      await recorder.flush();
+      const directory = accessDirectory(
+        access,
+        async () => [],
+        async () => null,
+      );
+      const now = Date.now();
+      const read = { redis, prefix, timeoutMs: 2_000, directory };
+      return (await hotKeys(read, { tenantId, fromMs: now - 5 * 60_000, toMs: now + 60_000 })).keys;
     },
   };
 }
