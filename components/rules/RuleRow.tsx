@@ -19,7 +19,9 @@ function rateText(draft: RuleDraft): string {
   if (!limit || windowMs === null) return "—";
   const burst = ALGORITHM_GUIDE[draft.algorithm].usesBurst && draft.burst.trim() ? `, burst ${draft.burst.trim()}` : "";
   const penalty = draft.penalty.trim() ? `, penalty ${draft.penalty.trim()}` : "";
-  const byResponse = draft.chargeOn.length > 0 ? `, ${draft.chargeOn.join("/")} only` : "";
+  // A descriptor rule sends no chargeOn (draftToInput): classes left checked from another scope are not shown.
+  const byResponse =
+    draft.scope !== "descriptor" && draft.chargeOn.length > 0 ? `, ${draft.chargeOn.join("/")} only` : "";
   return `${limit} ${perDuration(windowMs)}${burst}${penalty}${byResponse}`;
 }
 

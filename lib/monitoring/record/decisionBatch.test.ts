@@ -273,7 +273,7 @@ describe("DecisionBatch: hot descriptors of Envoy's calls", () => {
   const perAddress = { name: "per-address", ref: "4", scope: "descriptor" as const, descriptorSlot: "0:4" };
   const whole = { name: "whole-api", ref: "5", scope: "descriptor" as const, descriptorSlot: "1:5" };
   const stats = (batch: DecisionBatch) =>
-    [...batch.descriptors.values()].map((d) => [JSON.parse(d.member), d.requests, d.refused]);
+    [...batch.descriptors.stats.values()].map((d) => [JSON.parse(d.member), d.requests, d.refused]);
 
   it("each descriptor rule's subject: calls, and the calls that rule refused", () => {
     const batch = new DecisionBatch();

@@ -34,9 +34,10 @@
  * skipped the same way.
  */
 import { capacityOf, type Decision, type RuleResult } from "../../limiter/types";
-import { isPseudoTenant, minuteOf, RECENT_DECISIONS_KEPT, TOTAL_REF } from "./monitoringKeys";
+import { isPseudoTenant, minuteOf, RECENT_DECISIONS_KEPT, SAFE_PART, TOTAL_REF } from "./monitoringKeys";
 import { callerOf } from "./callerMember";
-import { DESCRIPTOR_SUBJECT_SHOWN, limitedMember, refusedSubjects, type LimitedSubject } from "./limitedSubjects";
+import { HotDescriptorTally } from "./hotDescriptorTally";
+import { limitedMember, refusedSubjects, type LimitedSubject } from "./limitedSubjects";
 import { recentDecision, RecentBuffer } from "./recentDecisions";
 import { TraceBuffer, traceEntry } from "./requestTrace";
 
@@ -84,15 +85,6 @@ export interface LowMark {
   fraction: number;
 }
 
-/** A descriptor rule's subject in one minute (member: JSON `[tenantId, ref, value]`): its calls and refusals. */
-export interface DescriptorStats {
-  tenantId: string;
-  member: string;
-  minute: number;
-  requests: number;
-  refused: number;
-}
-
 /** A subject some rule refused in one minute: how often, and when last. */
 export interface LimitedMark {
   subject: LimitedSubject;
@@ -123,7 +115,6 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   maxLimited: 20_000,
 };
 
-const SAFE_PART = /^[A-Za-z0-9_-]{1,64}$/;
 const QUOTA_SOURCES = new Set<RuleResult["source"]>(["redis", "cache", "fail_local"]);
 
 export class DecisionBatch {
@@ -131,7 +122,7 @@ export class DecisionBatch {
   readonly clients = new Map<string, ClientStats>();
   readonly lows = new Map<string, LowMark>();
   readonly limited = new Map<string, LimitedMark>();
-  readonly descriptors = new Map<string, DescriptorStats>();
+  readonly descriptors: HotDescriptorTally;
   readonly recent: RecentBuffer;
   readonly trace: TraceBuffer;
   overflow = 0;
@@ -139,6 +130,7 @@ export class DecisionBatch {
   constructor(private readonly limits: BatchLimits = DEFAULT_BATCH_LIMITS) {
     this.recent = new RecentBuffer(RECENT_DECISIONS_KEPT, limits.maxRecent);
     this.trace = new TraceBuffer(limits.maxTrace);
+    this.descriptors = new HotDescriptorTally(limits.maxClients);
   }
 
   get size(): number {
@@ -210,33 +202,7 @@ export class DecisionBatch {
     }
     this.addResults(tenantId, decision, Math.floor(nowMs / 1000));
     this.addLimited(refusedSubjects(tenantId, decision, { identifier, attributes }), nowMs);
-    if (attributes) this.addDescriptors(tenantId, decision, attributes, minuteOf(nowMs));
-  }
-
-  /** Each descriptor rule's subject of a ShouldRateLimit call: one call, and a refusal if that rule refused it. */
-  private addDescriptors(
-    tenantId: string,
-    decision: Decision,
-    attributes: Readonly<Record<string, string>>,
-    minute: number,
-  ): void {
-    for (const r of decision.results) {
-      if (r.rule.scope !== "descriptor" || !r.rule.descriptorSlot || !SAFE_PART.test(r.rule.ref)) continue;
-      const value = attributes[r.rule.descriptorSlot];
-      if (value === undefined || value.length > DESCRIPTOR_SUBJECT_SHOWN) continue;
-      const member = JSON.stringify([tenantId, r.rule.ref, value]);
-      const id = `${minute}\n${member}`;
-      let stats = this.descriptors.get(id);
-      if (!stats) {
-        if (this.descriptors.size >= this.limits.maxClients) {
-          this.full();
-          continue;
-        }
-        this.descriptors.set(id, (stats = { tenantId, member, minute, requests: 0, refused: 0 }));
-      }
-      stats.requests++;
-      if (!r.allowed && r.rule.mode === "enforce") stats.refused++;
-    }
+    if (attributes) this.overflow += this.descriptors.add(tenantId, decision, attributes, minuteOf(nowMs));
   }
 
   private addLimited(subjects: LimitedSubject[], nowMs: number): void {

@@ -88,7 +88,7 @@ export function flushCommands(batch: DecisionBatch, prefix: string): CommandGrou
     }
   }
 
-  for (const stats of batch.descriptors.values()) {
+  for (const stats of batch.descriptors.stats.values()) {
     for (const id of scopesOf(stats.tenantId)) {
       const { keys, writes } = scope(id);
       for (const [resolution, index] of periods(stats.minute)) {

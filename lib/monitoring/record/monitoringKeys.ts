@@ -41,6 +41,9 @@ export const DAY_MS = 86_400_000;
 /** 24 h plus a margin, counted from each key's last write (a minute key's last write is in or just after its minute). */
 export const RETENTION_MS = DAY_MS + 10 * MINUTE_MS;
 
+/** What a tenant id, key id or rule ref must look like to be part of a monitoring key or member. */
+export const SAFE_PART = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** The scope of the global keys; never a tenant id (those are 8 base62 characters). */
 export const GLOBAL_SCOPE = "-";
 /** The pseudo rule ref of a tenant's requests as a whole. */
