@@ -86,7 +86,7 @@ test("create, limit, refuse, raise, revoke: the key page follows every step live
   await page.goto("/");
   const traffic = page.getByRole("region", { name: "Requests per second, all tenants" });
   await expect(traffic.getByTestId("traffic-totals")).toContainText("refused", { timeout: 15_000 });
-  const hotKey = page.getByRole("region", { name: "Hot keys" }).getByRole("row").filter({ hasText: tenantName });
+  const hotKey = page.getByRole("region", { name: "Hot callers" }).getByRole("row").filter({ hasText: tenantName });
   await expect(hotKey).toContainText("journey key", { timeout: 15_000 });
   await expect(hotKey).toContainText("per-key");
   await attachScreenshot(page, testInfo, "overview with the journey key");

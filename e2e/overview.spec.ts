@@ -36,7 +36,7 @@ test("the overview shows who is limited, traffic, 429 rates and hot keys", async
   await expect(traffic.locator(".recharts-area")).toHaveCount(2);
   await expect(traffic.locator(".recharts-line")).toHaveCount(1);
 
-  const hotKeys = page.getByRole("region", { name: "Hot keys" });
+  const hotKeys = page.getByRole("region", { name: "Hot callers" });
   const keyRow = hotKeys.getByRole("row").filter({ hasText: key.name });
   await expect(keyRow).toHaveCount(1, { timeout: 15_000 });
   await expect(keyRow.getByRole("cell").nth(2)).toHaveText("8");
@@ -67,7 +67,7 @@ test("the overview refreshes without a reload", async ({ page, api, request }) =
   await echo(request, key.key);
   await logInAsAdmin(page);
   await page.goto("/");
-  const row = page.getByRole("region", { name: "Hot keys" }).getByRole("row").filter({ hasText: key.name });
+  const row = page.getByRole("region", { name: "Hot callers" }).getByRole("row").filter({ hasText: key.name });
   await expect(row.getByRole("cell").nth(2)).toHaveText("1", { timeout: 15_000 });
   for (let i = 0; i < 4; i++) await echo(request, key.key);
   await expect(row.getByRole("cell").nth(2)).toHaveText("5", { timeout: 15_000 });
@@ -81,7 +81,7 @@ test("a tenant named like markup is shown as text on the overview", async ({ pag
 
   await logInAsAdmin(page);
   await page.goto("/");
-  const row = page.getByRole("region", { name: "Hot keys" }).getByRole("row").filter({ hasText: key.name });
+  const row = page.getByRole("region", { name: "Hot callers" }).getByRole("row").filter({ hasText: key.name });
   await expect(row.getByRole("link", { name: MARKUP_NAME })).toBeVisible({ timeout: 15_000 });
   await expect(
     page.getByRole("region", { name: "429 rate per tenant" }).getByRole("cell", { name: MARKUP_NAME }),

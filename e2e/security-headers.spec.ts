@@ -104,7 +104,7 @@ test("every dashboard page has a nonce CSP and the other headers, and renders wi
       const traffic = p.getByRole("region", { name: "Requests per second, all tenants" });
       await expect(traffic.locator(".recharts-area")).toHaveCount(2, { timeout: 15_000 });
       await expect(
-        p.getByRole("region", { name: "Hot keys" }).getByRole("row").filter({ hasText: key.name }),
+        p.getByRole("region", { name: "Hot callers" }).getByRole("row").filter({ hasText: key.name }),
       ).toHaveCount(1, { timeout: 15_000 });
     }),
   );

@@ -70,7 +70,7 @@ test("drill-down: the overview's tenant and rule links open the tenant and that 
   await expect(page.getByRole("region", { name: "Requests per second, this tenant" })).toBeVisible();
   // The tenant's own hot-key and 429-rate tables link each rule to its traffic too (the overview's
   // show only the top keys and rules of every tenant, which other tests' tenants may fill).
-  const hot = page.getByRole("region", { name: "Hot keys" }).getByRole("row").filter({ hasText: key.name });
+  const hot = page.getByRole("region", { name: "Hot callers" }).getByRole("row").filter({ hasText: key.name });
   await expect(hot.getByRole("link", { name: "per-key" })).toHaveAttribute(
     "href",
     `/tenants/${tenant.id}?rule=per-key#traffic`,

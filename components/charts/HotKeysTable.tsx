@@ -1,32 +1,67 @@
 "use client";
-/** The hottest API keys of the range (top 20): requests, refusals, and the rule that refused most. */
+/**
+ * The hottest callers of the range (top 20): API keys, JWT subjects and anonymous addresses on
+ * tenant hosts, each labelled by its kind, with requests, refusals, and the rule that refused most.
+ */
 import { ChartCard } from "./ChartCard";
 import { formatCount, formatPct } from "./chartFormat";
 import { DataTable } from "./DataTable";
-import { KeyCells, RefusedCount, RuleLink } from "./entityLinks";
+import { KeyLink, RefusedCount, RuleLink, TenantLink } from "./entityLinks";
 import { LiveQueryBody } from "./LiveQueryBody";
 import { rangeWords } from "./timeRange";
-import { useHotKeys } from "./useMonitoring";
+import { useHotKeys, type HotKeys } from "./useMonitoring";
 import type { MonitoringView } from "./useMonitoringView";
+
+type HotCaller = HotKeys["keys"][number];
+
+const KIND_LABEL: Record<HotCaller["kind"], string> = { key: "key", jwt: "JWT subject", anonymous: "anonymous IP" };
+
+/**
+ * The caller, labelled by its kind: a key links to its page; a JWT subject (or its hash, when it
+ * was long or not plain) and an address are text.
+ */
+function CallerCells({ row, withTenant }: { row: HotCaller; withTenant: boolean }) {
+  const hashed = row.kind === "jwt" && row.caller.startsWith("#");
+  return (
+    <>
+      <td>
+        {row.kind === "key" ? (
+          <KeyLink keyId={row.keyId} keyName={row.keyName} />
+        ) : (
+          <code className="name">{hashed ? `hash ${row.caller.slice(1)}` : row.caller}</code>
+        )}
+        <span className="muted"> · {KIND_LABEL[row.kind]}</span>
+      </td>
+      {withTenant ? (
+        <td>
+          <TenantLink tenantId={row.tenantId} tenantName={row.tenantName} />
+        </td>
+      ) : null}
+    </>
+  );
+}
 
 export function HotKeysTable({ tenantId, view }: { tenantId?: string; view: MonitoringView }) {
   const query = useHotKeys({ tenantId, view });
   const words = rangeWords(view.range);
 
   return (
-    <ChartCard title="Hot keys" hint={`The keys with the most requests, ${words}.`}>
+    <ChartCard
+      title="Hot callers"
+      hint={`The callers with the most requests, ${words}: API keys, JWT subjects and anonymous IPs on tenant hosts.`}
+    >
       <LiveQueryBody
         query={query}
         data={query.data?.keys}
-        loadingLabel="Loading hot keys…"
+        loadingLabel="Loading hot callers…"
         isEmpty={(keys) => keys.length === 0}
-        empty={<>No key made requests in {words}.</>}
+        empty={<>No caller made requests in {words}.</>}
       >
         {(keys) => (
           <DataTable
-            label="Hot keys"
+            label="Hot callers"
             columns={[
-              { label: "Key" },
+              { label: "Caller" },
               { label: "Tenant", when: !tenantId },
               { label: "Requests", num: true },
               { label: "Refused", num: true },
@@ -35,7 +70,7 @@ export function HotKeysTable({ tenantId, view }: { tenantId?: string; view: Moni
           >
             {keys.map((key) => (
               <tr key={`${key.tenantId}/${key.keyId}`}>
-                <KeyCells row={key} withTenant={!tenantId} />
+                <CallerCells row={key} withTenant={!tenantId} />
                 <td className="num">{formatCount(key.requests)}</td>
                 <td className="num">
                   <RefusedCount refused={key.refused} />

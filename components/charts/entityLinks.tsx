@@ -1,8 +1,7 @@
 /**
  * Links to a key's and a tenant's page. Ids go into the URL only when they look like ids
  * (ID_PATTERN: base62 of the id length), so a pseudo-tenant such as `-anon` or an unexpected value never becomes a
- * link; names are always React text. `KeyCells` are the first columns of a table of keys: the
- * key, then its tenant unless the table is of one tenant's keys.
+ * link; names are always React text.
  */
 import Link from "next/link";
 import { ID_PATTERN as ID } from "@/lib/common/apiKeyFormat";
@@ -31,28 +30,6 @@ export function TenantLink({ tenantId, tenantName }: { tenantId: string; tenantN
     </Link>
   ) : (
     <span className="name">{label}</span>
-  );
-}
-
-interface KeyRow {
-  keyId: string;
-  keyName: string | null;
-  tenantId: string;
-  tenantName: string | null;
-}
-
-export function KeyCells({ row, withTenant }: { row: KeyRow; withTenant: boolean }) {
-  return (
-    <>
-      <td>
-        <KeyLink keyId={row.keyId} keyName={row.keyName} />
-      </td>
-      {withTenant ? (
-        <td>
-          <TenantLink tenantId={row.tenantId} tenantName={row.tenantName} />
-        </td>
-      ) : null}
-    </>
   );
 }
 

@@ -7,6 +7,7 @@
  */
 import { keepPreviousData, useQuery, type UseQueryResult } from "@tanstack/react-query";
 import type { HotKeys } from "@/lib/monitoring/query/hotKeysQuery";
+import type { HotDescriptors } from "@/lib/monitoring/query/hotDescriptorsQuery";
 import type { LimitedNow } from "@/lib/monitoring/query/limitedNowQuery";
 import type { NearLimit } from "@/lib/monitoring/query/nearLimitQuery";
 import type { RefusalRates } from "@/lib/monitoring/query/refusalRateQuery";
@@ -15,7 +16,7 @@ import { apiGet, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/components
 import { rangeQuery } from "./timeRange";
 import type { MonitoringView } from "./useMonitoringView";
 
-export type { HotKeys, NearLimit, RefusalRates, TrafficSeries };
+export type { HotDescriptors, HotKeys, NearLimit, RefusalRates, TrafficSeries };
 
 type Params = Record<string, string | number | undefined>;
 
@@ -39,6 +40,14 @@ export function useRefusalRate({ view, ...params }: { tenantId?: string; limit?:
 
 export function useHotKeys({ view, ...params }: { tenantId?: string; limit?: number; view: MonitoringView }) {
   return useMonitoring<HotKeys>("hot-keys", { limit: 20, ...params, ...rangeQuery(view.range) }, view.paused);
+}
+
+export function useHotDescriptors({ view, ...params }: { tenantId?: string; limit?: number; view: MonitoringView }) {
+  return useMonitoring<HotDescriptors>(
+    "hot-descriptors",
+    { limit: 20, ...params, ...rangeQuery(view.range) },
+    view.paused,
+  );
 }
 
 /** Who was refused in the last minute (no range: always the last minute). */

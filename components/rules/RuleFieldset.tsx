@@ -2,12 +2,14 @@
 /**
  * The drawer of one rule: name, scope, algorithm, the numbers that algorithm uses (burst only for
  * token_bucket and gcra), the window and the penalty as durations, cost, match, fail mode and the shadow toggle,
- * in a compact grid. Every field shows its own error, from the browser's schema run or from the
+ * in a compact grid; a descriptor rule edits its Envoy descriptor (DescriptorEditor) instead of methods, path and
+ * charged responses. Every field shows its own error, from the browser's schema run or from the
  * server's 422, in the form's words.
  */
 import { FAIL_MODES, ON_MISSING, STATUS_CLASSES, type Scope, type StatusClass } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { AlgorithmPicker } from "./AlgorithmPicker";
+import { DescriptorEditor } from "./DescriptorEditor";
 import { DURATION_HELP } from "./duration";
 import { HTTP_METHODS, type HttpMethod, type RuleDraft } from "./ruleDraft";
 import type { RuleField } from "./ruleFieldLabels";
@@ -41,6 +43,8 @@ export function RuleFieldset({
 }) {
   const id = (field: string) => `${draft.draftId}-${field}`;
   const guide = ALGORITHM_GUIDE[draft.algorithm];
+  // Envoy's calls carry no method, path or response: a descriptor rule has none of those fields.
+  const byDescriptor = draft.scope === "descriptor";
 
   function toggleMethod(method: HttpMethod, on: boolean) {
     onChange({ methods: on ? [...draft.methods, method] : draft.methods.filter((m) => m !== method) });
@@ -74,18 +78,22 @@ export function RuleFieldset({
             value: s,
             label: s,
           }))}
-          onChange={(scope) => onChange({ scope })}
+          onChange={(scope) =>
+            // A descriptor rule needs an entry: offer one to type into rather than an empty list.
+            onChange(
+              scope === "descriptor" && draft.descriptor.length === 0
+                ? { scope, descriptor: [{ key: "remote_address", value: "" }] }
+                : { scope },
+            )
+          }
         />
-        {draft.scope === "descriptor" ? (
-          <p className="muted" id={id("descriptor")}>
-            Envoy descriptor:{" "}
-            <code>
-              {(draft.descriptor ?? [])
-                .map((entry) => (entry.value === undefined ? entry.key : `${entry.key}=${entry.value}`))
-                .join(", ")}
-            </code>{" "}
-            (read-only here; edit it through the admin API, see docs/envoy.md)
-          </p>
+        {byDescriptor ? (
+          <DescriptorEditor
+            id={id("descriptor")}
+            entries={draft.descriptor}
+            error={errors["match.descriptor"]}
+            onChange={(descriptor) => onChange({ descriptor })}
+          />
         ) : null}
         {draft.scope === "header" || draft.scope === "query" ? (
           <>
@@ -154,15 +162,17 @@ export function RuleFieldset({
             onChange={(burst) => onChange({ burst })}
           />
         ) : null}
-        <RuleTextField
-          id={id("cost")}
-          label="Cost"
-          numeric
-          hint="units per request"
-          error={errors.cost}
-          value={draft.cost}
-          onChange={(cost) => onChange({ cost })}
-        />
+        {byDescriptor ? null : (
+          <RuleTextField
+            id={id("cost")}
+            label="Cost"
+            numeric
+            hint="units per request"
+            error={errors.cost}
+            value={draft.cost}
+            onChange={(cost) => onChange({ cost })}
+          />
+        )}
         <RuleTextField
           id={id("penalty")}
           label="Penalty"
@@ -172,83 +182,88 @@ export function RuleFieldset({
           value={draft.penalty}
           onChange={(penalty) => onChange({ penalty })}
         />
-        <fieldset
-          className={styles.methods}
-          aria-describedby={errors["match.methods"] ? id("methods-error") : undefined}
-        >
-          <legend>Methods</legend>
-          <div className={styles.methodList}>
-            {HTTP_METHODS.map((method) => (
-              <label key={method}>
-                <input
-                  type="checkbox"
-                  checked={draft.methods.includes(method)}
-                  onChange={(e) => toggleMethod(method, e.target.checked)}
-                />{" "}
-                {method}
-              </label>
-            ))}
-          </div>
-          <span className={styles.fieldHint}>none checked: every method</span>
-          {errors["match.methods"] ? (
-            <p id={id("methods-error")} className="field-error">
-              {errors["match.methods"]}
-            </p>
-          ) : null}
-        </fieldset>
-        <fieldset
-          className={styles.methods}
-          aria-describedby={`${id("chargeOn-hint")}${errors.chargeOn ? ` ${id("chargeOn-error")}` : ""}`}
-          aria-invalid={errors.chargeOn ? true : undefined}
-        >
-          <legend>Charge only responses</legend>
-          <div className={styles.methodList}>
-            {STATUS_CLASSES.map((cls) => (
-              <label key={cls}>
-                <input
-                  type="checkbox"
-                  checked={draft.chargeOn.includes(cls)}
-                  onChange={(e) => toggleClass(cls, e.target.checked)}
-                />{" "}
-                {cls}
-              </label>
-            ))}
-          </div>
-          <span id={id("chargeOn-hint")} className={styles.fieldHint}>
-            checked: only answers of these classes count (reserved when admitted, given back otherwise), e.g. only 4xx
-            against credential stuffing; none: charged when admitted
-          </span>
-          {errors.chargeOn ? (
-            <p id={id("chargeOn-error")} className="field-error">
-              {errors.chargeOn}
-            </p>
-          ) : null}
-        </fieldset>
-        <RuleTextField
-          id={id("path")}
-          label="Path"
-          wide
-          placeholder="/orders/**"
-          hint="the path the protected API sees: /orders/** for /api/v1/orders/... through the gateway, as sent on a tenant's host, the forwarded path for forward auth, /api/v1/echo/** for echo; * one segment, ** any; empty: every path"
-          error={errors["match.path"]}
-          value={draft.path}
-          onChange={(path) => onChange({ path })}
-        />
-        <label className={styles.toggle}>
-          <input
-            type="checkbox"
-            checked={draft.pathAnyCase}
-            aria-invalid={errors["match.caseInsensitive"] ? true : undefined}
-            aria-describedby={errors["match.caseInsensitive"] ? id("pathAnyCase-error") : undefined}
-            onChange={(e) => onChange({ pathAnyCase: e.target.checked })}
-          />
-          Path in any case <span className="muted">(/LOGIN counts as /login: for APIs whose router ignores case)</span>
-        </label>
-        {errors["match.caseInsensitive"] ? (
-          <p id={id("pathAnyCase-error")} className="field-error">
-            {errors["match.caseInsensitive"]}
-          </p>
-        ) : null}
+        {byDescriptor ? null : (
+          <>
+            <fieldset
+              className={styles.methods}
+              aria-describedby={errors["match.methods"] ? id("methods-error") : undefined}
+            >
+              <legend>Methods</legend>
+              <div className={styles.methodList}>
+                {HTTP_METHODS.map((method) => (
+                  <label key={method}>
+                    <input
+                      type="checkbox"
+                      checked={draft.methods.includes(method)}
+                      onChange={(e) => toggleMethod(method, e.target.checked)}
+                    />{" "}
+                    {method}
+                  </label>
+                ))}
+              </div>
+              <span className={styles.fieldHint}>none checked: every method</span>
+              {errors["match.methods"] ? (
+                <p id={id("methods-error")} className="field-error">
+                  {errors["match.methods"]}
+                </p>
+              ) : null}
+            </fieldset>
+            <fieldset
+              className={styles.methods}
+              aria-describedby={`${id("chargeOn-hint")}${errors.chargeOn ? ` ${id("chargeOn-error")}` : ""}`}
+              aria-invalid={errors.chargeOn ? true : undefined}
+            >
+              <legend>Charge only responses</legend>
+              <div className={styles.methodList}>
+                {STATUS_CLASSES.map((cls) => (
+                  <label key={cls}>
+                    <input
+                      type="checkbox"
+                      checked={draft.chargeOn.includes(cls)}
+                      onChange={(e) => toggleClass(cls, e.target.checked)}
+                    />{" "}
+                    {cls}
+                  </label>
+                ))}
+              </div>
+              <span id={id("chargeOn-hint")} className={styles.fieldHint}>
+                checked: only answers of these classes count (reserved when admitted, given back otherwise), e.g. only
+                4xx against credential stuffing; none: charged when admitted
+              </span>
+              {errors.chargeOn ? (
+                <p id={id("chargeOn-error")} className="field-error">
+                  {errors.chargeOn}
+                </p>
+              ) : null}
+            </fieldset>
+            <RuleTextField
+              id={id("path")}
+              label="Path"
+              wide
+              placeholder="/orders/**"
+              hint="the path the protected API sees: /orders/** for /api/v1/orders/... through the gateway, as sent on a tenant's host, the forwarded path for forward auth, /api/v1/echo/** for echo; * one segment, ** any; empty: every path"
+              error={errors["match.path"]}
+              value={draft.path}
+              onChange={(path) => onChange({ path })}
+            />
+            <label className={styles.toggle}>
+              <input
+                type="checkbox"
+                checked={draft.pathAnyCase}
+                aria-invalid={errors["match.caseInsensitive"] ? true : undefined}
+                aria-describedby={errors["match.caseInsensitive"] ? id("pathAnyCase-error") : undefined}
+                onChange={(e) => onChange({ pathAnyCase: e.target.checked })}
+              />
+              Path in any case{" "}
+              <span className="muted">(/LOGIN counts as /login: for APIs whose router ignores case)</span>
+            </label>
+            {errors["match.caseInsensitive"] ? (
+              <p id={id("pathAnyCase-error")} className="field-error">
+                {errors["match.caseInsensitive"]}
+              </p>
+            ) : null}
+          </>
+        )}
         <label className={styles.toggle}>
           <input
             type="checkbox"

@@ -4,12 +4,14 @@
  */
 import type { Rule } from "@/lib/policy/rules/ruleSchema";
 import { ALGORITHM_GUIDE, describeDuration } from "./algorithmGuide";
+import { descriptorText } from "./envoyDescriptor";
 import styles from "./RuleEditor.module.css";
 
 export type RuleSource = "tenant" | "override";
 export type ListedRule = Rule & { source?: RuleSource };
 
 export function describeMatch(rule: Rule): string {
+  if (rule.match.descriptor) return `Envoy: ${descriptorText(rule.match.descriptor)}`;
   const methods = rule.match.methods?.join(", ") ?? "any method";
   return `${methods} ${rule.match.path ?? "any path"}${rule.match.caseInsensitive ? " (any case)" : ""}`;
 }

@@ -7,7 +7,8 @@
 import type { Scope } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { parseDuration, perDuration } from "./duration";
-import type { RuleDraft } from "./ruleDraft";
+import { descriptorOfDraft, type RuleDraft } from "./ruleDraft";
+import { descriptorText } from "./envoyDescriptor";
 import type { RuleField } from "./ruleFieldLabels";
 import { RuleFieldset } from "./RuleFieldset";
 import styles from "./RuleEditor.module.css";
@@ -18,11 +19,14 @@ function rateText(draft: RuleDraft): string {
   if (!limit || windowMs === null) return "—";
   const burst = ALGORITHM_GUIDE[draft.algorithm].usesBurst && draft.burst.trim() ? `, burst ${draft.burst.trim()}` : "";
   const penalty = draft.penalty.trim() ? `, penalty ${draft.penalty.trim()}` : "";
-  const byResponse = draft.chargeOn.length > 0 ? `, ${draft.chargeOn.join("/")} only` : "";
+  // A descriptor rule sends no chargeOn (draftToInput): classes left checked from another scope are not shown.
+  const byResponse =
+    draft.scope !== "descriptor" && draft.chargeOn.length > 0 ? `, ${draft.chargeOn.join("/")} only` : "";
   return `${limit} ${perDuration(windowMs)}${burst}${penalty}${byResponse}`;
 }
 
 function appliesTo(draft: RuleDraft): string {
+  if (draft.scope === "descriptor") return `Envoy: ${descriptorText(descriptorOfDraft(draft.descriptor)) || "—"}`;
   const methods = draft.methods.join(", ");
   const path = draft.path.trim() + (draft.path.trim() && draft.pathAnyCase ? " (any case)" : "");
   return [methods, path].filter(Boolean).join(" ") || "every request";

@@ -34,6 +34,7 @@ const REWRITES: [RegExp, (m: RegExpExecArray) => string][] = [
   ],
   [/^path must start with \//, () => "Path must start with / and contain no spaces, ? or #"],
   [/^path wildcards must be a whole segment/, () => "Path: a wildcard must be a whole segment, /* or /**"],
+  [/^descriptor (.*)$/, (m) => `Envoy descriptor: ${m[1]}`],
   [/^caseInsensitive needs a path/, () => "Any case: write a path to compare, or uncheck it"],
   [
     /^chargeOn cannot be set on an identifier rule/,

@@ -6,6 +6,7 @@
  */
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
+import { descriptorText } from "./envoyDescriptor";
 import { formatDuration, perDuration } from "./duration";
 
 /** A rule as far as a change summary needs it: stored rules and parsed drafts both fit. */
@@ -33,6 +34,7 @@ function rate(rule: ComparableRule): string {
 }
 
 function matchText(rule: ComparableRule): string {
+  if (rule.match?.descriptor) return `Envoy ${descriptorText(rule.match.descriptor)}`;
   const methods = rule.match?.methods?.join(", ");
   const path = rule.match?.path ? rule.match.path + (rule.match.caseInsensitive ? " (any case)" : "") : undefined;
   if (!methods && !path) return "every request";

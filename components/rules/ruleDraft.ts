@@ -45,8 +45,14 @@ export interface RuleDraft {
   chargeOn: StatusClass[];
   failMode: FailMode;
   mode: RuleMode;
-  /** Scope descriptor: `match.descriptor`, kept as read (no editor yet: shown read-only). */
-  descriptor?: DescriptorEntry[];
+  /** Scope descriptor: `match.descriptor` as typed; an empty value counts per value (sent without one). */
+  descriptor: DescriptorEntryDraft[];
+}
+
+/** One entry of `match.descriptor` in the form: the value as typed, "" for none (counted per value). */
+export interface DescriptorEntryDraft {
+  key: string;
+  value: string;
 }
 
 let nextDraftId = 0;
@@ -71,6 +77,7 @@ export function emptyDraft(scope: Scope = "key"): RuleDraft {
     chargeOn: [],
     failMode: "open",
     mode: "enforce",
+    descriptor: [],
   };
 }
 
@@ -94,7 +101,7 @@ export function draftFromRule(rule: Rule): RuleDraft {
     chargeOn: [...(rule.chargeOn ?? [])],
     failMode: rule.failMode,
     mode: rule.mode,
-    ...(rule.match.descriptor ? { descriptor: rule.match.descriptor.map((entry) => ({ ...entry })) } : {}),
+    descriptor: (rule.match.descriptor ?? []).map((entry) => ({ key: entry.key, value: entry.value ?? "" })),
   };
 }
 
@@ -110,10 +117,17 @@ function durationOrUndefined(text: string): number | undefined {
   return parseDuration(text) ?? Number.NaN;
 }
 
+/** The form's entries as `match.descriptor`: keys trimmed, an empty value left out (counted per value). */
+export function descriptorOfDraft(entries: readonly DescriptorEntryDraft[]): DescriptorEntry[] {
+  return entries.map(({ key, value }) => (value === "" ? { key: key.trim() } : { key: key.trim(), value }));
+}
+
 export function draftToInput(draft: RuleDraft): RuleInput {
   const usesBurst = ALGORITHM_GUIDE[draft.algorithm].usesBurst;
   const path = draft.path.trim();
   const byAttribute = draft.scope === "header" || draft.scope === "query";
+  // A descriptor rule matches Envoy's descriptors only: the HTTP match fields it hides are not sent.
+  const byDescriptor = draft.scope === "descriptor";
   return {
     name: draft.name.trim(),
     scope: draft.scope,
@@ -126,16 +140,17 @@ export function draftToInput(draft: RuleDraft): RuleInput {
     cost: numberOrUndefined(draft.cost),
     // Empty: the schema's default, no penalty.
     blockMs: durationOrUndefined(draft.penalty),
-    match: {
-      methods: draft.methods.length > 0 ? [...draft.methods] : undefined,
-      path: path === "" ? undefined : path,
-      // Checked without a path: sent, so the schema says it needs one.
-      caseInsensitive: draft.pathAnyCase ? true : undefined,
-      // Sent as read for a descriptor rule, so saving the list keeps it.
-      descriptor: draft.scope === "descriptor" ? draft.descriptor : undefined,
-    },
+    match: byDescriptor
+      ? { descriptor: descriptorOfDraft(draft.descriptor) }
+      : {
+          methods: draft.methods.length > 0 ? [...draft.methods] : undefined,
+          path: path === "" ? undefined : path,
+          // Checked without a path: sent, so the schema says it needs one.
+          caseInsensitive: draft.pathAnyCase ? true : undefined,
+        },
     // None checked: charged at admission (the field left out), in the classes' order otherwise.
-    chargeOn: draft.chargeOn.length > 0 ? STATUS_CLASSES.filter((c) => draft.chargeOn.includes(c)) : undefined,
+    chargeOn:
+      !byDescriptor && draft.chargeOn.length > 0 ? STATUS_CLASSES.filter((c) => draft.chargeOn.includes(c)) : undefined,
     failMode: draft.failMode,
     mode: draft.mode,
   };

@@ -27,7 +27,7 @@ describe("a stored rule survives the form unchanged", () => {
   });
 });
 
-describe("a descriptor rule (Envoy's rate limit service) survives the form, shown read-only", () => {
+describe("a descriptor rule (Envoy's rate limit service) survives the form and is checked by the schema", () => {
   it("round trip keeps match.descriptor", () => {
     const rule: Rule = ruleSchema.parse({
       name: "login",
@@ -49,6 +49,53 @@ describe("a descriptor rule (Envoy's rate limit service) survives the form, show
     });
     const input = draftToInput({ ...draftFromRule(rule), scope: "ip" });
     expect(ruleSchema.parse(input).match).toEqual({});
+  });
+});
+
+describe("the descriptor editor's entries", () => {
+  const descriptorDraft = (descriptor: RuleDraft["descriptor"], more: Partial<RuleDraft> = {}) =>
+    draft({ name: "login", scope: "descriptor", descriptor, ...more });
+
+  it("an empty value is sent without one (counted per value); keys are trimmed, values kept as typed", () => {
+    const input = draftToInput(
+      descriptorDraft([
+        { key: " path ", value: "/login" },
+        { key: "remote_address", value: "" },
+      ]),
+    );
+    expect(input.match).toEqual({ descriptor: [{ key: "path", value: "/login" }, { key: "remote_address" }] });
+  });
+
+  it("methods, path and charged responses hidden by the descriptor scope are not sent", () => {
+    const input = draftToInput(
+      descriptorDraft([{ key: "remote_address", value: "" }], {
+        methods: ["GET"],
+        path: "/login",
+        pathAnyCase: true,
+        chargeOn: ["4xx"],
+      }),
+    );
+    expect(input.match).toEqual({ descriptor: [{ key: "remote_address" }] });
+    expect(input.chargeOn).toBeUndefined();
+    expect(validateDrafts(tenant, [descriptorDraft([{ key: "remote_address", value: "" }])]).ok).toBe(true);
+  });
+
+  it("an empty key, no entry at all or too many are refused on the descriptor field, in the form's words", () => {
+    for (const entries of [
+      [{ key: "", value: "" }],
+      [],
+      Array.from({ length: 17 }, (_, i) => ({ key: `k${i}`, value: "" })),
+    ]) {
+      const d = descriptorDraft(entries);
+      const result = validateDrafts(tenant, [d]);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.errors.rules[d.draftId]?.["match.descriptor"]).toMatch(/^Envoy descriptor: /);
+    }
+  });
+
+  it("a key override cannot be a descriptor rule", () => {
+    const d = descriptorDraft([{ key: "remote_address", value: "" }]);
+    expect(validateDrafts(key, [d]).ok).toBe(false);
   });
 });
 

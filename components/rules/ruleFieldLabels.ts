@@ -17,6 +17,7 @@ export const FIELD_LABELS = {
   "match.methods": "Methods",
   "match.path": "Path",
   "match.caseInsensitive": "Any case",
+  "match.descriptor": "Envoy descriptor",
   chargeOn: "Charge only responses",
   failMode: "Fail mode",
   mode: "Mode",

@@ -18,13 +18,12 @@ export function ruleListSchemaFor(owner: RuleOwner) {
 }
 
 /**
- * A key override may not charge the whole tenant or an identifier; offering them would only earn a 422.
- * `descriptor` (Envoy's rate limit service) has no editor yet: such rules are written through the
- * admin API and shown read-only (RuleFieldset), so it is never offered for a new rule.
+ * A key override may not charge the whole tenant or an identifier, nor answer Envoy (a call carries
+ * no API key); offering them would only earn a 422.
  */
 export function scopesFor(owner: RuleOwner): readonly Scope[] {
   return owner.kind === "tenant"
-    ? SCOPES.filter((s) => s !== "descriptor")
+    ? SCOPES
     : SCOPES.filter((s) => s !== "tenant" && s !== "identifier" && s !== "descriptor");
 }
 
@@ -35,7 +34,7 @@ export const SCOPE_HINT: Record<Scope, string> = {
   identifier: "only through POST /api/v1/check, per caller-given identifier",
   header: "each value of a request header (name it below)",
   query: "each value of a query parameter (name it below)",
-  descriptor: "Envoy's rate limit service: per descriptor (set through the admin API, docs/envoy.md)",
+  descriptor: "Envoy's rate limit service: per descriptor Envoy sends (docs/envoy.md); tiers do not apply",
 };
 
 /** React Query key of an owner's rule list. */

@@ -1,11 +1,12 @@
 "use client";
 /**
  * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), its gateway upstream, its hosts and callers, its access lists, each key's
- * remaining quota live, its own traffic charts, and links to its audit log and its rule simulator.
+ * remaining quota live, its own traffic charts (with Envoy's hot descriptors when it has descriptor rules), and links to its audit log and its rule simulator.
  */
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useIsAdmin } from "@/components/api/useSession";
+import { HotDescriptorsTable } from "@/components/charts/HotDescriptorsTable";
 import { HotKeysTable } from "@/components/charts/HotKeysTable";
 import { MonitoringControls } from "@/components/charts/MonitoringControls";
 import { RefusalRateChart } from "@/components/charts/RefusalRateChart";
@@ -15,6 +16,7 @@ import { KeysCard } from "@/components/keys/KeysCard";
 import { TenantQuotaCard } from "@/components/keys/TenantQuotaCard";
 import { IdentifierOverridesCard } from "@/components/rules/IdentifierOverridesCard";
 import { RuleEditor } from "@/components/rules/RuleEditor";
+import { useRules } from "@/components/rules/ruleQueries";
 import { ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { useTenant } from "./tenantQueries";
@@ -30,6 +32,8 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
   const { view } = monitoring;
   // `?rule=<name>` (the rule links of the monitoring tables): the traffic of that rule alone.
   const rule = useSearchParams().get("rule") ?? undefined;
+  // Envoy's hot descriptors only for a tenant that answers Envoy (a rule of scope descriptor).
+  const answersEnvoy = useRules({ kind: "tenant", tenantId }).data?.some((r) => r.scope === "descriptor") ?? false;
 
   if (tenant.isPending) return <Loading label="Loading tenant…" />;
   if (!tenant.data) {
@@ -95,6 +99,7 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
           <RefusalRateChart tenantId={tenantId} view={view} />
           <HotKeysTable tenantId={tenantId} view={view} />
         </div>
+        {answersEnvoy ? <HotDescriptorsTable tenantId={tenantId} view={view} /> : null}
       </div>
     </>
   );

@@ -108,6 +108,27 @@ describe("anonymous callers", () => {
   });
 });
 
+describe("hot callers on a tenant's host", () => {
+  it("show the key, the JWT subject and the anonymous address, each labelled by kind", async () => {
+    const h = host();
+    const { tenantId, key } = await bed.tenant([perKey(2), perIp(100)], {
+      identity: { hosts: [h], anonymous: true, jwt: { issuer: ISSUER, audience: "orders-api", jwks: { keys: [jwk] } } },
+    });
+    const send = (headers: Record<string, string>) =>
+      bed.send(null, { target: "/orders/1", headers: { host: h, ...headers } });
+    for (let i = 0; i < 3; i++) await send({ authorization: `Bearer ${await jwt("dora@example.com")}` });
+    for (let i = 0; i < 2; i++) await send({});
+    expect((await bed.send(key, { target: "/orders/1", headers: { host: h } })).status).toBe(200);
+    const hot = await bed.hotCallers(tenantId);
+    expect(hot.map((c) => [c.kind, c.caller, c.requests, c.refused, c.topRule?.name ?? null])).toEqual([
+      ["jwt", "dora@example.com", 3, 1, "per-key"],
+      ["anonymous", "127.0.0.1", 2, 0, null],
+      ["key", expect.any(String), 1, 0, null],
+    ]);
+    expect(hot[2]!.keyName).toBe("key");
+  });
+});
+
 describe("JWT callers", () => {
   it("count key rules per subject across tokens, and the upstream receives their Authorization unchanged", async () => {
     const h = host();

@@ -2,7 +2,8 @@
  * Envoy's rate limit service in the production server (`npm start`, scripts/server.mjs): with
  * SLUICE_GRPC_PORT set the instance serves ShouldRateLimit and grpc.health.v1 from the bundled data
  * plane (its .proto files copied beside the bundle), with rules written through the admin API, and
- * stops cleanly on SIGTERM together with the HTTP server. Needs `npm run build`, and a database
+ * stops cleanly on SIGTERM together with the HTTP server; its calls show in the monitoring API's hot
+ * descriptors within the recorder's flush. Needs `npm run build`, and a database
  * migrated with 20261227020000_rule_descriptor.
  */
 import { credentials, type Client, type ServiceError } from "@grpc/grpc-js";
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rlsProto } from "@/lib/dataplane/envoy/rlsProto";
 import { adminClient, deleteTenants, type AdminClient } from "@/test/support/adminClient";
 import { freePort } from "@/test/support/freePort";
-import { cleanupRedis, sluiceEnv, TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
+import { cleanupRedis, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
 import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
 
 const shared = sluiceEnv("http-envoy");
@@ -76,5 +77,21 @@ describe("npm start with SLUICE_GRPC_PORT", () => {
       health.close();
     }
     expect(server.log()).toContain(`Envoy's rate limit service on 127.0.0.1:${grpcPort}`);
+
+    // The calls show as the tenant's hot descriptors once the recorder has flushed (every 1 s).
+    type Row = { rule: { name: string }; value: string; requests: number; refused: number };
+    let rows: Row[] = [];
+    await waitUntil(
+      async () => {
+        const res = await admin.request("GET", `/api/admin/monitoring/hot-descriptors?tenantId=${tenant.id}`);
+        rows = res.status === 200 ? (res.body as { descriptors: Row[] }).descriptors : [];
+        return rows.length > 0 && rows[0]!.requests === 3;
+      },
+      15_000,
+      "hot descriptors",
+    );
+    expect(rows.map((row) => [row.rule.name, row.value, row.requests, row.refused])).toEqual([
+      ["per-address", "203.0.113.5", 3, 1],
+    ]);
   });
 });

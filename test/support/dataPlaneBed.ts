@@ -13,7 +13,8 @@
  *   answers the key to send;
  * - `bed.send(key, request)`: one request with its target as given (rawRequest); `bed.reached(tenantId)`:
  *   what of that tenant reached the upstream; `bed.recorded(tenantId)`: its requests as the
- *   monitoring recorder was handed them (method, path, decision).
+ *   monitoring recorder was handed them (method, path, decision); `bed.hotCallers(tenantId)`: the
+ *   monitoring recorder flushed, the tenant's hot callers of the last minutes (lib/monitoring/query/hotKeysQuery.ts).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -31,6 +32,9 @@ import { mintKey } from "@/lib/policy/keys/apiKeySecret";
 import { ruleListSchema, type RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { identitySchema, type IdentityInput } from "@/lib/policy/identity/identitySchema";
 import { rawRequest, type RawAnswer, type RawRequest } from "./rawHttp";
+import { DecisionRecorder } from "@/lib/monitoring/record/decisionRecorder";
+import { accessDirectory } from "@/lib/monitoring/query/monitoringDirectory";
+import { hotKeys, type HotKey } from "@/lib/monitoring/query/hotKeysQuery";
 import { deleteByPrefix, plainRedis, uniquePrefix } from "./testRedis";
 import type { DecisionSink, RecordedRequest } from "@/lib/monitoring/record/decisionRecorder";
 import { startTestUpstream, type SeenRequest, type TestUpstream } from "./testUpstream";
@@ -44,6 +48,7 @@ export interface DataPlaneBed {
   send(key: string | null, request: RawRequest): Promise<RawAnswer>;
   reached(tenantId: string): SeenRequest[];
   recorded(tenantId: string): RecordedRequest[];
+  hotCallers(tenantId: string): Promise<HotKey[]>;
 }
 
 const id8 = () => randomBytes(6).toString("base64url").replace(/[-_]/g, "x").slice(0, 8);
@@ -60,7 +65,15 @@ export function dataPlaneBed(label: string): DataPlaneBed {
   let upstream: TestUpstream | undefined;
   let url = "";
   const recorded: RecordedRequest[] = [];
-  const recorder: DecisionSink = { recordRequest: (request) => void recorded.push(request), recordCheck: () => {} };
+  const monitoring = new DecisionRecorder({ redis, prefix, timeoutMs: 2_000, log: () => undefined });
+  // What the recorder is handed (bed.recorded), and the real recorder behind it (bed.hotCallers).
+  const recorder: DecisionSink = {
+    recordRequest: (request) => {
+      recorded.push(request);
+      monitoring.recordRequest(request);
+    },
+    recordCheck: (check) => monitoring.recordCheck(check),
+  };
 
   beforeAll(async () => {
     upstream = await startTestUpstream();
@@ -127,6 +140,17 @@ export function dataPlaneBed(label: string): DataPlaneBed {
     },
     recorded(tenantId) {
       return recorded.filter((r) => r.tenantId === tenantId);
+    },
+    async hotCallers(tenantId) {
+      await monitoring.flush();
+      const directory = accessDirectory(
+        access,
+        async () => [],
+        async () => null,
+      );
+      const now = Date.now();
+      const read = { redis, prefix, timeoutMs: 2_000, directory };
+      return (await hotKeys(read, { tenantId, fromMs: now - 5 * 60_000, toMs: now + 60_000 })).keys;
     },
   };
 }

@@ -6,8 +6,9 @@
  *
  * - `envoyRlsBed(label, options)`, at the top of a test file: starts the server before the file's
  *   tests, stops it and deletes the prefix's keys after; `options.redisUrl` points the limiter
- *   elsewhere (an unreachable Redis for the fail modes); `options.prefix` shares another bed's
- *   key space (two instances on one Redis);
+ *   elsewhere (an unreachable or a private Redis for the fail modes: rules with failMode `local`
+ *   are enforced in memory, as in the data plane); `options.prefix` shares another bed's key space
+ *   (two instances on one Redis); `options.timeoutMs` the limiter's Redis timeout (default 200);
  * - `bed.tenant(rules)`: a fresh tenant with these rules; answers its id (the domain to send);
  * - `bed.call(request)`: one ShouldRateLimit call, answering the response or the gRPC error;
  *   `bed.health(service)`: one Health.Check; `bed.storeDown(true)` makes every load of the rule
@@ -17,6 +18,7 @@ import { randomBytes } from "node:crypto";
 import { credentials, type Client, type ServiceError } from "@grpc/grpc-js";
 import { afterAll, beforeAll } from "vitest";
 import { createLimiter } from "@/lib/limiter/decide";
+import { LocalLimiter } from "@/lib/limiter/localLimiter";
 import { withSubjectBudget } from "@/lib/limiter/budgetedLimiter";
 import { SubjectBudget } from "@/lib/limiter/subjectBudget";
 import { AccessCache } from "@/lib/policy/compiled/accessCache";
@@ -70,11 +72,15 @@ const id8 = () => randomBytes(6).toString("base64url").replace(/[-_]/g, "x").sli
 
 type Unary = (request: unknown, callback: (error: ServiceError | null, response: unknown) => void) => void;
 
-export function envoyRlsBed(label: string, options: { redisUrl?: string; prefix?: string } = {}): EnvoyRlsBed {
+export function envoyRlsBed(
+  label: string,
+  options: { redisUrl?: string; prefix?: string; timeoutMs?: number } = {},
+): EnvoyRlsBed {
+  const timeoutMs = options.timeoutMs ?? 200;
   const redis = createRedisClient({
     url: options.redisUrl ?? REDIS_URL,
     cluster: false,
-    timeoutMs: 200,
+    timeoutMs,
     autoPipelining: false,
   });
   const plain = plainRedis();
@@ -94,7 +100,7 @@ export function envoyRlsBed(label: string, options: { redisUrl?: string; prefix?
 
   beforeAll(async () => {
     const limiter = withSubjectBudget(
-      createLimiter({ redis, prefix, timeoutMs: 200 }),
+      createLimiter({ redis, prefix, timeoutMs, local: new LocalLimiter() }),
       new SubjectBudget({ budget: 1_000 }),
     );
     server = await startRlsServer({

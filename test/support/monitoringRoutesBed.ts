@@ -39,6 +39,7 @@ export async function monitoringRoutesBed(label: string) {
     "traffic",
     "refusalRate",
     "hotKeys",
+    "hotDescriptors",
     "nearLimit",
     "keyDecisions",
   );

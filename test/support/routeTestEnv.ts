@@ -72,6 +72,7 @@ const ROUTE_MODULES = {
   traffic: () => import("@/app/api/admin/monitoring/traffic/route"),
   refusalRate: () => import("@/app/api/admin/monitoring/refusal-rate/route"),
   hotKeys: () => import("@/app/api/admin/monitoring/hot-keys/route"),
+  hotDescriptors: () => import("@/app/api/admin/monitoring/hot-descriptors/route"),
   nearLimit: () => import("@/app/api/admin/monitoring/near-limit/route"),
   // /api/v1 is the data plane's (lib/dataplane), not a Next route: served by the same handler in this process.
   echo: () => import("./dataPlaneRoute"),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { callerOf } from "../../monitoring/record/callerMember";
 import { jwtMonitoringId } from "./hostCaller";
 
 describe("jwtMonitoringId", () => {
@@ -14,5 +15,12 @@ describe("jwtMonitoringId", () => {
       expect(jwtMonitoringId(subject)).toBe(id);
     }
     expect(jwtMonitoringId("users/42")).not.toBe(jwtMonitoringId("users/43"));
+  });
+});
+
+describe("jwtMonitoringId and the hot-callers sets", () => {
+  it("every id it gives is a JWT caller there (lib/monitoring/record/callerMember.ts)", () => {
+    for (const subject of ["auth0|64f1c2", "alice@example.com", "users/42", "x".repeat(200), "caf\u00e9"])
+      expect(callerOf("Tenant01", jwtMonitoringId(subject), undefined)?.kind).toBe("jwt");
   });
 });

@@ -19,6 +19,14 @@ describe("readRlsRequest", () => {
     expect(readRlsRequest(own)).toMatchObject({ descriptors: [{ hits: 5 }] });
   });
 
+  it("accepts every bound itself: 64 descriptors, 16 entries, a 64-character key, a 4,096-character value", () => {
+    const entries = Array.from({ length: 16 }, (_, i) => ({ key: i === 0 ? "k".repeat(64) : `k${i}`, value: "v" }));
+    entries[1]!.value = "v".repeat(4_096);
+    const read = readRlsRequest({ ...ok, descriptors: Array(64).fill(descriptor(entries)) });
+    expect("invalid" in read).toBe(false);
+    expect(read).toMatchObject({ descriptors: Array(64).fill(expect.objectContaining({ hits: 1 })) });
+  });
+
   it.each([
     ["no domain", { ...ok, domain: "" }, /domain is required/],
     ["no descriptors", { ...ok, descriptors: [] }, /at least one/],

@@ -120,6 +120,12 @@ describe("ShouldRateLimit over gRPC", () => {
       },
     ],
     ["a huge value", { domain: "Nobody12", descriptors: [{ entries: [{ key: "k", value: "v".repeat(100_000) }] }] }],
+    ["a descriptor without entries", { domain: "Nobody12", descriptors: [{ entries: [] }] }],
+    [
+      "a key over 64 characters",
+      { domain: "Nobody12", descriptors: [{ entries: [{ key: "k".repeat(65), value: "v" }] }] },
+    ],
+    ["65 descriptors", { domain: "Nobody12", descriptors: Array(65).fill({ entries: address("10.0.0.1") }) }],
   ])("%s: INVALID_ARGUMENT, and the server keeps serving", async (_, request) => {
     const answer = await bed.call(request);
     expect(answer.error?.code).toBe(status.INVALID_ARGUMENT);

@@ -13,9 +13,10 @@
  * - Health: `Check` with service "" or the rate limit service's name answers SERVING (NOT_SERVING
  *   once stopping); another name is NOT_FOUND, as the health checking protocol says. `Watch`
  *   sends the status and ends when the server stops.
- * - Keepalive: the server accepts client pings every 10 s or more, with or without calls (Envoy's
- *   `connection_keepalive`, when set, pings at its interval) and pings an idle client every 2 h
- *   (grpc's default), dropping it when no answer comes in 20 s.
+ * - Keepalive: client pings are accepted at any interval, with or without calls (Envoy's
+ *   `connection_keepalive`, when set, pings at its interval; grpc-js's server polices no ping rate:
+ *   the minimum interval below only states gRPC's usual floor), and the server pings an idle client
+ *   every 2 h (grpc's default), dropping it when no answer comes in 20 s.
  * - `stop(graceMs)`: health turns NOT_SERVING, no new calls are accepted, calls in flight finish;
  *   those still running after `graceMs` are cancelled.
  */

@@ -1,6 +1,9 @@
 /**
- * The hottest API keys of a range: every tenant's (no tenantId) or one tenant's, most requests
- * first (ties by id), with their refused requests and the rule that refused them most.
+ * The hottest callers of a range: every tenant's (no tenantId) or one tenant's, most requests
+ * first (ties by id), with their refused requests and the rule that refused them most. A caller
+ * is an API key, a JWT subject (as its safe id: lib/dataplane/admission/hostCaller.ts
+ * jwtMonitoringId) or an anonymous address on a tenant host, labelled by `kind`
+ * (lib/monitoring/record/callerMember.ts).
  *
  * Reads the per-minute sets of every minute the range overlaps when it spans at most 1 h, else
  * the per-hour sets of every hour it overlaps (so a 24 h view counts whole hours at its edges).
@@ -10,18 +13,22 @@
  */
 import { parseInput } from "../../http/validate";
 import { labelRules, type RuleLabel } from "./monitoringDirectory";
-import { GLOBAL_SCOPE, monitoringKeys, parseClientMember, type Resolution } from "../record/monitoringKeys";
+import { parseClientMember, type Resolution } from "../record/monitoringKeys";
+import { callerOfMember, type CallerKind } from "../record/callerMember";
 import type { MonitoringReadDeps } from "./readDeps";
 import { hotKeysQuerySchema, type HotKeysQuery } from "./monitoringSchemas";
-import { ReadPlan, scored } from "./readPlan";
-import { periodsCovering, setResolution } from "./timeBuckets";
+import { readRangeSets } from "./rangeSets";
 
 export interface HotKey {
   tenantId: string;
   tenantName: string | null;
+  /** The caller's member: a key id, `~<subject id>` or `@<address>`. */
   keyId: string;
-  /** null once the key is revoked. */
+  /** null once the key is revoked, and for callers that are not keys. */
   keyName: string | null;
+  kind: CallerKind;
+  /** The key id, the JWT subject's id (without its `~`), or the anonymous caller's address. */
+  caller: string;
   requests: number;
   refused: number;
   /** The rule with the most refusals of this key in the range, and how many; null without refusals. */
@@ -43,15 +50,7 @@ interface Tally {
 
 export async function hotKeys(deps: MonitoringReadDeps, query: HotKeysQuery): Promise<HotKeys> {
   const input = parseInput(hotKeysQuerySchema, query);
-  const scope = input.tenantId ?? GLOBAL_SCOPE;
-  const keys = monitoringKeys(deps.prefix, scope);
-  const resolution = setResolution(input.fromMs, input.toMs);
-  const plan = new ReadPlan();
-  const reads = periodsCovering(resolution, input.fromMs, input.toMs).map((index) => ({
-    requests: plan.add(scope, ["ZRANGE", keys.hotKeys(resolution, index), 0, -1, "WITHSCORES"]),
-    refusals: plan.add(scope, ["ZRANGE", keys.refusals(resolution, index), 0, -1, "WITHSCORES"]),
-  }));
-  const replies = await plan.run(deps.redis, deps.timeoutMs);
+  const { scope, resolution, sets } = await readRangeSets(deps, input, ["hotKeys", "refusals"] as const);
 
   const tallies = new Map<string, Tally>();
   const tally = (member: string) => {
@@ -59,16 +58,14 @@ export async function hotKeys(deps: MonitoringReadDeps, query: HotKeysQuery): Pr
     if (!t) tallies.set(member, (t = { requests: 0, refused: 0, byRule: new Map() }));
     return t;
   };
-  for (const read of reads) {
-    for (const [member, n] of scored(replies(read.requests))) tally(member).requests += n;
-    for (const [member, n] of scored(replies(read.refusals))) {
-      const slash = member.indexOf("/");
-      if (slash < 0) tally(member).refused += n;
-      else {
-        const t = tally(member.slice(0, slash));
-        const ref = member.slice(slash + 1);
-        t.byRule.set(ref, (t.byRule.get(ref) ?? 0) + n);
-      }
+  for (const [member, n] of sets.hotKeys) tally(member).requests += n;
+  for (const [member, n] of sets.refusals) {
+    const slash = member.indexOf("/");
+    if (slash < 0) tally(member).refused += n;
+    else {
+      const t = tally(member.slice(0, slash));
+      const ref = member.slice(slash + 1);
+      t.byRule.set(ref, (t.byRule.get(ref) ?? 0) + n);
     }
   }
   const top = [...tallies]
@@ -88,10 +85,15 @@ export async function hotKeys(deps: MonitoringReadDeps, query: HotKeysQuery): Pr
     tenantId,
     tenantName: deps.directory.tenantName(tenantId),
     keyId,
-    keyName: deps.directory.keyName(tenantId, keyId),
+    ...keyLabel(deps, tenantId, keyId),
     requests: t.requests,
     refused: t.refused,
     topRule: ref === undefined ? null : { ...label(tenantId, ref), refused },
   }));
   return { fromMs: input.fromMs, toMs: input.toMs, resolution, keys: out };
+}
+
+function keyLabel(deps: MonitoringReadDeps, tenantId: string, member: string) {
+  const { kind, caller } = callerOfMember(member);
+  return { keyName: kind === "key" ? deps.directory.keyName(tenantId, member) : null, kind, caller };
 }

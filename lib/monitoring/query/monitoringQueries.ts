@@ -1,10 +1,12 @@
 /**
  * The monitoring read side as one object, bound to its Redis client, key prefix and directory of
- * names: what the admin API and the dashboard call (traffic series, refusal rates, hot keys,
+ * names: what the admin API and the dashboard call (traffic series, refusal rates, hot callers, hot
+ * Envoy descriptors,
  * clients near their limit, who is limited right now, a key's recent decisions). Each query validates its input with its zod
  * schema (lib/monitoring/query/monitoringSchemas.ts; a bad input is a 422 AppError) and answers 503
  * (AppError `limiter_unavailable`) when Redis cannot answer within `timeoutMs`.
  */
+import { hotDescriptors, type HotDescriptors } from "./hotDescriptorsQuery";
 import { hotKeys, type HotKeys } from "./hotKeysQuery";
 import type { MonitoringDirectory } from "./monitoringDirectory";
 import type { MonitoringReadDeps } from "./readDeps";
@@ -27,6 +29,8 @@ export interface MonitoringQueries {
   trafficSeries(query: TrafficQuery): Promise<TrafficSeries>;
   refusalRate(query: RefusalRateQuery): Promise<RefusalRates>;
   hotKeys(query: HotKeysQuery): Promise<HotKeys>;
+  /** The descriptor subjects of Envoy's calls with the most calls (same query as hotKeys). */
+  hotDescriptors(query: HotKeysQuery): Promise<HotDescriptors>;
   nearLimit(query: NearLimitQuery): Promise<NearLimit>;
   /** Refused in the last minute, with the live quota (none when built without `live`). */
   limitedNow(query: LimitedNowQuery): Promise<LimitedNow>;
@@ -39,6 +43,7 @@ export function monitoringQueries(deps: MonitoringReadDeps, live?: LiveRules): M
     trafficSeries: (query) => trafficSeries(deps, query),
     refusalRate: (query) => refusalRate(deps, query),
     hotKeys: (query) => hotKeys(deps, query),
+    hotDescriptors: (query) => hotDescriptors(deps, query),
     nearLimit: (query) => nearLimit(deps, query),
     limitedNow: (query) => limitedNow(deps, live, query),
     recentDecisions: (query) => recentDecisions(deps, query),

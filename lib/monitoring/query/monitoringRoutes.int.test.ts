@@ -11,7 +11,7 @@ import { callRoute } from "@/test/support/routeCall";
 import { monitoringRoutesBed, type SeededKey } from "@/test/support/monitoringRoutesBed";
 
 const bed = await monitoringRoutesBed("monroutes");
-const { traffic, refusalRate, hotKeys, nearLimit, keyDecisions: decisions } = bed.routes;
+const { traffic, refusalRate, hotKeys, hotDescriptors, nearLimit, keyDecisions: decisions } = bed.routes;
 const { admin } = bed;
 let tenantId = "";
 let key1: SeededKey;
@@ -27,6 +27,7 @@ describe("401 without credentials", () => {
       [traffic, {}],
       [refusalRate, {}],
       [hotKeys, {}],
+      [hotDescriptors, {}],
       [nearLimit, {}],
       [decisions, { keyId: "AAAAAAAA" }],
     ] as const) {
@@ -106,6 +107,21 @@ describe("GET /api/admin/monitoring/refusal-rate", () => {
   });
 });
 
+describe("GET /api/admin/monitoring/hot-descriptors", () => {
+  it("200: a tenant without Envoy calls has none; the query's parameters are checked like hot keys'", async () => {
+    const res = await admin(hotDescriptors, { path: `/api/admin/monitoring/hot-descriptors?tenantId=${tenantId}` });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      fromMs: expect.any(Number),
+      toMs: expect.any(Number),
+      resolution: "minute",
+      descriptors: [],
+    });
+    const bad = await admin(hotDescriptors, { path: "/api/admin/monitoring/hot-descriptors?limit=101" });
+    expect(bad.status).toBe(422);
+  });
+});
+
 describe("GET /api/admin/monitoring/hot-keys", () => {
   it("200: the busiest key first, with its refusals, the rule that refused it and its name as text", async () => {
     const res = await admin(hotKeys, { path: `/api/admin/monitoring/hot-keys?tenantId=${tenantId}` });
@@ -117,6 +133,8 @@ describe("GET /api/admin/monitoring/hot-keys", () => {
         tenantName: expect.any(String),
         keyId: key1.id,
         keyName: "busy <b>key</b>",
+        kind: "key",
+        caller: key1.id,
         requests: 6,
         refused: 3,
         topRule: { ref: expect.any(String), name: "per-key", mode: "enforce", refused: 3 },
@@ -126,6 +144,8 @@ describe("GET /api/admin/monitoring/hot-keys", () => {
         tenantName: expect.any(String),
         keyId: key2.id,
         keyName: "quiet key",
+        kind: "key",
+        caller: key2.id,
         requests: 1,
         refused: 0,
         topRule: null,

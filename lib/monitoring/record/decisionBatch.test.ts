@@ -235,6 +235,81 @@ describe("DecisionBatch: bounds", () => {
   });
 });
 
+describe("DecisionBatch: hot callers are keys, JWT subjects and anonymous addresses", () => {
+  const refused = decisionOf([ruleResult(enforce, { allowed: false })]);
+
+  it("each caller's requests and refusals (per refusing rule) under its member", () => {
+    const batch = new DecisionBatch();
+    batch.addRequest(request(null, { keyId: "~alice@example.com" }), NOW);
+    batch.addRequest(request(refused, { keyId: "~alice@example.com" }), NOW);
+    batch.addRequest(request(refused, { keyId: undefined, ip: "203.0.113.7" }), NOW);
+    const stats = (member: string) => {
+      const c = batch.clients.get(`${T}\n${member}\n${MINUTE}`);
+      return c && [c.requests, c.refused, Object.fromEntries(c.refusedByRule)];
+    };
+    expect(stats("~alice@example.com")).toEqual([2, 1, { "1": 1 }]);
+    expect(stats("@203.0.113.7")).toEqual([1, 1, { "1": 1 }]);
+    expect(cell(batch, "*")).toMatchObject({ a: 1, r: 2 });
+    expect(batch.overflow).toBe(0);
+  });
+
+  it("near-limit marks, recent decisions and the trace stay an API key's", () => {
+    const batch = new DecisionBatch();
+    batch.addRequest(request(refused, { keyId: "~alice" }), NOW);
+    batch.addRequest(request(refused, { keyId: undefined, ip: "203.0.113.7" }), NOW);
+    expect([batch.lows.size, batch.recent.size, batch.trace.size]).toEqual([0, 0, 0]);
+    batch.addRequest(request(refused), NOW);
+    expect([batch.lows.size, batch.recent.size, batch.trace.size]).toEqual([1, 1, 1]);
+  });
+
+  it("an unauthenticated request of a pseudo-tenant is no caller", () => {
+    const batch = new DecisionBatch();
+    batch.addRequest(request(refused, { tenantId: "-anon", keyId: undefined, ip: "203.0.113.7" }), NOW);
+    expect(batch.clients.size).toBe(0);
+  });
+});
+
+describe("DecisionBatch: hot descriptors of Envoy's calls", () => {
+  const perAddress = { name: "per-address", ref: "4", scope: "descriptor" as const, descriptorSlot: "0:4" };
+  const whole = { name: "whole-api", ref: "5", scope: "descriptor" as const, descriptorSlot: "1:5" };
+  const stats = (batch: DecisionBatch) =>
+    [...batch.descriptors.stats.values()].map((d) => [JSON.parse(d.member), d.requests, d.refused]);
+
+  it("each descriptor rule's subject: calls, and the calls that rule refused", () => {
+    const batch = new DecisionBatch();
+    const attributes = { "0:4": "10.0.0.7", "1:5": "=" };
+    batch.addCheck(T, decisionOf([ruleResult(perAddress), ruleResult(whole)]), NOW, undefined, attributes);
+    batch.addCheck(
+      T,
+      decisionOf([ruleResult(perAddress, { allowed: false }), ruleResult(whole)]),
+      NOW,
+      undefined,
+      attributes,
+    );
+    expect(stats(batch)).toEqual([
+      [[T, "4", "10.0.0.7"], 2, 1],
+      [[T, "5", "="], 2, 0],
+    ]);
+  });
+
+  it("a shadow rule's would-refuse is no refusal; a value over 256 characters and other scopes are not kept", () => {
+    const batch = new DecisionBatch();
+    batch.addCheck(
+      T,
+      decisionOf([
+        ruleResult({ ...perAddress, mode: "shadow" }, { allowed: false }),
+        ruleResult({ name: "k", ref: "6" }),
+      ]),
+      NOW,
+      undefined,
+      { "0:4": "10.0.0.7" },
+    );
+    batch.addCheck(T, decisionOf([ruleResult(perAddress)]), NOW, undefined, { "0:4": "x".repeat(257) });
+    batch.addCheck(T, decisionOf([ruleResult(perAddress)]), NOW, "an-identifier");
+    expect(stats(batch)).toEqual([[[T, "4", "10.0.0.7"], 1, 0]]);
+  });
+});
+
 describe("DecisionBatch: subjects refused, for limited right now", () => {
   const limited = (batch: DecisionBatch) =>
     [...batch.limited.values()].map((m) => [m.subject.scope, m.subject.value, m.subject.ref, m.refused, m.lastMs]);

@@ -11,8 +11,10 @@
  * - per rule result, to that rule's cell: `a` if the rule passed it, `r` if an enforce rule
  *   refused, `s` if a shadow rule would have refused. So `r` and `s` are never mixed: the traffic
  *   and refusal-rate series show real refusals and would-be refusals apart;
- * - with a key id: the key's requests and refusals in that minute (refusals also per refusing rule),
- *   per enforce rule the lowest remaining/capacity the key saw (capacity: `burst` for token_bucket
+ * - of its caller (lib/monitoring/record/callerMember.ts: an API key, a JWT subject, an anonymous
+ *   address on a tenant host): the caller's requests and refusals in that minute (refusals also per
+ *   refusing rule), for the hot-callers table;
+ * - with a key id: per enforce rule the lowest remaining/capacity the key saw (capacity: `burst` for token_bucket
  *   and gcra, else `limit`; 0 when the rule refused it), and the request as a recent decision of the
  *   key (lib/monitoring/record/recentDecisions.ts). Fail-open/closed results carry no real quota and are
  *   skipped for the low marks;
@@ -20,7 +22,9 @@
  *   (lib/monitoring/record/requestTrace.ts);
  * - a decision of POST /api/v1/check (`addCheck`) adds its rule cells only: the request itself
  *   was already recorded by `addRequest`; so does a ShouldRateLimit call of Envoy's rate limit
- *   service (lib/dataplane/envoy), with its descriptor subjects as `attributes`;
+ *   service (lib/dataplane/envoy), with its descriptor subjects as `attributes`, and with them
+ *   each descriptor rule's subject (the values it counts by, up to 256 characters) with its calls
+ *   and the calls that rule refused, for the hot-descriptors table;
  * - from both: per enforce rule that refused, the subject it counts (key, tenant, ip or
  *   identifier; lib/monitoring/record/limitedSubjects.ts) with its refusals and latest refusal time in that
  *   minute, for "Limited right now".
@@ -30,7 +34,9 @@
  * skipped the same way.
  */
 import { capacityOf, type Decision, type RuleResult } from "../../limiter/types";
-import { isPseudoTenant, minuteOf, RECENT_DECISIONS_KEPT, TOTAL_REF } from "./monitoringKeys";
+import { isPseudoTenant, minuteOf, RECENT_DECISIONS_KEPT, SAFE_PART, TOTAL_REF } from "./monitoringKeys";
+import { callerOf } from "./callerMember";
+import { HotDescriptorTally } from "./hotDescriptorTally";
 import { limitedMember, refusedSubjects, type LimitedSubject } from "./limitedSubjects";
 import { recentDecision, RecentBuffer } from "./recentDecisions";
 import { TraceBuffer, traceEntry } from "./requestTrace";
@@ -109,7 +115,6 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   maxLimited: 20_000,
 };
 
-const SAFE_PART = /^[A-Za-z0-9_-]{1,64}$/;
 const QUOTA_SOURCES = new Set<RuleResult["source"]>(["redis", "cache", "fail_local"]);
 
 export class DecisionBatch {
@@ -117,6 +122,7 @@ export class DecisionBatch {
   readonly clients = new Map<string, ClientStats>();
   readonly lows = new Map<string, LowMark>();
   readonly limited = new Map<string, LimitedMark>();
+  readonly descriptors: HotDescriptorTally;
   readonly recent: RecentBuffer;
   readonly trace: TraceBuffer;
   overflow = 0;
@@ -124,20 +130,30 @@ export class DecisionBatch {
   constructor(private readonly limits: BatchLimits = DEFAULT_BATCH_LIMITS) {
     this.recent = new RecentBuffer(RECENT_DECISIONS_KEPT, limits.maxRecent);
     this.trace = new TraceBuffer(limits.maxTrace);
+    this.descriptors = new HotDescriptorTally(limits.maxClients);
   }
 
   get size(): number {
     return (
-      this.cells.size + this.clients.size + this.lows.size + this.recent.size + this.trace.size + this.limited.size
+      this.cells.size +
+      this.clients.size +
+      this.lows.size +
+      this.recent.size +
+      this.trace.size +
+      this.limited.size +
+      this.descriptors.size
     );
   }
 
   addRequest(request: RecordedRequest, nowMs: number): void {
     const { tenantId, keyId, decision } = request;
-    if (!SAFE_PART.test(tenantId) || (keyId !== undefined && !SAFE_PART.test(keyId))) {
+    if (!SAFE_PART.test(tenantId)) {
       this.overflow++;
       return;
     }
+    const caller = callerOf(tenantId, keyId, request.ip);
+    // An id that fits no caller member: the request still counts in the series, not as a caller.
+    if (keyId !== undefined && caller === null) this.overflow++;
     const second = Math.floor(nowMs / 1000);
     const admitted = decision === null || decision.allowed;
     const total = this.cell(tenantId, TOTAL_REF, second);
@@ -152,9 +168,8 @@ export class DecisionBatch {
         refusedSubjects(tenantId, decision, { keyId, ip: request.ip, attributes: request.attributes }),
         nowMs,
       );
-    if (keyId === undefined) return;
-    if (!isPseudoTenant(tenantId) && !this.trace.add(traceEntry(request, decision, nowMs))) this.overflow++;
-    const client = this.client(tenantId, keyId, minuteOf(nowMs));
+    if (caller === null) return;
+    const client = this.client(tenantId, caller.member, minuteOf(nowMs));
     if (client) {
       client.requests++;
       if (!admitted) client.refused++;
@@ -163,6 +178,9 @@ export class DecisionBatch {
           client.refusedByRule.set(r.rule.ref, (client.refusedByRule.get(r.rule.ref) ?? 0) + 1);
       }
     }
+    // Near-limit marks, recent decisions and the simulator's trace are an API key's (its page shows them).
+    if (caller.kind !== "key" || keyId === undefined) return;
+    if (!isPseudoTenant(tenantId) && !this.trace.add(traceEntry(request, decision, nowMs))) this.overflow++;
     for (const r of decision?.results ?? []) {
       if (r.rule.mode === "enforce" && QUOTA_SOURCES.has(r.source)) this.low(tenantId, keyId, r, minuteOf(nowMs));
     }
@@ -184,6 +202,7 @@ export class DecisionBatch {
     }
     this.addResults(tenantId, decision, Math.floor(nowMs / 1000));
     this.addLimited(refusedSubjects(tenantId, decision, { identifier, attributes }), nowMs);
+    if (attributes) this.overflow += this.descriptors.add(tenantId, decision, attributes, minuteOf(nowMs));
   }
 
   private addLimited(subjects: LimitedSubject[], nowMs: number): void {

@@ -203,3 +203,43 @@ describe("flushCommands: limited subjects", () => {
     }
   });
 });
+
+describe("flushCommands: callers and descriptors", () => {
+  it("JWT subjects and anonymous addresses go to the hot-caller sets, tenant-qualified in the global ones", () => {
+    const batch = new DecisionBatch();
+    batch.addRequest(req({ keyId: "~alice" }), NOW);
+    batch.addRequest(req({ keyId: undefined, ip: "2001:db8::1" }), NOW);
+    const groups = commandsOf(batch);
+    expect(find(groups.get(T), "ZINCRBY", tk.hotKeys("hour", HOUR))).toEqual([
+      ["ZINCRBY", tk.hotKeys("hour", HOUR), 1, "~alice"],
+      ["ZINCRBY", tk.hotKeys("hour", HOUR), 1, "@2001:db8::1"],
+    ]);
+    expect(find(groups.get(GLOBAL_SCOPE), "ZINCRBY", gk.hotKeys("minute", MINUTE))).toEqual([
+      ["ZINCRBY", gk.hotKeys("minute", MINUTE), 1, `${T}:~alice`],
+      ["ZINCRBY", gk.hotKeys("minute", MINUTE), 1, `${T}:@2001:db8::1`],
+    ]);
+  });
+
+  it("descriptor subjects go to the hot-descriptor sets, refusals only when there are some", () => {
+    const batch = new DecisionBatch();
+    const rule = { name: "per-address", ref: "4", scope: "descriptor" as const, descriptorSlot: "0:4" };
+    batch.addCheck(T, decisionOf([ruleResult(rule, { allowed: false })]), NOW, undefined, { "0:4": "10.0.0.7" });
+    batch.addCheck(T, decisionOf([ruleResult({ ...rule, ref: "5", descriptorSlot: "0:5" })]), NOW, undefined, {
+      "0:5": "=",
+    });
+    const groups = commandsOf(batch);
+    const member = JSON.stringify([T, "4", "10.0.0.7"]);
+    for (const [scope, keys] of [
+      [T, tk],
+      [GLOBAL_SCOPE, gk],
+    ] as const) {
+      expect(find(groups.get(scope), "ZINCRBY", keys.hotDescriptors("minute", MINUTE))).toEqual([
+        ["ZINCRBY", keys.hotDescriptors("minute", MINUTE), 1, member],
+        ["ZINCRBY", keys.hotDescriptors("minute", MINUTE), 1, JSON.stringify([T, "5", "="])],
+      ]);
+      expect(find(groups.get(scope), "ZINCRBY", keys.descriptorRefusals("hour", HOUR))).toEqual([
+        ["ZINCRBY", keys.descriptorRefusals("hour", HOUR), 1, member],
+      ]);
+    }
+  });
+});

@@ -8,8 +8,9 @@
  * - The hour's indexes: the tenant's rule refs with their refusals and would-be refusals (so shadow
  *   rules rank too), the global tenants with their refused requests (pseudo-tenants included, so
  *   unauthenticated refusals show as a line of their own).
- * - Clients (API keys) go to the tenant's and the global hot-key and refusal sets, per minute and
- *   per hour; lowest remaining fractions to the near-limit sets likewise. Scores of the near-limit
+ * - Clients (callers: API keys, JWT subjects, anonymous addresses) go to the tenant's and the global
+ *   hot-key and refusal sets, per minute and per hour; descriptor subjects of Envoy's calls to the
+ *   hot-descriptor sets likewise (their member names the tenant, so it is the same in both); lowest remaining fractions to the near-limit sets likewise. Scores of the near-limit
  *   sets are rounded to 1e-6 so they stay short.
  * - Refused subjects (lib/monitoring/record/limitedSubjects.ts) go to the tenant's and the global per-minute
  *   limited sets (pseudo-tenants too: refused anonymous IPs are "limited right now" as well), one
@@ -83,6 +84,17 @@ export function flushCommands(batch: DecisionBatch, prefix: string): CommandGrou
         if (client.refused > 0) writes.zincr(keys.refusals(resolution, index), member, client.refused, REFUSALS_KEPT);
         for (const [ref, n] of client.refusedByRule)
           writes.zincr(keys.refusals(resolution, index), `${member}/${ref}`, n, REFUSALS_KEPT);
+      }
+    }
+  }
+
+  for (const stats of batch.descriptors.stats.values()) {
+    for (const id of scopesOf(stats.tenantId)) {
+      const { keys, writes } = scope(id);
+      for (const [resolution, index] of periods(stats.minute)) {
+        writes.zincr(keys.hotDescriptors(resolution, index), stats.member, stats.requests, HOT_KEYS_KEPT);
+        if (stats.refused > 0)
+          writes.zincr(keys.descriptorRefusals(resolution, index), stats.member, stats.refused, REFUSALS_KEPT);
       }
     }
   }

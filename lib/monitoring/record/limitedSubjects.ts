@@ -23,7 +23,7 @@ export interface LimitedSubject {
 
 const QUOTA_SOURCES = new Set(["redis", "cache", "fail_local"]);
 /** The longest descriptor subject recorded for "Limited right now". */
-const DESCRIPTOR_SUBJECT_SHOWN = 256;
+export const DESCRIPTOR_SUBJECT_SHOWN = 256;
 const SCOPES = new Set<string>(SCOPE_LIST);
 
 export interface RefusedWho {
@@ -70,15 +70,23 @@ export function limitedMember(subject: LimitedSubject): string {
   return JSON.stringify([subject.tenantId, subject.ref, subject.scope, subject.value]);
 }
 
-export function parseLimitedMember(member: string): LimitedSubject | null {
+/** A member that is a JSON array of `length` strings, read back defensively: null for anything else. */
+export function jsonStringsMember(member: string, length: number): string[] | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(member);
   } catch {
     return null;
   }
-  if (!Array.isArray(parsed) || parsed.length !== 4 || !parsed.every((part) => typeof part === "string")) return null;
-  const [tenantId, ref, scope, value] = parsed as string[];
+  if (!Array.isArray(parsed) || parsed.length !== length || !parsed.every((part) => typeof part === "string"))
+    return null;
+  return parsed as string[];
+}
+
+export function parseLimitedMember(member: string): LimitedSubject | null {
+  const parsed = jsonStringsMember(member, 4);
+  if (!parsed) return null;
+  const [tenantId, ref, scope, value] = parsed;
   if (!SCOPES.has(scope!)) return null;
   return { tenantId: tenantId!, ref: ref!, scope: scope as Scope, value: value! };
 }

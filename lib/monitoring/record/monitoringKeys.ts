@@ -13,6 +13,8 @@
  * | `{T}mr:<epoch hour>`         | zset | rule ref → refusals + would-be refusals: refs with traffic |
  * | `{-}mt:<epoch hour>`         | zset | tenant id → refused requests: tenants with traffic    |
  * | `{S}mk<m|h>:<minute|hour>`   | zset | client → requests, top HOT_KEYS_KEPT                  |
+ * | `{S}me<m|h>:<minute|hour>`   | zset | descriptor subject `[tenantId, ref, value]` (JSON) → ShouldRateLimit calls, top HOT_KEYS_KEPT |
+ * | `{S}mf<m|h>:<minute|hour>`   | zset | descriptor subject → calls its rule refused, top REFUSALS_KEPT |
  * | `{S}mx<m|h>:<minute|hour>`   | zset | client, and client/ref → refusals, top REFUSALS_KEPT  |
  * | `{S}mn<m|h>:<minute|hour>`   | zset | client/ref/capacity → lowest remaining/capacity seen, lowest LOWS_KEPT |
  * | `{S}ml:<minute>`              | zset | refused subject (lib/monitoring/record/limitedSubjects.ts) → latest refusal (epoch ms), newest LIMITED_KEPT |
@@ -21,8 +23,9 @@
  * | `{T}mq`                      | stream | the tenant's request trace for the simulator (lib/monitoring/record/requestTrace.ts) |
  *
  * `<ref>` is a rule's counter ref, or `*` for the tenant's requests as a whole (the global scope
- * keeps only `*`: every real tenant's requests together). A client is a key id in a tenant's keys
- * and `<tenantId>:<keyId>` in the global ones. Every key gets a TTL of RETENTION_MS at each write,
+ * keeps only `*`: every real tenant's requests together). A client is a caller (a key id, a JWT
+ * subject's `~<id>`, an anonymous `@<ip>`: lib/monitoring/record/callerMember.ts) in a tenant's keys
+ * and `<tenantId>:<caller>` in the global ones; near-limit sets hold key ids only. Every key gets a TTL of RETENTION_MS at each write,
  * so nothing is kept longer than 24 h (plus a margin) after its last write; per-second and
  * per-minute hashes hold at most 180 fields, sorted sets at most their `*_KEPT` members, and lists
  * RECENT_DECISIONS_KEPT entries, the trace about SLUICE_SIM_MAX_REQUESTS entries of at most 24 h. The indexes `mr` and `mt` are bounded by the tenant's rule names and
@@ -37,6 +40,9 @@ export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 /** 24 h plus a margin, counted from each key's last write (a minute key's last write is in or just after its minute). */
 export const RETENTION_MS = DAY_MS + 10 * MINUTE_MS;
+
+/** What a tenant id, key id or rule ref must look like to be part of a monitoring key or member. */
+export const SAFE_PART = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The scope of the global keys; never a tenant id (those are 8 base62 characters). */
 export const GLOBAL_SCOPE = "-";
@@ -80,6 +86,10 @@ export interface MonitoringKeys {
   tenants(hour: number): string;
   hotKeys(resolution: Resolution, index: number): string;
   refusals(resolution: Resolution, index: number): string;
+  /** Descriptor subjects of Envoy's calls, scored by calls. */
+  hotDescriptors(resolution: Resolution, index: number): string;
+  /** Descriptor subjects, scored by the calls their rule refused. */
+  descriptorRefusals(resolution: Resolution, index: number): string;
   lows(resolution: Resolution, index: number): string;
   /** Refused subjects of a minute, scored by their latest refusal (epoch ms). */
   limited(minute: number): string;
@@ -103,6 +113,8 @@ export function monitoringKeys(prefix: string, scope: string): MonitoringKeys {
     tenants: (hour) => `${base}t:${hour}`,
     hotKeys: (resolution, index) => `${base}k${letter(resolution)}:${index}`,
     refusals: (resolution, index) => `${base}x${letter(resolution)}:${index}`,
+    hotDescriptors: (resolution, index) => `${base}e${letter(resolution)}:${index}`,
+    descriptorRefusals: (resolution, index) => `${base}f${letter(resolution)}:${index}`,
     lows: (resolution, index) => `${base}n${letter(resolution)}:${index}`,
     limited: (minute) => `${base}l:${minute}`,
     limitedCounts: (minute) => `${base}c:${minute}`,

@@ -45,9 +45,17 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
   "/api/admin/monitoring/hot-keys": {
     get: monitoring(
       "getHotKeys",
-      "The keys with the most requests",
+      "The callers with the most requests",
       listParamsSchema,
-      "The busiest keys in the window.",
+      "The busiest callers in the window: API keys, JWT subjects and anonymous addresses on tenant hosts, each with its `kind` (`key`, `jwt`, `anonymous`).",
+    ),
+  },
+  "/api/admin/monitoring/hot-descriptors": {
+    get: monitoring(
+      "getHotDescriptors",
+      "The Envoy descriptor values with the most calls",
+      listParamsSchema,
+      "The descriptor subjects of Envoy's rate limit calls with the most calls in the window: per rule, the values it counts by, calls and calls refused.",
     ),
   },
   "/api/admin/monitoring/near-limit": {

@@ -1,0 +1,14 @@
+import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { notAllowed } from "@/lib/http/methodNotAllowed";
+import { hotKeysInput } from "@/lib/monitoring/query/monitoringParams";
+import { services } from "@/lib/runtime/services";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const GET = adminRoute("read", async (request) => {
+  const input = hotKeysInput(new URL(request.url).searchParams, Date.now());
+  return Response.json(await services().monitoring.hotDescriptors(input));
+});
+
+export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);
