@@ -72,7 +72,7 @@ export function dataPlaneBed(label: string): DataPlaneBed {
       recorded.push(request);
       monitoring.recordRequest(request);
     },
-    recordCheck: (check) => monitoring.recordCheck(check),
+    recordCheck: (...args) => monitoring.recordCheck(...args),
   };
 
   beforeAll(async () => {
