@@ -289,7 +289,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
       ownRules = key.rules;
       client = { tenantId, key, ip, credential: caller.credential };
     } else {
-      ownRules = deps.access.tenant(tenantId)?.rules ?? [];
+      ownRules = deps.access.rulesFor(tenantId, caller.kind === "jwt" ? { tier: caller.tier } : {});
       callerId = caller.kind === "jwt" ? JWT_SUBJECT_MARK + caller.subject : undefined;
       recordedId = caller.kind === "jwt" ? jwtMonitoringId(caller.subject) : undefined;
       client =
