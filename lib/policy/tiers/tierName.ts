@@ -23,4 +23,3 @@ export const tierNameSchema = z
 
 /** A key's tier in a body: a tier name, or null for none. */
 export const keyTierSchema = tierNameSchema.nullable();
-
