@@ -186,10 +186,12 @@ function record(
   keyId: string | undefined,
   decision: Decision | null,
   attributes?: Readonly<Record<string, string>>,
+  tier?: string,
 ): void {
   deps.recorder?.recordRequest({
     tenantId,
     keyId,
+    tier,
     decision,
     method: request.method,
     path: request.path.slice(0, MAX_PATH_CHARS),
@@ -258,6 +260,8 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   let callerId: string | undefined;
   /** Who the monitoring data shows (a JWT subject in a safe form: hostCaller.ts jwtMonitoringId). */
   let recordedId: string | undefined;
+  /** The caller's tier (lib/policy/tiers), for the simulator's trace. */
+  let tier: string | undefined;
   let ownRules: CompiledRule[];
   let client: Client;
   if (request.hostTenant === undefined) {
@@ -289,7 +293,8 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
       ownRules = key.rules;
       client = { tenantId, key, ip, credential: caller.credential };
     } else {
-      ownRules = deps.access.rulesFor(tenantId, caller.kind === "jwt" ? { tier: caller.tier } : {});
+      tier = caller.kind === "jwt" ? caller.tier : undefined;
+      ownRules = deps.access.rulesFor(tenantId, { tier });
       callerId = caller.kind === "jwt" ? JWT_SUBJECT_MARK + caller.subject : undefined;
       recordedId = caller.kind === "jwt" ? jwtMonitoringId(caller.subject) : undefined;
       client =
@@ -300,6 +305,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   }
 
   if (key) deps.keyUsage?.noteUse(key.id);
+  tier ??= key?.tier;
   const listed = deps.access.tenant(tenantId)?.accessLists?.verdict(ip, key?.id) ?? null;
   if (listed === "deny") {
     count(deps, "access_denied");
@@ -315,7 +321,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   if (listed === "allow") {
     count(deps, "access_allowed");
     deps.metrics?.accessListVerdicts.inc({ verdict: "allow" });
-    record(deps, request, tenantId, recordedId, null);
+    record(deps, request, tenantId, recordedId, null, undefined, tier);
     return { admitted: true, client, headers: {} };
   }
   let matched = deps.enforce ? rulesForRequest(ownRules, request.method, request.path, request.overrideMethod) : [];
@@ -348,7 +354,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     rules = rules.filter((rule) => rule.algorithm !== "concurrency");
   if (rules.length === 0) {
     count(deps, "unmatched");
-    record(deps, request, tenantId, recordedId, null);
+    record(deps, request, tenantId, recordedId, null, undefined, tier);
     return { admitted: true, client, headers: {} };
   }
   const subject: Subject = attributes
@@ -359,7 +365,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
   if (then instanceof Promise) then = await then;
   const [decision, thenDecision] = await timedDecide(deps, rules, subject, then);
   const headers = rateLimitHeaders(decision);
-  record(deps, request, tenantId, recordedId, decision, attributes);
+  record(deps, request, tenantId, recordedId, decision, attributes, tier);
   if (!decision.allowed) {
     count(deps, decision.unavailable ? "unavailable" : "refused", decision);
     return { admitted: false, reply: refusalReply(decision, headers) };
