@@ -48,8 +48,12 @@ describe("tiers on two instances", () => {
     expect((await admin.request("PUT", path("/rules"), [perCaller(2)])).status).toBe(200);
     const tier = await admin.request("PUT", path("/tiers/pro/rules"), [perCaller(5)]);
     expect(tier.status, JSON.stringify(tier.body)).toBe(200);
-    const proKey = await admin.request("POST", path("/keys"), { name: "pro key", tier: "pro" });
-    expect(proKey.status).toBe(201);
+    const created = (name: string) =>
+      admin.request("POST", path("/keys"), { name, tier: "pro" }).then((res) => {
+        expect(res.status).toBe(201);
+        return res.body as { id: string; key: string };
+      });
+    const proKey = await created("pro key");
     const plainKey = await admin.createKey(tenant.id, "plain key");
 
     const withKey = (url: string, key: string) =>
@@ -73,7 +77,7 @@ describe("tiers on two instances", () => {
     };
     const pro = [200, 200, 200, 200, 200, 429];
     const plain = [200, 200, 429];
-    expect(await alternate((url) => withKey(url, proKey.body.key as string), 6)).toEqual(pro);
+    expect(await alternate((url) => withKey(url, proKey.key), 6)).toEqual(pro);
     expect(await alternate((url) => withKey(url, plainKey.key), 3)).toEqual(plain);
     expect(await alternate((url) => withToken(url, "alice", "pro"), 6)).toEqual(pro);
     expect(await alternate((url) => withToken(url, "bob"), 3)).toEqual(plain);
@@ -81,18 +85,17 @@ describe("tiers on two instances", () => {
     expect(await alternate((url) => withToken(url, "carol", "enterprise"), 3)).toEqual(plain);
 
     // Out of the tier through A: on B the key has the tenant's limit of 2 (5 used already).
-    const fresh = await admin.request("POST", path("/keys"), { name: "moving key", tier: "pro" });
+    const fresh = await created("moving key");
     await waitUntil(
-      async () => (await withKey(servers.b.url, fresh.body.key as string)).status === 200,
+      async () => (await withKey(servers.b.url, fresh.key)).status === 200,
       10_000,
       "B knows the new key",
     );
-    expect((await admin.request("PATCH", `/api/admin/keys/${fresh.body.id}`, { tier: null })).status).toBe(200);
+    expect((await admin.request("PATCH", `/api/admin/keys/${fresh.id}`, { tier: null })).status).toBe(200);
     await waitUntil(
       async () =>
-        (await withKey(servers.b.url, fresh.body.key as string)).headers
-          .get("ratelimit-policy")
-          ?.includes('"per-caller";q=2') ?? false,
+        (await withKey(servers.b.url, fresh.key)).headers.get("ratelimit-policy")?.includes('"per-caller";q=2') ??
+        false,
       10_000,
       "B applies the key's new tier",
     );
