@@ -143,22 +143,13 @@ export async function setKeyExpiryIn(
   keyId: string,
   expiresAt: Date | null,
   note: KeyChangeNote = {},
-): Promise<{ key: KeyView; changed: boolean; audit?: AuditEventView }> {
-  const row = await tx.apiKey.findUnique({ where: { id: keyId } });
-  if (!row) throw keyMissing(keyId);
-  if (row.revokedAt) throw new AppError("conflict", `API key ${keyId} is revoked; its expiry cannot be changed.`);
-  if ((row.expiresAt?.getTime() ?? null) === (expiresAt?.getTime() ?? null))
-    return { key: keyView(row), changed: false };
-  const updated = await tx.apiKey.update({ where: { id: keyId }, data: { expiresAt } });
-  const audit = await recordAudit(tx, actor, {
-    action: note.action ?? "key.expiry",
-    target: `key:${keyId}`,
-    tenantId: row.tenantId,
-    before: keyView(row),
-    after: keyView(updated),
-    revertOf: note.revertOf,
+): Promise<KeyFieldChange> {
+  return setKeyFieldIn(tx, actor, keyId, note, {
+    what: "expiry",
+    action: "key.expiry",
+    same: (row) => (row.expiresAt?.getTime() ?? null) === (expiresAt?.getTime() ?? null),
+    data: { expiresAt },
   });
-  return { key: keyView(updated), changed: true, audit };
 }
 
 /**
@@ -173,14 +164,33 @@ export async function setKeyTierIn(
   keyId: string,
   tier: string | null,
   note: KeyChangeNote = {},
-): Promise<{ key: KeyView; changed: boolean; audit?: AuditEventView }> {
+): Promise<KeyFieldChange> {
+  return setKeyFieldIn(tx, actor, keyId, note, {
+    what: "tier",
+    action: "key.tier",
+    same: (row) => row.tier === tier,
+    data: { tier },
+  });
+}
+
+type KeyFieldChange = { key: KeyView; changed: boolean; audit?: AuditEventView };
+
+/** One audited change of a live key's field: 409 for a revoked key, nothing done when `same`. */
+async function setKeyFieldIn(
+  tx: Tx,
+  actor: Actor,
+  keyId: string,
+  note: KeyChangeNote,
+  change: { what: string; action: string; same: (row: KeyRow) => boolean; data: Prisma.ApiKeyUpdateInput },
+): Promise<KeyFieldChange> {
   const row = await tx.apiKey.findUnique({ where: { id: keyId } });
   if (!row) throw keyMissing(keyId);
-  if (row.revokedAt) throw new AppError("conflict", `API key ${keyId} is revoked; its tier cannot be changed.`);
-  if (row.tier === tier) return { key: keyView(row), changed: false };
-  const updated = await tx.apiKey.update({ where: { id: keyId }, data: { tier } });
+  if (row.revokedAt)
+    throw new AppError("conflict", `API key ${keyId} is revoked; its ${change.what} cannot be changed.`);
+  if (change.same(row)) return { key: keyView(row), changed: false };
+  const updated = await tx.apiKey.update({ where: { id: keyId }, data: change.data });
   const audit = await recordAudit(tx, actor, {
-    action: note.action ?? "key.tier",
+    action: note.action ?? change.action,
     target: `key:${keyId}`,
     tenantId: row.tenantId,
     before: keyView(row),
