@@ -167,7 +167,11 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
       ...(k.tier !== null ? { tier: k.tier } : {}),
       overrides,
       // The tier's merged set is shared: one merge per tier per load, then only the key's own.
-      rules: layerRules((k.tier !== null ? tenant.tiers?.get(k.tier)?.rules : undefined) ?? tenant.rules, [], overrides),
+      rules: layerRules(
+        (k.tier !== null ? tenant.tiers?.get(k.tier)?.rules : undefined) ?? tenant.rules,
+        [],
+        overrides,
+      ),
     });
   }
   return out;

@@ -16,7 +16,9 @@ export function rulesFingerprint(tenant: TenantAccess | null | undefined): strin
   const keys = [...tenant.keys.values()]
     .filter((key) => key.overrides.length > 0 || key.tier !== undefined)
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((key) => (key.tier === undefined ? [key.id, ruleParts(key.overrides)] : [key.id, ruleParts(key.overrides), key.tier]));
+    .map((key) =>
+      key.tier === undefined ? [key.id, ruleParts(key.overrides)] : [key.id, ruleParts(key.overrides), key.tier],
+    );
   if (!tenant.tiers) return JSON.stringify([ruleParts(tenant.rules), keys]);
   const tiers = [...tenant.tiers].sort(byName).map(([name, tier]) => [name, ruleParts(tier.own)]);
   return JSON.stringify([ruleParts(tenant.rules), keys, tiers]);
