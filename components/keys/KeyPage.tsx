@@ -1,7 +1,7 @@
 "use client";
 /**
- * `/keys/[keyId]`: the key, its effective rules (tenant rules and its overrides told apart), the
- * overrides editor, its remaining quota and its recent decisions, all live. A revoked key is
+ * `/keys/[keyId]`: the key, its tier (editable), its effective rules (tenant rules, its tier's and
+ * its overrides told apart), the overrides editor, its remaining quota and its recent decisions, all live. A revoked key is
  * marked as such and offers no editing.
  */
 import Link from "next/link";
@@ -12,6 +12,7 @@ import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { KeyQuotaCard } from "./KeyQuotaCard";
 import { KeyExpiryForm } from "./KeyExpiryForm";
+import { KeyTierForm } from "./KeyTierForm";
 import { ExpiredBadge, hasExpired, RevokedBadge } from "./KeysCard";
 import { useKey } from "./keyQueries";
 import { useTenant } from "@/components/tenants/tenantQueries";
@@ -87,16 +88,21 @@ export default function KeyPage({ keyId }: { keyId: string }) {
             <dd>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "never"}</dd>
             <dt>Expires</dt>
             <dd data-testid="key-expires">{k.expiresAt ? formatDateTime(k.expiresAt) : "never"}</dd>
+            <dt>Tier</dt>
+            <dd data-testid="key-tier">{k.tier ? <code>{k.tier}</code> : "none"}</dd>
           </dl>
           {isAdmin && !revoked ? (
-            <KeyExpiryForm key={k.expiresAt ?? "never"} keyId={k.id} tenantId={k.tenantId} expiresAt={k.expiresAt} />
+            <>
+              <KeyExpiryForm key={k.expiresAt ?? "never"} keyId={k.id} tenantId={k.tenantId} expiresAt={k.expiresAt} />
+              <KeyTierForm key={k.tier ?? ""} keyId={k.id} tenantId={k.tenantId} tier={k.tier} />
+            </>
           ) : null}
         </section>
         <section className="card" aria-labelledby="effective-rules-heading">
           <h2 id="effective-rules-heading">Effective rules</h2>
           <p className="hint">
-            What this key&apos;s requests are checked against: the tenant&apos;s rules, with a same-named key override
-            in its place, and other overrides added.
+            What this key&apos;s requests are checked against: the tenant&apos;s rules, then its tier&apos;s, then its
+            own overrides, each replacing rules of the same name and adding the others.
           </p>
           {k.rules.effective.length === 0 ? (
             <Empty>No rules apply: this key is not limited.</Empty>

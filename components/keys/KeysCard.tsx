@@ -51,6 +51,7 @@ export function KeysCard({ tenantId, canEdit }: { tenantId: string; canEdit: boo
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Prefix</th>
+                <th scope="col">Tier</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Expires</th>
@@ -71,6 +72,7 @@ export function KeysCard({ tenantId, canEdit }: { tenantId: string; canEdit: boo
                   <td>
                     <code>{key.prefix}</code>
                   </td>
+                  <td>{key.tier ? <code>{key.tier}</code> : <span className="muted">none</span>}</td>
                   <td>{formatDateTime(key.createdAt)}</td>
                   <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : <span className="muted">never</span>}</td>
                   <td>{key.expiresAt ? formatDateTime(key.expiresAt) : <span className="muted">never</span>}</td>

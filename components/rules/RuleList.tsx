@@ -1,13 +1,13 @@
 /**
  * A rule list, read-only: what is in force. With `source` on each rule (a key's effective rules),
- * a badge tells tenant rules from the key's overrides.
+ * a badge tells tenant rules from its tier's rules and the key's overrides.
  */
 import type { Rule } from "@/lib/policy/rules/ruleSchema";
 import { ALGORITHM_GUIDE, describeDuration } from "./algorithmGuide";
 import { descriptorText } from "./envoyDescriptor";
 import styles from "./RuleEditor.module.css";
 
-export type RuleSource = "tenant" | "override";
+export type RuleSource = "tenant" | "tier" | "override";
 export type ListedRule = Rule & { source?: RuleSource };
 
 export function describeMatch(rule: Rule): string {
@@ -17,6 +17,12 @@ export function describeMatch(rule: Rule): string {
 }
 
 export function SourceBadge({ source }: { source: RuleSource }) {
+  if (source === "tier")
+    return (
+      <span className={`badge ${styles.overrideBadge}`} title="The rule of this key's tier (plan)">
+        tier rule
+      </span>
+    );
   return source === "override" ? (
     <span className={`badge ${styles.overrideBadge}`} title="This key's own rule">
       key override

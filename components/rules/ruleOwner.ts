@@ -1,25 +1,31 @@
 /**
- * Whose rule list the editor edits: a tenant's rules or a key's overrides. Each owner has its
- * admin API path and the very schema its PUT route validates with (lib/control/admin/schemas.ts).
+ * Whose rule list the editor edits: a tenant's rules, a key's overrides or a tier's rules. Each
+ * owner has its admin API path and the very schema its PUT route validates with
+ * (lib/control/admin/schemas.ts).
  */
-import { keyRulesSchema, tenantRulesSchema } from "@/lib/control/admin/schemas";
+import { keyRulesSchema, tenantRulesSchema, tierRulesSchema } from "@/lib/control/admin/schemas";
 import { SCOPES, type Scope } from "@/lib/limiter/types";
 
-export type RuleOwner = { kind: "tenant"; tenantId: string } | { kind: "key"; keyId: string };
+export type RuleOwner =
+  | { kind: "tenant"; tenantId: string }
+  | { kind: "key"; keyId: string }
+  | { kind: "tier"; tenantId: string; tier: string };
 
 export function rulesPath(owner: RuleOwner): string {
+  if (owner.kind === "tier")
+    return `/api/admin/tenants/${encodeURIComponent(owner.tenantId)}/tiers/${encodeURIComponent(owner.tier)}/rules`;
   return owner.kind === "tenant"
     ? `/api/admin/tenants/${encodeURIComponent(owner.tenantId)}/rules`
     : `/api/admin/keys/${encodeURIComponent(owner.keyId)}/rules`;
 }
 
 export function ruleListSchemaFor(owner: RuleOwner) {
-  return owner.kind === "tenant" ? tenantRulesSchema : keyRulesSchema;
+  return owner.kind === "tenant" ? tenantRulesSchema : owner.kind === "tier" ? tierRulesSchema : keyRulesSchema;
 }
 
 /**
- * A key override may not charge the whole tenant or an identifier, nor answer Envoy (a call carries
- * no API key); offering them would only earn a 422.
+ * A key override or a tier rule may not charge the whole tenant or an identifier, nor answer Envoy
+ * (a call carries no caller); offering them would only earn a 422.
  */
 export function scopesFor(owner: RuleOwner): readonly Scope[] {
   return owner.kind === "tenant"
@@ -39,10 +45,14 @@ export const SCOPE_HINT: Record<Scope, string> = {
 
 /** React Query key of an owner's rule list. */
 export function rulesQueryKey(owner: RuleOwner): readonly unknown[] {
+  if (owner.kind === "tier") return ["tenant", owner.tenantId, "tiers", owner.tier, "rules"];
   return owner.kind === "tenant" ? ["tenant", owner.tenantId, "rules"] : ["key", owner.keyId, "rules"];
 }
 
-/** Query keys under which the owner's other views live (a key's effective rules and quota). */
+/**
+ * Query keys under which the owner's other views live (a key's effective rules and quota; a tier's
+ * list of tiers and, through the tenant, its keys' views).
+ */
 export function ownerQueryPrefix(owner: RuleOwner): readonly unknown[] {
-  return owner.kind === "tenant" ? ["tenant", owner.tenantId] : ["key", owner.keyId];
+  return owner.kind === "key" ? ["key", owner.keyId] : ["tenant", owner.tenantId];
 }

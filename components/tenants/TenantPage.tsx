@@ -1,6 +1,6 @@
 "use client";
 /**
- * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), its gateway upstream, its hosts and callers, its access lists, each key's
+ * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), its tiers, its gateway upstream, its hosts and callers, its access lists, each key's
  * remaining quota live, its own traffic charts (with Envoy's hot descriptors when it has descriptor rules), and links to its audit log and its rule simulator.
  */
 import Link from "next/link";
@@ -24,6 +24,7 @@ import { AccessListsCard } from "./AccessListsCard";
 import { AlertsCard } from "./AlertsCard";
 import { UpstreamCard } from "./UpstreamCard";
 import { IdentityCard } from "./IdentityCard";
+import { TiersCard } from "./TiersCard";
 
 export default function TenantPage({ tenantId }: { tenantId: string }) {
   const isAdmin = useIsAdmin();
@@ -68,10 +69,11 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
         <RuleEditor
           owner={{ kind: "tenant", tenantId }}
           heading="Rules"
-          description="Every request of this tenant is checked against all matching rules at once, by the path the protected API sees (through the gateway without /api/v1); a key's overrides replace rules of the same name."
+          description="Every request of this tenant is checked against all matching rules at once, by the path the protected API sees (through the gateway without /api/v1); a tier's rules, then a key's overrides, replace rules of the same name."
           emptyText="No rules: this tenant's keys are not limited."
           gatewayUpstream={tenant.data.upstream !== null}
         />
+        <TiersCard tenantId={tenantId} canEdit={isAdmin} />
         <IdentifierOverridesCard tenantId={tenantId} canEdit={isAdmin} />
         <UpstreamCard tenant={tenant.data} canEdit={isAdmin} />
         <IdentityCard tenantId={tenantId} canEdit={isAdmin} />

@@ -8,6 +8,8 @@ import { RULE_NAME_MAX, RULE_NAME_PATTERN } from "../../common/fieldLimits";
 import { AppError } from "../../http/errors";
 import { isId } from "../../common/ids";
 import { AUDIT_ID_PATTERN } from "./querySchemas";
+import { tierNameSchema } from "../../policy/tiers/tierName";
+import { parseInput } from "../../http/validate";
 
 const notAnId = (what: string, shape: string) => new AppError("not_found", `No ${what} with this id: ${shape}.`);
 
@@ -40,4 +42,12 @@ export function ruleNameParam(value: string): string {
   if (!RULE_NAME_PATTERN.test(value))
     throw notAnId("rule", `a rule name is 1-${RULE_NAME_MAX} characters of a-z, 0-9, _ and -`);
   return value;
+}
+
+/**
+ * Tier names (lib/policy/tiers/tierName.ts) in a path: a 422 naming `tier`, not a 404, since a tier
+ * is made by naming it (PUT .../tiers/{tier}/rules): the name is input, not an id.
+ */
+export function tierNameParam(value: string): string {
+  return parseInput(tierNameSchema, value, ["tier"]);
 }

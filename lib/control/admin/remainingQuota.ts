@@ -19,7 +19,7 @@ import type { CompiledRule } from "../../policy/compiled/effectiveRules";
 import { AppError } from "../../http/errors";
 import type { Limiter } from "../../limiter/decide";
 import { capacityOf, LimiterUnavailableError, type RuleResult, type Subject } from "../../limiter/types";
-import type { RuleSource } from "../../policy/compiled/keyRules";
+import { sourceOf, type RuleSource } from "../../policy/compiled/keyRules";
 
 export interface RuleQuota {
   name: string;
@@ -48,7 +48,7 @@ function quotaOf(compiled: CompiledRule, result: RuleResult | undefined): RuleQu
   const rule = compiled.rule;
   return {
     name: rule.name,
-    source: compiled.override ? "override" : "tenant",
+    source: sourceOf(compiled),
     scope: rule.scope,
     algorithm: rule.algorithm,
     mode: rule.mode,

@@ -10,7 +10,9 @@
  *   may have leaked; lib/policy/audit/revertPlan.ts). Reverting an un-revoke recorded before that rule
  *   revokes the key again (409 if it already is revoked).
  * - Key expiry: sets the event's `before` expiry again (409 when the key is revoked since, or
- *   already has that expiry).
+ *   already has that expiry). Key tier: likewise with the `before` tier.
+ * - A tier's rules (PUT or DELETE .../tiers/{tier}/rules): the event's `before` list, through the
+ *   same schema as PUT.
  * - Upstream (PUT or DELETE .../upstream): the event's `before` upstream is set again through the
  *   same schema as PUT, or, when there was none, the upstream is removed (409 if there is none now).
  *   A signing secret is never in the audit log: a signed `before` keeps the secret stored now, and
@@ -28,7 +30,7 @@
 import type { z } from "zod";
 import type { Prisma } from "../../db/generated/client";
 import { getDb } from "../../db/client";
-import { revokeKeyIn, setKeyExpiryIn } from "../../policy/keys/keyStore";
+import { revokeKeyIn, setKeyExpiryIn, setKeyTierIn } from "../../policy/keys/keyStore";
 import { auditView, type Actor, type AuditEventView } from "../../policy/audit/auditLog";
 import { revertAction, revertPlan, type RevertPlan } from "../../policy/audit/revertPlan";
 import { AppError } from "../../http/errors";
@@ -39,7 +41,7 @@ import { deleteUpstreamIn, putUpstreamIn } from "../../policy/upstreams/upstream
 import type { Rule } from "../../policy/rules/ruleSchema";
 import { accessListsSchema } from "../../policy/access/accessListSchema";
 import { replaceAccessListsIn } from "../../policy/access/accessListStore";
-import { keyRulesSchema, tenantRulesSchema } from "./schemas";
+import { keyRulesSchema, tenantRulesSchema, tierRulesSchema } from "./schemas";
 import { identifierOverrideListSchema } from "../../policy/overrides/overrideSchema";
 import { replaceOverridesIn } from "../../policy/overrides/overrideStore";
 import { identitySchema } from "../../policy/identity/identitySchema";
@@ -55,7 +57,8 @@ export interface RevertResult {
 }
 
 function validRules(event: AuditEventView, plan: Extract<RevertPlan, { kind: "rules" }>): Rule[] {
-  const schema = plan.owner.kind === "tenant" ? tenantRulesSchema : keyRulesSchema;
+  const schema =
+    plan.owner.kind === "tenant" ? tenantRulesSchema : plan.owner.kind === "tier" ? tierRulesSchema : keyRulesSchema;
   const parsed = schema.safeParse(plan.rules);
   if (parsed.success) return parsed.data;
   const [field, messages] = Object.entries(fieldErrors(parsed.error))[0] ?? ["", ["invalid"]];
@@ -150,6 +153,15 @@ async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<Rever
         throw new AppError(
           "conflict",
           `Audit event ${event.id} cannot be reverted: API key ${plan.keyId} already has that expiry.`,
+        );
+      return { revert: saved.audit, tenantId: saved.key.tenantId };
+    }
+    case "key_tier": {
+      const saved = await targetMustExist(event, () => setKeyTierIn(tx, actor, plan.keyId, plan.tier, note));
+      if (!saved.audit)
+        throw new AppError(
+          "conflict",
+          `Audit event ${event.id} cannot be reverted: API key ${plan.keyId} is already in that tier.`,
         );
       return { revert: saved.audit, tenantId: saved.key.tenantId };
     }

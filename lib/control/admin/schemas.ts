@@ -5,7 +5,8 @@
  * lib/policy/rules/ruleSchema.ts.
  */
 import { z } from "zod";
-import { futureExpiresAtSchema } from "../../policy/keys/keyExpiry";
+import { expiresAtSchema, futureExpiresAtSchema } from "../../policy/keys/keyExpiry";
+import { keyTierSchema, tierNameSchema } from "../../policy/tiers/tierName";
 import { DISPLAY_NAME_MAX } from "../../common/fieldLimits";
 import { ruleListSchema } from "../../policy/rules/ruleSchema";
 import { plainText } from "../../common/textInput";
@@ -21,26 +22,48 @@ export const displayNameSchema = plainText(
 );
 
 export const createTenantSchema = z.object({ name: displayNameSchema }).strict();
-/** `expiresAt` (optional): when the key stops working, see lib/policy/keys/keyExpiry.ts. */
+/**
+ * `expiresAt` (optional): when the key stops working, see lib/policy/keys/keyExpiry.ts; `tier`
+ * (optional): the tier (plan) it is in, lib/policy/tiers/tierName.ts.
+ */
 export const createKeySchema = z
-  .object({ name: displayNameSchema, expiresAt: futureExpiresAtSchema().optional() })
+  .object({ name: displayNameSchema, expiresAt: futureExpiresAtSchema().optional(), tier: tierNameSchema.optional() })
   .strict();
+
+/** PATCH /api/admin/keys/{keyId}: a new expiry, a new tier (null: none), or both. */
+export const keyPatchSchema = z
+  .object({ expiresAt: expiresAtSchema.optional(), tier: keyTierSchema.optional() })
+  .strict()
+  .refine((patch) => patch.expiresAt !== undefined || patch.tier !== undefined, {
+    message: "send expiresAt, tier or both",
+  });
 
 export const tenantRulesSchema = ruleListSchema;
 
-/** Key overrides: like tenant rules, but never charging the whole tenant or an identifier. */
-export const keyRulesSchema = ruleListSchema.superRefine((rules, ctx) => {
-  rules.forEach((rule, i) => {
-    // descriptor: Envoy's rate limit service calls carry no API key, so a key's rule could never apply.
-    if (rule.scope === "tenant" || rule.scope === "identifier" || rule.scope === "descriptor") {
-      ctx.addIssue({
-        code: "custom",
-        path: [i, "scope"],
-        message: `a key rule may not have scope ${rule.scope} (use key, ip, header or query)`,
-      });
-    }
+/**
+ * Override rules (a key's, or a tier's: `owner` says which in messages): like tenant rules, but
+ * never charging the whole tenant or an identifier.
+ */
+function overrideRulesSchema(owner: "key" | "tier") {
+  return ruleListSchema.superRefine((rules, ctx) => {
+    rules.forEach((rule, i) => {
+      // descriptor: Envoy's rate limit service calls carry no API key or tier, so such a rule could never apply.
+      if (rule.scope === "tenant" || rule.scope === "identifier" || rule.scope === "descriptor") {
+        ctx.addIssue({
+          code: "custom",
+          path: [i, "scope"],
+          message: `a ${owner} rule may not have scope ${rule.scope} (use key, ip, header or query)`,
+        });
+      }
+    });
   });
-});
+}
+
+/** Key overrides (PUT /api/admin/keys/{keyId}/rules). */
+export const keyRulesSchema = overrideRulesSchema("key");
+/** A tier's rules (PUT /api/admin/tenants/{tenantId}/tiers/{tier}/rules): the same as a key's overrides. */
+export const tierRulesSchema = overrideRulesSchema("tier");
 
 export type CreateTenantInput = z.input<typeof createTenantSchema>;
 export type CreateKeyInput = z.input<typeof createKeySchema>;
+export type KeyPatchInput = z.input<typeof keyPatchSchema>;

@@ -15,10 +15,12 @@ import { keyPaths } from "./paths/keys";
 import { monitoringPaths } from "./paths/monitoring";
 import { systemPaths } from "./paths/system";
 import { tenantPaths } from "./paths/tenants";
+import { tierPaths } from "./paths/tiers";
 
 export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [
   dataPlanePaths,
   tenantPaths,
+  tierPaths,
   gatewayPaths,
   accessListPaths,
   alertPaths,

@@ -25,8 +25,8 @@ export const SLICE_MS = 10;
 
 export interface ReplayPass {
   tenantId: string;
-  /** The rule set a request of this key (null: no key) is checked against. */
-  rulesOf(keyId: string | null): CompiledRule[];
+  /** The rule set a request of this key (null: no key) in this tier (absent: none) is checked against. */
+  rulesOf(keyId: string | null, tier?: string): CompiledRule[];
   /** The tenant's access lists (absent: none). */
   accessLists?: AccessMatcher;
 }
@@ -68,7 +68,7 @@ export async function replayPass(entries: readonly TraceEntry[], pass: ReplayPas
     if (listed === "deny") refused[i] = 1;
     if (listed) continue;
     // Concurrency and header/query rules are not replayed: the trace holds neither durations nor attributes (simulator.ts).
-    const rules = replayedRules(rulesForRequest(pass.rulesOf(entry.keyId), entry.method, entry.path));
+    const rules = replayedRules(rulesForRequest(pass.rulesOf(entry.keyId, entry.tier), entry.method, entry.path));
     if (rules.length === 0) continue;
     const ip = entry.ip ?? "unknown";
     const id = `${entry.keyId ?? ""} ${ip}`;

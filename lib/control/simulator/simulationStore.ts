@@ -1,6 +1,6 @@
 /**
- * What a simulation reads from Postgres: that the tenant exists, its rules and the overrides of the
- * keys in the trace, compiled exactly as enforcement compiles them (lib/policy/compiled/compiledRules.ts: same
+ * What a simulation reads from Postgres: that the tenant exists, its rules, the overrides of the
+ * keys in the trace and the rules of the tiers its callers were in, compiled exactly as enforcement compiles them (lib/policy/compiled/compiledRules.ts: same
  * `compileRule`, same counter refs), every rule name's counter ref, the tenant's access lists, and
  * key names for the answer.
  * An interface so the simulator can be tested with injected rules.
@@ -17,6 +17,8 @@ export interface TenantRuleSets {
   tenant: CompiledRule[];
   /** Overrides per key id (absent or empty: none). */
   overrides: Map<string, CompiledRule[]>;
+  /** Rules per tier (lib/policy/tiers; absent or empty: none). */
+  tiers?: Map<string, CompiledRule[]>;
   /** Counter ref per rule name the tenant ever had. */
   refs: Map<string, string>;
 }
@@ -24,7 +26,7 @@ export interface TenantRuleSets {
 export interface SimulationStore {
   /** Throws AppError `not_found` for an unknown tenant. */
   assertTenant(tenantId: string): Promise<void>;
-  ruleSets(tenantId: string, keyIds: string[]): Promise<TenantRuleSets>;
+  ruleSets(tenantId: string, keyIds: string[], tiers?: string[]): Promise<TenantRuleSets>;
   keyNames(keyIds: string[]): Promise<Map<string, string>>;
   /** The tenant's access lists as stored now (absent: the replay applies none). */
   accessLists?(tenantId: string): Promise<AccessLists>;
@@ -34,9 +36,14 @@ export const prismaSimulationStore: SimulationStore = {
   async assertTenant(tenantId) {
     await getTenant(tenantId);
   },
-  async ruleSets(tenantId, keyIds) {
-    const [sets, refs] = await Promise.all([loadCompiledRules(tenantId, keyIds), listRuleRefs(tenantId)]);
-    return { tenant: sets.tenant, overrides: sets.overrides, refs: new Map(refs.map((r) => [r.name, r.ref])) };
+  async ruleSets(tenantId, keyIds, tiers = []) {
+    const [sets, refs] = await Promise.all([loadCompiledRules(tenantId, keyIds, tiers), listRuleRefs(tenantId)]);
+    return {
+      tenant: sets.tenant,
+      overrides: sets.overrides,
+      tiers: sets.tiers,
+      refs: new Map(refs.map((r) => [r.name, r.ref])),
+    };
   },
   accessLists: getAccessLists,
   async keyNames(keyIds) {

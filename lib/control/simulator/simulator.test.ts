@@ -8,7 +8,7 @@
  * - the replay yields to the event loop while it works.
  */
 import { describe, expect, it } from "vitest";
-import { compileRule, type CompiledRule } from "../../policy/compiled/effectiveRules";
+import { compileRule, compileTierRule, type CompiledRule } from "../../policy/compiled/effectiveRules";
 import { AppError } from "../../http/errors";
 import { traceFields, type TraceEntry } from "../../monitoring/record/requestTrace";
 import type { RedisClient } from "../../redis/connect";
@@ -219,5 +219,41 @@ describe("a simulation with access lists", () => {
     expect(result.current).toMatchObject({ allowed: 60, refused: 40 });
     // Candidate without rules: only the denied 25 are refused.
     expect(result.candidate).toMatchObject({ allowed: 75, refused: 25 });
+  });
+});
+
+describe("a simulation with tiers", () => {
+  it("replays each request with its recorded tier's rules over the tenant's, current and candidate alike", async () => {
+    // 20 requests of one JWT subject in tier `pro`, 20 of a key in no tier, one a second.
+    const trace: TraceEntry[] = Array.from({ length: 40 }, (_, i) => ({
+      tenantId: TENANT,
+      atMs: T0 + i * 1_000,
+      keyId: i % 2 === 0 ? "~alice" : "Kplain01",
+      ...(i % 2 === 0 ? { tier: "pro" } : {}),
+      ip: "198.51.100.1",
+      method: "GET",
+      path: "/api/v1/echo",
+      cost: 1,
+      decision: "allowed" as const,
+      refusedBy: null,
+    }));
+    const { redis } = traceRedis(trace);
+    const perKey = (limit: number) => ({ name: "per-key", scope: "key" as const, limit, windowMs: 3_600_000 });
+    const base = store([perKey(5)]);
+    const pro = ruleListSchema.parse([perKey(15)]).map((rule) => compileTierRule(rule, "r0", "pro"));
+    const asked: (string[] | undefined)[] = [];
+    const withTiers: SimulationStore = {
+      ...base,
+      async ruleSets(tenantId, keyIds, tiers) {
+        asked.push(tiers);
+        return { ...(await base.ruleSets(tenantId, keyIds)), tiers: new Map([["pro", pro]]) };
+      },
+    };
+    const simulator = createSimulator({ redis, prefix: "t:", store: withTiers, clock: () => T0 + 86_400_000 });
+    const result = await simulator.simulate(TENANT, { rules: rules([perKey(2)]), fromMs: T0, toMs: T0 + 3_600_000 });
+    expect(asked).toEqual([["pro"]]);
+    // Current: alice (pro) 15 of 20, the plain key 5 of 20. Candidate: the tier's 15 still hold for alice; 2 for the key.
+    expect(result.current).toMatchObject({ allowed: 20, refused: 20 });
+    expect(result.candidate).toMatchObject({ allowed: 17, refused: 23 });
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The rule simulator: replays a tenant's recorded requests (lib/monitoring/record/requestTrace.ts) twice
  * through the reference models the Lua limiter mirrors (replayPass.ts), once with the tenant's
- * rules as they are now and once with candidate rules in place of the tenant-level rules (key
- * overrides apply in both, merged as enforcement merges them), and answers both side by side
+ * rules as they are now and once with candidate rules in place of the tenant-level rules (the
+ * rules of the tier each request's caller was in, as recorded, and key overrides apply in both,
+ * layered as enforcement layers them: lib/policy/compiled/effectiveRules.ts), and answers both side by side
  * (lib/control/simulator/simulationResult.ts).
  *
  * Contract
@@ -28,7 +29,7 @@
  *   AppError `limiter_unavailable` (503); Postgres down as everywhere (503).
  */
 import { compileAccessLists } from "../../policy/access/accessMatcher";
-import { compileRule, mergeRules, type CompiledRule } from "../../policy/compiled/effectiveRules";
+import { compileRule, layerRules, type CompiledRule } from "../../policy/compiled/effectiveRules";
 import { AppError } from "../../http/errors";
 import { LimiterUnavailableError } from "../../limiter/types";
 import type { TraceEntry } from "../../monitoring/record/requestTrace";
@@ -77,13 +78,21 @@ function compileCandidate(rules: Rule[], refs: Map<string, string>): CompiledRul
   return rules.map((rule, i) => compileRule(rule, refs.get(rule.name) ?? `s-${i}`, false));
 }
 
-/** Memoised per key: a key's merged rule set, as enforcement builds it. */
-function ruleSetsOf(tenantRules: CompiledRule[], sets: TenantRuleSets): (keyId: string | null) => CompiledRule[] {
+/** Memoised per key and tier: a caller's layered rule set (tenant, tier, key), as enforcement builds it. */
+function ruleSetsOf(
+  tenantRules: CompiledRule[],
+  sets: TenantRuleSets,
+): (keyId: string | null, tier?: string) => CompiledRule[] {
   const merged = new Map<string, CompiledRule[]>();
-  return (keyId) => {
-    if (keyId === null) return tenantRules;
-    let rules = merged.get(keyId);
-    if (!rules) merged.set(keyId, (rules = mergeRules(tenantRules, sets.overrides.get(keyId) ?? [])));
+  return (keyId, tier) => {
+    if (keyId === null && tier === undefined) return tenantRules;
+    const id = `${keyId ?? ""} ${tier ?? ""}`;
+    let rules = merged.get(id);
+    if (!rules) {
+      const tierRules = tier !== undefined ? sets.tiers?.get(tier) : undefined;
+      const keyRules = keyId !== null ? sets.overrides.get(keyId) : undefined;
+      merged.set(id, (rules = layerRules(tenantRules, tierRules, keyRules)));
+    }
     return rules;
   };
 }
@@ -128,8 +137,9 @@ export function createSimulator(deps: SimulatorDeps): Simulator {
 
   async function replayBoth(tenantId: string, entries: TraceEntry[], candidateRules: Rule[]) {
     const keyIds = [...new Set(entries.flatMap((e) => (e.keyId === null ? [] : [e.keyId])))];
+    const tiers = [...new Set(entries.flatMap((e) => (e.tier === undefined ? [] : [e.tier])))];
     const [sets, lists] = await Promise.all([
-      deps.store.ruleSets(tenantId, keyIds),
+      deps.store.ruleSets(tenantId, keyIds, tiers),
       deps.store.accessLists?.(tenantId),
     ]);
     const accessLists = lists ? compileAccessLists(lists) : undefined;

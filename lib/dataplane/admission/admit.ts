@@ -201,6 +201,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
       decision,
       tenantId,
       recordedId,
+      tier: client.tier ?? client.key?.tier,
       attributes,
     };
   }

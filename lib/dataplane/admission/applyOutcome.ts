@@ -60,6 +60,7 @@ function record(recorder: DecisionSink, outcome: Admission, request: RecordedReq
   recorder.recordRequest({
     tenantId,
     keyId: outcome.recordedId,
+    tier: outcome.kind === "admitted" ? (outcome.client.tier ?? outcome.client.key?.tier) : outcome.tier,
     decision: outcome.decision ?? null,
     method: request.method,
     path: request.path.slice(0, MAX_PATH_CHARS),

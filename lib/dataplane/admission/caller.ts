@@ -63,7 +63,10 @@ export function hostClient(caller: HostCaller, request: CallerRequest): Client |
   const tenantId = request.hostTenant!;
   const ip = request.ip;
   if (caller.kind === "key") return { tenantId, key: caller.key, ip, credential: caller.credential };
-  if (caller.kind === "jwt") return { tenantId, subject: caller.subject, ip, credential: null };
+  if (caller.kind === "jwt")
+    return caller.tier === undefined
+      ? { tenantId, subject: caller.subject, ip, credential: null }
+      : { tenantId, subject: caller.subject, tier: caller.tier, ip, credential: null };
   return { tenantId, ip, credential: null };
 }
 

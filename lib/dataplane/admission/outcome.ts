@@ -19,6 +19,8 @@ export interface Client {
   key?: KeyAccess;
   /** A JWT caller's subject. */
   subject?: string;
+  /** A JWT caller's tier (its `tierClaim` claim: lib/policy/tiers); a key's is `key.tier`. */
+  tier?: string;
   ip: string;
   /**
    * On a tenant's host, the header the caller's Sluice key came in (the gateway removes it), or
@@ -87,6 +89,8 @@ export interface Refused {
   /** With `decision`: whose monitoring data it goes to (the tenant, or ANONYMOUS_TENANT). */
   tenantId?: string;
   recordedId?: string;
+  /** With `decision`: the caller's tier, for the simulator's trace. */
+  tier?: string;
   attributes?: Readonly<Record<string, string>>;
 }
 

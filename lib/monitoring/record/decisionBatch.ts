@@ -46,6 +46,8 @@ export interface RecordedRequest {
   tenantId: string;
   /** undefined when the request had no valid API key. */
   keyId?: string;
+  /** The tier the caller was in (lib/policy/tiers), for the simulator's replay (request trace only). */
+  tier?: string;
   /** null when no rule matched (admitted without a decision). */
   decision: Decision | null;
   method: string;

@@ -45,6 +45,12 @@ describe("traceEntry", () => {
     expect(parseTraceFields(T, traceFields(entry))).toEqual(entry);
     const spaced = { ...entry, path: "/api/v1/a b" };
     expect(parseTraceFields(T, traceFields(spaced))).toEqual(spaced);
+    for (const tier of ["pro", undefined]) {
+      const tiered = traceEntry({ ...request, keyId: "~alice", ...(tier ? { tier } : {}) }, null, NOW);
+      expect(tiered.tier).toBe(tier);
+      expect(parseTraceFields(T, traceFields(tiered))).toEqual(tiered);
+    }
+    expect(parseTraceFields(T, ["e", `${NOW} -^free - GET 0 1 - /`])).toMatchObject({ keyId: null, tier: "free" });
     expect(parseTraceFields(T, ["e", "x - - GET 0 1 - /"])).toBeNull();
     expect(parseTraceFields(T, ["e", `${NOW} - - GET 0 ? - /`])).toBeNull();
     expect(parseTraceFields(T, ["e", `${NOW} - - GET 0 1`])).toBeNull();

@@ -13,7 +13,8 @@
  * faster, and the stream is no larger):
  *   t  epoch ms the limiter decided at (the Lua's own time, so a replay at that time is exact);
  *      the recorder's clock for a request no rule matched
- *   k  API key id ("-" when none)
+ *   k  API key id, or a JWT caller's monitoring id ("-" when none), followed by `^<tier>` when the
+ *      caller was in a tier (lib/policy/tiers: tier names hold no `^` or space; older entries have none)
  *   i  client IP ("-" when unknown)
  *   m  method
  *   c  units charged: the summed cost of the rules that consumed (0 when refused or unmatched)
@@ -34,6 +35,8 @@ export interface TraceEntry {
   tenantId: string;
   atMs: number;
   keyId: string | null;
+  /** The tier the caller was in (a key's `tier`, a JWT's tierClaim); absent: none. */
+  tier?: string;
   ip: string | null;
   method: string;
   path: string;
@@ -48,7 +51,7 @@ export const TRACE_MAX_AGE_MS = 86_400_000;
 const DECISION_CODE = { allowed: "1", refused: "0", unavailable: "u" } as const;
 
 export function traceEntry(
-  request: { tenantId: string; keyId?: string; ip?: string; method: string; path: string },
+  request: { tenantId: string; keyId?: string; tier?: string; ip?: string; method: string; path: string },
   decision: Decision | null,
   nowMs: number,
 ): TraceEntry {
@@ -59,6 +62,7 @@ export function traceEntry(
     tenantId: request.tenantId,
     atMs: decision ? decision.nowMs : nowMs,
     keyId: request.keyId ?? null,
+    ...(request.tier !== undefined ? { tier: request.tier } : {}),
     ip: request.ip ?? null,
     method: request.method.slice(0, MAX_METHOD_CHARS),
     path: request.path.slice(0, MAX_PATH_CHARS),
@@ -70,10 +74,13 @@ export function traceEntry(
 
 export const TRACE_FIELD = "e";
 const NONE = "-";
+/** Separates the caller from its tier in the `k` part. */
+const TIER_MARK = "^";
 
 /** The value of an entry's one field (see the header for the layout). */
 export function traceValue(entry: TraceEntry): string {
-  return `${entry.atMs} ${entry.keyId ?? NONE} ${entry.ip ?? NONE} ${entry.method} ${entry.cost} ${DECISION_CODE[entry.decision]} ${entry.refusedBy ?? NONE} ${entry.path}`;
+  const caller = entry.tier === undefined ? (entry.keyId ?? NONE) : `${entry.keyId ?? NONE}${TIER_MARK}${entry.tier}`;
+  return `${entry.atMs} ${caller} ${entry.ip ?? NONE} ${entry.method} ${entry.cost} ${DECISION_CODE[entry.decision]} ${entry.refusedBy ?? NONE} ${entry.path}`;
 }
 
 /** The XADD field/value list of an entry (see the header for the layout). */
@@ -96,7 +103,9 @@ export function parseTraceFields(tenantId: string, raw: unknown): TraceEntry | n
     parts.push(value.slice(at, space));
     at = space + 1;
   }
-  const [t, keyId, ip, method, c, d, refusedBy] = parts as [string, string, string, string, string, string, string];
+  const [t, caller, ip, method, c, d, refusedBy] = parts as [string, string, string, string, string, string, string];
+  const mark = caller.indexOf(TIER_MARK);
+  const keyId = mark < 0 ? caller : caller.slice(0, mark);
   const atMs = Number(t);
   const cost = Number(c);
   const decision = DECISION_OF[d];
@@ -106,6 +115,7 @@ export function parseTraceFields(tenantId: string, raw: unknown): TraceEntry | n
     tenantId,
     atMs,
     keyId: orNull(keyId),
+    ...(mark >= 0 && mark < caller.length - 1 ? { tier: caller.slice(mark + 1) } : {}),
     ip: orNull(ip),
     method,
     path: value.slice(at),

@@ -195,7 +195,7 @@ describe("revertPlan: 409 conflict, saying why", () => {
     [
       "an unknown action",
       { action: "something.else" },
-      /only rule changes, key revocations, key expiry changes, upstream, access-list and identity changes/,
+      /only rule and tier changes, key revocations, key expiry and tier changes, upstream, access-list and identity changes/,
     ],
     ["a rules event without a before list", { before: null }, /no earlier rule list/],
     ["a rules event on an odd target", { target: "operator:abc" }, /neither a tenant nor a key/],
@@ -226,5 +226,33 @@ describe("revertPlan: 409 conflict, saying why", () => {
     expect(error.code).toBe("conflict");
     expect(error.message).toMatch(/^Audit event 7 \(/);
     expect(error.message).toMatch(message);
+  });
+});
+
+describe("revertPlan: tiers", () => {
+  it("a tier's rules (PUT or DELETE) re-apply the earlier list to that tier", () => {
+    const before = [{ name: "per-key" }];
+    for (const action of ["rules.replace", "tier.delete", "tier.delete.revert"])
+      expect(revertPlan(event({ action, target: "tier:AAAAAAAA/pro", before }))).toEqual({
+        kind: "rules",
+        owner: { kind: "tier", tenantId: "AAAAAAAA", tier: "pro" },
+        rules: before,
+      });
+  });
+
+  it("a key's tier change puts the key back in its earlier tier (or none)", () => {
+    const target = "key:KKKKKKKK";
+    expect(revertPlan(event({ action: "key.tier", target, before: { tier: "free" } }))).toEqual({
+      kind: "key_tier",
+      keyId: "KKKKKKKK",
+      tier: "free",
+    });
+    expect(revertPlan(event({ action: "key.tier", target, before: { tier: null } }))).toEqual({
+      kind: "key_tier",
+      keyId: "KKKKKKKK",
+      tier: null,
+    });
+    expect(refusal({ action: "key.tier", target, before: {} }).code).toBe("conflict");
+    expect(refusal({ action: "tier.delete", target: "tenant:AAAAAAAA" }).code).toBe("conflict");
   });
 });

@@ -2,12 +2,14 @@
  * What reverting an audit event means, decided from the event alone (pure; the admin service in
  * lib/control/admin/revertChange.ts checks it against the current state and applies it).
  *
- * - `rules.replace` (a tenant's rules or a key's overrides): re-apply the event's `before` list.
+ * - `rules.replace` (a tenant's rules, a key's overrides or a tier's rules) and `tier.delete` (a
+ *   tier's rules removed): re-apply the event's `before` list.
  * - `key.revoke`: never undone. A revoked key stays dead (its secret may have leaked, which is
  *   usually why it was revoked); the refusal says to create a new key. Un-revokes recorded before
  *   this rule (`key.revoke.revert` from a revoked to a live key) can still be reverted: that
  *   revokes the key again.
  * - `key.expiry`: set the key's expiry back to the event's `before` (null: never expires).
+ * - `key.tier`: put the key back in the event's `before` tier (null: none).
  * - `upstream.replace` / `upstream.delete` (a tenant's gateway upstream): restore the event's
  *   `before`: set that upstream again, or remove the upstream when there was none.
  * - `access.replace` (a tenant's access lists): replace them with the event's `before` lists.
@@ -25,9 +27,17 @@ import { isId } from "../../common/ids";
 export { baseAction } from "./auditAction";
 
 export type RevertPlan =
-  | { kind: "rules"; owner: { kind: "tenant"; tenantId: string } | { kind: "key"; keyId: string }; rules: unknown[] }
+  | {
+      kind: "rules";
+      owner:
+        | { kind: "tenant"; tenantId: string }
+        | { kind: "key"; keyId: string }
+        | { kind: "tier"; tenantId: string; tier: string };
+      rules: unknown[];
+    }
   | { kind: "revoke_key"; keyId: string }
   | { kind: "key_expiry"; keyId: string; expiresAt: string | null }
+  | { kind: "key_tier"; keyId: string; tier: string | null }
   /** `upstream` null: the tenant had none, remove it. Otherwise it still goes through the schema. */
   | { kind: "upstream"; tenantId: string; upstream: unknown }
   /** `lists` still goes through accessListsSchema. */
@@ -52,6 +62,8 @@ const REVERTIBLE = new Set([
   "rules.replace",
   "key.revoke",
   "key.expiry",
+  "key.tier",
+  "tier.delete",
   "upstream.replace",
   "upstream.delete",
   "access.replace",
@@ -102,10 +114,27 @@ const expiresAtOf = (view: unknown): string | null | undefined => {
   return typeof value === "string" && !Number.isNaN(Date.parse(value)) ? value : undefined;
 };
 
+const TIER_TARGET = /^tier:([A-Za-z0-9]+)\/([a-z0-9][a-z0-9_-]{0,63})$/;
+
+/** The owner of `tier:<tenantId>/<tier>` (lib/policy/rules/ruleStore.ts tierTarget), or null. */
+function tierOwner(event: RevertableEvent): { kind: "tier"; tenantId: string; tier: string } | null {
+  const match = TIER_TARGET.exec(event.target);
+  return match && isId(match[1]!) ? { kind: "tier", tenantId: match[1]!, tier: match[2]! } : null;
+}
+
+const tierOf = (view: unknown): string | null | undefined => {
+  if (!view || typeof view !== "object" || !("tier" in view)) return undefined;
+  const value = (view as { tier: unknown }).tier;
+  return typeof value === "string" || value === null ? value : undefined;
+};
+
 export function revertPlan(event: RevertableEvent): RevertPlan {
   const base = baseAction(event.action);
-  if (base === "rules.replace") {
+  if (base === "rules.replace" || base === "tier.delete") {
     if (!Array.isArray(event.before)) throw refuse(event, "it holds no earlier rule list.");
+    const tier = tierOwner(event);
+    if (tier) return { kind: "rules", owner: tier, rules: event.before };
+    if (base === "tier.delete") throw refuse(event, `its target ${JSON.stringify(event.target)} is not a tier.`);
     const tenantId = targetId(event, "tenant");
     if (tenantId) return { kind: "rules", owner: { kind: "tenant", tenantId }, rules: event.before };
     const keyId = targetId(event, "key");
@@ -127,6 +156,13 @@ export function revertPlan(event: RevertableEvent): RevertPlan {
     const before = expiresAtOf(event.before);
     if (before === undefined) throw refuse(event, "it does not record the key's expiry before the change.");
     return { kind: "key_expiry", keyId, expiresAt: before };
+  }
+  if (base === "key.tier") {
+    const keyId = targetId(event, "key");
+    if (!keyId) throw refuse(event, `its target ${JSON.stringify(event.target)} is not a key.`);
+    const before = tierOf(event.before);
+    if (before === undefined) throw refuse(event, "it does not record the key's tier before the change.");
+    return { kind: "key_tier", keyId, tier: before };
   }
   if (base === "upstream.replace" || base === "upstream.delete") {
     const tenantId = targetId(event, "tenant");
@@ -164,6 +200,6 @@ export function revertPlan(event: RevertableEvent): RevertPlan {
     throw refuse(event, "operator changes are made on the operators page, not reverted.");
   throw refuse(
     event,
-    "only rule changes, key revocations, key expiry changes, upstream, access-list and identity changes can be reverted.",
+    "only rule and tier changes, key revocations, key expiry and tier changes, upstream, access-list and identity changes can be reverted.",
   );
 }

@@ -16,12 +16,17 @@
  *   even that while no tenant has a host. A host another tenant's newer load claims moves to it.
  * - `jwtVerifier(tenantId)`: the tenant's JWT verifier (lib/policy/identity/jwtVerifier.ts), made once
  *   per settings and kept across reloads that leave them unchanged, so its JWKS cache survives them.
+ * - `rulesFor(tenantId, caller)`: the rules a caller is checked against, compiled at load (no
+ *   merge on the request path): a key's own set (tenant, its tier, its overrides), or for a caller
+ *   without a key (JWT, anonymous) the set of the tier it names, or the tenant's when it names none
+ *   or a tier without rules. Unknown tenant: no rules.
  * - `liveKey(id)` is what authentication asks: the key unless it is unknown, revoked (not loaded)
  *   or expired. Expiry is compared with the clock on every call, so a key stops working at its
  *   instant on every instance without waiting for a reload.
  */
 import { isExpired } from "../keys/keyExpiry";
 import type { AccessLoader, KeyAccess, TenantAccess } from "./accessLoader";
+import type { CompiledRule } from "./effectiveRules";
 import type { UpstreamTarget } from "../upstreams/upstreamSchema";
 import { logOutage } from "../../config/plane";
 import { createJwtVerifier, type JwtVerifier } from "../identity/jwtVerifier";
@@ -93,6 +98,14 @@ export class AccessCache {
 
   tenant(tenantId: string): TenantAccess | undefined {
     return this.tenants.get(tenantId);
+  }
+
+  /** The rules of a caller of the tenant: its key's, else its tier's (a JWT's tierClaim), else the tenant's. */
+  rulesFor(tenantId: string, caller: { key?: KeyAccess; tier?: string }): CompiledRule[] {
+    if (caller.key) return caller.key.rules;
+    const tenant = this.tenants.get(tenantId);
+    if (!tenant) return [];
+    return (caller.tier !== undefined ? tenant.tiers?.get(caller.tier)?.rules : undefined) ?? tenant.rules;
   }
 
   /** The tenant's gateway upstream, or undefined when it has none (or is unknown). */

@@ -1,6 +1,7 @@
 /**
- * Reads what enforcement needs from Postgres: tenants, their live (unrevoked) keys, rules and
- * counter refs, gateway upstreams, identity settings (hosts and callers) and access lists (compiled here, once per load, so a request
+ * Reads what enforcement needs from Postgres: tenants, their live (unrevoked) keys, rules, tiers
+ * (each tier's rule set compiled and merged with the tenant's here, once per load, so a caller in
+ * a tier costs one Map lookup: lib/policy/tiers) and counter refs, gateway upstreams, identity settings (hosts and callers) and access lists (compiled here, once per load, so a request
  * only asks the matcher: lib/policy/access/accessMatcher.ts), either for every tenant (full refresh) or for one (after a change notice).
  */
 import { getDb } from "../../db/client";
@@ -11,7 +12,7 @@ import { compileAccessLists, type AccessMatcher } from "../access/accessMatcher"
 import { compileOverrides, type OverrideMatcher } from "../overrides/overrideMatcher";
 import { overrideFromRow } from "../overrides/overrideStore";
 import type { IdentifierOverride } from "../overrides/overrideSchema";
-import { compileRule, mergeRules, type CompiledRule } from "./effectiveRules";
+import { compileRule, compileTierRule, layerRules, type CompiledRule } from "./effectiveRules";
 import type { TenantIdentity } from "../identity/identitySchema";
 import { identityFromRows } from "../identity/identityStore";
 
@@ -22,9 +23,11 @@ export interface KeyAccess {
   secretHash: string;
   /** Epoch ms from which the key is refused (401), or null; checked per request (AccessCache.liveKey). */
   expiresAtMs: number | null;
+  /** The tier (plan) the key is in (lib/policy/tiers); absent: none. */
+  tier?: string;
   /** The key's own override rules. */
   overrides: CompiledRule[];
-  /** Tenant rules with this key's overrides applied: what its requests are checked against. */
+  /** Tenant rules, then its tier's, then its own overrides (layerRules): what its requests are checked against. */
   rules: CompiledRule[];
 }
 
@@ -32,6 +35,11 @@ export interface TenantAccess {
   id: string;
   name: string;
   rules: CompiledRule[];
+  /**
+   * Each tier that has rules: the tenant's rules with the tier's applied (layerRules), by tier name;
+   * absent: none. A tier not in it leaves the tenant's rules as they are (AccessCache.rulesFor).
+   */
+  tiers?: Map<string, { own: CompiledRule[]; rules: CompiledRule[] }>;
   keys: Map<string, KeyAccess>;
   /** Where the gateway forwards this tenant's admitted requests (lib/dataplane/gateway), if anywhere. */
   upstream?: UpstreamTarget;
@@ -61,7 +69,7 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
     db.tenant.findMany({ where, select: { id: true, name: true } }),
     db.apiKey.findMany({
       where: { ...byTenant, revokedAt: null },
-      select: { id: true, tenantId: true, name: true, secretHash: true, expiresAt: true },
+      select: { id: true, tenantId: true, name: true, secretHash: true, expiresAt: true, tier: true },
     }),
     db.rule.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
     db.ruleRef.findMany({ where: byTenant }),
@@ -96,15 +104,27 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
     const ref = refOf.get(`${row.tenantId}/${row.name}`);
     // Written in the same transaction as the rule; a rule without one is a corrupt store.
     if (!ref) throw new Error(`rule ${row.name} of tenant ${row.tenantId} has no counter ref`);
-    return compileRule(fromColumns(row), ref, row.keyId !== null);
+    return row.tier !== null
+      ? compileTierRule(fromColumns(row), ref, row.tier)
+      : compileRule(fromColumns(row), ref, row.keyId !== null);
   };
   const tenantRules = new Map<string, CompiledRule[]>();
   const keyRules = new Map<string, CompiledRule[]>();
+  /** By tenant, then tier name. */
+  const tierRules = new Map<string, Map<string, CompiledRule[]>>();
   for (const row of rules) {
-    const bucket = row.keyId ? keyRules : tenantRules;
-    const owner = row.keyId ?? row.tenantId;
-    let list = bucket.get(owner);
-    if (!list) bucket.set(owner, (list = []));
+    let list: CompiledRule[] | undefined;
+    if (row.tier !== null) {
+      let tiers = tierRules.get(row.tenantId);
+      if (!tiers) tierRules.set(row.tenantId, (tiers = new Map()));
+      list = tiers.get(row.tier);
+      if (!list) tiers.set(row.tier, (list = []));
+    } else {
+      const bucket = row.keyId ? keyRules : tenantRules;
+      const owner = row.keyId ?? row.tenantId;
+      list = bucket.get(owner);
+      if (!list) bucket.set(owner, (list = []));
+    }
     list.push(compiled(row));
   }
   const overridesOf = new Map<string, IdentifierOverride[]>();
@@ -117,10 +137,14 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
   const out = new Map<string, TenantAccess>();
   for (const t of tenants) {
     const own = tenantRules.get(t.id) ?? [];
+    const tiers = tierRules.get(t.id);
     out.set(t.id, {
       id: t.id,
       name: t.name,
       rules: own,
+      ...(tiers
+        ? { tiers: new Map([...tiers].map(([name, list]) => [name, { own: list, rules: layerRules(own, list) }])) }
+        : {}),
       keys: new Map(),
       upstream: upstreamOf.get(t.id),
       accessLists: accessOf.get(t.id),
@@ -140,8 +164,14 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
       name: k.name,
       secretHash: k.secretHash,
       expiresAtMs: k.expiresAt?.getTime() ?? null,
+      ...(k.tier !== null ? { tier: k.tier } : {}),
       overrides,
-      rules: mergeRules(tenant.rules, overrides),
+      // The tier's merged set is shared: one merge per tier per load, then only the key's own.
+      rules: layerRules(
+        (k.tier !== null ? tenant.tiers?.get(k.tier)?.rules : undefined) ?? tenant.rules,
+        [],
+        overrides,
+      ),
     });
   }
   return out;

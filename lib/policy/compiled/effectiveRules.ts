@@ -1,6 +1,7 @@
 /**
- * Which rules apply to a request: the tenant's rules, with a key's override of the same name in
- * place of the tenant rule, plus the key's other rules; then only those whose `match` fits the
+ * Which rules apply to a request: the tenant's rules, then its tier's (lib/policy/tiers), then the
+ * key's own (`layerRules`): at each step a rule with the name of one already there takes its place,
+ * the others are added; then only those whose `match` fits the
  * request's method and path (decoded once; HEAD is charged as GET; the path in any case with
  * `match.caseInsensitive`). `identifier` rules are never applied to requests (only through
  * POST /api/v1/check), nor `descriptor` rules (only over Envoy's rate limit service, lib/dataplane/envoy).
@@ -20,6 +21,8 @@ export interface CompiledRule extends CompiledMatch {
   limiter: LimiterRule;
   /** Whether this rule is a key override (dashboard: told apart from tenant rules). */
   override: boolean;
+  /** The tier whose rule this is (lib/policy/tiers); absent: a tenant rule or a key override. */
+  tier?: string;
 }
 
 /** Also what the rule editor's "try a path" box matches with (components/rules/tryPath.ts). */
@@ -34,13 +37,33 @@ export function compileRule(rule: Rule, ref: string, override: boolean): Compile
   return { rule, limiter: toLimiterRule(rule, ref), ...compileMatch(rule.match), override };
 }
 
-/** A key's rule set: tenant rules replaced by same-named overrides, then the other overrides. */
+/** A tier's rule, compiled as any other and marked with its tier. */
+export function compileTierRule(rule: Rule, ref: string, tier: string): CompiledRule {
+  return { ...compileRule(rule, ref, false), tier };
+}
+
+/** A rule set with overrides applied: rules replaced by same-named overrides, then the other overrides. */
 export function mergeRules(tenantRules: CompiledRule[], keyRules: CompiledRule[]): CompiledRule[] {
+  if (keyRules.length === 0) return tenantRules;
   const overrides = new Map(keyRules.map((r) => [r.rule.name, r]));
   const merged = tenantRules.map((r) => overrides.get(r.rule.name) ?? r);
   const tenantNames = new Set(tenantRules.map((r) => r.rule.name));
   for (const r of keyRules) if (!tenantNames.has(r.rule.name)) merged.push(r);
   return merged;
+}
+
+/**
+ * A caller's rules, in precedence order (CONTRACT.md, "Tiers"): the tenant's, then its tier's, then
+ * its key's own, each layer replacing same-named rules of the one before and adding the rest. A
+ * tier without rules (or a tier name no tier has) and a key without overrides change nothing:
+ * the tenant's own list comes back (no copy).
+ */
+export function layerRules(
+  tenantRules: CompiledRule[],
+  tierRules: CompiledRule[] = [],
+  keyRules: CompiledRule[] = [],
+): CompiledRule[] {
+  return mergeRules(mergeRules(tenantRules, tierRules), keyRules);
 }
 
 function listsMethod(methods: ReadonlySet<string>, method: string): boolean {

@@ -1,7 +1,7 @@
 /**
  * API keys together with the rules enforcement applies to them, read fresh from Postgres:
  * - `getKeyDetails`: GET /api/admin/keys/{keyId}: the key, its tenant's name, and its rules told
- *   apart (tenant rules, overrides, and the effective merge with each rule's source);
+ *   apart (tenant rules, its tier's rules, overrides, and the effective merge with each rule's source);
  * - `loadKeyRules` / `loadLiveKeyRules`: the compiled effective rules of one key, or of a tenant's
  *   live keys (oldest first, at most `maxKeys`), which the quota views peek.
  * The merge is enforcement's own (lib/policy/compiled/effectiveRules.ts `mergeRules`), never redone here.
@@ -14,13 +14,15 @@ import { effectiveRulesOf, loadCompiledRules } from "./compiledRules";
 import type { Rule } from "../rules/ruleSchema";
 import { keyView, type KeyView } from "../keys/keyStore";
 
-export type RuleSource = "tenant" | "override";
+export type RuleSource = "tenant" | "tier" | "override";
 export type EffectiveRule = Rule & { source: RuleSource };
 
 export interface KeyDetails extends KeyView {
   tenantName: string;
   rules: {
     tenant: Rule[];
+    /** The rules of the key's tier (empty: no tier, or a tier without rules). */
+    tier: Rule[];
     overrides: Rule[];
     /** What the key's requests are checked against, in enforcement's order. */
     effective: EffectiveRule[];
@@ -30,11 +32,13 @@ export interface KeyDetails extends KeyView {
 export interface KeyWithRules {
   key: KeyView & { tenantName: string };
   tenant: CompiledRule[];
+  tier: CompiledRule[];
   overrides: CompiledRule[];
   effective: CompiledRule[];
 }
 
-export const sourceOf = (rule: CompiledRule): RuleSource => (rule.override ? "override" : "tenant");
+export const sourceOf = (rule: CompiledRule): RuleSource =>
+  rule.override ? "override" : rule.tier !== undefined ? "tier" : "tenant";
 
 export async function loadKeyRules(keyId: string): Promise<KeyWithRules> {
   const row = await getDb().apiKey.findUnique({
@@ -46,6 +50,7 @@ export async function loadKeyRules(keyId: string): Promise<KeyWithRules> {
   return {
     key: { ...keyView(row), tenantName: row.tenant.name },
     tenant: sets.tenant,
+    tier: row.tier !== null ? (sets.tiers.get(row.tier) ?? []) : [],
     overrides: sets.overrides.get(keyId) ?? [],
     effective: effectiveRulesOf(sets, keyId),
   };
@@ -57,6 +62,7 @@ export async function getKeyDetails(keyId: string): Promise<KeyDetails> {
     ...loaded.key,
     rules: {
       tenant: loaded.tenant.map((r) => r.rule),
+      tier: loaded.tier.map((r) => r.rule),
       overrides: loaded.overrides.map((r) => r.rule),
       effective: loaded.effective.map((r) => ({ ...r.rule, source: sourceOf(r) })),
     },

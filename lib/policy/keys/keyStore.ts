@@ -1,6 +1,7 @@
 /**
  * API keys: create (the secret is returned once, only its hash is stored), list (never the
- * secret), revoke, and un-revoke (only as the revert of a revocation). Every change is audited in
+ * secret), revoke, un-revoke (only as the revert of a revocation), set the expiry and the tier
+ * (lib/policy/tiers: any valid tier name, with rules yet or not). Every change is audited in
  * the transaction that makes it; callers announce it to all instances after the commit.
  */
 import { getDb } from "../../db/client";
@@ -20,6 +21,8 @@ export interface KeyView {
   lastUsedAt: string | null;
   /** From this instant the key is refused (401); null: never expires (lib/policy/keys/keyExpiry.ts). */
   expiresAt: string | null;
+  /** The tier (plan) the key is in (lib/policy/tiers); null: none. */
+  tier: string | null;
 }
 
 export interface CreatedKey extends KeyView {
@@ -38,6 +41,7 @@ type KeyRow = {
   revokedAt: Date | null;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
+  tier: string | null;
 };
 
 export const keyView = (k: KeyRow): KeyView => ({
@@ -49,6 +53,7 @@ export const keyView = (k: KeyRow): KeyView => ({
   revokedAt: k.revokedAt?.toISOString() ?? null,
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
   expiresAt: k.expiresAt?.toISOString() ?? null,
+  tier: k.tier,
 });
 
 const tenantMissing = (tenantId: string) => new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
@@ -59,6 +64,7 @@ export async function createKey(
   tenantId: string,
   name: string,
   expiresAt: Date | null = null,
+  tier: string | null = null,
 ): Promise<CreatedKey> {
   return withFreshId((id) =>
     getDb().$transaction(async (tx) => {
@@ -66,7 +72,7 @@ export async function createKey(
       if (!tenant) throw tenantMissing(tenantId);
       const minted = mintKey(id);
       const row = await tx.apiKey.create({
-        data: { id, tenantId, name, prefix: minted.prefix, secretHash: minted.secretHash, expiresAt },
+        data: { id, tenantId, name, prefix: minted.prefix, secretHash: minted.secretHash, expiresAt, tier },
       });
       await recordAudit(tx, actor, { action: "key.create", target: `key:${id}`, tenantId, after: keyView(row) });
       return { ...keyView(row), key: minted.key };
@@ -137,15 +143,54 @@ export async function setKeyExpiryIn(
   keyId: string,
   expiresAt: Date | null,
   note: KeyChangeNote = {},
-): Promise<{ key: KeyView; changed: boolean; audit?: AuditEventView }> {
+): Promise<KeyFieldChange> {
+  return setKeyFieldIn(tx, actor, keyId, note, {
+    what: "expiry",
+    action: "key.expiry",
+    same: (row) => (row.expiresAt?.getTime() ?? null) === (expiresAt?.getTime() ?? null),
+    data: { expiresAt },
+  });
+}
+
+/**
+ * Puts a key in a tier (or in none, with null) within the caller's transaction, audited as
+ * `key.tier` (revertible: the revert sets the `before` tier again). `tier` must have passed
+ * tierNameSchema; it need not have rules yet. A revoked key cannot change tier (409). Setting the
+ * tier it has changes nothing.
+ */
+export async function setKeyTierIn(
+  tx: Tx,
+  actor: Actor,
+  keyId: string,
+  tier: string | null,
+  note: KeyChangeNote = {},
+): Promise<KeyFieldChange> {
+  return setKeyFieldIn(tx, actor, keyId, note, {
+    what: "tier",
+    action: "key.tier",
+    same: (row) => row.tier === tier,
+    data: { tier },
+  });
+}
+
+type KeyFieldChange = { key: KeyView; changed: boolean; audit?: AuditEventView };
+
+/** One audited change of a live key's field: 409 for a revoked key, nothing done when `same`. */
+async function setKeyFieldIn(
+  tx: Tx,
+  actor: Actor,
+  keyId: string,
+  note: KeyChangeNote,
+  change: { what: string; action: string; same: (row: KeyRow) => boolean; data: Prisma.ApiKeyUpdateInput },
+): Promise<KeyFieldChange> {
   const row = await tx.apiKey.findUnique({ where: { id: keyId } });
   if (!row) throw keyMissing(keyId);
-  if (row.revokedAt) throw new AppError("conflict", `API key ${keyId} is revoked; its expiry cannot be changed.`);
-  if ((row.expiresAt?.getTime() ?? null) === (expiresAt?.getTime() ?? null))
-    return { key: keyView(row), changed: false };
-  const updated = await tx.apiKey.update({ where: { id: keyId }, data: { expiresAt } });
+  if (row.revokedAt)
+    throw new AppError("conflict", `API key ${keyId} is revoked; its ${change.what} cannot be changed.`);
+  if (change.same(row)) return { key: keyView(row), changed: false };
+  const updated = await tx.apiKey.update({ where: { id: keyId }, data: change.data });
   const audit = await recordAudit(tx, actor, {
-    action: note.action ?? "key.expiry",
+    action: note.action ?? change.action,
     target: `key:${keyId}`,
     tenantId: row.tenantId,
     before: keyView(row),
@@ -155,13 +200,26 @@ export async function setKeyExpiryIn(
   return { key: keyView(updated), changed: true, audit };
 }
 
-/** PATCH /api/admin/keys/{keyId} `{ expiresAt }`. */
-export async function setKeyExpiry(
+/**
+ * PATCH /api/admin/keys/{keyId} `{ expiresAt?, tier? }`: the fields given, in one transaction
+ * (each audited as its own change); answers the key as it is after.
+ */
+export async function patchKey(
   actor: Actor,
   keyId: string,
-  expiresAt: Date | null,
-): Promise<{ key: KeyView; changed: boolean }> {
-  return getDb().$transaction((tx) => setKeyExpiryIn(tx, actor, keyId, expiresAt));
+  patch: { expiresAt?: Date | null; tier?: string | null },
+): Promise<{ key: KeyView }> {
+  return getDb().$transaction(async (tx) => {
+    let key: KeyView | undefined;
+    if (patch.expiresAt !== undefined) key = (await setKeyExpiryIn(tx, actor, keyId, patch.expiresAt)).key;
+    if (patch.tier !== undefined) key = (await setKeyTierIn(tx, actor, keyId, patch.tier)).key;
+    if (!key) {
+      const row = await tx.apiKey.findUnique({ where: { id: keyId } });
+      if (!row) throw keyMissing(keyId);
+      key = keyView(row);
+    }
+    return { key };
+  });
 }
 
 /** Records use of keys (batched, best effort: never on the request's critical path). */

@@ -58,7 +58,7 @@ async function identifierRule(tx: Tx, tenantId: string, rule: string, lock: bool
     : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Tenant" WHERE id = ${tenantId}`;
   if (tenant.length === 0) throw new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
   const row = await tx.rule.findFirst({
-    where: { tenantId, keyId: null, name: rule },
+    where: { tenantId, keyId: null, tier: null, name: rule },
     select: { scope: true, algorithm: true },
   });
   if (!row) throw new AppError("not_found", `This tenant has no rule named ${JSON.stringify(rule)}.`);

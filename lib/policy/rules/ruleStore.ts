@@ -1,5 +1,5 @@
 /**
- * Rule lists of tenants and keys: read, and replace a whole list atomically (one transaction
+ * Rule lists of tenants, keys and tiers (lib/policy/tiers): read, and replace a whole list atomically (one transaction
  * with its audit event; `replaceRulesIn` joins a caller's transaction, e.g. a revert's). Each rule name gets a counter ref (see lib/policy/rules/ruleRefs.ts).
  * Callers announce the change to every instance after the transaction commits.
  */
@@ -13,24 +13,32 @@ import { fromColumns, toColumns } from "./storedRule";
 
 type Tx = Prisma.TransactionClient;
 
-export type RuleOwner = { kind: "tenant"; tenantId: string } | { kind: "key"; keyId: string };
+export type RuleOwner =
+  | { kind: "tenant"; tenantId: string }
+  | { kind: "key"; keyId: string }
+  /** A tier's rules: `tier` must have passed tierNameSchema (lib/policy/tiers/tierName.ts). */
+  | { kind: "tier"; tenantId: string; tier: string };
 
 interface ResolvedOwner {
   tenantId: string;
   keyId: string | null;
+  tier: string | null;
   target: string;
 }
 
+/** The audit target of a tier's rules (lib/policy/audit/revertPlan.ts reads it back). */
+export const tierTarget = (tenantId: string, tier: string) => `tier:${tenantId}/${tier}`;
+
 const notFound = (owner: RuleOwner) =>
-  owner.kind === "tenant"
-    ? new AppError("not_found", `No tenant with id ${JSON.stringify(owner.tenantId)}.`)
-    : new AppError("not_found", `No API key with id ${JSON.stringify(owner.keyId)}.`);
+  owner.kind === "key"
+    ? new AppError("not_found", `No API key with id ${JSON.stringify(owner.keyId)}.`)
+    : new AppError("not_found", `No tenant with id ${JSON.stringify(owner.tenantId)}.`);
 
 /** Finds the owner; with `lock`, holds its tenant row so concurrent writers take turns. */
 async function resolveOwner(tx: Tx, owner: RuleOwner, lock: boolean): Promise<ResolvedOwner> {
   let tenantId: string;
   let keyId: string | null = null;
-  if (owner.kind === "tenant") {
+  if (owner.kind !== "key") {
     tenantId = owner.tenantId;
   } else {
     const key = await tx.apiKey.findUnique({ where: { id: owner.keyId }, select: { tenantId: true, revokedAt: true } });
@@ -44,12 +52,13 @@ async function resolveOwner(tx: Tx, owner: RuleOwner, lock: boolean): Promise<Re
     ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Tenant" WHERE id = ${tenantId} FOR UPDATE`
     : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Tenant" WHERE id = ${tenantId}`;
   if (rows.length === 0) throw notFound(owner);
-  return { tenantId, keyId, target: keyId ? `key:${keyId}` : `tenant:${tenantId}` };
+  if (owner.kind === "tier") return { tenantId, keyId, tier: owner.tier, target: tierTarget(tenantId, owner.tier) };
+  return { tenantId, keyId, tier: null, target: keyId ? `key:${keyId}` : `tenant:${tenantId}` };
 }
 
 async function readRules(tx: Tx, owner: ResolvedOwner): Promise<Rule[]> {
   const rows = await tx.rule.findMany({
-    where: { tenantId: owner.tenantId, keyId: owner.keyId },
+    where: { tenantId: owner.tenantId, keyId: owner.keyId, tier: owner.tier },
     orderBy: { position: "asc" },
   });
   return rows.map(fromColumns);
@@ -89,17 +98,18 @@ export async function replaceRulesIn(
     resolved.tenantId,
     rules.map((r) => r.name),
   );
-  await tx.rule.deleteMany({ where: { tenantId: resolved.tenantId, keyId: resolved.keyId } });
+  await tx.rule.deleteMany({ where: { tenantId: resolved.tenantId, keyId: resolved.keyId, tier: resolved.tier } });
   await tx.rule.createMany({
     data: rules.map((rule, position) => ({
       ...toColumns(rule),
       tenantId: resolved.tenantId,
       keyId: resolved.keyId,
+      tier: resolved.tier,
       position,
     })),
   });
   const after = await readRules(tx, resolved);
-  if (resolved.keyId === null) {
+  if (owner.kind === "tenant") {
     // Identifier overrides belong to a tenant identifier rule: gone (or no longer identifier) with it.
     const kept = after.filter((r) => r.scope === "identifier").map((r) => r.name);
     await tx.identifierOverride.deleteMany({ where: { tenantId: resolved.tenantId, rule: { notIn: kept } } });

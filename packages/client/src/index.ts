@@ -16,6 +16,7 @@ export type {
   SluiceApi,
   SluiceClient,
   SluiceClientOptions,
+  Tier,
 } from "./sluiceClient.js";
 export { parseRateLimitHeaders, retryAfterMs } from "./rateLimitHeaders.js";
 export type { PolicyInfo, RateLimitInfo, RemainingInfo } from "./rateLimitHeaders.js";

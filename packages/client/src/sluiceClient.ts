@@ -29,6 +29,9 @@ export const DEFAULT_API_TIMEOUT_MS = 10_000;
 export type SluiceApi = Client<paths>;
 export type CheckInput = paths["/api/v1/check"]["post"]["requestBody"]["content"]["application/json"];
 export type CheckAnswer = paths["/api/v1/check"]["post"]["responses"]["200"]["content"]["application/json"];
+/** A tenant's tier (plan) as GET /api/admin/tenants/{tenantId}/tiers lists it: name, rules, live keys. */
+export type Tier =
+  paths["/api/admin/tenants/{tenantId}/tiers"]["get"]["responses"]["200"]["content"]["application/json"][number];
 
 export interface Problem {
   type?: string;

@@ -2,8 +2,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { keyQuotaQuerySchema } from "../../admin/querySchemas";
-import { keyRulesSchema } from "../../admin/schemas";
-import { keyExpirySchema } from "../../../policy/keys/keyExpiry";
+import { keyPatchSchema, keyRulesSchema } from "../../admin/schemas";
 import { decisionsParamsSchema } from "../../../monitoring/query/monitoringParams";
 import { adminOperation, errors, jsonAnswer, jsonBody, keyIdPath, noContent } from "../common";
 import { storedRuleListSchema, storedRuleSchema } from "../ruleDocs";
@@ -13,9 +12,10 @@ const keyDetailsSchema = keySchema.extend({
   tenantName: z.string(),
   rules: z.object({
     tenant: storedRuleListSchema,
+    tier: storedRuleListSchema.meta({ description: "The rules of the key's tier (empty: none, or no rules)." }),
     overrides: storedRuleListSchema,
     effective: z
-      .array(storedRuleSchema.extend({ source: z.enum(["tenant", "override"]) }))
+      .array(storedRuleSchema.extend({ source: z.enum(["tenant", "tier", "override"]) }))
       .meta({ description: "What the key's requests are checked against, in enforcement's order." }),
   }),
 });
@@ -46,14 +46,14 @@ export const keyPaths: ZodOpenApiPathsObject = {
       responses: { "200": jsonAnswer("The key.", keyDetailsSchema), ...errors("not_found") },
     }),
     patch: adminOperation("write", {
-      operationId: "setKeyExpiry",
+      operationId: "patchKey",
       tags: ["API keys"],
-      summary: "Set or clear a key's expiry",
+      summary: "Set or clear a key's expiry or tier",
       description:
-        "`expiresAt` (ISO 8601 with a zone) or null. Any instant may be set: a past one expires the key at once, and another edit can undo it. Audited.",
+        "`expiresAt` (ISO 8601 with a zone) or null: any instant may be set, a past one expires the key at once, and another edit can undo it. `tier`: a tier name (it need not have rules yet) or null for none. Each change audited; in force on every instance within 1 s. A revoked key: 409.",
       requestParams: { path: keyIdPath },
-      requestBody: jsonBody(keyExpirySchema),
-      responses: { "200": jsonAnswer("The key.", keySchema), ...errors("not_found", "invalid") },
+      requestBody: jsonBody(keyPatchSchema),
+      responses: { "200": jsonAnswer("The key.", keySchema), ...errors("not_found", "invalid", "conflict") },
     }),
     delete: adminOperation("write", {
       operationId: "revokeKey",

@@ -21,6 +21,10 @@ export const keySchema = z.object({
   expiresAt: isoTime
     .nullable()
     .meta({ description: "From this instant the key is refused (401); null: never expires." }),
+  tier: z
+    .string()
+    .nullable()
+    .meta({ description: "The tier (plan) the key is in; null: none. It need not have rules yet." }),
 });
 
 export const createdKeySchema = keySchema.extend({

@@ -1,7 +1,7 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { getKeyDetails } from "@/lib/policy/compiled/keyRules";
-import { keyExpirySchema } from "@/lib/policy/keys/keyExpiry";
-import { revokeKey, setKeyExpiry } from "@/lib/policy/keys/keyStore";
+import { keyPatchSchema } from "@/lib/control/admin/schemas";
+import { patchKey, revokeKey } from "@/lib/policy/keys/keyStore";
 import { readJsonBody } from "@/lib/http/readJsonBody";
 import { parseInput } from "@/lib/http/validate";
 import { adminRoute } from "@/lib/control/admin/adminRoute";
@@ -24,11 +24,11 @@ export const DELETE = adminRoute<Params>("write", async (_request, actor, params
   return new Response(null, { status: 204 });
 });
 
-/** `{ expiresAt }`: sets or clears (null) the key's expiry; 200 with the key. */
+/** `{ expiresAt?, tier? }`: sets or clears (null) the key's expiry and its tier; 200 with the key. */
 export const PATCH = adminRoute<Params>("write", async (request, actor, params) => {
   const keyId = keyIdParam(params.keyId);
-  const input = parseInput(keyExpirySchema, await readJsonBody(request));
-  const saved = await setKeyExpiry(actor, keyId, input.expiresAt);
+  const input = parseInput(keyPatchSchema, await readJsonBody(request));
+  const saved = await patchKey(actor, keyId, input);
   // Also when unchanged: a retry after a 503 "not yet in force" must apply it here.
   await services().announce(saved.key.tenantId);
   return Response.json(saved.key);

@@ -19,7 +19,7 @@ export const GET = adminRoute<Params>("read", async (_request, _actor, params) =
 export const POST = adminRoute<Params>("write", async (request, actor, params) => {
   const tenantId = tenantIdParam(params.tenantId);
   const input = parseInput(createKeySchema, await readJsonBody(request));
-  const created = await createKey(actor, tenantId, input.name, input.expiresAt ?? null);
+  const created = await createKey(actor, tenantId, input.name, input.expiresAt ?? null, input.tier ?? null);
   await services().announce(tenantId, created);
   return Response.json(created, { status: 201, headers: { "cache-control": "no-store" } });
 });
