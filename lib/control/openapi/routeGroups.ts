@@ -15,6 +15,7 @@ import { keyPaths } from "./paths/keys";
 import { monitoringPaths } from "./paths/monitoring";
 import { systemPaths } from "./paths/system";
 import { tenantPaths } from "./paths/tenants";
+import { tokenPaths } from "./paths/tokens";
 
 export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [
   dataPlanePaths,
@@ -27,5 +28,6 @@ export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [
   identifierOverridePaths,
   monitoringPaths,
   auditAndOperatorPaths,
+  tokenPaths,
   systemPaths,
 ];
