@@ -2,7 +2,7 @@
  * Every page checked by a real tool (axe-core) in light and dark mode: no serious or critical
  * violation. Each page's full-page screenshot is attached to the report in both modes (the pages
  * with live traffic, so the charts and tables are drawn): login, overview, tenants, tenant,
- * simulator, key, audit, operators, API docs.
+ * simulator, key, audit, operators, API tokens, API docs.
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
@@ -51,6 +51,7 @@ test("axe finds no serious or critical violation on any page, light and dark", a
     ["key", `/keys/${key.id}`, key.name],
     ["audit", "/audit", "Audit log"],
     ["operators", "/operators", "Operators"],
+    ["tokens", "/tokens", "API tokens"],
   ];
   for (const [name, path, heading] of pages) {
     await page.goto(path);

@@ -1,13 +1,22 @@
 "use client";
 /**
  * The one and only showing of a new API key. Sluice stores only its hash, so once this notice is
- * dismissed (or the page left) the key cannot be shown again; the warning says so plainly.
+ * dismissed (or the page left) the key cannot be shown again; the warning says so plainly. Also
+ * the one showing of a new admin API token (`noun="token"`, components/tokens).
  */
 import { useRef, useState } from "react";
 import type { CreatedKey } from "./keyTypes";
 import styles from "./keys.module.css";
 
-export function CreatedKeyNotice({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
+export function CreatedKeyNotice({
+  created,
+  onDone,
+  noun = "key",
+}: {
+  created: Pick<CreatedKey, "name" | "key">;
+  onDone: () => void;
+  noun?: "key" | "token";
+}) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [copyState, setCopyState] = useState<"idle" | "copied" | "failed">("idle");
 
@@ -25,15 +34,15 @@ export function CreatedKeyNotice({ created, onDone }: { created: CreatedKey; onD
   return (
     <section className={`notice notice-warn ${styles.createdKey}`} aria-labelledby="created-key-heading">
       <h3 id="created-key-heading">
-        New key <span className="name">{created.name}</span>
+        New {noun} <span className="name">{created.name}</span>
       </h3>
       <p role="alert">
-        <strong>Copy this key now. It is shown only once:</strong> Sluice keeps only a hash of it and cannot show it
-        again. If it is lost, create a new key and revoke this one.
+        <strong>Copy this {noun} now. It is shown only once:</strong> Sluice keeps only a hash of it and cannot show it
+        again. If it is lost, create a new {noun} and revoke this one.
       </p>
       <div className={styles.keyRow}>
         <label htmlFor="created-key-value" className={styles.visuallyHidden}>
-          The new key
+          The new {noun}
         </label>
         <input
           id="created-key-value"
@@ -45,7 +54,7 @@ export function CreatedKeyNotice({ created, onDone }: { created: CreatedKey; onD
           spellCheck={false}
         />
         <button type="button" className="button-primary" onClick={copy}>
-          {copyState === "copied" ? "Copied" : "Copy key"}
+          {copyState === "copied" ? "Copied" : `Copy ${noun}`}
         </button>
         <button type="button" onClick={onDone}>
           I have stored it
@@ -53,9 +62,9 @@ export function CreatedKeyNotice({ created, onDone }: { created: CreatedKey; onD
       </div>
       <p className={styles.copyStatus} role="status" aria-live="polite">
         {copyState === "copied"
-          ? "The key is on your clipboard."
+          ? `The ${noun} is on your clipboard.`
           : copyState === "failed"
-            ? "Copying failed: the key is selected, copy it by hand."
+            ? `Copying failed: the ${noun} is selected, copy it by hand.`
             : ""}
       </p>
     </section>

@@ -1,6 +1,7 @@
 "use client";
 /** The operators page: everyone sees the list; admins add operators, change roles, delete. */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { apiGet, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
 import { useSession } from "@/components/api/useSession";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
@@ -22,6 +23,7 @@ export default function OperatorList() {
     <>
       <div className="page-header">
         <h1>Operators</h1>
+        {isAdmin ? <Link href="/tokens">API tokens</Link> : null}
       </div>
       <div className="stack">
         {isAdmin ? (

@@ -117,6 +117,15 @@ export class AdminApi {
     return this.expectStatus(200, "GET", "/api/admin/operators");
   }
 
+  listTokens(): Promise<{ id: string; name: string }[]> {
+    return this.expectStatus(200, "GET", "/api/admin/tokens");
+  }
+
+  async deleteToken(id: string): Promise<void> {
+    const answer = await this.call("DELETE", `/api/admin/tokens/${id}`);
+    expect([204, 404]).toContain(answer.status);
+  }
+
   audit(query: { tenantId?: string; limit?: number } = {}): Promise<AuditEvent[]> {
     const params = new URLSearchParams(
       Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),

@@ -25,3 +25,14 @@ export const KEY_PATTERN = new RegExp(
 );
 /** A key's public part and the separator before its secret, as found in free text (for redaction). */
 export const KEY_PUBLIC_PART_SOURCE = `${KEY_PREFIX}[${BASE62_CLASS}]{${ID_LENGTH}}_`;
+
+/**
+ * Scoped admin API tokens (lib/control/tokens) read `sluice_tok_<secret>`. They start with
+ * KEY_PREFIX on purpose: the forward-auth configs strip every `sluice_…` credential before a request
+ * goes upstream, so an admin token sent through a gateway by mistake never reaches a backend either.
+ * `tok` is three characters, so no token matches KEY_PATTERN (whose key id has ID_LENGTH).
+ */
+export const ADMIN_TOKEN_PREFIX = `${KEY_PREFIX}tok_`;
+/** Base62 characters of a token's secret: 32 carry 190 random bits. */
+export const ADMIN_TOKEN_SECRET_LENGTH = 32;
+export const ADMIN_TOKEN_PATTERN = new RegExp(`^${ADMIN_TOKEN_PREFIX}[${BASE62_CLASS}]{${ADMIN_TOKEN_SECRET_LENGTH}}$`);

@@ -29,6 +29,11 @@ describe("redactSecrets", () => {
       "url=http://u/ upsec_[redacted] (whsec_[redacted])",
     ],
     ["name=value style", "secretHash=abc token=xyz", `secretHash="[redacted]" token="[redacted]"`],
+    [
+      "an admin API token in free text",
+      `pasted sluice_tok_${"aB3".repeat(10)}xy here`,
+      "pasted sluice_tok_[redacted] here",
+    ],
   ])("masks %s", (_what, text, expected) => {
     expect(redactSecrets(text, NONE)).toBe(expected);
   });

@@ -4,14 +4,14 @@
  * may quote a value; a client may paste a full API key where an id belongs).
  *
  * Masked: the secret part of Sluice API keys (`sluice_<id>_…`, the public prefix stays, so the
- * key can still be identified), signing secrets (`whsec_…` of alert webhooks, `upsec_…` of gateway
+ * key can still be identified), admin API tokens (`sluice_tok_…`, the prefix stays), signing secrets (`whsec_…` of alert webhooks, `upsec_…` of gateway
  * upstreams: the prefix stays), `Bearer` credentials, the session cookie's value, the value of
  * any field whose name says password, secret, token, hash, cookie or authorization (JSON, JS
  * object or `name=value` style), argon2 hashes, SHA-256 hex digests, and the configured secrets
  * (`SLUICE_ADMIN_TOKEN`, `SLUICE_ADMIN_PASSWORD`) wherever they appear. `errorSummary` is what
  * logs show of an unexpected error: its name and its redacted message, at most 500 characters.
  */
-import { KEY_PUBLIC_PART_SOURCE } from "../common/apiKeyFormat";
+import { ADMIN_TOKEN_PREFIX, KEY_PUBLIC_PART_SOURCE } from "../common/apiKeyFormat";
 import { config } from "../config/config";
 
 const MASK = "[redacted]";
@@ -22,6 +22,7 @@ const MIN_LITERAL_LENGTH = 8;
 const PATTERNS: [RegExp, string][] = [
   [new RegExp(`(${KEY_PUBLIC_PART_SOURCE})[0-9A-Za-z]+`, "g"), `$1${MASK}`],
   [/\b(whsec_|upsec_)[A-Za-z0-9_-]+/g, `$1${MASK}`],
+  [new RegExp(`\\b(${ADMIN_TOKEN_PREFIX})[0-9A-Za-z]+`, "g"), `$1${MASK}`],
   [/(\bBearer\s+)[^\s"',;]+/gi, `$1${MASK}`],
   [/(\bsluice_session=)[^\s"',;]+/g, `$1${MASK}`],
   [

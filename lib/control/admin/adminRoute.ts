@@ -1,7 +1,9 @@
 /**
  * Wraps an admin API handler: authorization first (read or write: the bearer token, or the
  * operator session cookie with its same-origin check, lib/control/auth/sessionResolver.ts), then the
- * handler; any thrown error becomes a problem response (lib/http/problem.ts). Route files stay
+ * handler. A tenant-limited actor (a scoped API token) is refused with 403 unless the route's
+ * resource belongs to its tenant (lib/control/admin/tenantScope.ts; `options.tenantOf` names the
+ * resource's tenant where the path parameters do not). Any thrown error becomes a problem response (lib/http/problem.ts). Route files stay
  * thin glue. A change whose notice to the other instances could not be sent gets
  * `Sluice-Propagation: delayed` and a `Warning` on its answer (lib/policy/changes/changeReach.ts).
  */
@@ -9,6 +11,7 @@ import type { Actor } from "../../policy/audit/auditLog";
 import { sessionActor } from "../auth/sessionResolver";
 import { problemFromError } from "../../http/problem";
 import { authorize, type Access } from "./authorize";
+import { assertInScope, type TenantOf } from "./tenantScope";
 import { changeReachHeaders, trackChangeReach } from "../../policy/changes/changeReach";
 
 export type AdminHandler<P> = (request: Request, actor: Actor, params: P) => Promise<Response>;
@@ -21,11 +24,13 @@ export interface RouteContext<P> {
 export function adminRoute<P = Record<string, never>>(
   access: Access,
   handler: AdminHandler<P>,
+  options: { tenantOf?: TenantOf<P> } = {},
 ): (request: Request, context: RouteContext<P>) => Promise<Response> {
   return async (request, context) => {
     try {
       const actor = await authorize(request, access, { session: sessionActor });
       const params = await context.params;
+      await assertInScope(actor, request, params, options.tenantOf);
       const { value: response, note } = await trackChangeReach(() => handler(request, actor, params));
       return withHeaders(response, changeReachHeaders(note));
     } catch (error) {

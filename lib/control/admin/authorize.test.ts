@@ -30,6 +30,47 @@ describe("authorize", () => {
     expect(await statusOf(authorize(req(auth), access, { adminToken: TOKEN }))).toBe(status);
   });
 
+  describe("scoped API tokens", () => {
+    const minted = `sluice_tok_${"a".repeat(32)}`;
+    const stored = { id: "tok1", name: "ci", role: "viewer" as const, tenantId: "tenantAA" };
+    const findToken = async (presented: string) => (presented === minted ? stored : null);
+
+    it("a stored token acts as token:<name> with its role and tenant limit, and its use is noted", async () => {
+      const used: string[] = [];
+      const actor = await authorize(req(`Bearer ${minted}`), "read", {
+        adminToken: TOKEN,
+        findToken,
+        noteTokenUse: (id) => used.push(id),
+      });
+      expect(actor).toEqual({ id: "token:ci", role: "viewer", tenantId: "tenantAA" });
+      expect(used).toEqual(["tok1"]);
+    });
+
+    it("a viewer token writing is 403; an unknown, revoked or expired token (not found) is 401", async () => {
+      const noteTokenUse = () => undefined;
+      expect(
+        await statusOf(authorize(req(`Bearer ${minted}`), "write", { adminToken: TOKEN, findToken, noteTokenUse })),
+      ).toBe(403);
+      expect(
+        await statusOf(
+          authorize(req(`Bearer sluice_tok_${"b".repeat(32)}`), "read", { adminToken: TOKEN, findToken, noteTokenUse }),
+        ),
+      ).toBe(401);
+    });
+
+    it("a credential not shaped like a token is never looked up", async () => {
+      let lookups = 0;
+      const counting = async () => {
+        lookups++;
+        return null;
+      };
+      expect(
+        await statusOf(authorize(req("Bearer sluice_abc"), "read", { adminToken: TOKEN, findToken: counting })),
+      ).toBe(401);
+      expect(lookups).toBe(0);
+    });
+  });
+
   it("refuses every token when none is configured", async () => {
     expect(await statusOf(authorize(req("Bearer anything"), "read", { adminToken: "" }))).toBe(401);
   });

@@ -32,6 +32,12 @@ export function operatorIdParam(value: string): string {
   return value;
 }
 
+/** API token ids are cuids, like operator ids. */
+export function tokenIdParam(value: string): string {
+  if (!OPERATOR_ID_PATTERN.test(value)) throw notAnId("API token", "an API token id is lower-case letters and digits");
+  return value;
+}
+
 export function auditIdParam(value: string): string {
   if (!AUDIT_ID_PATTERN.test(value)) throw notAnId("audit event", "an audit event id is a positive whole number");
   return value;

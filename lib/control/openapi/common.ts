@@ -184,7 +184,12 @@ export const ADMIN_SECURITY: Record<string, string[]>[] = [{ adminToken: [] }, {
 export const API_KEY_SECURITY: Record<string, string[]>[] = [{ apiKeyBearer: [] }, { apiKeyHeader: [] }];
 
 export const SECURITY_SCHEMES = {
-  adminToken: { type: "http", scheme: "bearer", description: "`Authorization: Bearer $SLUICE_ADMIN_TOKEN`." },
+  adminToken: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "`Authorization: Bearer $SLUICE_ADMIN_TOKEN`, or a scoped API token `sluice_tok_…` (POST /api/admin/tokens).",
+  },
   operatorSession: {
     type: "apiKey",
     in: "cookie",

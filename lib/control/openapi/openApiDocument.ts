@@ -41,7 +41,7 @@ export function buildOpenApiDocument(groups: readonly ZodOpenApiPathsObject[] = 
       title: "Sluice API",
       version: API_VERSION,
       description:
-        "Rate limiting for API teams. `/api/v1` is the client-facing API (API-key credentials; every call is limited and carries the RateLimit headers when a rule applied); `/api/admin` is the operator API (admin token or operator session). Every error is `application/problem+json` (RFC 9457).",
+        "Rate limiting for API teams. `/api/v1` is the client-facing API (API-key credentials; every call is limited and carries the RateLimit headers when a rule applied); `/api/admin` is the operator API (admin token, scoped API token or operator session). Every error is `application/problem+json` (RFC 9457).",
     },
     // Relative: the document describes the instance that serves it.
     servers: [{ url: "/", description: "This Sluice instance" }],
@@ -64,6 +64,11 @@ export function buildOpenApiDocument(groups: readonly ZodOpenApiPathsObject[] = 
       { name: "Simulator" },
       { name: "Audit" },
       { name: "Operators" },
+      {
+        name: "API tokens",
+        description:
+          "Scoped admin tokens (`sluice_tok_…`): a role, optionally one tenant, an expiry; used as `Authorization: Bearer`. A token limited to a tenant gets 403 on other tenants and on instance-wide calls.",
+      },
       { name: "Session" },
       { name: "Service" },
     ],

@@ -16,6 +16,7 @@ import { monitoringPaths } from "./paths/monitoring";
 import { systemPaths } from "./paths/system";
 import { tenantPaths } from "./paths/tenants";
 import { tierPaths } from "./paths/tiers";
+import { tokenPaths } from "./paths/tokens";
 
 export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [
   dataPlanePaths,
@@ -29,5 +30,6 @@ export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [
   identifierOverridePaths,
   monitoringPaths,
   auditAndOperatorPaths,
+  tokenPaths,
   systemPaths,
 ];

@@ -1,7 +1,8 @@
 /**
  * `lastUsedAt` of API keys, kept off the request path: uses are noted in memory and written to
  * Postgres in one batched update at most every FLUSH_MS (so the figure is up to that stale).
- * A failed write is dropped; the next use notes the key again.
+ * A failed write is dropped; the next use notes the key again. Admin tokens' lastUsedAt goes the
+ * same way with its own writer and interval (lib/control/tokens/tokenUsage.ts).
  */
 import { touchKeys } from "../../policy/keys/keyStore";
 
@@ -11,12 +12,15 @@ export class KeyUsage {
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly write: (ids: string[], at: Date) => Promise<void> = touchKeys) {}
+  constructor(
+    private readonly write: (ids: string[], at: Date) => Promise<void> = touchKeys,
+    private readonly flushMs: number = FLUSH_MS,
+  ) {}
 
   noteUse(keyId: string): void {
     this.pending.add(keyId);
     if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
+      this.timer = setTimeout(() => void this.flush(), this.flushMs);
       this.timer.unref();
     }
   }

@@ -18,9 +18,14 @@ import { isRevertible } from "./revertPlan";
 import { capabilityUrlHint } from "../../http/capabilityUrl";
 
 export interface Actor {
-  /** `token` for the admin bearer token, `operator:<email>` for a dashboard session. */
+  /**
+   * `token` for the environment's admin token (SLUICE_ADMIN_TOKEN), `token:<name>` for a scoped
+   * API token (lib/control/tokens), `operator:<email>` for a dashboard session.
+   */
   id: string;
   role: "admin" | "viewer";
+  /** The one tenant this actor may touch (a tenant-limited token); absent or null: every tenant. */
+  tenantId?: string | null;
 }
 
 export interface AuditEntry {

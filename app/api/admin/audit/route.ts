@@ -7,9 +7,14 @@ import { parseInput } from "@/lib/http/validate";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = adminRoute("read", async (request) => {
-  const query = parseInput(auditQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await listAudit(query));
-});
+/** A tenant-limited token reads its own tenant's events only (`?tenantId=`): lib/control/admin/tenantScope.ts. */
+export const GET = adminRoute(
+  "read",
+  async (request) => {
+    const query = parseInput(auditQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
+    return Response.json(await listAudit(query));
+  },
+  { tenantOf: (request) => new URL(request.url).searchParams.get("tenantId") },
+);
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

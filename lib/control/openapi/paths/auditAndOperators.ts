@@ -10,7 +10,9 @@ import { adminOperation, errors, jsonAnswer, jsonBody, noContent } from "../comm
 const auditEventSchema = z.object({
   id: z.string().meta({ description: "Decimal id: the `before` cursor and the revert route's id." }),
   at: z.string().meta({ format: "date-time" }),
-  actor: z.string().meta({ description: "`token` (the admin token) or `operator:<email>`." }),
+  actor: z
+    .string()
+    .meta({ description: "`token` (the admin token), `token:<name>` (a scoped API token) or `operator:<email>`." }),
   action: z.string(),
   target: z.string(),
   tenantId: z.string().nullable(),

@@ -1,0 +1,59 @@
+/**
+ * The tenant limit of a scoped API token (lib/control/tokens), applied by adminRoute to every
+ * admin route in one place.
+ *
+ * Decisions
+ * - An actor without a tenant limit (SLUICE_ADMIN_TOKEN, operators, unscoped tokens) passes.
+ * - A limited actor passes only when the route's resource belongs to its tenant: the `tenantId`
+ *   path parameter, or the tenant of the `keyId` path parameter's key, or what the route names
+ *   itself (the audit log: its `?tenantId=` filter). Anything else is instance-wide (the tenant
+ *   list, creating tenants, operators, tokens, monitoring, the audit log unfiltered, reverting an
+ *   audit event) and is a 403, as is another tenant's resource. A key that does not exist belongs
+ *   to no tenant the actor could see: 403, which tells nothing of other tenants' keys.
+ * - Token management needs an admin without a tenant limit (`assertUnscopedAdmin`): a limited token
+ *   must not mint a wider one.
+ */
+import { getDb } from "../../db/client";
+import { AppError } from "../../http/errors";
+import type { Actor } from "../../policy/audit/auditLog";
+
+/** The tenant a request's resource belongs to, or null for an instance-wide call. */
+export type TenantOf<P> = (request: Request, params: P) => string | null | Promise<string | null>;
+
+/** Default: the `tenantId` path parameter, else the tenant of the `keyId` path parameter's key. */
+export async function tenantOfParams(_request: Request, params: unknown): Promise<string | null> {
+  const p = (params ?? {}) as { tenantId?: unknown; keyId?: unknown };
+  if (typeof p.tenantId === "string") return p.tenantId;
+  if (typeof p.keyId === "string") {
+    const key = await getDb().apiKey.findUnique({ where: { id: p.keyId }, select: { tenantId: true } });
+    return key?.tenantId ?? null;
+  }
+  return null;
+}
+
+/** Pure decision: whether `actor` may touch a resource of `resourceTenant` (null: instance-wide). */
+export function scopeRefusal(actor: Actor, resourceTenant: string | null): string | null {
+  if (!actor.tenantId) return null;
+  if (resourceTenant === null)
+    return `This token is limited to tenant ${actor.tenantId}: instance-wide calls are refused.`;
+  if (resourceTenant !== actor.tenantId)
+    return `This token is limited to tenant ${actor.tenantId}: other tenants' resources are refused.`;
+  return null;
+}
+
+export async function assertInScope<P>(
+  actor: Actor,
+  request: Request,
+  params: P,
+  tenantOf: TenantOf<P> = tenantOfParams,
+): Promise<void> {
+  if (!actor.tenantId) return; // no lookup for unlimited actors
+  const refusal = scopeRefusal(actor, await tenantOf(request, params));
+  if (refusal) throw new AppError("forbidden", refusal);
+}
+
+/** Token management (and other calls that could widen access): an admin without a tenant limit. */
+export function assertUnscopedAdmin(actor: Actor): void {
+  if (actor.role !== "admin" || actor.tenantId)
+    throw new AppError("forbidden", "Only an admin without a tenant limit may manage API tokens.");
+}
