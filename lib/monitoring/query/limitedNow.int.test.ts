@@ -9,7 +9,12 @@ import { createLimiter } from "@/lib/limiter/decide";
 import type { LimiterRule } from "@/lib/limiter/types";
 import { monitoringTestBed, req } from "@/test/support/monitoringTestBed";
 import { limiterRule } from "@/test/support/rules";
+import { AccessCache } from "@/lib/policy/compiled/accessCache";
+import type { KeyAccess, TenantAccess } from "@/lib/policy/compiled/accessLoader";
+import { compileRule, mergeRules } from "@/lib/policy/compiled/effectiveRules";
+import { ruleSchema } from "@/lib/policy/rules/ruleSchema";
 import { limitedNow } from "./limitedNowQuery";
+import { liveRuleOf } from "./monitoringDirectory";
 import { DecisionRecorder } from "../record/decisionRecorder";
 
 const bed = monitoringTestBed("lim");
@@ -131,5 +136,59 @@ describe("limited right now: Envoy descriptor subjects", () => {
     const now = await limitedNow(deps, live, { tenantId: T, nowMs: Date.now() });
     expect(now.clients.map((c) => [c.scope, c.subject, c.refused])).toEqual([["descriptor", "10.0.0.1", 1]]);
     expect(now.clients[0]!.quota).toMatchObject({ limit: 1, remaining: 0 });
+  });
+});
+
+describe("limited right now: a key override replaced the rule that refused", () => {
+  const T = bed.newTenant();
+  const KEY = "KeyOver01";
+  const deps = { redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, directory: bed.directory };
+  // The tenant's per-key (2 a minute) and the key's override of the same name (2,000 a minute):
+  // same name, so same ref "1" and same counter, as lib/policy/compiled/accessLoader.ts loads them.
+  const rule = (limit: number, override: boolean) =>
+    compileRule(ruleSchema.parse({ name: "per-key", limit, windowMs: 60_000 }), "1", override);
+  const tenantRules = [rule(2, false)];
+  const access = (overrides: ReturnType<typeof rule>[]): AccessCache => {
+    const key: KeyAccess = {
+      id: KEY,
+      tenantId: T,
+      name: "abusive",
+      secretHash: "h",
+      expiresAtMs: null,
+      overrides,
+      rules: mergeRules(tenantRules, overrides),
+    };
+    const tenant: TenantAccess = { id: T, name: "demo", rules: tenantRules, keys: new Map([[KEY, key]]) };
+    const load = async () => tenant;
+    return new AccessCache({ loadAll: async () => new Map([[T, tenant]]), loadTenant: load });
+  };
+  const liveOf = (cache: AccessCache) => ({ rule: liveRuleOf(cache, 60), peek: limiter.peek.bind(limiter) });
+
+  it("peeks the key's effective rule (the override in force), not the tenant rule it replaced", async () => {
+    const recorder = new DecisionRecorder({
+      redis: bed.redis,
+      prefix: bed.prefix,
+      timeoutMs: 2_000,
+      log: () => undefined,
+    });
+    // Refused by the tenant's per-key: 2 admitted, 2 refused.
+    for (let i = 0; i < 4; i++) {
+      const decision = await limiter.decide([tenantRules[0]!.limiter], { tenantId: T, keyId: KEY });
+      recorder.recordRequest(req(T, KEY, decision), decision.nowMs);
+    }
+    expect(await recorder.flush()).toBe("written");
+
+    const before = access([]);
+    await before.ready();
+    const refused = await limitedNow(deps, liveOf(before), { tenantId: T, nowMs: Date.now() });
+    expect(refused.clients[0]!.quota).toMatchObject({ limit: 2, remaining: 0 });
+    expect(refused.clients[0]!.quota!.retryAfterMs).toBeGreaterThan(0);
+
+    // Then the override is saved: the same counter (2 used) now against 2,000.
+    const after = access([rule(2_000, true)]);
+    await after.ready();
+    const now = await limitedNow(deps, liveOf(after), { tenantId: T, nowMs: Date.now() });
+    expect(now.clients.map((c) => [c.subject, c.rule.name, c.refused])).toEqual([[KEY, "per-key", 2]]);
+    expect(now.clients[0]!.quota).toMatchObject({ limit: 2_000, capacity: 2_000, remaining: 1_998, retryAfterMs: 0 });
   });
 });

@@ -7,7 +7,8 @@
  *   and keeps the subjects whose latest refusal is at most WINDOW_MS before `nowMs`; `refused`
  *   sums both minutes (so it counts the refusals since the start of the previous minute).
  * - Quota: one `peek` per subject (charges nothing) over the rules refused it, through `live`
- *   (the monitoring connection's limiter). A rule that no longer exists has `quota` null; so has
+ *   (the monitoring connection's limiter), each as in force for the subject NOW: for a key, its
+ *   effective rule of that name (a key override replaces the tenant rule it names, limit and all). A rule that no longer exists has `quota` null; so has
  *   every rule when no live limiter is given. Redis down or too slow: AppError
  *   `limiter_unavailable` (503), never a made-up figure.
  * - Order: still refused now (`retryAfterMs` > 0) first, then most refusals, then the latest,
@@ -26,9 +27,13 @@ import { ReadPlan, scored } from "./readPlan";
 
 export const WINDOW_MS = MINUTE_MS;
 
-/** The live side: the rule a ref names now, and the limiter to peek it. */
+/**
+ * The live side: the rule a ref names now, and the limiter to peek it. `keyId` is given for a
+ * key-scope subject: the rule is then the one in that key's effective rules (an override in place
+ * of the tenant rule of the same name and ref), as enforcement applies it.
+ */
 export interface LiveRules {
-  rule(tenantId: string, ref: string): LimiterRule | null;
+  rule(tenantId: string, ref: string, keyId?: string): LimiterRule | null;
   peek: Limiter["peek"];
 }
 
@@ -98,7 +103,8 @@ async function peekQuotas(
   if (!live) return { nowMs: null, quotas };
   const bySubject = new Map<string, { subject: Subject; rows: { member: string; rule: LimiterRule }[] }>();
   for (const s of seen) {
-    const found = live.rule(s.subject.tenantId, s.subject.ref);
+    const keyId = s.subject.scope === "key" ? s.subject.value : undefined;
+    const found = live.rule(s.subject.tenantId, s.subject.ref, keyId);
     if (!found) continue;
     // A descriptor rule reads its subject from a slot (lib/dataplane/envoy/descriptorRules.ts): one per rule here.
     const rule = found.scope === "descriptor" ? { ...found, descriptorSlot: `0:${found.ref}` } : found;
