@@ -8,6 +8,7 @@
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
 import { formatCount, formatRate } from "./chartFormat";
+import { shadowWords, trafficSummary, trafficTotals } from "./trafficTotals";
 import { ChartTooltip } from "./ChartTooltip";
 import { LiveQueryBody } from "./LiveQueryBody";
 import { SeriesToggles, useHiddenSeries } from "./SeriesToggles";
@@ -27,16 +28,6 @@ export function trafficRows(series: TrafficSeries) {
       shadowRefused: p.shadowRefused / seconds,
     };
   });
-}
-
-export function trafficTotals(series: TrafficSeries) {
-  const totals = { allowed: 0, refused: 0, shadowRefused: 0 };
-  for (const p of series.points) {
-    totals.allowed += p.allowed;
-    totals.refused += p.refused;
-    totals.shadowRefused += p.shadowRefused;
-  }
-  return totals;
 }
 
 export function TrafficChart({
@@ -79,12 +70,15 @@ export function TrafficChart({
             series.stepMs,
             series.toMs,
           );
-          const summary = `${formatCount(totals.allowed)} allowed, ${formatCount(totals.refused)} refused, ${formatCount(totals.shadowRefused)} would be refused by shadow rules`;
+          const summary = trafficSummary(totals);
           return (
             <>
               <p className="traffic-totals" data-testid="traffic-totals">
                 <span>{formatCount(totals.allowed)} allowed</span> · <span>{formatCount(totals.refused)} refused</span>{" "}
-                · <span>{formatCount(totals.shadowRefused)} would be refused by shadow rules</span>
+                ·{" "}
+                <span title="Allowed requests a shadow rule would have refused. A shadow rule's own line counts every request it would refuse, including those refused anyway.">
+                  {shadowWords(totals)}
+                </span>
               </p>
               <SeriesToggles chart={title} series={keys} hidden={hidden} onToggle={toggle} />
               <div className="chart-frame" role="img" aria-label={`${title}, ${words}: ${summary}.`}>

@@ -4,6 +4,7 @@
  */
 import type { Rule } from "@/lib/policy/rules/ruleSchema";
 import { ALGORITHM_GUIDE, describeDuration } from "./algorithmGuide";
+import { formatLimit } from "./duration";
 import styles from "./RuleEditor.module.css";
 
 export type RuleSource = "tenant" | "override";
@@ -77,9 +78,7 @@ export function RuleList({ rules, caption }: { rules: ListedRule[]; caption: str
               </td>
               <td>{rule.scope}</td>
               <td>{ALGORITHM_GUIDE[rule.algorithm].title}</td>
-              <td className="num">
-                {rule.limit.toLocaleString("en")} / {describeDuration(rule.windowMs)}
-              </td>
+              <td className="num">{formatLimit(rule.limit, rule.windowMs)}</td>
               <td className="num">
                 {ALGORITHM_GUIDE[rule.algorithm].usesBurst ? (
                   rule.burst.toLocaleString("en")

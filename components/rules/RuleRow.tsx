@@ -6,7 +6,7 @@
  */
 import type { Scope } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
-import { parseDuration, perDuration } from "./duration";
+import { formatLimit, parseDuration, perDuration } from "./duration";
 import type { RuleDraft } from "./ruleDraft";
 import type { RuleField } from "./ruleFieldLabels";
 import { RuleFieldset } from "./RuleFieldset";
@@ -19,7 +19,8 @@ function rateText(draft: RuleDraft): string {
   const burst = ALGORITHM_GUIDE[draft.algorithm].usesBurst && draft.burst.trim() ? `, burst ${draft.burst.trim()}` : "";
   const penalty = draft.penalty.trim() ? `, penalty ${draft.penalty.trim()}` : "";
   const byResponse = draft.chargeOn.length > 0 ? `, ${draft.chargeOn.join("/")} only` : "";
-  return `${limit} ${perDuration(windowMs)}${burst}${penalty}${byResponse}`;
+  const shown = /^\d+$/.test(limit) ? formatLimit(Number(limit), windowMs) : `${limit} ${perDuration(windowMs)}`;
+  return `${shown}${burst}${penalty}${byResponse}`;
 }
 
 function appliesTo(draft: RuleDraft): string {

@@ -7,7 +7,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createLimiter } from "@/lib/limiter/decide";
 import type { LimiterRule } from "@/lib/limiter/types";
-import { monitoringTestBed, req } from "@/test/support/monitoringTestBed";
+import { decisionOf } from "@/test/support/decisions";
+import { monitoringTestBed, perRefused, req } from "@/test/support/monitoringTestBed";
 import { limiterRule } from "@/test/support/rules";
 import { AccessCache } from "@/lib/policy/compiled/accessCache";
 import type { KeyAccess, TenantAccess } from "@/lib/policy/compiled/accessLoader";
@@ -190,5 +191,40 @@ describe("limited right now: a key override replaced the rule that refused", () 
     const now = await limitedNow(deps, liveOf(after), { tenantId: T, nowMs: Date.now() });
     expect(now.clients.map((c) => [c.subject, c.rule.name, c.refused])).toEqual([[KEY, "per-key", 2]]);
     expect(now.clients[0]!.quota).toMatchObject({ limit: 2_000, capacity: 2_000, remaining: 1_998, retryAfterMs: 0 });
+  });
+});
+
+describe("limited right now: a streak of refusals", () => {
+  const T = bed.newTenant();
+  const deps = { redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, directory: bed.directory };
+  const MIN = 60_000;
+
+  it("counts every minute of a client's streak and says since when, instead of resetting at each minute", async () => {
+    const recorder = new DecisionRecorder({
+      redis: bed.redis,
+      prefix: bed.prefix,
+      timeoutMs: 2_000,
+      log: () => undefined,
+    });
+    const now = Math.floor(Date.now() / MIN) * MIN + 30_000;
+    const refuse = (keyId: string, atMs: number, times: number) => {
+      for (let i = 0; i < times; i++) recorder.recordRequest(req(T, keyId, decisionOf([perRefused], atMs)), atMs);
+    };
+    // Streak: refused in each of the last four minutes (3 + 2 + 4 + 1 = 10), nothing before.
+    refuse("KeyStrk1", now - 3 * MIN, 3);
+    refuse("KeyStrk1", now - 2 * MIN, 2);
+    refuse("KeyStrk1", now - MIN, 4);
+    refuse("KeyStrk1", now, 1);
+    // A gap: refused 5 minutes ago, then only now: the streak is this minute alone.
+    refuse("KeyGap001", now - 5 * MIN, 7);
+    refuse("KeyGap001", now, 2);
+    expect(await recorder.flush()).toBe("written");
+
+    const limited = await limitedNow(deps, undefined, { tenantId: T, nowMs: now });
+    const row = (keyId: string) => limited.clients.find((c) => c.subject === keyId)!;
+    const minuteStart = (ms: number) => Math.floor(ms / MIN) * MIN;
+    expect(row("KeyStrk1")).toMatchObject({ refused: 10, refusedSinceMs: minuteStart(now - 3 * MIN) });
+    expect(row("KeyGap001")).toMatchObject({ refused: 2, refusedSinceMs: minuteStart(now) });
+    expect(limited.sinceMs).toBe(minuteStart(now - 3 * MIN));
   });
 });
