@@ -14,7 +14,7 @@ import { GLOBAL_SCOPE, monitoringKeys, parseClientMember, type Resolution } from
 import type { MonitoringReadDeps } from "./readDeps";
 import { hotKeysQuerySchema, type HotKeysQuery } from "./monitoringSchemas";
 import { ReadPlan, scored } from "./readPlan";
-import { periodsCovering, setResolution } from "./timeBuckets";
+import { periodsCovering, periodStartMs, setResolution } from "./timeBuckets";
 
 export interface HotKey {
   tenantId: string;
@@ -24,6 +24,12 @@ export interface HotKey {
   keyName: string | null;
   requests: number;
   refused: number;
+  /**
+   * Start of the latest minute (hour, for ranges over 1 h) of the range in which the key was
+   * refused; null without refusals. Tells a client fixed minutes ago (still hot over a 5-minute
+   * range) from one refused now (issue 31, point 6).
+   */
+  lastRefusedPeriodMs: number | null;
   /** The rule with the most refusals of this key in the range, and how many; null without refusals. */
   topRule: (RuleLabel & { refused: number }) | null;
 }
@@ -38,6 +44,7 @@ export interface HotKeys {
 interface Tally {
   requests: number;
   refused: number;
+  lastRefusedPeriodMs: number | null;
   byRule: Map<string, number>;
 }
 
@@ -48,6 +55,7 @@ export async function hotKeys(deps: MonitoringReadDeps, query: HotKeysQuery): Pr
   const resolution = setResolution(input.fromMs, input.toMs);
   const plan = new ReadPlan();
   const reads = periodsCovering(resolution, input.fromMs, input.toMs).map((index) => ({
+    startMs: periodStartMs(resolution, index),
     requests: plan.add(scope, ["ZRANGE", keys.hotKeys(resolution, index), 0, -1, "WITHSCORES"]),
     refusals: plan.add(scope, ["ZRANGE", keys.refusals(resolution, index), 0, -1, "WITHSCORES"]),
   }));
@@ -56,15 +64,18 @@ export async function hotKeys(deps: MonitoringReadDeps, query: HotKeysQuery): Pr
   const tallies = new Map<string, Tally>();
   const tally = (member: string) => {
     let t = tallies.get(member);
-    if (!t) tallies.set(member, (t = { requests: 0, refused: 0, byRule: new Map() }));
+    if (!t) tallies.set(member, (t = { requests: 0, refused: 0, lastRefusedPeriodMs: null, byRule: new Map() }));
     return t;
   };
   for (const read of reads) {
     for (const [member, n] of scored(replies(read.requests))) tally(member).requests += n;
     for (const [member, n] of scored(replies(read.refusals))) {
       const slash = member.indexOf("/");
-      if (slash < 0) tally(member).refused += n;
-      else {
+      if (slash < 0) {
+        const t = tally(member);
+        t.refused += n;
+        if (n > 0) t.lastRefusedPeriodMs = Math.max(t.lastRefusedPeriodMs ?? read.startMs, read.startMs);
+      } else {
         const t = tally(member.slice(0, slash));
         const ref = member.slice(slash + 1);
         t.byRule.set(ref, (t.byRule.get(ref) ?? 0) + n);
@@ -91,6 +102,7 @@ export async function hotKeys(deps: MonitoringReadDeps, query: HotKeysQuery): Pr
     keyName: deps.directory.keyName(tenantId, keyId),
     requests: t.requests,
     refused: t.refused,
+    lastRefusedPeriodMs: t.lastRefusedPeriodMs,
     topRule: ref === undefined ? null : { ...label(tenantId, ref), refused },
   }));
   return { fromMs: input.fromMs, toMs: input.toMs, resolution, keys: out };

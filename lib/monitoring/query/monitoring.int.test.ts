@@ -144,6 +144,19 @@ describe("recording and reading back traffic", () => {
     expect(rates.byTenant[0]!.total).toMatchObject({ allowed: 2, refused: 1, shadowRefused: 2 });
   });
 
+  it("a hot key fixed minutes ago says when it was last refused, so it is not taken for one refused now", async () => {
+    const D = newTenant();
+    const r = recorder();
+    r.recordRequest(req(D, "KeyDDDD1", decisionOf([perRefused])), NOW - 3 * MIN);
+    r.recordRequest(req(D, "KeyDDDD1", decisionOf([per])), NOW - MIN);
+    r.recordRequest(req(D, "KeyDDDD1", decisionOf([per])), NOW);
+    await r.flush();
+    const hot = await queries.hotKeys({ fromMs: NOW - 5 * MIN, toMs: NOW + 1_000, tenantId: D });
+    expect(hot.keys.map((k) => [k.requests, k.refused, k.lastRefusedPeriodMs])).toEqual([
+      [3, 1, Math.floor((NOW - 3 * MIN) / MIN) * MIN],
+    ]);
+  });
+
   it("hot keys of a tenant and of all tenants: most requests first, refusals and the rule that refused most", async () => {
     await setup;
     const hot = await queries.hotKeys({ fromMs: NOW - MIN, toMs: NOW + MIN, tenantId: A });
@@ -156,6 +169,8 @@ describe("recording and reading back traffic", () => {
         keyName: "key KeyAAAA1",
         requests: 3,
         refused: 1,
+        // The minute of the refusal: a client fixed since shows an older one.
+        lastRefusedPeriodMs: Math.floor(SEC / MIN) * MIN,
         topRule: { ref: "1", name: "per-key", mode: "enforce", refused: 1 },
       },
       {
@@ -165,6 +180,7 @@ describe("recording and reading back traffic", () => {
         keyName: "key KeyAAAA2",
         requests: 1,
         refused: 0,
+        lastRefusedPeriodMs: null,
         topRule: null,
       },
     ]);
