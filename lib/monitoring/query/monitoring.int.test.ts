@@ -144,6 +144,26 @@ describe("recording and reading back traffic", () => {
     expect(rates.byTenant[0]!.total).toMatchObject({ allowed: 2, refused: 1, shadowRefused: 2 });
   });
 
+  it("traffic carries the current counts: the last 10 whole seconds that end 2 s before `to`", async () => {
+    const E = newTenant();
+    const r = recorder();
+    r.recordRequest(req(E, "KeyEEEE1", decisionOf([per])), SEC - 7_000);
+    r.recordRequest(req(E, "KeyEEEE1", decisionOf([perRefused])), SEC);
+    r.recordRequest(req(E, "KeyEEEE1", decisionOf([per, trialRefuses])), SEC + 2_500);
+    // Outside: before the window, and in the 2 s still being flushed.
+    r.recordRequest(req(E, "KeyEEEE1", decisionOf([per])), SEC - 7_001);
+    r.recordRequest(req(E, "KeyEEEE1", decisionOf([per])), SEC + 3_500);
+    await r.flush();
+    const series = await queries.trafficSeries({ fromMs: SEC - MIN, toMs: SEC + 5_400, stepMs: 30_000, tenantId: E });
+    expect(series.current).toEqual({
+      fromMs: SEC - 7_000,
+      toMs: SEC + 3_000,
+      allowed: 2,
+      refused: 1,
+      shadowRefused: 1,
+    });
+  });
+
   it("a hot key fixed minutes ago says when it was last refused, so it is not taken for one refused now", async () => {
     const D = newTenant();
     const r = recorder();

@@ -1,10 +1,11 @@
 /**
  * Query-string parameters of the monitoring admin API, turned into query inputs.
  *
- * Time window: `range=5m|15m|1h|6h|24h` (ending at `to`, default now; points every 5 s, 15 s,
- * 1 min, 5 min or 5 min), or `from` (epoch ms) with an optional `to` (default now); no window at all means the
+ * Time window: `range=1m|5m|15m|1h|6h|24h` (ending at `to`, default now; points every 5 s, 30 s,
+ * 1 min, 1 min, 5 min or 5 min: 5 s buckets over 5 minutes made a sawtooth of a steady bursty client,
+ * issue 31), or `from` (epoch ms) with an optional `to` (default now); no window at all means the
  * last 5 minutes. `step` (ms) overrides a series' step; without it a `from` window gets 5 s up to
- * 5 min, 1 min up to 1 h and 5 min beyond. `tenantId` narrows to one tenant, `rule` (a rule NAME of
+ * 1 min, 30 s up to 5 min, 1 min up to 1 h and 5 min beyond. `tenantId` narrows to one tenant, `rule` (a rule NAME of
  * that tenant, current or deleted) to one rule, `limit` caps list lengths.
  * Unknown or repeated parameters, malformed values (an empty value is malformed, never 0) and
  * windows the query schema refuses are 422s naming the parameter as it was given, in the errors'
@@ -35,8 +36,9 @@ import {
 } from "./monitoringSchemas";
 
 export const RANGE_PRESETS = {
-  "5m": { rangeMs: 5 * MINUTE_MS, stepMs: 5 * SECOND_MS },
-  "15m": { rangeMs: 15 * MINUTE_MS, stepMs: 15 * SECOND_MS },
+  "1m": { rangeMs: MINUTE_MS, stepMs: 5 * SECOND_MS },
+  "5m": { rangeMs: 5 * MINUTE_MS, stepMs: 30 * SECOND_MS },
+  "15m": { rangeMs: 15 * MINUTE_MS, stepMs: MINUTE_MS },
   "1h": { rangeMs: HOUR_MS, stepMs: MINUTE_MS },
   "6h": { rangeMs: 6 * HOUR_MS, stepMs: 5 * MINUTE_MS },
   "24h": { rangeMs: DAY_MS, stepMs: 5 * MINUTE_MS },
@@ -96,7 +98,8 @@ function parseParams<S extends z.ZodObject>(schema: S, params: URLSearchParams):
 
 /** Default step of a `from` window, by its length. */
 export function defaultStepMs(rangeMs: number): number {
-  if (rangeMs <= 5 * MINUTE_MS) return 5 * SECOND_MS;
+  if (rangeMs <= MINUTE_MS) return 5 * SECOND_MS;
+  if (rangeMs <= 5 * MINUTE_MS) return 30 * SECOND_MS;
   if (rangeMs <= HOUR_MS) return MINUTE_MS;
   return 5 * MINUTE_MS;
 }

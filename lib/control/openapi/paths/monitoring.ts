@@ -11,7 +11,7 @@ import { simulateSchema } from "../../simulator/simulateSchema";
 import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
 
 const WINDOW =
-  "Window: `range=5m|15m|1h|6h|24h` ending at `to` (default now), or `from` with an optional `to` (epoch ms); none means the last 5 minutes. Unknown or repeated parameters are a 422.";
+  "Window: `range=1m|5m|15m|1h|6h|24h` ending at `to` (default now), or `from` with an optional `to` (epoch ms); none means the last 5 minutes. Unknown or repeated parameters are a 422.";
 
 const figures = (description: string) => z.looseObject({}).meta({ description });
 
