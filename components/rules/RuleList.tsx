@@ -2,6 +2,7 @@
  * A rule list, read-only: what is in force. With `source` on each rule (a key's effective rules),
  * a badge tells tenant rules from the key's overrides.
  */
+import type { ReactNode } from "react";
 import type { Rule } from "@/lib/policy/rules/ruleSchema";
 import { ALGORITHM_GUIDE, describeDuration } from "./algorithmGuide";
 import { formatLimit } from "./duration";
@@ -37,7 +38,16 @@ export function ModeBadge({ mode }: { mode: Rule["mode"] }) {
   );
 }
 
-export function RuleList({ rules, caption }: { rules: ListedRule[]; caption: string }) {
+export function RuleList<R extends ListedRule>({
+  rules,
+  caption,
+  actions,
+}: {
+  rules: R[];
+  caption: string;
+  /** A last column of buttons per rule (the key page's "Override"); none without it. */
+  actions?: (rule: R) => ReactNode;
+}) {
   const withSource = rules.some((r) => r.source);
   return (
     <div className="table-wrap">
@@ -64,6 +74,11 @@ export function RuleList({ rules, caption }: { rules: ListedRule[]; caption: str
             </th>
             <th scope="col">Applies to</th>
             <th scope="col">Fail mode</th>
+            {actions ? (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -97,6 +112,7 @@ export function RuleList({ rules, caption }: { rules: ListedRule[]; caption: str
                 <code>{describeMatch(rule)}</code>
               </td>
               <td>{rule.failMode}</td>
+              {actions ? <td>{actions(rule)}</td> : null}
             </tr>
           ))}
         </tbody>
