@@ -32,6 +32,7 @@
  * HEAD is charged as GET by the rules; OPTIONS is admitted like any method. Every error is
  * problem+json; Sluice's own answers carry the API security headers (lib/dataplane/nodeIo.ts).
  */
+import type { AnswerBox } from "../monitoring/record/recentDecisions";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { admit, releaseLease, type AdmitDeps, type AdmitRequest, type Client } from "./admission/admit";
 import { chargeByResponse, type ChargeDeps } from "./admission/chargeByResponse";
@@ -232,6 +233,10 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     const plan =
       route === "check" && method === "POST" && !continuePending(req) ? checkPlan(req, deps.check) : undefined;
     if (plan) request.then = plan.then;
+    // The status the client is answered with, for the key's recent decisions (not for forward auth:
+    // Sluice does not answer the protected request itself).
+    const answered: AnswerBox = { status: null };
+    if (route !== "authorize") request.answered = answered;
     const admission = await admit(request, deps.admit);
     if (!admission.admitted) {
       const refusal = route === "authorize" ? withProblemHeader(admission.reply) : admission.reply;
@@ -245,7 +250,10 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
       unsettled = false;
       void chargeByResponse(admission.charge, status, chargeDeps);
     };
-    const charge = unsettled ? (status: number) => settle(status) : undefined;
+    const charge = (status: number) => {
+      answered.status = status;
+      settle(status);
+    };
     try {
       // check's answer is a promise only when its decision is still to be made (routes.ts checkPlan).
       let reply = plan

@@ -42,7 +42,7 @@ import type { Limiter } from "../../limiter/decide";
 import { rateLimitHeaders, retryAfterSeconds, violatedPolicies } from "../../limiter/headers";
 import type { Decision, Lease, LimiterRule, Subject } from "../../limiter/types";
 import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
-import { MAX_PATH_CHARS } from "../../monitoring/record/recentDecisions";
+import { MAX_PATH_CHARS, type AnswerBox } from "../../monitoring/record/recentDecisions";
 import type { SluiceMetrics } from "../../monitoring/prometheus/metrics";
 import type { AccessCache } from "../../policy/compiled/accessCache";
 import type { KeyAccess } from "../../policy/compiled/accessLoader";
@@ -98,6 +98,8 @@ export interface AdmitRequest {
   overrideMethod?: string;
   /** The client IP (lib/dataplane/admission/clientIp.ts). */
   ip: string;
+  /** Filled with the status of the answer once sent; recorded with the key's recent decision. */
+  answered?: AnswerBox;
   /**
    * Forward auth (/api/v1/authorize): Sluice never sees the request end, so concurrency rules do not
    * apply, nor the answer's status, so rules counted by response (chargeOn) stay charged from
@@ -195,6 +197,7 @@ function record(
     path: request.path.slice(0, MAX_PATH_CHARS),
     ip: request.ip,
     attributes,
+    ...(request.answered ? { answered: request.answered } : {}),
   });
 }
 

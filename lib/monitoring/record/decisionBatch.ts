@@ -32,7 +32,7 @@
 import { capacityOf, type Decision, type RuleResult } from "../../limiter/types";
 import { isPseudoTenant, minuteOf, RECENT_DECISIONS_KEPT, TOTAL_REF } from "./monitoringKeys";
 import { limitedMember, refusedSubjects, type LimitedSubject } from "./limitedSubjects";
-import { recentDecision, RecentBuffer } from "./recentDecisions";
+import { recentDecision, RecentBuffer, type AnswerBox } from "./recentDecisions";
 import { TraceBuffer, traceEntry } from "./requestTrace";
 
 /** One request under /api/v1 as the enforcement path reports it. */
@@ -49,6 +49,8 @@ export interface RecordedRequest {
   ip?: string;
   /** Values of the header/query attributes its rules charged (Subject.attributes), for "Limited right now". */
   attributes?: Readonly<Record<string, string>>;
+  /** Filled with the answer's status once sent: the key's recent decision shows it (recentDecisions.ts). */
+  answered?: AnswerBox;
 }
 
 export interface SeriesCell {
@@ -166,7 +168,9 @@ export class DecisionBatch {
     for (const r of decision?.results ?? []) {
       if (r.rule.mode === "enforce" && QUOTA_SOURCES.has(r.source)) this.low(tenantId, keyId, r, minuteOf(nowMs));
     }
-    if (!this.recent.add(tenantId, keyId, recentDecision(decision, request.method, request.path, nowMs)))
+    if (
+      !this.recent.add(tenantId, keyId, recentDecision(decision, request.method, request.path, nowMs, request.answered))
+    )
       this.overflow++;
   }
 
