@@ -310,6 +310,13 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
               ? `This host's tenant has no gateway upstream to serve ${rawPath}.`
               : `No API route at ${rawPath}, and this tenant has no gateway upstream.`,
           );
+        // Upstream health (lib/monitoring/record/upstreamOutcomes.ts): each status sent, and the time to it.
+        const started = performance.now();
+        const recorder = deps.admit.recorder;
+        const told = (status: number) => {
+          recorder?.recordUpstream?.(client.tenantId, status, performance.now() - started);
+          onStatus?.(status);
+        };
         await deps.gateway.forward({
           req,
           res,
@@ -322,7 +329,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
           keyId: client.key?.id ?? "",
           ...(client.credential !== undefined ? { credential: client.credential } : {}),
           rateLimitHeaders: headers,
-          ...(onStatus ? { onStatus } : {}),
+          onStatus: told,
         });
         return undefined;
       }

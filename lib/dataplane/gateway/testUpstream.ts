@@ -33,7 +33,9 @@ function reason(error: unknown, timeoutMs: number): string {
   if (isAddressNotAllowed(error)) return `the upstream's address ${UPSTREAM_ADDRESS_REFUSED}`;
   if (error instanceof errors.HeadersTimeoutError || error instanceof errors.ConnectTimeoutError)
     return `no answer within ${timeoutMs.toLocaleString("en")} ms`;
-  const code = (error as { code?: unknown; cause?: { code?: unknown } })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+  const code =
+    (error as { code?: unknown; cause?: { code?: unknown } })?.code ??
+    (error as { cause?: { code?: unknown } })?.cause?.code;
   switch (code) {
     case "ECONNREFUSED":
       return "connection refused";
@@ -69,7 +71,12 @@ export async function testUpstream(
     const latencyMs = Math.round(now() - started);
     await answer.body.dump().catch(() => undefined);
     const ok = answer.statusCode < 500;
-    return { ok, status: answer.statusCode, latencyMs, error: ok ? null : `the upstream answered ${answer.statusCode}` };
+    return {
+      ok,
+      status: answer.statusCode,
+      latencyMs,
+      error: ok ? null : `the upstream answered ${answer.statusCode}`,
+    };
   } catch (error) {
     return { ok: false, status: null, latencyMs: Math.round(now() - started), error: reason(error, target.timeoutMs) };
   }

@@ -164,6 +164,20 @@ describe("recording and reading back traffic", () => {
     });
   });
 
+  it("upstream health: answers by class, 502 and 504 apart, latency percentiles, within the range", async () => {
+    const F = newTenant();
+    const r = recorder();
+    for (let i = 0; i < 8; i++) r.recordUpstream(F, 200, 20, NOW);
+    r.recordUpstream(F, 502, 3, NOW);
+    r.recordUpstream(F, 504, 2_600, NOW);
+    r.recordUpstream(F, 200, 20, NOW - 20 * MIN); // outside the range
+    await r.flush();
+    const health = await queries.upstreamHealth({ tenantId: F, fromMs: NOW - 5 * MIN, toMs: NOW + 1_000 });
+    expect(health.answers).toBe(10);
+    expect(health.byStatus).toEqual({ "2xx": 8, "3xx": 0, "4xx": 0, "5xx": 2, "502": 1, "504": 1 });
+    expect(health.latency).toMatchObject({ p50: 25, p90: 25, p99: 5_000 });
+  });
+
   it("a hot key fixed minutes ago says when it was last refused, so it is not taken for one refused now", async () => {
     const D = newTenant();
     const r = recorder();

@@ -34,6 +34,7 @@ import {
   type RefusalRateQuery,
   type TrafficQuery,
 } from "./monitoringSchemas";
+import { upstreamHealthQuerySchema, type UpstreamHealthQuery } from "./upstreamHealthQuery";
 
 export const RANGE_PRESETS = {
   "1m": { rangeMs: MINUTE_MS, stepMs: 5 * SECOND_MS },
@@ -176,4 +177,13 @@ export function limitedNowInput(params: URLSearchParams, nowMs: number): Limited
 export function recentDecisionsInput(keyId: string, params: URLSearchParams): RecentDecisionsQuery {
   const p = parseParams(decisionsParamsSchema, params);
   return validated(recentDecisionsQuerySchema, { keyId, limit: p.limit });
+}
+
+/** `GET /api/admin/monitoring/upstream?tenantId=&range=|from=&to=`: one tenant's upstream health. */
+export function upstreamHealthInput(params: URLSearchParams, nowMs: number): UpstreamHealthQuery {
+  const p = parseParams(listParamsSchema, params);
+  if (p.tenantId === undefined) throw invalid({ tenantId: ["tenantId is required"] });
+  if (p.limit !== undefined) throw invalid({ limit: ["limit is not a parameter of this query"] });
+  const { fromMs, toMs } = timeWindow(p, nowMs);
+  return validated(upstreamHealthQuerySchema, { tenantId: p.tenantId, fromMs, toMs });
 }

@@ -33,6 +33,7 @@ import { capacityOf, type Decision, type RuleResult } from "../../limiter/types"
 import { isPseudoTenant, minuteOf, RECENT_DECISIONS_KEPT, TOTAL_REF } from "./monitoringKeys";
 import { limitedMember, refusedSubjects, type LimitedSubject } from "./limitedSubjects";
 import { recentDecision, RecentBuffer, type AnswerBox } from "./recentDecisions";
+import { UpstreamOutcomes } from "./upstreamOutcomes";
 import { TraceBuffer, traceEntry } from "./requestTrace";
 
 /** One request under /api/v1 as the enforcement path reports it. */
@@ -121,17 +122,30 @@ export class DecisionBatch {
   readonly limited = new Map<string, LimitedMark>();
   readonly recent: RecentBuffer;
   readonly trace: TraceBuffer;
+  readonly upstream: UpstreamOutcomes;
   overflow = 0;
 
   constructor(private readonly limits: BatchLimits = DEFAULT_BATCH_LIMITS) {
     this.recent = new RecentBuffer(RECENT_DECISIONS_KEPT, limits.maxRecent);
     this.trace = new TraceBuffer(limits.maxTrace);
+    this.upstream = new UpstreamOutcomes(limits.maxCells);
   }
 
   get size(): number {
     return (
-      this.cells.size + this.clients.size + this.lows.size + this.recent.size + this.trace.size + this.limited.size
+      this.cells.size +
+      this.clients.size +
+      this.lows.size +
+      this.recent.size +
+      this.trace.size +
+      this.limited.size +
+      this.upstream.size
     );
+  }
+
+  /** A gateway answer of the tenant's upstream (upstreamOutcomes.ts). */
+  addUpstream(tenantId: string, status: number, latencyMs: number, nowMs: number): void {
+    if (!SAFE_PART.test(tenantId) || !this.upstream.add(tenantId, status, latencyMs, nowMs)) this.overflow++;
   }
 
   addRequest(request: RecordedRequest, nowMs: number): void {

@@ -50,6 +50,14 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       "The busiest keys in the window.",
     ),
   },
+  "/api/admin/monitoring/upstream": {
+    get: monitoring(
+      "getUpstreamHealth",
+      "A tenant's upstream health (tenantId required)",
+      listParamsSchema,
+      "The answers the tenant's clients got through the gateway: `byStatus` (2xx, 3xx, 4xx, 5xx, and 502 unreachable / 504 timed out apart), `answers`, and `latency` p50/p90/p99 to the answer's status (upper bounds of histogram buckets, ms; null past `slowerThanMs`).",
+    ),
+  },
   "/api/admin/monitoring/near-limit": {
     get: monitoring(
       "getNearLimit",
