@@ -16,6 +16,7 @@ test("override a limited key's rule from its key page: the overview reads the ov
   api,
   request,
 }, testInfo) => {
+  test.setTimeout(120_000);
   const { tenant, key } = await tenantWithKey(api, uniqueName("night"), [
     { name: "per-key", algorithm: "sliding_log", limit: 3, windowMs: 60_000 },
     // Five tokens, one back a minute: after the override this is what refuses.
@@ -86,9 +87,9 @@ test("charts: a 1-minute range, the current rate, and a marker for each configur
   await api.putTenantRules(tenant.id, [{ name: "per-key", limit: 200, windowMs: 60_000 }]);
 
   await logInAsAdmin(page);
-  await page.goto(`/tenants/${tenant.id}`);
-  await page.getByRole("button", { name: "1 min", exact: true }).click();
-  await expect(page).toHaveURL(/[?&]range=1m\b/);
+  await page.goto(`/tenants/${tenant.id}?range=1m`);
+  await expect(page.getByRole("button", { name: "1 min", exact: true })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("range-shown")).toContainText("the last minute");
   const traffic = page.getByRole("region", { name: "Requests per second, this tenant" });
   await expect(traffic.getByTestId("traffic-now")).toContainText(/Now: \d+(\.\d+)? \/s allowed/, { timeout: 15_000 });
   await expect(traffic.locator(".change-marker").first()).toBeAttached({ timeout: 15_000 });
@@ -121,4 +122,13 @@ test("a request the upstream failed is listed as answered 502 on the key page, n
   const decisions = page.getByRole("table", { name: "Recent decisions" });
   await expect(decisions).toContainText("allowed, answered 502 (upstream unreachable)", { timeout: 10_000 });
   await attachScreenshot(page, testInfo, "key page: a 502 from the upstream");
+
+  // The tenant page: the upstream's health as the gateway saw it, the URL clients call, and a test.
+  await page.goto(`/tenants/${tenant.id}`);
+  const card = page.getByRole("region", { name: "Gateway upstream" });
+  await expect(card.getByTestId("upstream-health")).toContainText("/api/v1/…");
+  await expect(card.getByTestId("upstream-health")).toContainText("1 × 502 (unreachable)", { timeout: 10_000 });
+  await card.getByRole("button", { name: "Test connection" }).click();
+  await expect(card.getByTestId("upstream-test")).toContainText("Not reachable: connection refused");
+  await attachScreenshot(page, testInfo, "tenant page: upstream health and test");
 });
