@@ -82,10 +82,12 @@ test("toggling a series hides it; the tooltip is sorted and stays inside the plo
   await expect(card.locator("svg").getByText("partial", { exact: true })).toBeVisible();
 
   // The tooltip: the series at that time, highest first, inside the plot (it never covers the card).
+  // On the bucket with the requests (a dot: buckets without requests are gaps), once complete.
+  await expect(card.locator(".recharts-line-dots circle").first()).toBeVisible({ timeout: 15_000 });
+  // Paused: over the last minute the axis moves with every refresh, which would move the tooltip away.
+  await page.getByRole("button", { name: "Pause" }).click();
   await chart.scrollIntoViewIfNeeded();
   const frame = await chart.boundingBox();
-  // On the bucket with the requests (a dot: buckets without requests are gaps).
-  await expect(card.locator(".recharts-line-dots circle").first()).toBeVisible({ timeout: 15_000 });
   const dot = await card.locator(".recharts-line-dots circle").last().boundingBox();
   await page.mouse.move(dot!.x + dot!.width / 2, frame!.y + frame!.height / 2, { steps: 5 });
   const tooltip = card.locator(".chart-tooltip");
@@ -97,6 +99,7 @@ test("toggling a series hides it; the tooltip is sorted and stays inside the plo
   expect(box!.y).toBeGreaterThanOrEqual(frame!.y - 1);
   expect(box!.y + box!.height).toBeLessThanOrEqual(frame!.y + frame!.height + 1);
   await page.mouse.move(0, 0);
+  await page.getByRole("button", { name: "Pause" }).click(); // live again
 
   const trial = toggles.getByRole("button", { name: "trial (shadow)" });
   await expect(trial).toHaveAttribute("aria-pressed", "true");
