@@ -61,6 +61,8 @@ test("toggling a series hides it; the tooltip is sorted and stays inside the plo
   api,
   request,
 }) => {
+  // Waits for the requests' 5 s bucket to complete before it is drawn.
+  test.setTimeout(60_000);
   const { tenant, key } = await tenantWithKey(api, uniqueName("charts"), RULES);
   for (let i = 0; i < 5; i++) await echo(request, key.key);
 
