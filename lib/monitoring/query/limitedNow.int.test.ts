@@ -21,6 +21,10 @@ import { DecisionRecorder } from "../record/decisionRecorder";
 const bed = monitoringTestBed("lim");
 afterAll(() => bed.close());
 
+/** A recorder on the real clock (decisions carry Redis time), logging nothing. */
+const realClockRecorder = () =>
+  new DecisionRecorder({ redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, log: () => undefined });
+
 const limiter = createLimiter({ redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000 });
 const perKey = limiterRule({ name: "per-key", ref: "1", limit: 2, windowMs: 60_000 });
 const perCaller = limiterRule({ name: "per-caller", ref: "4", scope: "identifier", limit: 1, windowMs: 60_000 });
@@ -40,12 +44,7 @@ describe("limited right now", () => {
   const deps = { redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, directory: bed.directory };
 
   const setup = (async () => {
-    const recorder = new DecisionRecorder({
-      redis: bed.redis,
-      prefix: bed.prefix,
-      timeoutMs: 2_000,
-      log: () => undefined,
-    });
+    const recorder = realClockRecorder();
     // Key A: two admitted, two refused by per-key (limit 2 per minute).
     for (let i = 0; i < 4; i++) {
       const decision = await limiter.decide([perKey], { tenantId: T, keyId: "KeyAAAA1" });
@@ -120,12 +119,7 @@ describe("limited right now: Envoy descriptor subjects", () => {
   const deps = { redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, directory: bed.directory };
 
   it("lists a refused descriptor value with its rule's live quota (peeked through a slot of its own)", async () => {
-    const recorder = new DecisionRecorder({
-      redis: bed.redis,
-      prefix: bed.prefix,
-      timeoutMs: 2_000,
-      log: () => undefined,
-    });
+    const recorder = realClockRecorder();
     // As lib/dataplane/envoy/descriptorRules.ts derives it for descriptor 0 of a call.
     const callRule = { ...perAddress, descriptorSlot: "0:7" };
     const attributes = { "0:7": "10.0.0.1" };
@@ -166,12 +160,7 @@ describe("limited right now: a key override replaced the rule that refused", () 
   const liveOf = (cache: AccessCache) => ({ rule: liveRuleOf(cache, 60), peek: limiter.peek.bind(limiter) });
 
   it("peeks the key's effective rule (the override in force), not the tenant rule it replaced", async () => {
-    const recorder = new DecisionRecorder({
-      redis: bed.redis,
-      prefix: bed.prefix,
-      timeoutMs: 2_000,
-      log: () => undefined,
-    });
+    const recorder = realClockRecorder();
     // Refused by the tenant's per-key: 2 admitted, 2 refused.
     for (let i = 0; i < 4; i++) {
       const decision = await limiter.decide([tenantRules[0]!.limiter], { tenantId: T, keyId: KEY });
@@ -200,12 +189,7 @@ describe("limited right now: a streak of refusals", () => {
   const MIN = 60_000;
 
   it("counts every minute of a client's streak and says since when, instead of resetting at each minute", async () => {
-    const recorder = new DecisionRecorder({
-      redis: bed.redis,
-      prefix: bed.prefix,
-      timeoutMs: 2_000,
-      log: () => undefined,
-    });
+    const recorder = realClockRecorder();
     const now = Math.floor(Date.now() / MIN) * MIN + 30_000;
     const refuse = (keyId: string, atMs: number, times: number) => {
       for (let i = 0; i < times; i++) recorder.recordRequest(req(T, keyId, decisionOf([perRefused], atMs)), atMs);
