@@ -51,7 +51,7 @@ test("a preset and a custom range are kept in the URL and survive a reload", asy
   await page.reload();
   await expect(shown).toHaveText(customText!);
   await expect(page.getByRole("button", { name: "Custom…" })).toHaveAttribute("aria-pressed", "true");
-  for (const preset of ["5 min", "15 min", "1 hour", "6 hours", "24 hours"]) {
+  for (const preset of ["1 min", "5 min", "15 min", "1 hour", "6 hours", "24 hours"]) {
     await expect(page.getByRole("button", { name: preset, exact: true })).toHaveAttribute("aria-pressed", "false");
   }
 });
@@ -61,17 +61,20 @@ test("toggling a series hides it; the tooltip is sorted and stays inside the plo
   api,
   request,
 }) => {
+  // Waits for the requests' 5 s bucket to complete before it is drawn.
+  test.setTimeout(60_000);
   const { tenant, key } = await tenantWithKey(api, uniqueName("charts"), RULES);
   for (let i = 0; i < 5; i++) await echo(request, key.key);
 
   await logInAsAdmin(page);
-  await page.goto(`/tenants/${tenant.id}?range=15m`);
+  // The last minute in 5 s buckets: the requests' bucket is complete (and drawn) within seconds.
+  await page.goto(`/tenants/${tenant.id}?range=1m`);
   const card = page.getByRole("region", { name: "429 rate per rule" });
   const toggles = card.getByRole("group", { name: "Series of 429 rate per rule" });
   await expect(toggles.getByRole("button")).toHaveCount(2, { timeout: 15_000 });
   const chart = card.getByRole("img");
   // A summary of every line for screen readers (the plot itself is an image).
-  await expect(chart).toHaveAttribute("aria-label", /^429 rate per rule, the last 15 minutes: /);
+  await expect(chart).toHaveAttribute("aria-label", /^429 rate per rule, the last minute: /);
   await expect(chart).toHaveAttribute("aria-label", /per-key \d+(\.\d)? %/);
   await expect(chart).toHaveAttribute("aria-label", /trial \(shadow\) \d+(\.\d)? %/);
   const lines = card.locator(".recharts-line-curve");
@@ -81,9 +84,12 @@ test("toggling a series hides it; the tooltip is sorted and stays inside the plo
   await expect(card.locator("svg").getByText("partial", { exact: true })).toBeVisible();
 
   // The tooltip: the series at that time, highest first, inside the plot (it never covers the card).
+  // On the bucket with the requests (a dot: buckets without requests are gaps), once complete.
+  await expect(card.locator(".recharts-line-dots circle").first()).toBeVisible({ timeout: 15_000 });
+  // Paused: over the last minute the axis moves with every refresh, which would move the tooltip away.
+  await page.getByRole("button", { name: "Pause" }).click();
   await chart.scrollIntoViewIfNeeded();
   const frame = await chart.boundingBox();
-  // On the bucket with the requests (a dot: buckets without requests are gaps).
   const dot = await card.locator(".recharts-line-dots circle").last().boundingBox();
   await page.mouse.move(dot!.x + dot!.width / 2, frame!.y + frame!.height / 2, { steps: 5 });
   const tooltip = card.locator(".chart-tooltip");
@@ -95,6 +101,7 @@ test("toggling a series hides it; the tooltip is sorted and stays inside the plo
   expect(box!.y).toBeGreaterThanOrEqual(frame!.y - 1);
   expect(box!.y + box!.height).toBeLessThanOrEqual(frame!.y + frame!.height + 1);
   await page.mouse.move(0, 0);
+  await page.getByRole("button", { name: "Pause" }).click(); // live again
 
   const trial = toggles.getByRole("button", { name: "trial (shadow)" });
   await expect(trial).toHaveAttribute("aria-pressed", "true");
@@ -109,7 +116,7 @@ test("toggling a series hides it; the tooltip is sorted and stays inside the plo
 
   // Traffic series toggle the same way: refusals (red) off.
   const traffic = page.getByRole("region", { name: "Requests per second, this tenant" });
-  await expect(traffic.getByRole("img")).toHaveAttribute("aria-label", /the last 15 minutes: 2 allowed, 3 refused/, {
+  await expect(traffic.getByRole("img")).toHaveAttribute("aria-label", /the last minute: 2 allowed, 3 refused/, {
     timeout: 15_000,
   });
   await expect(traffic.locator(".recharts-area")).toHaveCount(2);

@@ -197,7 +197,7 @@ test("the editor with 7 rules fits in two viewport heights at 1440x900; duration
   await expect(table.getByRole("row")).toHaveCount(8);
   await expect(form.locator("details")).toHaveCount(1);
   await expect(table.getByRole("row", { name: /^per-key\b/ }).first()).toContainText("120 per min");
-  await expect(table.getByRole("row", { name: /tenant-hourly/ })).toContainText("100000 per h");
+  await expect(table.getByRole("row", { name: /tenant-hourly/ })).toContainText("100,000 per h");
   await expect(table.getByRole("row", { name: /trial/ })).toContainText("60 per d");
 
   const box = await form.boundingBox();

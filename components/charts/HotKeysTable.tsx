@@ -1,8 +1,10 @@
 "use client";
 /**
  * The hottest callers of the range (top 20): API keys, JWT subjects and anonymous addresses on
- * tenant hosts, each labelled by its kind, with requests, refusals, and the rule that refused most.
+ * tenant hosts, each labelled by its kind, with requests, refusals (and the minute of the latest, so
+ * a client fixed minutes ago is not taken for one refused now), and the rule that refused most.
  */
+import { formatClock } from "@/components/format/dateFormat";
 import { ChartCard } from "./ChartCard";
 import { formatCount, formatPct } from "./chartFormat";
 import { DataTable } from "./DataTable";
@@ -76,6 +78,13 @@ export function HotKeysTable({ tenantId, view }: { tenantId?: string; view: Moni
                   <RefusedCount refused={key.refused} />
                   {key.requests > 0 && key.refused > 0 ? (
                     <span className="muted"> ({formatPct((100 * key.refused) / key.requests)})</span>
+                  ) : null}
+                  {key.lastRefusedPeriodMs !== null ? (
+                    <span className="muted" data-testid="hot-key-last-refused">
+                      {" "}
+                      · last {query.data?.resolution === "hour" ? "in the hour of " : ""}
+                      {formatClock(key.lastRefusedPeriodMs, undefined, false)}
+                    </span>
                   ) : null}
                 </td>
                 <td>

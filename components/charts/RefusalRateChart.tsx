@@ -17,10 +17,12 @@ import { RuleLink, TenantLink } from "./entityLinks";
 import { LiveQueryBody } from "./LiveQueryBody";
 import { rateChart, type ChartLine } from "./refusalRateLines";
 import { SeriesToggles, useHiddenSeries } from "./SeriesToggles";
-import { partialBucket, timeAxis } from "./timeSeries";
+import { partialBucket, timeAxis, undrawnPartial } from "./timeSeries";
+import { changeLines } from "./ChangeLines";
+import { changeMarkers, markerWords } from "./changeMarkers";
 import { rangeWords } from "./timeRange";
 import { useChartPalette } from "./useChartPalette";
-import { useRefusalRate, type RefusalRates } from "./useMonitoring";
+import { useChangeEvents, useRefusalRate, type RefusalRates } from "./useMonitoring";
 import type { MonitoringView } from "./useMonitoringView";
 
 /** Series drawn: the tenants or rules refusing most. */
@@ -61,6 +63,7 @@ export function RefusalRateChart({
   const palette = useChartPalette();
   const { hidden, toggle } = useHiddenSeries();
   const data = query.data;
+  const changes = useChangeEvents({ tenantId, fromMs: data?.fromMs, view });
   const sources = data ? (by === "tenant" ? data.byTenant : data.byRule) : [];
   const withTenant = by === "rule" && !tenantId;
   const chart = data ? rateChart(sources, withTenant) : null;
@@ -92,7 +95,14 @@ export function RefusalRateChart({
             data!.stepMs,
             data!.toMs,
           );
-          const summary = chart.lines.map((line) => `${line.label} ${formatPct(line.pct)}`).join(", ");
+          const rows = undrawnPartial(chart.rows, partial, "gap");
+          const markers = changeMarkers(changes, data!.fromMs, data!.toMs);
+          const summary = [
+            chart.lines.map((line) => `${line.label} ${formatPct(line.pct)}`).join(", "),
+            markerWords(markers),
+          ]
+            .filter(Boolean)
+            .join("; ");
           return (
             <>
               <SeriesToggles chart={title} series={series} hidden={hidden} onToggle={toggle} />
@@ -105,7 +115,7 @@ export function RefusalRateChart({
                 <LineChart
                   responsive
                   style={{ width: "100%", height: 240 }}
-                  data={chart.rows}
+                  data={rows}
                   margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
                 >
                   <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.4} />
@@ -121,6 +131,7 @@ export function RefusalRateChart({
                       label={{ value: "partial", position: "insideTopRight", fill: palette.partial, fontSize: 11 }}
                     />
                   ) : null}
+                  {changeLines(markers, palette.partial)}
                   <Tooltip
                     position={{ y: 0 }}
                     wrapperStyle={{ pointerEvents: "none", zIndex: 1 }}

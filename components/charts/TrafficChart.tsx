@@ -8,13 +8,16 @@
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
 import { formatCount, formatRate } from "./chartFormat";
+import { shadowWords, trafficSummary, trafficTotals } from "./trafficTotals";
 import { ChartTooltip } from "./ChartTooltip";
 import { LiveQueryBody } from "./LiveQueryBody";
 import { SeriesToggles, useHiddenSeries } from "./SeriesToggles";
-import { bucketSeconds, partialBucket, timeAxis } from "./timeSeries";
+import { bucketSeconds, partialBucket, timeAxis, undrawnPartial } from "./timeSeries";
+import { changeLines } from "./ChangeLines";
+import { changeMarkers, markerWords } from "./changeMarkers";
 import { rangeWords } from "./timeRange";
 import { useChartPalette } from "./useChartPalette";
-import { useTraffic, type TrafficSeries } from "./useMonitoring";
+import { useChangeEvents, useTraffic, type TrafficSeries } from "./useMonitoring";
 import type { MonitoringView } from "./useMonitoringView";
 
 export function trafficRows(series: TrafficSeries) {
@@ -29,15 +32,13 @@ export function trafficRows(series: TrafficSeries) {
   });
 }
 
-export function trafficTotals(series: TrafficSeries) {
-  const totals = { allowed: 0, refused: 0, shadowRefused: 0 };
-  for (const p of series.points) {
-    totals.allowed += p.allowed;
-    totals.refused += p.refused;
-    totals.shadowRefused += p.shadowRefused;
-  }
-  return totals;
+/** Requests per second over the series' `current` window (the last complete seconds). */
+export function currentRate(series: TrafficSeries): { allowed: number; refused: number; seconds: number } {
+  const seconds = Math.max(1, (series.current.toMs - series.current.fromMs) / 1000);
+  return { allowed: series.current.allowed / seconds, refused: series.current.refused / seconds, seconds };
 }
+
+const bucketWords = (stepMs: number) => (stepMs % 60_000 === 0 ? `${stepMs / 60_000} min` : `${stepMs / 1000} s`);
 
 export function TrafficChart({
   tenantId,
@@ -54,9 +55,12 @@ export function TrafficChart({
   const palette = useChartPalette();
   const { hidden, toggle } = useHiddenSeries();
   const series = query.data;
+  const changes = useChangeEvents({ tenantId, fromMs: series?.fromMs, view });
   const drawn = series ? { series, totals: trafficTotals(series) } : null;
   const words = rangeWords(view.range);
-  const hint = series ? `Average per second over each ${series.stepMs / 1000} s, ${words}.` : undefined;
+  const hint = series
+    ? `Average per second over each ${bucketWords(series.stepMs)}, ${words}; the last bucket, still filling, is not drawn. Dashed vertical lines: configuration changes.`
+    : undefined;
   const keys = [
     { key: "allowed", label: "Allowed", colour: palette.allowed },
     { key: "refused", label: "Refused (429)", colour: palette.refused },
@@ -73,18 +77,29 @@ export function TrafficChart({
         empty={<>No requests in {words}.</>}
       >
         {({ series, totals }) => {
-          const rows = trafficRows(series);
+          const all = trafficRows(series);
           const partial = partialBucket(
-            rows.map((r) => r.t),
+            all.map((r) => r.t),
             series.stepMs,
             series.toMs,
           );
-          const summary = `${formatCount(totals.allowed)} allowed, ${formatCount(totals.refused)} refused, ${formatCount(totals.shadowRefused)} would be refused by shadow rules`;
+          const rows = undrawnPartial(all, partial, "close");
+          const markers = changeMarkers(changes, series.fromMs, series.toMs);
+          const summary = [trafficSummary(totals), markerWords(markers)].filter(Boolean).join("; ");
+          const now = currentRate(series);
           return (
             <>
               <p className="traffic-totals" data-testid="traffic-totals">
                 <span>{formatCount(totals.allowed)} allowed</span> · <span>{formatCount(totals.refused)} refused</span>{" "}
-                · <span>{formatCount(totals.shadowRefused)} would be refused by shadow rules</span>
+                ·{" "}
+                <span title="Allowed requests a shadow rule would have refused. A shadow rule's own line counts every request it would refuse, including those refused anyway.">
+                  {shadowWords(totals)}
+                </span>
+              </p>
+              <p className="traffic-now" data-testid="traffic-now">
+                Now: <strong>{formatRate(now.allowed)} /s</strong> allowed ·{" "}
+                <strong>{formatRate(now.refused)} /s</strong> refused{" "}
+                <span className="muted">(last {now.seconds} s)</span>
               </p>
               <SeriesToggles chart={title} series={keys} hidden={hidden} onToggle={toggle} />
               <div className="chart-frame" role="img" aria-label={`${title}, ${words}: ${summary}.`}>
@@ -107,6 +122,7 @@ export function TrafficChart({
                       label={{ value: "partial", position: "insideTopRight", fill: palette.partial, fontSize: 11 }}
                     />
                   ) : null}
+                  {changeLines(markers, palette.partial)}
                   <Tooltip
                     position={{ y: 0 }}
                     wrapperStyle={{ pointerEvents: "none", zIndex: 1 }}

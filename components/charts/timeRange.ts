@@ -8,6 +8,7 @@
 import { formatDateTime } from "@/components/format/dateFormat";
 
 export const PRESETS = [
+  { value: "1m", label: "1 min", words: "the last minute", spanMs: 60_000 },
   { value: "5m", label: "5 min", words: "the last 5 minutes", spanMs: 5 * 60_000 },
   { value: "15m", label: "15 min", words: "the last 15 minutes", spanMs: 15 * 60_000 },
   { value: "1h", label: "1 hour", words: "the last hour", spanMs: 3_600_000 },

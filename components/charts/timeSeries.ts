@@ -37,3 +37,23 @@ export function partialBucket(times: readonly number[], stepMs: number, toMs: nu
 export function bucketSeconds(t: number, stepMs: number, toMs: number): number {
   return Math.max(1, Math.min(stepMs, toMs - t)) / 1000;
 }
+
+/**
+ * Rows with the partial last bucket left undrawn: a few requests in the first seconds of a bucket
+ * made a spike (up to 100 %) where the eye lands (issue 31). A line gets a gap there (`null`); a
+ * `stepAfter` area gets the previous bucket's values, which ends that bucket's step at its real
+ * end. The partial bucket stays shaded; its figures are still in the totals.
+ */
+export function undrawnPartial<R extends { t: number }>(
+  rows: readonly R[],
+  partial: PartialBucket | null,
+  mode: "gap" | "close",
+): R[] {
+  const last = rows[rows.length - 1];
+  if (!partial || !last || last.t !== partial.t) return [...rows];
+  const before = rows.slice(0, -1);
+  const previous = before[before.length - 1];
+  if (mode === "close") return previous ? [...before, { ...previous, t: last.t }] : before;
+  const gap = Object.fromEntries(Object.keys(last).map((k) => [k, k === "t" ? last.t : null]));
+  return [...before, gap as R];
+}

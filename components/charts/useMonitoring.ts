@@ -12,6 +12,7 @@ import type { LimitedNow } from "@/lib/monitoring/query/limitedNowQuery";
 import type { NearLimit } from "@/lib/monitoring/query/nearLimitQuery";
 import type { RefusalRates } from "@/lib/monitoring/query/refusalRateQuery";
 import type { TrafficSeries } from "@/lib/monitoring/query/trafficQuery";
+import type { AuditEvent } from "@/components/audit/auditTypes";
 import { apiGet, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/components/api/apiClient";
 import { rangeQuery } from "./timeRange";
 import type { MonitoringView } from "./useMonitoringView";
@@ -61,4 +62,29 @@ export const TENANT_ACTIVITY_LIMIT = 50;
 
 export function useTenantActivity() {
   return useMonitoring<RefusalRates>("refusal-rate", { range: "24h", step: 3_600_000, limit: TENANT_ACTIVITY_LIMIT });
+}
+
+/**
+ * The audit events of a chart's window (all tenants', or one tenant's), for its change markers
+ * (changeMarkers.ts): asked once the series says its window, from the start of that minute, and
+ * polled like the charts.
+ */
+export function useChangeEvents({
+  tenantId,
+  fromMs,
+  view,
+}: {
+  tenantId?: string;
+  fromMs: number | undefined;
+  view: MonitoringView;
+}): AuditEvent[] {
+  const from = fromMs === undefined ? undefined : new Date(Math.floor(fromMs / 60_000) * 60_000).toISOString();
+  const query = useQuery<AuditEvent[], ApiError>({
+    queryKey: ["audit", "markers", tenantId ?? null, from],
+    queryFn: () => apiGet<AuditEvent[]>(withQuery("/api/admin/audit", { tenantId, from, limit: 100 })),
+    enabled: from !== undefined,
+    refetchInterval: view.paused ? false : LIVE_INTERVAL_MS,
+    placeholderData: keepPreviousData,
+  });
+  return query.data ?? [];
 }

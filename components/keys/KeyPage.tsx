@@ -1,15 +1,16 @@
 "use client";
 /**
  * `/keys/[keyId]`: the key, its tier (editable), its effective rules (tenant rules, its tier's and
- * its overrides told apart), the overrides editor, its remaining quota and its recent decisions, all live. A revoked key is
+ * its overrides told apart, each with "Override" for admins: EffectiveRulesCard), the
+ * overrides editor, its remaining quota and its recent decisions, all live. A revoked key is
  * marked as such and offers no editing.
  */
 import Link from "next/link";
 import { useIsAdmin } from "@/components/api/useSession";
 import { RuleEditor } from "@/components/rules/RuleEditor";
-import { RuleList } from "@/components/rules/RuleList";
-import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
+import { ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "@/components/format/dateFormat";
+import { EffectiveRulesCard } from "./EffectiveRulesCard";
 import { KeyQuotaCard } from "./KeyQuotaCard";
 import { KeyExpiryForm } from "./KeyExpiryForm";
 import { KeyTierForm } from "./KeyTierForm";
@@ -98,18 +99,7 @@ export default function KeyPage({ keyId }: { keyId: string }) {
             </>
           ) : null}
         </section>
-        <section className="card" aria-labelledby="effective-rules-heading">
-          <h2 id="effective-rules-heading">Effective rules</h2>
-          <p className="hint">
-            What this key&apos;s requests are checked against: the tenant&apos;s rules, then its tier&apos;s, then its
-            own overrides, each replacing rules of the same name and adding the others.
-          </p>
-          {k.rules.effective.length === 0 ? (
-            <Empty>No rules apply: this key is not limited.</Empty>
-          ) : (
-            <RuleList rules={k.rules.effective} caption="Effective rules" />
-          )}
-        </section>
+        <EffectiveRulesCard details={k} canEdit={isAdmin && !revoked} />
         <RuleEditor
           owner={{ kind: "key", keyId: k.id }}
           heading="Key overrides"

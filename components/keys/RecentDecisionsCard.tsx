@@ -9,8 +9,24 @@ import { useKeyDecisions } from "./keyQueries";
 import type { RecentDecision } from "./keyTypes";
 import styles from "./keys.module.css";
 
+/** Sluice's own gateway answers: the upstream failed, not the limiter. */
+const GATEWAY_WORDS: Record<number, string> = { 502: "upstream unreachable", 504: "upstream timed out" };
+
 function Outcome({ decision }: { decision: RecentDecision }) {
-  if (decision.allowed) return <span className={styles.outcomeAllowed}>allowed</span>;
+  if (decision.allowed && decision.status !== undefined && decision.status >= 500)
+    return (
+      <span className={styles.outcomeUpstream}>
+        allowed, answered {decision.status}
+        {GATEWAY_WORDS[decision.status] ? ` (${GATEWAY_WORDS[decision.status]})` : " by the upstream"}
+      </span>
+    );
+  if (decision.allowed)
+    return (
+      <span className={styles.outcomeAllowed}>
+        allowed
+        {decision.status !== undefined ? <span className="muted"> · {decision.status}</span> : null}
+      </span>
+    );
   if (decision.unavailable) return <span className={styles.outcomeRefused}>refused: limiter unavailable (503)</span>;
   return (
     <span className={styles.outcomeRefused}>

@@ -95,7 +95,7 @@ export function LimitedNowTable({ tenantId }: { tenantId?: string }) {
               { label: "Who" },
               { label: "Tenant", when: !tenantId },
               { label: "Rule" },
-              { label: `Refused since ${data ? formatClock(data.sinceMs, undefined, false) : ""}`, num: true },
+              { label: "Refused", num: true },
               { label: "Last refused" },
               { label: "Quota now" },
               { label: "Next quota" },
@@ -119,6 +119,7 @@ export function LimitedNowTable({ tenantId }: { tenantId?: string }) {
                 </td>
                 <td className="num">
                   <RefusedCount refused={client.refused} />
+                  <span className="muted"> since {formatClock(client.refusedSinceMs, undefined, false)}</span>
                 </td>
                 <td>{formatClock(client.lastRefusedMs)}</td>
                 <td>

@@ -2,9 +2,11 @@
  * A rule list, read-only: what is in force. With `source` on each rule (a key's effective rules),
  * a badge tells tenant rules from its tier's rules and the key's overrides.
  */
+import type { ReactNode } from "react";
 import type { Rule } from "@/lib/policy/rules/ruleSchema";
 import { ALGORITHM_GUIDE, describeDuration } from "./algorithmGuide";
 import { descriptorText } from "./envoyDescriptor";
+import { formatLimit } from "./duration";
 import styles from "./RuleEditor.module.css";
 
 export type RuleSource = "tenant" | "tier" | "override";
@@ -44,7 +46,16 @@ export function ModeBadge({ mode }: { mode: Rule["mode"] }) {
   );
 }
 
-export function RuleList({ rules, caption }: { rules: ListedRule[]; caption: string }) {
+export function RuleList<R extends ListedRule>({
+  rules,
+  caption,
+  actions,
+}: {
+  rules: R[];
+  caption: string;
+  /** A last column of buttons per rule (the key page's "Override"); none without it. */
+  actions?: (rule: R) => ReactNode;
+}) {
   const withSource = rules.some((r) => r.source);
   return (
     <div className="table-wrap">
@@ -71,6 +82,11 @@ export function RuleList({ rules, caption }: { rules: ListedRule[]; caption: str
             </th>
             <th scope="col">Applies to</th>
             <th scope="col">Fail mode</th>
+            {actions ? (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -85,9 +101,7 @@ export function RuleList({ rules, caption }: { rules: ListedRule[]; caption: str
               </td>
               <td>{rule.scope}</td>
               <td>{ALGORITHM_GUIDE[rule.algorithm].title}</td>
-              <td className="num">
-                {rule.limit.toLocaleString("en")} / {describeDuration(rule.windowMs)}
-              </td>
+              <td className="num">{formatLimit(rule.limit, rule.windowMs)}</td>
               <td className="num">
                 {ALGORITHM_GUIDE[rule.algorithm].usesBurst ? (
                   rule.burst.toLocaleString("en")
@@ -106,6 +120,7 @@ export function RuleList({ rules, caption }: { rules: ListedRule[]; caption: str
                 <code>{describeMatch(rule)}</code>
               </td>
               <td>{rule.failMode}</td>
+              {actions ? <td>{actions(rule)}</td> : null}
             </tr>
           ))}
         </tbody>

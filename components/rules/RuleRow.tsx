@@ -6,7 +6,7 @@
  */
 import type { Scope } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
-import { parseDuration, perDuration } from "./duration";
+import { formatLimit, parseDuration, perDuration } from "./duration";
 import { descriptorOfDraft, type RuleDraft } from "./ruleDraft";
 import { descriptorText } from "./envoyDescriptor";
 import type { RuleField } from "./ruleFieldLabels";
@@ -22,7 +22,8 @@ function rateText(draft: RuleDraft): string {
   // A descriptor rule sends no chargeOn (draftToInput): classes left checked from another scope are not shown.
   const byResponse =
     draft.scope !== "descriptor" && draft.chargeOn.length > 0 ? `, ${draft.chargeOn.join("/")} only` : "";
-  return `${limit} ${perDuration(windowMs)}${burst}${penalty}${byResponse}`;
+  const shown = /^\d+$/.test(limit) ? formatLimit(Number(limit), windowMs) : `${limit} ${perDuration(windowMs)}`;
+  return `${shown}${burst}${penalty}${byResponse}`;
 }
 
 function appliesTo(draft: RuleDraft): string {

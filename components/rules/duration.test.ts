@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, parseDuration, perDuration } from "./duration";
+import { formatDuration, formatLimit, parseDuration, perDuration } from "./duration";
 
 describe("durations as typed", () => {
   it.each([
@@ -28,5 +28,11 @@ describe("durations as typed", () => {
   it("says a rate per window in words", () => {
     expect(perDuration(60_000)).toBe("per min");
     expect(perDuration(30_000)).toBe("per 30 s");
+  });
+
+  it("shows a limit one way everywhere: grouped digits and the window in words (issue 31)", () => {
+    expect(formatLimit(20_000, 60_000)).toBe("20,000 per min");
+    expect(formatLimit(10, 1_000)).toBe("10 per s");
+    expect(formatLimit(5, 30_000)).toBe("5 per 30 s");
   });
 });

@@ -45,4 +45,12 @@ export function perDuration(ms: number): string {
   return shown.startsWith("1 ") ? `per ${shown.slice(2)}` : `per ${shown}`;
 }
 
+/**
+ * A limit as every page shows it: "20,000 per min", "10 per s", "5 per 30 s" (one formatter, so the
+ * rule list, the editor, its change summary and the audit log agree).
+ */
+export function formatLimit(limit: number, windowMs: number): string {
+  return `${limit.toLocaleString("en")} ${perDuration(windowMs)}`;
+}
+
 export const DURATION_HELP = "a number and a unit: 500 ms, 30 s, 1 min, 2 h, 1 d";

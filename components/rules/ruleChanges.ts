@@ -7,7 +7,7 @@
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { descriptorText } from "./envoyDescriptor";
-import { formatDuration, perDuration } from "./duration";
+import { formatDuration, formatLimit, perDuration } from "./duration";
 
 /** A rule as far as a change summary needs it: stored rules and parsed drafts both fit. */
 export type ComparableRule = Pick<
@@ -30,7 +30,7 @@ const count = (n: number) => n.toLocaleString("en");
 
 function rate(rule: ComparableRule): string {
   if (!Number.isFinite(rule.limit) || !Number.isFinite(rule.windowMs)) return "an incomplete limit";
-  return `${count(rule.limit)} ${perDuration(rule.windowMs)}`;
+  return formatLimit(rule.limit, rule.windowMs);
 }
 
 function matchText(rule: ComparableRule): string {

@@ -2,7 +2,8 @@
 /**
  * The tenant's gateway upstream on its page: where admitted requests under /api/v1 (other than
  * echo, check and authorize) are forwarded, or that there is none (those requests get 404).
- * Admins set, change and remove it; viewers only see it.
+ * Admins set, change and remove it; viewers only see it. With an upstream: the URL clients call,
+ * its health and "Test connection" (UpstreamHealth).
  */
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -12,6 +13,7 @@ import { FormError } from "@/components/shell/FormError";
 import { Empty, errorMessage } from "@/components/shell/PageState";
 import { tenantPath, type TenantDetail } from "./tenantQueries";
 import { UpstreamForm, type SavedUpstream } from "./UpstreamForm";
+import { UpstreamHealth } from "./UpstreamHealth";
 
 export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdit: boolean }) {
   const [saved, setSaved] = useState<SavedUpstream | null>(null);
@@ -54,6 +56,9 @@ export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdi
           <dt>Signed requests</dt>
           <dd>{upstream.signRequests ? <>on (secret {upstream.secretHint})</> : "off"}</dd>
         </dl>
+      ) : null}
+      {upstream ? (
+        <UpstreamHealth tenantId={tenant.id} canTest={canEdit} />
       ) : (
         <Empty>No upstream: requests to paths other than echo, check and authorize get 404.</Empty>
       )}

@@ -34,6 +34,7 @@
  * HEAD is charged as GET by the rules; OPTIONS is admitted like any method. Every error is
  * problem+json; Sluice's own answers carry the API security headers (lib/dataplane/nodeIo.ts).
  */
+import type { AnswerBox } from "../monitoring/record/recentDecisions";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { admit, type AdmitDeps, type AdmitRequest } from "./admission/admit";
 import { applyOutcome, releaseLease } from "./admission/applyOutcome";
@@ -223,6 +224,10 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     const plan =
       route === "check" && method === "POST" && !continuePending(req) ? checkPlan(req, deps.check) : undefined;
     if (plan) request.then = plan;
+    // The status the client is answered with, for the key's recent decisions (not for forward auth:
+    // Sluice does not answer the protected request itself).
+    const answered: AnswerBox = { status: null };
+    if (route !== "authorize") request.answered = answered;
     const admission = await admit(request, deps.admit);
     applyOutcome(admission, request, deps.admit);
     if (admission.kind === "refused") {
@@ -237,7 +242,10 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
       unsettled = false;
       void chargeByResponse(admission.charge, status, chargeDeps);
     };
-    const charge = unsettled ? (status: number) => settle(status) : undefined;
+    const charge = (status: number) => {
+      answered.status = status;
+      settle(status);
+    };
     try {
       // check's answer is a promise only when its decision is still to be made (routes.ts checkPlan).
       let reply = plan
@@ -294,6 +302,13 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
               ? `This host's tenant has no gateway upstream to serve ${rawPath}.`
               : `No API route at ${rawPath}, and this tenant has no gateway upstream.`,
           );
+        // Upstream health (lib/monitoring/record/upstreamOutcomes.ts): each status sent, and the time to it.
+        const started = performance.now();
+        const recorder = deps.admit.recorder;
+        const told = (status: number) => {
+          recorder?.recordUpstream?.(client.tenantId, status, performance.now() - started);
+          onStatus?.(status);
+        };
         await deps.gateway.forward({
           req,
           res,
@@ -306,7 +321,7 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
           keyId: client.key?.id ?? "",
           ...(client.credential !== undefined ? { credential: client.credential } : {}),
           rateLimitHeaders: headers,
-          ...(onStatus ? { onStatus } : {}),
+          onStatus: told,
         });
         return undefined;
       }

@@ -41,7 +41,8 @@ export const DEMO_TENANTS = [
         scope: "key",
         limit: 10,
         windowMs: 60_000,
-        match: { methods: ["POST", "PUT", "PATCH", "DELETE"] },
+        // Writes to the demo API only: a decision-API call (POST /api/v1/check) is not a write.
+        match: { methods: ["POST", "PUT", "PATCH", "DELETE"], path: "/api/v1/echo/**" },
       },
       { name: "strict-trial", algorithm: "fixed_window", scope: "key", limit: 30, windowMs: 60_000, mode: "shadow" },
       { name: "signups", algorithm: "sliding_window", scope: "identifier", limit: 5, windowMs: 60_000 },
@@ -51,7 +52,8 @@ export const DEMO_TENANTS = [
   {
     name: "Globex (demo)",
     rules: [
-      { name: "per-key", algorithm: "gcra", scope: "key", limit: 300, windowMs: 60_000, burst: 20 },
+      // A burst of 50: batch's 40 at once are refused by nightly-export's bucket, not by this.
+      { name: "per-key", algorithm: "gcra", scope: "key", limit: 300, windowMs: 60_000, burst: 50 },
       {
         name: "nightly-export",
         algorithm: "token_bucket",

@@ -33,6 +33,7 @@
 import type { Limiter } from "../../limiter/decide";
 import { rateLimitHeaders } from "../../limiter/headers";
 import type { Decision, LimiterRule, Subject } from "../../limiter/types";
+import type { AnswerBox } from "../../monitoring/record/recentDecisions";
 import type { SluiceMetrics } from "../../monitoring/prometheus/metrics";
 import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
 import type { AccessCache } from "../../policy/compiled/accessCache";
@@ -94,6 +95,8 @@ export interface AdmitRequest {
   overrideMethod?: string;
   /** The client IP (lib/dataplane/admission/clientIp.ts). */
   ip: string;
+  /** Filled with the status of the answer once sent; recorded with the key's recent decision. */
+  answered?: AnswerBox;
   /**
    * Forward auth (/api/v1/authorize): Sluice never sees the request end, so concurrency rules do not
    * apply, nor the answer's status, so rules counted by response (chargeOn) stay charged from

@@ -20,7 +20,7 @@
 import type { Limiter } from "../../limiter/decide";
 import type { Decision, Lease } from "../../limiter/types";
 import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
-import { MAX_PATH_CHARS } from "../../monitoring/record/recentDecisions";
+import { MAX_PATH_CHARS, type AnswerBox } from "../../monitoring/record/recentDecisions";
 import type { SluiceMetrics } from "../../monitoring/prometheus/metrics";
 import type { Admission } from "./outcome";
 
@@ -35,6 +35,8 @@ export interface RecordedRequestFields {
   method: string;
   path: string;
   ip: string;
+  /** Filled with the answer's status once sent (recorded with the key's recent decision). */
+  answered?: AnswerBox;
 }
 
 function countRuleResults(metrics: SluiceMetrics, decision: Decision): void {
@@ -66,6 +68,7 @@ function record(recorder: DecisionSink, outcome: Admission, request: RecordedReq
     path: request.path.slice(0, MAX_PATH_CHARS),
     ip: request.ip,
     attributes: outcome.attributes,
+    ...(request.answered ? { answered: request.answered } : {}),
   });
 }
 

@@ -31,6 +31,12 @@ export interface HotKey {
   caller: string;
   requests: number;
   refused: number;
+  /**
+   * Start of the latest minute (hour, for ranges over 1 h) of the range in which the key was
+   * refused; null without refusals. Tells a client fixed minutes ago (still hot over a 5-minute
+   * range) from one refused now (issue 31, point 6).
+   */
+  lastRefusedPeriodMs: number | null;
   /** The rule with the most refusals of this key in the range, and how many; null without refusals. */
   topRule: (RuleLabel & { refused: number }) | null;
 }
@@ -45,27 +51,33 @@ export interface HotKeys {
 interface Tally {
   requests: number;
   refused: number;
+  lastRefusedPeriodMs: number | null;
   byRule: Map<string, number>;
 }
 
 export async function hotKeys(deps: MonitoringReadDeps, query: HotKeysQuery): Promise<HotKeys> {
   const input = parseInput(hotKeysQuerySchema, query);
-  const { scope, resolution, sets } = await readRangeSets(deps, input, ["hotKeys", "refusals"] as const);
+  const { scope, resolution, periods } = await readRangeSets(deps, input, ["hotKeys", "refusals"] as const);
 
   const tallies = new Map<string, Tally>();
   const tally = (member: string) => {
     let t = tallies.get(member);
-    if (!t) tallies.set(member, (t = { requests: 0, refused: 0, byRule: new Map() }));
+    if (!t) tallies.set(member, (t = { requests: 0, refused: 0, lastRefusedPeriodMs: null, byRule: new Map() }));
     return t;
   };
-  for (const [member, n] of sets.hotKeys) tally(member).requests += n;
-  for (const [member, n] of sets.refusals) {
-    const slash = member.indexOf("/");
-    if (slash < 0) tally(member).refused += n;
-    else {
-      const t = tally(member.slice(0, slash));
-      const ref = member.slice(slash + 1);
-      t.byRule.set(ref, (t.byRule.get(ref) ?? 0) + n);
+  for (const period of periods) {
+    for (const [member, n] of period.sets.hotKeys) tally(member).requests += n;
+    for (const [member, n] of period.sets.refusals) {
+      const slash = member.indexOf("/");
+      if (slash < 0) {
+        const t = tally(member);
+        t.refused += n;
+        if (n > 0) t.lastRefusedPeriodMs = Math.max(t.lastRefusedPeriodMs ?? period.startMs, period.startMs);
+      } else {
+        const t = tally(member.slice(0, slash));
+        const ref = member.slice(slash + 1);
+        t.byRule.set(ref, (t.byRule.get(ref) ?? 0) + n);
+      }
     }
   }
   const top = [...tallies]
@@ -88,6 +100,7 @@ export async function hotKeys(deps: MonitoringReadDeps, query: HotKeysQuery): Pr
     ...keyLabel(deps, tenantId, keyId),
     requests: t.requests,
     refused: t.refused,
+    lastRefusedPeriodMs: t.lastRefusedPeriodMs,
     topRule: ref === undefined ? null : { ...label(tenantId, ref), refused },
   }));
   return { fromMs: input.fromMs, toMs: input.toMs, resolution, keys: out };

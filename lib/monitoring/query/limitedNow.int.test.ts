@@ -7,13 +7,23 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createLimiter } from "@/lib/limiter/decide";
 import type { LimiterRule } from "@/lib/limiter/types";
-import { monitoringTestBed, req } from "@/test/support/monitoringTestBed";
+import { decisionOf } from "@/test/support/decisions";
+import { monitoringTestBed, perRefused, req } from "@/test/support/monitoringTestBed";
 import { limiterRule } from "@/test/support/rules";
+import { AccessCache } from "@/lib/policy/compiled/accessCache";
+import type { KeyAccess, TenantAccess } from "@/lib/policy/compiled/accessLoader";
+import { compileRule, mergeRules } from "@/lib/policy/compiled/effectiveRules";
+import { ruleSchema } from "@/lib/policy/rules/ruleSchema";
 import { limitedNow } from "./limitedNowQuery";
+import { liveRuleOf } from "./monitoringDirectory";
 import { DecisionRecorder } from "../record/decisionRecorder";
 
 const bed = monitoringTestBed("lim");
 afterAll(() => bed.close());
+
+/** A recorder on the real clock (decisions carry Redis time), logging nothing. */
+const realClockRecorder = () =>
+  new DecisionRecorder({ redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, log: () => undefined });
 
 const limiter = createLimiter({ redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000 });
 const perKey = limiterRule({ name: "per-key", ref: "1", limit: 2, windowMs: 60_000 });
@@ -34,12 +44,7 @@ describe("limited right now", () => {
   const deps = { redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, directory: bed.directory };
 
   const setup = (async () => {
-    const recorder = new DecisionRecorder({
-      redis: bed.redis,
-      prefix: bed.prefix,
-      timeoutMs: 2_000,
-      log: () => undefined,
-    });
+    const recorder = realClockRecorder();
     // Key A: two admitted, two refused by per-key (limit 2 per minute).
     for (let i = 0; i < 4; i++) {
       const decision = await limiter.decide([perKey], { tenantId: T, keyId: "KeyAAAA1" });
@@ -114,12 +119,7 @@ describe("limited right now: Envoy descriptor subjects", () => {
   const deps = { redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, directory: bed.directory };
 
   it("lists a refused descriptor value with its rule's live quota (peeked through a slot of its own)", async () => {
-    const recorder = new DecisionRecorder({
-      redis: bed.redis,
-      prefix: bed.prefix,
-      timeoutMs: 2_000,
-      log: () => undefined,
-    });
+    const recorder = realClockRecorder();
     // As lib/dataplane/envoy/descriptorRules.ts derives it for descriptor 0 of a call.
     const callRule = { ...perAddress, descriptorSlot: "0:7" };
     const attributes = { "0:7": "10.0.0.1" };
@@ -131,5 +131,84 @@ describe("limited right now: Envoy descriptor subjects", () => {
     const now = await limitedNow(deps, live, { tenantId: T, nowMs: Date.now() });
     expect(now.clients.map((c) => [c.scope, c.subject, c.refused])).toEqual([["descriptor", "10.0.0.1", 1]]);
     expect(now.clients[0]!.quota).toMatchObject({ limit: 1, remaining: 0 });
+  });
+});
+
+describe("limited right now: a key override replaced the rule that refused", () => {
+  const T = bed.newTenant();
+  const KEY = "KeyOver01";
+  const deps = { redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, directory: bed.directory };
+  // The tenant's per-key (2 a minute) and the key's override of the same name (2,000 a minute):
+  // same name, so same ref "1" and same counter, as lib/policy/compiled/accessLoader.ts loads them.
+  const rule = (limit: number, override: boolean) =>
+    compileRule(ruleSchema.parse({ name: "per-key", limit, windowMs: 60_000 }), "1", override);
+  const tenantRules = [rule(2, false)];
+  const access = (overrides: ReturnType<typeof rule>[]): AccessCache => {
+    const key: KeyAccess = {
+      id: KEY,
+      tenantId: T,
+      name: "abusive",
+      secretHash: "h",
+      expiresAtMs: null,
+      overrides,
+      rules: mergeRules(tenantRules, overrides),
+    };
+    const tenant: TenantAccess = { id: T, name: "demo", rules: tenantRules, keys: new Map([[KEY, key]]) };
+    const load = async () => tenant;
+    return new AccessCache({ loadAll: async () => new Map([[T, tenant]]), loadTenant: load });
+  };
+  const liveOf = (cache: AccessCache) => ({ rule: liveRuleOf(cache, 60), peek: limiter.peek.bind(limiter) });
+
+  it("peeks the key's effective rule (the override in force), not the tenant rule it replaced", async () => {
+    const recorder = realClockRecorder();
+    // Refused by the tenant's per-key: 2 admitted, 2 refused.
+    for (let i = 0; i < 4; i++) {
+      const decision = await limiter.decide([tenantRules[0]!.limiter], { tenantId: T, keyId: KEY });
+      recorder.recordRequest(req(T, KEY, decision), decision.nowMs);
+    }
+    expect(await recorder.flush()).toBe("written");
+
+    const before = access([]);
+    await before.ready();
+    const refused = await limitedNow(deps, liveOf(before), { tenantId: T, nowMs: Date.now() });
+    expect(refused.clients[0]!.quota).toMatchObject({ limit: 2, remaining: 0 });
+    expect(refused.clients[0]!.quota!.retryAfterMs).toBeGreaterThan(0);
+
+    // Then the override is saved: the same counter (2 used) now against 2,000.
+    const after = access([rule(2_000, true)]);
+    await after.ready();
+    const now = await limitedNow(deps, liveOf(after), { tenantId: T, nowMs: Date.now() });
+    expect(now.clients.map((c) => [c.subject, c.rule.name, c.refused])).toEqual([[KEY, "per-key", 2]]);
+    expect(now.clients[0]!.quota).toMatchObject({ limit: 2_000, capacity: 2_000, remaining: 1_998, retryAfterMs: 0 });
+  });
+});
+
+describe("limited right now: a streak of refusals", () => {
+  const T = bed.newTenant();
+  const deps = { redis: bed.redis, prefix: bed.prefix, timeoutMs: 2_000, directory: bed.directory };
+  const MIN = 60_000;
+
+  it("counts every minute of a client's streak and says since when, instead of resetting at each minute", async () => {
+    const recorder = realClockRecorder();
+    const now = Math.floor(Date.now() / MIN) * MIN + 30_000;
+    const refuse = (keyId: string, atMs: number, times: number) => {
+      for (let i = 0; i < times; i++) recorder.recordRequest(req(T, keyId, decisionOf([perRefused], atMs)), atMs);
+    };
+    // Streak: refused in each of the last four minutes (3 + 2 + 4 + 1 = 10), nothing before.
+    refuse("KeyStrk1", now - 3 * MIN, 3);
+    refuse("KeyStrk1", now - 2 * MIN, 2);
+    refuse("KeyStrk1", now - MIN, 4);
+    refuse("KeyStrk1", now, 1);
+    // A gap: refused 5 minutes ago, then only now: the streak is this minute alone.
+    refuse("KeyGap001", now - 5 * MIN, 7);
+    refuse("KeyGap001", now, 2);
+    expect(await recorder.flush()).toBe("written");
+
+    const limited = await limitedNow(deps, undefined, { tenantId: T, nowMs: now });
+    const row = (keyId: string) => limited.clients.find((c) => c.subject === keyId)!;
+    const minuteStart = (ms: number) => Math.floor(ms / MIN) * MIN;
+    expect(row("KeyStrk1")).toMatchObject({ refused: 10, refusedSinceMs: minuteStart(now - 3 * MIN) });
+    expect(row("KeyGap001")).toMatchObject({ refused: 2, refusedSinceMs: minuteStart(now) });
+    expect(limited.sinceMs).toBe(minuteStart(now - 3 * MIN));
   });
 });

@@ -4,10 +4,15 @@
  *
  * Contract
  * - Reads the limited sets of the current and the previous minute (lib/monitoring/record/monitoringKeys.ts)
- *   and keeps the subjects whose latest refusal is at most WINDOW_MS before `nowMs`; `refused`
- *   sums both minutes (so it counts the refusals since the start of the previous minute).
+ *   and keeps the subjects whose latest refusal is at most WINDOW_MS before `nowMs`.
+ * - `refused` counts each subject's current streak: the refusals of every minute back from now in
+ *   which it was refused without a gap, up to STREAK_MINUTES, and `refusedSinceMs` is the start of
+ *   the streak's first minute. So a client refused for ten minutes shows "since" ten minutes ago
+ *   and its count keeps growing; it does not reset at each minute (issue 31, point 6). The count
+ *   sets keep their top LIMITED_KEPT subjects, so a streak seen among fewer may start later.
  * - Quota: one `peek` per subject (charges nothing) over the rules refused it, through `live`
- *   (the monitoring connection's limiter). A rule that no longer exists has `quota` null; so has
+ *   (the monitoring connection's limiter), each as in force for the subject NOW: for a key, its
+ *   effective rule of that name (a key override replaces the tenant rule it names, limit and all). A rule that no longer exists has `quota` null; so has
  *   every rule when no live limiter is given. Redis down or too slow: AppError
  *   `limiter_unavailable` (503), never a made-up figure.
  * - Order: still refused now (`retryAfterMs` > 0) first, then most refusals, then the latest,
@@ -25,10 +30,16 @@ import { limitedNowQuerySchema, type LimitedNowQuery } from "./monitoringSchemas
 import { ReadPlan, scored } from "./readPlan";
 
 export const WINDOW_MS = MINUTE_MS;
+/** How far back a streak of refusals is followed (minutes, the current one included). */
+export const STREAK_MINUTES = 60;
 
-/** The live side: the rule a ref names now, and the limiter to peek it. */
+/**
+ * The live side: the rule a ref names now, and the limiter to peek it. `keyId` is given for a
+ * key-scope subject: the rule is then the one in that key's effective rules (an override in place
+ * of the tenant rule of the same name and ref), as enforcement applies it.
+ */
 export interface LiveRules {
-  rule(tenantId: string, ref: string): LimiterRule | null;
+  rule(tenantId: string, ref: string, keyId?: string): LimiterRule | null;
   peek: Limiter["peek"];
 }
 
@@ -53,14 +64,17 @@ export interface LimitedClient {
   /** For a key-scope rule: the key's name (null once revoked). */
   keyName: string | null;
   rule: RuleLabel;
+  /** Refusals of the current streak, since `refusedSinceMs`. */
   refused: number;
+  /** Start of the first minute of the streak. */
+  refusedSinceMs: number;
   lastRefusedMs: number;
   quota: LimitedQuota | null;
 }
 
 export interface LimitedNow {
   nowMs: number;
-  /** The refusals counted in `refused` are those since this time. */
+  /** The earliest `refusedSinceMs` of the clients listed (the start of the previous minute when none). */
   sinceMs: number;
   clients: LimitedClient[];
 }
@@ -70,6 +84,8 @@ interface Seen {
   member: string;
   refused: number;
   lastMs: number;
+  /** Epoch minute the streak starts in. */
+  fromMinute: number;
 }
 
 function subjectOf(s: LimitedSubject): Subject {
@@ -98,7 +114,8 @@ async function peekQuotas(
   if (!live) return { nowMs: null, quotas };
   const bySubject = new Map<string, { subject: Subject; rows: { member: string; rule: LimiterRule }[] }>();
   for (const s of seen) {
-    const found = live.rule(s.subject.tenantId, s.subject.ref);
+    const keyId = s.subject.scope === "key" ? s.subject.value : undefined;
+    const found = live.rule(s.subject.tenantId, s.subject.ref, keyId);
     if (!found) continue;
     // A descriptor rule reads its subject from a slot (lib/dataplane/envoy/descriptorRules.ts): one per rule here.
     const rule = found.scope === "descriptor" ? { ...found, descriptorSlot: `0:${found.ref}` } : found;
@@ -147,6 +164,36 @@ async function peekQuotas(
   return { nowMs, quotas };
 }
 
+/**
+ * Extends the streaks of subjects refused in the previous minute back through the earlier minutes
+ * (one ZMSCORE per minute, one pipeline), while each minute has refusals of the subject.
+ */
+async function followStreaks(deps: MonitoringReadDeps, scope: string, minute: number, streaks: Seen[]): Promise<void> {
+  if (streaks.length === 0) return;
+  const keys = monitoringKeys(deps.prefix, scope);
+  const members = streaks.map((s) => s.member);
+  const plan = new ReadPlan();
+  const earlier: { minute: number; handle: ReturnType<ReadPlan["add"]> }[] = [];
+  for (let m = minute - 2; m > minute - STREAK_MINUTES; m--)
+    earlier.push({ minute: m, handle: plan.add(scope, ["ZMSCORE", keys.limitedCounts(m), ...members]) });
+  const replies = await plan.run(deps.redis, deps.timeoutMs);
+  const open = new Set(streaks.map((_, i) => i));
+  for (const { minute: m, handle } of earlier) {
+    const reply = replies(handle);
+    const scores = Array.isArray(reply) ? reply : [];
+    for (const i of [...open]) {
+      const n = Number(scores[i] ?? NaN);
+      if (scores[i] === null || scores[i] === undefined || !Number.isFinite(n)) {
+        open.delete(i);
+        continue;
+      }
+      streaks[i]!.refused += n;
+      streaks[i]!.fromMinute = m;
+    }
+    if (open.size === 0) break;
+  }
+}
+
 const stillLimited = (c: LimitedClient): number => (c.quota && c.quota.retryAfterMs > 0 ? 0 : 1);
 
 export async function limitedNow(
@@ -172,17 +219,27 @@ export async function limitedNow(
       if (!subject) continue;
       const known = seen.get(member);
       if (known) known.lastMs = Math.max(known.lastMs, lastMs);
-      else seen.set(member, { subject, member, refused: 0, lastMs });
+      else seen.set(member, { subject, member, refused: 0, lastMs, fromMinute: minute });
     }
   }
-  for (const read of reads) {
+  const inPrevious = new Set<string>();
+  reads.forEach((read, i) => {
     for (const [member, n] of scored(replies(read.counts))) {
       const known = seen.get(member);
-      if (known) known.refused += n;
+      if (!known) continue;
+      known.refused += n;
+      if (i === 0) inPrevious.add(member);
+      known.fromMinute = Math.min(known.fromMinute, minute - 1 + i);
     }
-  }
+  });
   const recent = [...seen.values()].filter(
     (s) => s.lastMs >= input.nowMs - WINDOW_MS && s.lastMs <= input.nowMs + WINDOW_MS,
+  );
+  await followStreaks(
+    deps,
+    scope,
+    minute,
+    recent.filter((s) => inPrevious.has(s.member)),
   );
 
   const [{ nowMs, quotas }, label] = await Promise.all([
@@ -200,6 +257,7 @@ export async function limitedNow(
     keyName: s.subject.scope === "key" ? deps.directory.keyName(s.subject.tenantId, s.subject.value) : null,
     rule: label(s.subject.tenantId, s.subject.ref),
     refused: s.refused,
+    refusedSinceMs: s.fromMinute * MINUTE_MS,
     lastRefusedMs: s.lastMs,
     quota: quotas.get(s.member) ?? null,
   }));
@@ -212,5 +270,7 @@ export async function limitedNow(
       y.lastRefusedMs - x.lastRefusedMs ||
       (member(x) < member(y) ? -1 : 1),
   );
-  return { nowMs: nowMs ?? input.nowMs, sinceMs: (minute - 1) * MINUTE_MS, clients: clients.slice(0, input.limit) };
+  const shown = clients.slice(0, input.limit);
+  const sinceMs = Math.min((minute - 1) * MINUTE_MS, ...shown.map((c) => c.refusedSinceMs));
+  return { nowMs: nowMs ?? input.nowMs, sinceMs, clients: shown };
 }

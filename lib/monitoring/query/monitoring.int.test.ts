@@ -144,6 +144,53 @@ describe("recording and reading back traffic", () => {
     expect(rates.byTenant[0]!.total).toMatchObject({ allowed: 2, refused: 1, shadowRefused: 2 });
   });
 
+  it("traffic carries the current counts: the last 10 whole seconds that end 2 s before `to`", async () => {
+    const E = newTenant();
+    const r = recorder();
+    r.recordRequest(req(E, "KeyEEEE1", decisionOf([per])), SEC - 7_000);
+    r.recordRequest(req(E, "KeyEEEE1", decisionOf([perRefused])), SEC);
+    r.recordRequest(req(E, "KeyEEEE1", decisionOf([per, trialRefuses])), SEC + 2_500);
+    // Outside: before the window, and in the 2 s still being flushed.
+    r.recordRequest(req(E, "KeyEEEE1", decisionOf([per])), SEC - 7_001);
+    r.recordRequest(req(E, "KeyEEEE1", decisionOf([per])), SEC + 3_500);
+    await r.flush();
+    const series = await queries.trafficSeries({ fromMs: SEC - MIN, toMs: SEC + 5_400, stepMs: 30_000, tenantId: E });
+    expect(series.current).toEqual({
+      fromMs: SEC - 7_000,
+      toMs: SEC + 3_000,
+      allowed: 2,
+      refused: 1,
+      shadowRefused: 1,
+    });
+  });
+
+  it("upstream health: answers by class, 502 and 504 apart, latency percentiles, within the range", async () => {
+    const F = newTenant();
+    const r = recorder();
+    for (let i = 0; i < 8; i++) r.recordUpstream(F, 200, 20, NOW);
+    r.recordUpstream(F, 502, 3, NOW);
+    r.recordUpstream(F, 504, 2_600, NOW);
+    r.recordUpstream(F, 200, 20, NOW - 20 * MIN); // outside the range
+    await r.flush();
+    const health = await queries.upstreamHealth({ tenantId: F, fromMs: NOW - 5 * MIN, toMs: NOW + 1_000 });
+    expect(health.answers).toBe(10);
+    expect(health.byStatus).toEqual({ "2xx": 8, "3xx": 0, "4xx": 0, "5xx": 2, "502": 1, "504": 1 });
+    expect(health.latency).toMatchObject({ p50: 25, p90: 25, p99: 5_000 });
+  });
+
+  it("a hot key fixed minutes ago says when it was last refused, so it is not taken for one refused now", async () => {
+    const D = newTenant();
+    const r = recorder();
+    r.recordRequest(req(D, "KeyDDDD1", decisionOf([perRefused])), NOW - 3 * MIN);
+    r.recordRequest(req(D, "KeyDDDD1", decisionOf([per])), NOW - MIN);
+    r.recordRequest(req(D, "KeyDDDD1", decisionOf([per])), NOW);
+    await r.flush();
+    const hot = await queries.hotKeys({ fromMs: NOW - 5 * MIN, toMs: NOW + 1_000, tenantId: D });
+    expect(hot.keys.map((k) => [k.requests, k.refused, k.lastRefusedPeriodMs])).toEqual([
+      [3, 1, Math.floor((NOW - 3 * MIN) / MIN) * MIN],
+    ]);
+  });
+
   it("hot keys of a tenant and of all tenants: most requests first, refusals and the rule that refused most", async () => {
     await setup;
     const hot = await queries.hotKeys({ fromMs: NOW - MIN, toMs: NOW + MIN, tenantId: A });
@@ -158,6 +205,8 @@ describe("recording and reading back traffic", () => {
         caller: "KeyAAAA1",
         requests: 3,
         refused: 1,
+        // The minute of the refusal: a client fixed since shows an older one.
+        lastRefusedPeriodMs: Math.floor(SEC / MIN) * MIN,
         topRule: { ref: "1", name: "per-key", mode: "enforce", refused: 1 },
       },
       {
@@ -169,6 +218,7 @@ describe("recording and reading back traffic", () => {
         caller: "KeyAAAA2",
         requests: 1,
         refused: 0,
+        lastRefusedPeriodMs: null,
         topRule: null,
       },
     ]);

@@ -103,19 +103,26 @@ export function accessDirectory(
 /**
  * The rule a ref names in force now, as the limiter takes it (tenant rules and key overrides; the
  * anonymous rule of `-anon` with this process's limit); null when no such rule exists any more.
+ * `keyId` (a key-scope subject): the rule among that key's EFFECTIVE rules, the tenant's with its
+ * overrides applied by enforcement's own merge (KeyAccess.rules, lib/policy/compiled/effectiveRules.ts).
+ * An override keeps its tenant rule's name, so its ref and counter: without the key, the tenant
+ * rule it replaced would be peeked, with the wrong limit (issue 31, point 1).
  */
 export function liveRuleOf(
   access: AccessCache,
   anonLimitPerMinute: number,
-): (tenantId: string, ref: string) => LimiterRule | null {
-  return (tenantId, ref) => {
+): (tenantId: string, ref: string, keyId?: string) => LimiterRule | null {
+  return (tenantId, ref, keyId) => {
     if (tenantId === ANONYMOUS_TENANT) return ref === "anon" ? anonymousRule(anonLimitPerMinute) : null;
     const tenant = access.tenant(tenantId);
     if (!tenant) return null;
+    const key = keyId === undefined ? undefined : tenant.keys.get(keyId);
+    const effective = key?.rules.find((r) => r.limiter.ref === ref);
+    if (effective) return effective.limiter;
     const found = tenant.rules.find((r) => r.limiter.ref === ref);
     if (found) return found.limiter;
-    for (const key of tenant.keys.values()) {
-      const override = key.overrides.find((r) => r.limiter.ref === ref);
+    for (const other of tenant.keys.values()) {
+      const override = other.overrides.find((r) => r.limiter.ref === ref);
       if (override) return override.limiter;
     }
     return null;

@@ -31,8 +31,10 @@ async function rejection(call: () => unknown): Promise<AppError> {
 
 describe("time windows", () => {
   it.each([
-    ["", 5 * MIN, 5_000],
-    ["range=5m", 5 * MIN, 5_000],
+    ["", 5 * MIN, 30_000],
+    ["range=1m", MIN, 5_000],
+    ["range=5m", 5 * MIN, 30_000],
+    ["range=15m", 15 * MIN, MIN],
     ["range=1h", HOUR, MIN],
     ["range=24h", 24 * HOUR, 5 * MIN],
   ])("?%s ends now and has its preset step", async (query, span, step) => {
@@ -41,7 +43,8 @@ describe("time windows", () => {
   });
 
   it.each([
-    [4 * MIN, 5_000],
+    [MIN, 5_000],
+    [4 * MIN, 30_000],
     [30 * MIN, MIN],
     [3 * HOUR, 5 * MIN],
   ])("a from window of %i ms gets step %i by default; to defaults to now", (span, step) => {
@@ -80,7 +83,7 @@ describe("time windows", () => {
 
 describe("422s name the parameter as given", () => {
   it.each([
-    ["traffic", "range=2h", { range: ["range must be one of 5m, 15m, 1h, 6h, 24h"] }],
+    ["traffic", "range=2h", { range: ["range must be one of 1m, 5m, 15m, 1h, 6h, 24h"] }],
     ["traffic", "from=abc", { from: ["from must be a number"] }],
     ["traffic", "from=", { from: ["from must be a number"] }],
     ["traffic", "tenantId=nope", { tenantId: ["tenantId must be a tenant id"] }],

@@ -1,10 +1,11 @@
 /**
  * Query-string parameters of the monitoring admin API, turned into query inputs.
  *
- * Time window: `range=5m|15m|1h|6h|24h` (ending at `to`, default now; points every 5 s, 15 s,
- * 1 min, 5 min or 5 min), or `from` (epoch ms) with an optional `to` (default now); no window at all means the
+ * Time window: `range=1m|5m|15m|1h|6h|24h` (ending at `to`, default now; points every 5 s, 30 s,
+ * 1 min, 1 min, 5 min or 5 min: 5 s buckets over 5 minutes made a sawtooth of a steady bursty client,
+ * issue 31), or `from` (epoch ms) with an optional `to` (default now); no window at all means the
  * last 5 minutes. `step` (ms) overrides a series' step; without it a `from` window gets 5 s up to
- * 5 min, 1 min up to 1 h and 5 min beyond. `tenantId` narrows to one tenant, `rule` (a rule NAME of
+ * 1 min, 30 s up to 5 min, 1 min up to 1 h and 5 min beyond. `tenantId` narrows to one tenant, `rule` (a rule NAME of
  * that tenant, current or deleted) to one rule, `limit` caps list lengths.
  * Unknown or repeated parameters, malformed values (an empty value is malformed, never 0) and
  * windows the query schema refuses are 422s naming the parameter as it was given, in the errors'
@@ -33,10 +34,12 @@ import {
   type RefusalRateQuery,
   type TrafficQuery,
 } from "./monitoringSchemas";
+import { upstreamHealthQuerySchema, type UpstreamHealthQuery } from "./upstreamHealthQuery";
 
 export const RANGE_PRESETS = {
-  "5m": { rangeMs: 5 * MINUTE_MS, stepMs: 5 * SECOND_MS },
-  "15m": { rangeMs: 15 * MINUTE_MS, stepMs: 15 * SECOND_MS },
+  "1m": { rangeMs: MINUTE_MS, stepMs: 5 * SECOND_MS },
+  "5m": { rangeMs: 5 * MINUTE_MS, stepMs: 30 * SECOND_MS },
+  "15m": { rangeMs: 15 * MINUTE_MS, stepMs: MINUTE_MS },
   "1h": { rangeMs: HOUR_MS, stepMs: MINUTE_MS },
   "6h": { rangeMs: 6 * HOUR_MS, stepMs: 5 * MINUTE_MS },
   "24h": { rangeMs: DAY_MS, stepMs: 5 * MINUTE_MS },
@@ -96,7 +99,8 @@ function parseParams<S extends z.ZodObject>(schema: S, params: URLSearchParams):
 
 /** Default step of a `from` window, by its length. */
 export function defaultStepMs(rangeMs: number): number {
-  if (rangeMs <= 5 * MINUTE_MS) return 5 * SECOND_MS;
+  if (rangeMs <= MINUTE_MS) return 5 * SECOND_MS;
+  if (rangeMs <= 5 * MINUTE_MS) return 30 * SECOND_MS;
   if (rangeMs <= HOUR_MS) return MINUTE_MS;
   return 5 * MINUTE_MS;
 }
@@ -173,4 +177,13 @@ export function limitedNowInput(params: URLSearchParams, nowMs: number): Limited
 export function recentDecisionsInput(keyId: string, params: URLSearchParams): RecentDecisionsQuery {
   const p = parseParams(decisionsParamsSchema, params);
   return validated(recentDecisionsQuerySchema, { keyId, limit: p.limit });
+}
+
+/** `GET /api/admin/monitoring/upstream?tenantId=&range=|from=&to=`: one tenant's upstream health. */
+export function upstreamHealthInput(params: URLSearchParams, nowMs: number): UpstreamHealthQuery {
+  const p = parseParams(listParamsSchema, params);
+  if (p.tenantId === undefined) throw invalid({ tenantId: ["tenantId is required"] });
+  if (p.limit !== undefined) throw invalid({ limit: ["limit is not a parameter of this query"] });
+  const { fromMs, toMs } = timeWindow(p, nowMs);
+  return validated(upstreamHealthQuerySchema, { tenantId: p.tenantId, fromMs, toMs });
 }

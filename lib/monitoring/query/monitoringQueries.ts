@@ -23,6 +23,7 @@ import { nearLimit, type NearLimit } from "./nearLimitQuery";
 import { recentDecisions, type RecentDecisions } from "./recentDecisionsQuery";
 import { refusalRate, type RefusalRates } from "./refusalRateQuery";
 import { trafficSeries, type TrafficSeries } from "./trafficQuery";
+import { upstreamHealth, type UpstreamHealth, type UpstreamHealthQuery } from "./upstreamHealthQuery";
 
 export interface MonitoringQueries {
   directory: MonitoringDirectory;
@@ -35,6 +36,8 @@ export interface MonitoringQueries {
   /** Refused in the last minute, with the live quota (none when built without `live`). */
   limitedNow(query: LimitedNowQuery): Promise<LimitedNow>;
   recentDecisions(query: RecentDecisionsQuery): Promise<RecentDecisions>;
+  /** A tenant's upstream answers: status classes, 502/504, latency percentiles. */
+  upstreamHealth(query: UpstreamHealthQuery): Promise<UpstreamHealth>;
 }
 
 export function monitoringQueries(deps: MonitoringReadDeps, live?: LiveRules): MonitoringQueries {
@@ -47,5 +50,6 @@ export function monitoringQueries(deps: MonitoringReadDeps, live?: LiveRules): M
     nearLimit: (query) => nearLimit(deps, query),
     limitedNow: (query) => limitedNow(deps, live, query),
     recentDecisions: (query) => recentDecisions(deps, query),
+    upstreamHealth: (query) => upstreamHealth(deps, query),
   };
 }

@@ -43,9 +43,18 @@ describe("GET /api/admin/monitoring/traffic", () => {
   it("200: the tenant's series with allowed, refused and shadow-refused apart", async () => {
     const res = await admin(traffic, { path: `/api/admin/monitoring/traffic?tenantId=${tenantId}` });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(["fromMs", "points", "rule", "source", "stepMs", "tenantId", "toMs"]);
-    expect(res.body).toMatchObject({ tenantId, rule: null, stepMs: 5_000, source: "second" });
-    expect(res.body.points).toHaveLength(61);
+    expect(Object.keys(res.body).sort()).toEqual([
+      "current",
+      "fromMs",
+      "points",
+      "rule",
+      "source",
+      "stepMs",
+      "tenantId",
+      "toMs",
+    ]);
+    expect(res.body).toMatchObject({ tenantId, rule: null, stepMs: 30_000, source: "second" });
+    expect(res.body.points).toHaveLength(11);
     expect(Object.keys(res.body.points[0]).sort()).toEqual(["allowed", "refused", "shadowRefused", "t"]);
     expect(sum(res.body.points)).toEqual([4, 3, 2]);
   });
@@ -137,6 +146,7 @@ describe("GET /api/admin/monitoring/hot-keys", () => {
         caller: key1.id,
         requests: 6,
         refused: 3,
+        lastRefusedPeriodMs: expect.any(Number),
         topRule: { ref: expect.any(String), name: "per-key", mode: "enforce", refused: 3 },
       },
       {
@@ -148,6 +158,7 @@ describe("GET /api/admin/monitoring/hot-keys", () => {
         caller: key2.id,
         requests: 1,
         refused: 0,
+        lastRefusedPeriodMs: null,
         topRule: null,
       },
     ]);

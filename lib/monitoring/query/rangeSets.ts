@@ -8,7 +8,7 @@
 import { GLOBAL_SCOPE, monitoringKeys, type MonitoringKeys, type Resolution } from "../record/monitoringKeys";
 import type { MonitoringReadDeps } from "./readDeps";
 import { ReadPlan, scored } from "./readPlan";
-import { periodsCovering, setResolution } from "./timeBuckets";
+import { periodsCovering, periodStartMs, setResolution } from "./timeBuckets";
 
 type PeriodSet = "hotKeys" | "refusals" | "hotDescriptors" | "descriptorRefusals";
 
@@ -17,6 +17,8 @@ export interface RangeSets<N extends PeriodSet> {
   resolution: Resolution;
   /** Per set, the member/score pairs of all its periods, in period order. */
   sets: Record<N, [string, number][]>;
+  /** The same, period by period (with each period's start, epoch ms). */
+  periods: { startMs: number; sets: Record<N, [string, number][]> }[];
 }
 
 export async function readRangeSets<N extends PeriodSet>(
@@ -28,12 +30,20 @@ export async function readRangeSets<N extends PeriodSet>(
   const keys: MonitoringKeys = monitoringKeys(deps.prefix, scope);
   const resolution = setResolution(input.fromMs, input.toMs);
   const plan = new ReadPlan();
-  const reads = periodsCovering(resolution, input.fromMs, input.toMs).map((index) =>
+  const indexes = periodsCovering(resolution, input.fromMs, input.toMs);
+  const reads = indexes.map((index) =>
     names.map((name) => plan.add(scope, ["ZRANGE", keys[name](resolution, index), 0, -1, "WITHSCORES"])),
   );
   const replies = await plan.run(deps.redis, deps.timeoutMs);
+  const periods = reads.map((handles, p) => ({
+    startMs: periodStartMs(resolution, indexes[p]!),
+    sets: Object.fromEntries(names.map((name, i) => [name, scored(replies(handles[i]!))])) as Record<
+      N,
+      [string, number][]
+    >,
+  }));
   const sets = Object.fromEntries(
-    names.map((name, i) => [name, reads.flatMap((handles) => scored(replies(handles[i]!)))]),
+    names.map((name) => [name, periods.flatMap((period) => period.sets[name])]),
   ) as Record<N, [string, number][]>;
-  return { scope, resolution, sets };
+  return { scope, resolution, sets, periods };
 }

@@ -6,6 +6,10 @@
  * admitted ones that a shadow rule would have refused. For a rule, the three are disjoint: the
  * requests the rule passed, refused (enforce) or would have refused (shadow).
  * Points: lib/monitoring/query/timeBuckets.ts. Validation: `trafficQuerySchema` (422).
+ * `current`: the same counts over the CURRENT_WINDOW_MS of whole seconds that end FLUSH_LAG_MS
+ * before the second of `toMs` (instances flush every second, so the latest second or two are
+ * still arriving): the current rate, where the chart's last bucket is still filling (issue 31).
+ * Read in the same pipeline, from the per-second data (kept whatever the range's step).
  */
 import { parseInput } from "../../http/validate";
 import type { RuleLabel } from "./monitoringDirectory";
@@ -14,7 +18,20 @@ import type { MonitoringReadDeps } from "./readDeps";
 import { trafficQuerySchema, type TrafficQuery } from "./monitoringSchemas";
 import { ReadPlan } from "./readPlan";
 import { planSeries, type SeriesPoint } from "./seriesReader";
-import { timeGrid } from "./timeBuckets";
+import { timeGrid, type TimeGrid } from "./timeBuckets";
+import { SECOND_MS } from "../record/monitoringKeys";
+
+export const CURRENT_WINDOW_MS = 10 * SECOND_MS;
+export const FLUSH_LAG_MS = 2 * SECOND_MS;
+
+export interface CurrentCounts {
+  /** [fromMs, toMs): CURRENT_WINDOW_MS of whole seconds. */
+  fromMs: number;
+  toMs: number;
+  allowed: number;
+  refused: number;
+  shadowRefused: number;
+}
 
 export interface TrafficSeries {
   /** Start of the first bucket (may precede the requested fromMs; see timeBuckets.ts). */
@@ -25,13 +42,25 @@ export interface TrafficSeries {
   tenantId: string | null;
   rule: RuleLabel | null;
   points: SeriesPoint[];
+  current: CurrentCounts;
 }
 
 export async function trafficSeries(deps: MonitoringReadDeps, query: TrafficQuery): Promise<TrafficSeries> {
   const input = parseInput(trafficQuerySchema, query);
   const grid = timeGrid(input.fromMs, input.toMs, input.stepMs);
   const plan = new ReadPlan();
-  const series = planSeries(plan, deps.prefix, input.tenantId ?? GLOBAL_SCOPE, input.ruleRef ?? TOTAL_REF, grid);
+  const scope = input.tenantId ?? GLOBAL_SCOPE;
+  const ref = input.ruleRef ?? TOTAL_REF;
+  const series = planSeries(plan, deps.prefix, scope, ref, grid);
+  const currentTo = Math.floor(input.toMs / SECOND_MS) * SECOND_MS - FLUSH_LAG_MS;
+  // One bucket that starts where the window does (timeGrid would align it to the epoch).
+  const currentGrid: TimeGrid = {
+    startMs: currentTo - CURRENT_WINDOW_MS,
+    toMs: currentTo,
+    stepMs: CURRENT_WINDOW_MS,
+    source: "second",
+  };
+  const current = planSeries(plan, deps.prefix, scope, ref, currentGrid);
   const replies = await plan.run(deps.redis, deps.timeoutMs);
   const rule =
     input.tenantId && input.ruleRef
@@ -45,5 +74,10 @@ export async function trafficSeries(deps: MonitoringReadDeps, query: TrafficQuer
     tenantId: input.tenantId ?? null,
     rule,
     points: series(replies),
+    current: { fromMs: currentGrid.startMs, toMs: currentTo, ...countsOf(current(replies)[0]) },
   };
+}
+
+function countsOf(point: SeriesPoint | undefined): Omit<CurrentCounts, "fromMs" | "toMs"> {
+  return { allowed: point?.allowed ?? 0, refused: point?.refused ?? 0, shadowRefused: point?.shadowRefused ?? 0 };
 }

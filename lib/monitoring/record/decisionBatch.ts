@@ -38,7 +38,8 @@ import { isPseudoTenant, minuteOf, RECENT_DECISIONS_KEPT, SAFE_PART, TOTAL_REF }
 import { callerOf } from "./callerMember";
 import { HotDescriptorTally } from "./hotDescriptorTally";
 import { limitedMember, refusedSubjects, type LimitedSubject } from "./limitedSubjects";
-import { recentDecision, RecentBuffer } from "./recentDecisions";
+import { recentDecision, RecentBuffer, type AnswerBox } from "./recentDecisions";
+import { UpstreamOutcomes } from "./upstreamOutcomes";
 import { TraceBuffer, traceEntry } from "./requestTrace";
 
 /** One request under /api/v1 as the enforcement path reports it. */
@@ -57,6 +58,8 @@ export interface RecordedRequest {
   ip?: string;
   /** Values of the header/query attributes its rules charged (Subject.attributes), for "Limited right now". */
   attributes?: Readonly<Record<string, string>>;
+  /** Filled with the answer's status once sent: the key's recent decision shows it (recentDecisions.ts). */
+  answered?: AnswerBox;
 }
 
 export interface SeriesCell {
@@ -127,12 +130,14 @@ export class DecisionBatch {
   readonly descriptors: HotDescriptorTally;
   readonly recent: RecentBuffer;
   readonly trace: TraceBuffer;
+  readonly upstream: UpstreamOutcomes;
   overflow = 0;
 
   constructor(private readonly limits: BatchLimits = DEFAULT_BATCH_LIMITS) {
     this.recent = new RecentBuffer(RECENT_DECISIONS_KEPT, limits.maxRecent);
     this.trace = new TraceBuffer(limits.maxTrace);
     this.descriptors = new HotDescriptorTally(limits.maxClients);
+    this.upstream = new UpstreamOutcomes(limits.maxCells);
   }
 
   get size(): number {
@@ -143,8 +148,14 @@ export class DecisionBatch {
       this.recent.size +
       this.trace.size +
       this.limited.size +
-      this.descriptors.size
+      this.descriptors.size +
+      this.upstream.size
     );
+  }
+
+  /** A gateway answer of the tenant's upstream (upstreamOutcomes.ts). */
+  addUpstream(tenantId: string, status: number, latencyMs: number, nowMs: number): void {
+    if (!SAFE_PART.test(tenantId) || !this.upstream.add(tenantId, status, latencyMs, nowMs)) this.overflow++;
   }
 
   addRequest(request: RecordedRequest, nowMs: number): void {
@@ -186,7 +197,9 @@ export class DecisionBatch {
     for (const r of decision?.results ?? []) {
       if (r.rule.mode === "enforce" && QUOTA_SOURCES.has(r.source)) this.low(tenantId, keyId, r, minuteOf(nowMs));
     }
-    if (!this.recent.add(tenantId, keyId, recentDecision(decision, request.method, request.path, nowMs)))
+    if (
+      !this.recent.add(tenantId, keyId, recentDecision(decision, request.method, request.path, nowMs, request.answered))
+    )
       this.overflow++;
   }
 

@@ -39,6 +39,8 @@ export interface DecisionSink {
     identifier?: string,
     attributes?: Readonly<Record<string, string>>,
   ): void;
+  /** A gateway answer: the status the client got for the tenant's upstream, and the time to it (ms). */
+  recordUpstream?(tenantId: string, status: number, latencyMs: number, nowMs?: number): void;
 }
 
 export type { RecordedRequest };
@@ -91,6 +93,10 @@ export class DecisionRecorder implements DecisionSink {
     attributes?: Readonly<Record<string, string>>,
   ): void {
     this.guard(() => this.batch.addCheck(tenantId, decision, nowMs, identifier, attributes));
+  }
+
+  recordUpstream(tenantId: string, status: number, latencyMs: number, nowMs = this.clock()): void {
+    this.guard(() => this.batch.addUpstream(tenantId, status, latencyMs, nowMs));
   }
 
   /** Entries waiting for the next flush (cells, clients and near-limit marks). */

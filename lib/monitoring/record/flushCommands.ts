@@ -15,6 +15,7 @@
  * - Refused subjects (lib/monitoring/record/limitedSubjects.ts) go to the tenant's and the global per-minute
  *   limited sets (pseudo-tenants too: refused anonymous IPs are "limited right now" as well), one
  *   scored by the latest refusal, one by the refusals.
+ * - Upstream answers (upstreamOutcomes.ts) go to the tenant's hash of the hour, per minute.
  * - Recent decisions go to their key's list in the tenant's scope (newest at the head, trimmed to
  *   RECENT_DECISIONS_KEPT).
  * - Trace entries are not part of these groups: `traceChunks` writes them apart (see there).
@@ -116,6 +117,12 @@ export function flushCommands(batch: DecisionBatch, prefix: string): CommandGrou
       writes.zlatest(keys.limited(mark.minute), mark.member, mark.lastMs, LIMITED_KEPT);
       writes.zincr(keys.limitedCounts(mark.minute), mark.member, mark.refused, LIMITED_KEPT);
     }
+  }
+
+  for (const cell of batch.upstream.cells.values()) {
+    const { keys, writes } = scope(cell.tenantId);
+    for (const [field, n] of cell.fields)
+      writes.hincr(keys.upstream(Math.floor(cell.minute / 60)), `${cell.minute % 60}:${field}`, n);
   }
 
   for (const recent of batch.recent.keys.values()) {

@@ -21,6 +21,7 @@
  * | `{S}mc:<minute>`              | zset | refused subject → refusals in the minute, top LIMITED_KEPT |
  * | `{T}md<keyId>`               | list | the key's last RECENT_DECISIONS_KEPT decisions, JSON, newest first |
  * | `{T}mq`                      | stream | the tenant's request trace for the simulator (lib/monitoring/record/requestTrace.ts) |
+ * | `{T}mu:<epoch hour>`         | hash | upstream answers per minute `<minute 0-59>:<2xx|3xx|4xx|5xx|502|504|l<bucket>>` → count (upstreamOutcomes.ts) |
  *
  * `<ref>` is a rule's counter ref, or `*` for the tenant's requests as a whole (the global scope
  * keeps only `*`: every real tenant's requests together). A client is a caller (a key id, a JWT
@@ -99,6 +100,8 @@ export interface MonitoringKeys {
   recent(keyId: string): string;
   /** Only in a tenant's scope: the request trace (a stream). */
   trace(): string;
+  /** Only in a tenant's scope: its upstream's answers of an hour, per minute (upstreamOutcomes.ts). */
+  upstream(hour: number): string;
 }
 
 const letter = (resolution: Resolution): string => (resolution === "minute" ? "m" : "h");
@@ -120,5 +123,6 @@ export function monitoringKeys(prefix: string, scope: string): MonitoringKeys {
     limitedCounts: (minute) => `${base}c:${minute}`,
     recent: (keyId) => `${base}d${keyId}`,
     trace: () => `${base}q`,
+    upstream: (hour) => `${base}u:${hour}`,
   };
 }

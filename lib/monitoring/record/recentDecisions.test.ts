@@ -78,6 +78,19 @@ describe("recentDecision", () => {
   });
 });
 
+describe("the answer's status (issue 31: a 502 listed as plain 'allowed')", () => {
+  it("is written with the entry once known, and left out while the request is in flight", () => {
+    const answered = { status: null as number | null };
+    const entry = recentDecision(null, "GET", "/api/v1/orders", 5, answered);
+    expect(JSON.parse(JSON.stringify(entry))).not.toHaveProperty("status");
+    answered.status = 502;
+    const stored = JSON.stringify(entry);
+    expect(JSON.parse(stored)).toMatchObject({ allowed: true, status: 502 });
+    expect(parseRecentDecision(stored)).toMatchObject({ allowed: true, status: 502 });
+    expect(parseRecentDecision(JSON.stringify({ ...JSON.parse(stored), status: "502" }))).toBeNull();
+  });
+});
+
 describe("parseRecentDecision", () => {
   const good: RecentDecision = {
     atMs: AT,

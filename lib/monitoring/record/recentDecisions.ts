@@ -9,7 +9,10 @@
  * under a `closed` rule (`unavailable`), the names of the shadow rules that would have refused it,
  * the enforce rule that refused it (the one that holds it back longest), and the lowest remaining
  * quota over its enforce rules (null when no rule with real quota applied: no rule matched, or
- * every rule was answered by fail-open or fail-closed).
+ * every rule was answered by fail-open or fail-closed), and `status`: the status the admitted
+ * request was answered with (the upstream's, or the gateway's own 502/504), when it was known by
+ * the time of the flush (absent otherwise: still in flight, the client went away, a refusal). So an
+ * upstream outage is not listed as plain "allowed" (issue 31, point 4).
  *
  * Bounds of one flush interval (`RecentBuffer`): at most `perKey` entries per key (older ones of the
  * interval are dropped: they would be trimmed anyway), at most `maxEntries` in all (once reached,
@@ -28,6 +31,16 @@ export interface RecentDecision {
   shadowRefused: string[];
   refusedBy: string | null;
   remaining: number | null;
+  /** The status the admitted request was answered with, once known (see above). */
+  status?: number;
+}
+
+/**
+ * Filled in with the status once the answer is sent (lib/dataplane/dataPlane.ts), after the entry
+ * was made at admission: read when the entry is written (the next flush), memory only.
+ */
+export interface AnswerBox {
+  status: number | null;
 }
 
 export const MAX_PATH_CHARS = 200;
@@ -55,8 +68,14 @@ function lowestRemaining(decision: Decision): number | null {
 }
 
 /** The entry of one request; `decision` null when no rule matched (admitted without a decision). */
-export function recentDecision(decision: Decision | null, method: string, path: string, atMs: number): RecentDecision {
-  return {
+export function recentDecision(
+  decision: Decision | null,
+  method: string,
+  path: string,
+  atMs: number,
+  answered?: AnswerBox,
+): RecentDecision {
+  const entry: RecentDecision = {
     atMs,
     method: method.slice(0, MAX_METHOD_CHARS),
     path: path.slice(0, MAX_PATH_CHARS),
@@ -68,6 +87,9 @@ export function recentDecision(decision: Decision | null, method: string, path: 
     refusedBy: decision ? refusingRule(decision) : null,
     remaining: decision ? lowestRemaining(decision) : null,
   };
+  // Read when the flush serializes the entry (JSON.stringify leaves it out while still unknown).
+  if (answered) Object.defineProperty(entry, "status", { enumerable: true, get: () => answered.status ?? undefined });
+  return entry;
 }
 
 /** Parses one stored entry defensively: anything that is not a well-formed entry reads as null. */
@@ -92,7 +114,8 @@ export function parseRecentDecision(raw: unknown): RecentDecision | null {
     !Array.isArray(v.shadowRefused) ||
     !v.shadowRefused.every(isName) ||
     !(v.refusedBy === null || isName(v.refusedBy)) ||
-    !(v.remaining === null || (typeof v.remaining === "number" && Number.isFinite(v.remaining)))
+    !(v.remaining === null || (typeof v.remaining === "number" && Number.isFinite(v.remaining))) ||
+    !(v.status === undefined || (typeof v.status === "number" && Number.isInteger(v.status)))
   ) {
     return null;
   }
@@ -105,6 +128,7 @@ export function parseRecentDecision(raw: unknown): RecentDecision | null {
     shadowRefused: v.shadowRefused,
     refusedBy: v.refusedBy,
     remaining: v.remaining,
+    ...(typeof v.status === "number" ? { status: v.status } : {}),
   };
 }
 

@@ -52,7 +52,26 @@ const storedIdentitySchema = z.object({
     .meta({ description: "Whether callers with no credential at all are admitted (and limited per IP)." }),
 });
 
+/** POST .../upstream/test: what one request to the upstream found. */
+const upstreamTestSchema = z.object({
+  ok: z.boolean().meta({ description: "The upstream answered with a status below 500." }),
+  status: z.number().int().nullable().meta({ description: "The upstream's status; null when it did not answer." }),
+  latencyMs: z.number().int().meta({ description: "From sending to the answer's headers (or the failure), ms." }),
+  error: z.string().nullable().meta({ description: "Why it failed, in words (no address); null when it answered." }),
+});
+
 export const gatewayPaths: ZodOpenApiPathsObject = {
+  "/api/admin/tenants/{tenantId}/upstream/test": {
+    post: adminOperation("write", {
+      operationId: "testUpstream",
+      tags: ["Gateway"],
+      summary: "Test the connection to the tenant's upstream",
+      description:
+        "Sends one plain GET to the upstream's URL from the server, through the same address guard as the gateway (never a link-local address) and with its timeout; changes nothing. Answers 200 whatever the upstream did.",
+      requestParams: { path: tenantIdPath },
+      responses: { "200": jsonAnswer("What the request found.", upstreamTestSchema), ...errors("not_found") },
+    }),
+  },
   "/api/admin/tenants/{tenantId}/upstream": {
     get: adminOperation("read", {
       operationId: "getUpstream",

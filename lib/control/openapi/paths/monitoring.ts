@@ -11,7 +11,7 @@ import { simulateSchema } from "../../simulator/simulateSchema";
 import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
 
 const WINDOW =
-  "Window: `range=5m|15m|1h|6h|24h` ending at `to` (default now), or `from` with an optional `to` (epoch ms); none means the last 5 minutes. Unknown or repeated parameters are a 422.";
+  "Window: `range=1m|5m|15m|1h|6h|24h` ending at `to` (default now), or `from` with an optional `to` (epoch ms); none means the last 5 minutes. Unknown or repeated parameters are a 422.";
 
 const figures = (description: string) => z.looseObject({}).meta({ description });
 
@@ -56,6 +56,14 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       "The Envoy descriptor values with the most calls",
       listParamsSchema,
       "The descriptor subjects of Envoy's rate limit calls with the most calls in the window: per rule, the values it counts by, calls and calls refused.",
+    ),
+  },
+  "/api/admin/monitoring/upstream": {
+    get: monitoring(
+      "getUpstreamHealth",
+      "A tenant's upstream health (tenantId required)",
+      listParamsSchema,
+      "The answers the tenant's clients got through the gateway: `byStatus` (2xx, 3xx, 4xx, 5xx, and 502 unreachable / 504 timed out apart), `answers`, and `latency` p50/p90/p99 to the answer's status (upper bounds of histogram buckets, ms; null past `slowerThanMs`).",
     ),
   },
   "/api/admin/monitoring/near-limit": {
