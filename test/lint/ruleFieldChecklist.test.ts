@@ -84,10 +84,6 @@ const KNOWN_GAPS: Record<string, { places: string[]; why: string }> = {
     why: "the summary names the scope, not its attribute (the audit diff shows it)",
   },
   onMissing: { places: [PLACES.summary], why: "likewise" },
-  "match.descriptor": {
-    places: [PLACES.labels, PLACES.summary],
-    why: "no descriptor editor yet: the form keeps it read-only (the audit diff shows it)",
-  },
 };
 
 interface Places {

@@ -81,6 +81,8 @@ async function run(
     },
     liveKey: (id: string) => (id === KEY_ID ? key : undefined),
     tenant: (id: string) => (id === TENANT ? tenant : undefined),
+    // No tiers here (AccessCache.rulesFor's own tests cover them): a key's rules, else the tenant's.
+    rulesFor: (id: string, caller: { key?: KeyAccess }) => caller.key?.rules ?? (id === TENANT ? rules : []),
     jwtVerifier: () => (setup.jwt ? { verify: async () => setup.jwt! } : undefined),
   } as unknown as AccessCache;
   const calls: { rules: LimiterRule[]; subject: Subject; then?: Subject }[] = [];
