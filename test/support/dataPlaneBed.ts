@@ -15,6 +15,12 @@
  *   what of that tenant reached the upstream; `bed.recorded(tenantId)`: its requests as the
  *   monitoring recorder was handed them (method, path, decision); `bed.hotCallers(tenantId)`: the
  *   monitoring recorder flushed, the tenant's hot callers of the last minutes (lib/monitoring/query/hotKeysQuery.ts).
+ * - `dataPlaneBed(label, { cluster: true })`: a throwaway Redis Cluster (3 masters, test/support/redisCluster.ts)
+ *   instead of the shared Redis, and TWO data planes on it, each with its own Cluster client, limiter and
+ *   access cache over the same tenants (two instances, in one process); `send(key, request, 1)` goes to the
+ *   second. The Cluster is stopped after the file's tests. The monitoring recorder is left out there
+ *   (hotCallers is for the single-Redis bed).
+ * - `tenant(rules, { tiers })`: tier rules by tier name (layered over the tenant's, as the loader does).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -35,7 +41,10 @@ import { rawRequest, type RawAnswer, type RawRequest } from "./rawHttp";
 import { DecisionRecorder } from "@/lib/monitoring/record/decisionRecorder";
 import { accessDirectory } from "@/lib/monitoring/query/monitoringDirectory";
 import { hotKeys, type HotKey } from "@/lib/monitoring/query/hotKeysQuery";
+import { createRedisClient, type RedisClient } from "@/lib/redis/connect";
+import { compileTierRule, layerRules } from "@/lib/policy/compiled/effectiveRules";
 import { deleteByPrefix, plainRedis, uniquePrefix } from "./testRedis";
+import { startRedisCluster, type RedisClusterHandle } from "./redisCluster";
 import type { DecisionSink, RecordedRequest } from "@/lib/monitoring/record/decisionRecorder";
 import { startTestUpstream, type SeenRequest, type TestUpstream } from "./testUpstream";
 
@@ -43,9 +52,10 @@ export interface DataPlaneBed {
   readonly url: string;
   tenant(
     rules: RuleInput[],
-    options?: { identity?: IdentityInput; upstream?: boolean },
+    options?: { identity?: IdentityInput; upstream?: boolean; tiers?: Record<string, RuleInput[]> },
   ): Promise<{ tenantId: string; key: string }>;
-  send(key: string | null, request: RawRequest): Promise<RawAnswer>;
+  /** To the first data plane, or with `instance` 1 to the second (cluster bed). */
+  send(key: string | null, request: RawRequest, instance?: number): Promise<RawAnswer>;
   reached(tenantId: string): SeenRequest[];
   recorded(tenantId: string): RecordedRequest[];
   hotCallers(tenantId: string): Promise<HotKey[]>;
@@ -53,17 +63,22 @@ export interface DataPlaneBed {
 
 const id8 = () => randomBytes(6).toString("base64url").replace(/[-_]/g, "x").slice(0, 8);
 
-export function dataPlaneBed(label: string): DataPlaneBed {
+export function dataPlaneBed(label: string, options: { cluster?: boolean } = {}): DataPlaneBed {
   const redis = plainRedis();
   const prefix = uniquePrefix(label);
   const tenants = new Map<string, TenantAccess>();
-  const access = new AccessCache({
-    loadAll: async () => new Map(tenants),
-    loadTenant: async (id) => tenants.get(id) ?? null,
-  });
-  let server: http.Server | undefined;
+  const newAccess = () =>
+    new AccessCache({
+      loadAll: async () => new Map(tenants),
+      loadTenant: async (id) => tenants.get(id) ?? null,
+    });
+  const access = newAccess();
+  const accesses = options.cluster ? [access, newAccess()] : [access];
+  const servers: http.Server[] = [];
+  const urls: string[] = [];
+  let cluster: RedisClusterHandle | undefined;
+  const clusterClients: RedisClient[] = [];
   let upstream: TestUpstream | undefined;
-  let url = "";
   const recorded: RecordedRequest[] = [];
   const monitoring = new DecisionRecorder({ redis, prefix, timeoutMs: 2_000, log: () => undefined });
   // What the recorder is handed (bed.recorded), and the real recorder behind it (bed.hotCallers).
@@ -77,32 +92,52 @@ export function dataPlaneBed(label: string): DataPlaneBed {
 
   beforeAll(async () => {
     upstream = await startTestUpstream();
-    const limiter = createLimiter({ redis, prefix, timeoutMs: 2_000 });
-    server = http.createServer(
-      createDataPlane({
-        admit: { access, limiter, anonLimitPerMinute: 1_000_000, enforce: true, recorder },
-        check: { access, limiter },
-        trustProxy: TRUST_NO_PROXY,
-        gateway: { upstreamFor: (tenantId) => access.upstreamFor(tenantId), forward: forwardToUpstream },
-      }),
-    );
-    configureServer(server);
-    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    if (options.cluster) cluster = await startRedisCluster({ masters: 3 });
+    for (const instanceAccess of accesses) {
+      let limiterRedis: RedisClient = redis;
+      if (cluster) {
+        // A generous timeout: on a loaded machine a slow answer must not turn into a fail-open.
+        limiterRedis = createRedisClient({ url: cluster.url, cluster: true, timeoutMs: 2_000, autoPipelining: true });
+        clusterClients.push(limiterRedis);
+      }
+      const limiter = createLimiter({ redis: limiterRedis, prefix, timeoutMs: 2_000 });
+      const server = http.createServer(
+        createDataPlane({
+          admit: {
+            access: instanceAccess,
+            limiter,
+            anonLimitPerMinute: 1_000_000,
+            enforce: true,
+            ...(cluster ? {} : { recorder }),
+          },
+          check: { access: instanceAccess, limiter },
+          trustProxy: TRUST_NO_PROXY,
+          gateway: { upstreamFor: (tenantId) => instanceAccess.upstreamFor(tenantId), forward: forwardToUpstream },
+        }),
+      );
+      configureServer(server);
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    }
   });
 
   afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    for (const server of servers) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
     await upstream?.close();
     closeGatewayAgent();
+    for (const client of clusterClients) client.disconnect();
+    await cluster?.stop();
     await deleteByPrefix(redis, prefix);
     redis.disconnect();
   });
 
   return {
     get url() {
-      return url;
+      return urls[0] ?? "";
     },
     async tenant(input, options = {}) {
       const tenantId = id8();
@@ -125,15 +160,18 @@ export function dataPlaneBed(label: string): DataPlaneBed {
         keys: new Map([[keyId, key]]),
         ...(options.upstream === false ? {} : { upstream: { url: upstream!.url, timeoutMs: 5_000 } }),
         ...(options.identity ? { identity: identitySchema.parse(options.identity) } : {}),
+        ...(options.tiers ? { tiers: compileTiers(rules, options.tiers) } : {}),
       });
-      await access.tenantChanged(tenantId);
-      await access.ready();
+      for (const instanceAccess of accesses) {
+        await instanceAccess.tenantChanged(tenantId);
+        await instanceAccess.ready();
+      }
       return { tenantId, key: minted.key };
     },
-    send(key, request) {
+    send(key, request, instance = 0) {
       const headers = { ...request.headers };
       if (key !== null) headers["x-api-key"] = key;
-      return rawRequest(url, { ...request, headers });
+      return rawRequest(urls[instance]!, { ...request, headers });
     },
     reached(tenantId) {
       return upstream!.seen.filter((s) => s.headers["x-sluice-tenant"] === tenantId);
@@ -153,4 +191,17 @@ export function dataPlaneBed(label: string): DataPlaneBed {
       return (await hotKeys(read, { tenantId, fromMs: now - 5 * 60_000, toMs: now + 60_000 })).keys;
     },
   };
+}
+
+/** Tier rules compiled and layered over the tenant's, as lib/policy/compiled/accessLoader.ts does. */
+function compileTiers(
+  tenantRules: ReturnType<typeof compileRule>[],
+  tiers: Record<string, RuleInput[]>,
+): TenantAccess["tiers"] {
+  return new Map(
+    Object.entries(tiers).map(([tier, input]) => {
+      const own = ruleListSchema.parse(input).map((rule, i) => compileTierRule(rule, `${tier}-${i + 1}`, tier));
+      return [tier, { own, rules: layerRules(tenantRules, own) }];
+    }),
+  );
 }
