@@ -70,7 +70,7 @@ test("override a limited key's rule from its key page: the overview reads the ov
   // Point 6: hot keys say when the key was last refused.
   await page.goto(`/tenants/${tenant.id}`);
   await expect(
-    page.getByRole("region", { name: "Hot keys" }).getByTestId("hot-key-last-refused").first(),
+    page.getByRole("region", { name: "Hot callers" }).getByTestId("hot-key-last-refused").first(),
   ).toContainText(/last \d{2}:\d{2}/, { timeout: 10_000 });
 });
 

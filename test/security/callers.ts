@@ -95,6 +95,7 @@ const LIVE_SESSION = new Set<Caller>([
   "admin session, no Origin (CSRF)",
   "viewer session, cross-origin (CSRF)",
 ]);
+const VIEWER = new Set<Caller>(["viewer session", "viewer session, cross-origin (CSRF)"]);
 const CROSS_SITE = new Set<Caller>([
   "admin session, cross-origin (CSRF)",
   "admin session, no Origin (CSRF)",
@@ -112,6 +113,9 @@ export function expectedStatus(spec: MethodSpec, method: string, caller: Caller,
       // A GET is a safe method: no CSRF check, so any live session (and the token) reads.
       if (method !== "GET" && CROSS_SITE.has(caller)) return 403;
       return LIVE_SESSION.has(caller) || caller === "admin token" ? ok : 401;
+    case "admin_read":
+      if (caller === "admin token" || (LIVE_SESSION.has(caller) && !VIEWER.has(caller))) return ok;
+      return VIEWER.has(caller) ? 403 : 401;
     case "write":
       if (caller === "admin session" || caller === "admin token") return ok;
       if (CROSS_SITE.has(caller)) return 403;

@@ -20,6 +20,8 @@ export type MethodSpec =
   | { kind: "read"; ok: (fx: Fixture) => Promise<PreparedCall> | PreparedCall }
   /** Admin API: only an admin (session from this origin, or the admin token) may change state. */
   | { kind: "write"; ok: (fx: Fixture) => Promise<PreparedCall> | PreparedCall }
+  /** A read only an admin may make (API tokens): a viewer gets 403, with no CSRF check (a safe method). */
+  | { kind: "admin_read"; ok: (fx: Fixture) => Promise<PreparedCall> | PreparedCall }
   /** Open to anyone by the contract (health, metrics). */
   | { kind: "public"; ok: (fx: Fixture) => Promise<PreparedCall> | PreparedCall }
   /** The session endpoints, each with its own rules (authorizationMatrix.int.test.ts). */
@@ -33,6 +35,10 @@ export type RouteSpec = { outside: string } | { methods: Partial<Record<HttpMeth
 
 export const NOT_ALLOWED: MethodSpec = { kind: "not_allowed" };
 export const read = (ok: (fx: Fixture) => PreparedCall | Promise<PreparedCall>): MethodSpec => ({ kind: "read", ok });
+export const adminRead = (ok: (fx: Fixture) => PreparedCall | Promise<PreparedCall>): MethodSpec => ({
+  kind: "admin_read",
+  ok,
+});
 export const write = (ok: (fx: Fixture) => PreparedCall | Promise<PreparedCall>): MethodSpec => ({ kind: "write", ok });
 export const tenant = (fx: Fixture) => ({ tenantId: fx.tenantId });
 export const key = (fx: Fixture) => ({ keyId: fx.keyId });

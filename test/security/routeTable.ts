@@ -10,7 +10,7 @@
  * The admin tenant routes' rows are in tenantRouteTable.ts; the row vocabulary in routeSpecs.ts.
  */
 import { BASELINE_KEY_RULES, BASELINE_RULES, PASSWORD, uniqueLabel } from "./securityFixtures";
-import { key, NOT_ALLOWED, read, write, type RouteSpec } from "./routeSpecs";
+import { adminRead, key, NOT_ALLOWED, read, write, type RouteSpec } from "./routeSpecs";
 import { TENANT_ROUTES } from "./tenantRouteTable";
 
 /** Keyed by the route file's path under app/, without `/route.ts`. */
@@ -138,6 +138,62 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
       PUT: NOT_ALLOWED,
       PATCH: NOT_ALLOWED,
       DELETE: NOT_ALLOWED,
+    },
+  },
+  "api/admin/monitoring/hot-descriptors": {
+    methods: {
+      GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}&range=24h&limit=3`, status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
+  "api/admin/monitoring/upstream": {
+    methods: {
+      GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}`, status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
+  "api/admin/tokens": {
+    methods: {
+      GET: adminRead(() => ({ status: 200 })),
+      // Limited to the fixture tenant; tracked too, as the fuzzer may send a body without it.
+      POST: write((fx) => ({
+        body: { name: uniqueLabel("tok"), role: "viewer", tenantId: fx.tenantId },
+        status: 201,
+        // A fuzzed body may drop the tenant: removed by id then.
+        created: (b) => fx.sec.trackToken(b.id),
+      })),
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
+  "api/admin/tokens/[tokenId]": {
+    methods: {
+      // Each allowed caller revokes a token of its own, made straight in the store (the fixture tenant's).
+      DELETE: write(async (fx) => {
+        const db = (await import("@/lib/db/client")).getDb();
+        const { mintToken } = await import("@/lib/control/tokens/tokenSecret");
+        const row = await db.adminToken.create({
+          data: {
+            name: uniqueLabel("tok"),
+            role: "viewer",
+            tenantId: fx.tenantId,
+            secretHash: mintToken().secretHash,
+            createdBy: "test",
+          },
+        });
+        return { params: { tokenId: row.id }, status: 204 };
+      }),
+      GET: NOT_ALLOWED,
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
     },
   },
   "api/admin/monitoring/limited": {

@@ -45,6 +45,8 @@ export interface SecurityEnv {
   /** Registers a tenant id for cleanup (tests that create tenants through a route). */
   trackTenant(id: string): void;
   trackOperator(id: string): void;
+  /** Registers an API token id for cleanup (tests that create tokens through a route). */
+  trackToken(id: string): void;
   newTenant(): Promise<{ id: string; keyId: string; key: string }>;
   newKey(tenantId: string): Promise<{ id: string; key: string }>;
   /** An operator whose password is PASSWORD (hashed once per file: argon2 is slow on purpose). */
@@ -66,6 +68,7 @@ export function securityEnv(label: string): SecurityEnv {
   const env = routeTestEnv(label);
   const tenantIds: string[] = [];
   const operatorIds: string[] = [];
+  const tokenIds: string[] = [];
   let ip = 0;
   let passwordHash: Promise<string> | undefined;
   const ipBase = randomBytes(2);
@@ -80,6 +83,7 @@ export function securityEnv(label: string): SecurityEnv {
     freshIp,
     trackTenant: (id) => void tenantIds.push(id),
     trackOperator: (id) => void operatorIds.push(id),
+    trackToken: (id) => void tokenIds.push(id),
     async newKey(tenantId) {
       const { tenantKeys } = await routes();
       const res = await callRoute(tenantKeys.POST, {
@@ -139,6 +143,8 @@ export function securityEnv(label: string): SecurityEnv {
       const db = (await import("@/lib/db/client")).getDb();
       await db.auditEvent.deleteMany({ where: { target: { in: operatorIds.map((id) => `operator:${id}`) } } });
       await db.operator.deleteMany({ where: { id: { in: operatorIds } } });
+      await db.auditEvent.deleteMany({ where: { target: { in: tokenIds.map((id) => `token:${id}`) } } });
+      await db.adminToken.deleteMany({ where: { id: { in: tokenIds } } });
       await deleteTenants(TEST_DATABASE_URL, tenantIds);
       await env.close();
     },

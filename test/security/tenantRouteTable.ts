@@ -3,7 +3,7 @@
  * rules, upstream, access lists, alerts, quota and simulator), first in ROUTE_TABLE (routeTable.ts)
  * and in this order. How to read a row: routeSpecs.ts.
  */
-import { BASELINE_RULES, uniqueLabel, type Fixture } from "./securityFixtures";
+import { BASELINE_KEY_RULES, BASELINE_RULES, uniqueLabel, type Fixture } from "./securityFixtures";
 import { NOT_ALLOWED, read, tenant, write, type RouteSpec } from "./routeSpecs";
 
 const UPSTREAM = { url: "http://127.0.0.1:9/api", timeoutMs: 1_000 };
@@ -81,6 +81,35 @@ export const TENANT_ROUTES: Record<string, RouteSpec> = {
       GET: read(async (fx) => ({ params: await withUpstream(fx), status: 200 })),
       PUT: write((fx) => ({ params: tenant(fx), body: UPSTREAM, status: 200 })),
       DELETE: write(async (fx) => ({ params: await withUpstream(fx), status: 204 })),
+      POST: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+    },
+  },
+  "api/admin/tenants/[tenantId]/upstream/test": {
+    methods: {
+      // Port 9 refuses: the test answers 200 with what happened (ok: false), and changes nothing.
+      POST: write(async (fx) => ({ params: await withUpstream(fx), status: 200 })),
+      GET: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
+  "api/admin/tenants/[tenantId]/tiers": {
+    methods: {
+      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
+  "api/admin/tenants/[tenantId]/tiers/[tier]/rules": {
+    methods: {
+      GET: read((fx) => ({ params: { ...tenant(fx), tier: "pro" }, status: 200 })),
+      PUT: write((fx) => ({ params: { ...tenant(fx), tier: "pro" }, body: BASELINE_KEY_RULES, status: 200 })),
+      // 204 also for a tier without rules.
+      DELETE: write((fx) => ({ params: { ...tenant(fx), tier: "gone" }, status: 204 })),
       POST: NOT_ALLOWED,
       PATCH: NOT_ALLOWED,
     },

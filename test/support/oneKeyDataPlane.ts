@@ -50,6 +50,7 @@ export async function startOneKeyDataPlane(options: {
     ready: async () => {},
     liveKey: (id: string) => (id === key.id ? key : undefined),
     tenant: () => undefined,
+    rulesFor: () => key.rules,
     hasHosts: () => false,
   } as unknown as AccessCache;
   const server = http.createServer(

@@ -43,6 +43,7 @@ describe("GET /api/admin/keys/{keyId}/decisions", () => {
       shadowRefused: [],
       refusedBy: null,
       remaining: 2,
+      status: 200,
     });
     expect(list.map((d: { allowed: boolean }) => d.allowed)).toEqual([false, false, false, true, true, true]);
     expect(list[4]).toMatchObject({ allowed: true, shadowRefused: ["trial"], remaining: 1 });
