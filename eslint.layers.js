@@ -20,8 +20,9 @@ export const LAYERS = [
   ["limiter"],
   ["policy"],
   ["monitoring"],
-  ["dataplane"],
-  ["control"],
+  // The two planes are peers: neither imports the other. What both need lives below them
+  // (the client IP in http/, counter names in limiter/, the check request in policy/); runtime/ wires both.
+  ["dataplane", "control"],
   ["runtime"],
 ];
 

@@ -2,7 +2,7 @@
  * The docs state facts whose one source is code: the API key format (lib/common/apiKeyFormat.ts),
  * the limits of fields (lib/common/fieldLimits.ts, the upstream schema) and the algorithms'
  * trade-offs (the dashboard's guide, components/rules/algorithmGuide.ts), and what the README says the
- * data plane asks of Postgres (lib/runtime/dataPlaneServices.ts, lib/dataplane/admission/keyUsage.ts). Each sentence below is
+ * data plane asks of Postgres (lib/runtime/dataPlaneServices.ts, lib/policy/keys/keyUsage.ts). Each sentence below is
  * built from those constants and must appear in the doc as written, so changing a limit fails here
  * until the doc says the new one. Whitespace is compared collapsed (tables may be padded, prose
  * wrapped anywhere).
@@ -29,7 +29,7 @@ import {
   PATH_GLOB_MAX,
   RULE_NAME_PATTERN,
 } from "@/lib/common/fieldLimits";
-import { FLUSH_MS } from "@/lib/dataplane/admission/keyUsage";
+import { FLUSH_MS } from "@/lib/policy/keys/keyUsage";
 import { RULE_ALGORITHMS } from "@/lib/limiter/types";
 import { FULL_REFRESH_MS } from "@/lib/runtime/dataPlaneServices";
 import {

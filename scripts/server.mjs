@@ -15,7 +15,7 @@
  * Route handlers cannot see the connection's address, and Next fills X-Forwarded-For from the
  * socket only when the client sent none, so a client could pick its own IP: control-plane requests
  * carry the socket address in `x-sluice-peer`, authenticated by a per-process secret
- * (lib/dataplane/admission/clientIp.ts), replacing any such header the client sent.
+ * (lib/http/clientIp.ts), replacing any such header the client sent.
  *
  * The control plane's socket is a file in a directory of its own, mode 0700, under the system's
  * temporary directory (removed at exit): only this user can connect to it. (It was an abstract

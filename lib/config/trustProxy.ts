@@ -7,7 +7,7 @@
  * - A comma-separated list of the proxies' addresses and CIDR blocks (`127.0.0.1,10.0.0.0/8,::1`):
  *   only a connection from one of them is a proxy; a client that reaches the port directly is
  *   taken at its own address, whatever it sends.
- * The walk itself is lib/dataplane/admission/clientIp.ts. A value that is neither is a start-up
+ * The walk itself is lib/http/clientIp.ts. A value that is neither is a start-up
  * error naming the variable and the bad entry.
  */
 import { inRanges, parseAddressRanges, type AddressRange } from "./addressRanges";

@@ -40,7 +40,7 @@ import { admit, type AdmitDeps, type AdmitRequest } from "./admission/admit";
 import { applyOutcome, releaseLease } from "./admission/applyOutcome";
 import type { Client } from "./admission/outcome";
 import { chargeByResponse, type ChargeDeps } from "./admission/chargeByResponse";
-import { clientOriginOf } from "./admission/clientIp";
+import { clientOriginOf } from "../http/clientIp";
 import type { TrustProxy } from "../config/trustProxy";
 import { problemReplyFor, problemReplyFromError } from "../http/problem";
 import type { ForwardRequest } from "./gateway/forwardToUpstream";

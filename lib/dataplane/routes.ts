@@ -4,14 +4,9 @@
  * admission's rate-limit headers are added by the caller (lib/dataplane/dataPlane.ts).
  */
 import type { IncomingMessage } from "node:http";
-import {
-  checkAnswer,
-  checkIdentifier,
-  checkRequestSchema,
-  identifierDecision,
-  type CheckRequest,
-} from "./admission/checkIdentifier";
+import { checkAnswer, checkIdentifier, identifierDecision } from "./admission/checkIdentifier";
 import type { AccessCache } from "../policy/compiled/accessCache";
+import { checkRequestSchema, type CheckRequest } from "../policy/rules/checkRequest";
 import type { FollowingDecision, ThenDecision } from "./admission/admit";
 import type { Client } from "./admission/outcome";
 import { MAX_BODY_BYTES, parseJsonText, readJsonWith, refuseDeclaredLength } from "../http/readJsonBody";
@@ -32,7 +27,7 @@ const EVERY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 
 /**
  * What the data plane serves, as OpenAPI paths and methods (it has no route files): read by
- * lib/control/openapi/routeFiles.ts so the OpenAPI document is checked against it like any route.
+ * test/support/routeFiles.ts so the OpenAPI document is checked against it like any route.
  */
 export const DATA_PLANE_ROUTES: { paths: string[]; methods: (typeof EVERY_METHOD)[number][] }[] = [
   { paths: ["/api/v1/echo", "/api/v1/echo/{rest}"], methods: [...EVERY_METHOD] },

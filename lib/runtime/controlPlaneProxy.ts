@@ -6,7 +6,7 @@
  * (status, headers, body streamed), over a keep-alive pool.
  *
  * - The connection's address travels in `x-sluice-peer`, authenticated by the process's secret in
- *   `x-sluice-peer-auth` (lib/dataplane/admission/clientIp.ts): route handlers cannot see the socket,
+ *   `x-sluice-peer-auth` (lib/http/clientIp.ts): route handlers cannot see the socket,
  *   and a client cannot pick its own address (whatever it sent in those headers is replaced).
  * - Hop-by-hop headers are the connection's, not the message's: dropped both ways, by the gateway's
  *   rule (lib/dataplane/gateway/forwardHeaders.ts `endToEndHeaders`, with what `Connection` names);

@@ -21,7 +21,7 @@ import { AccessCache } from "../policy/compiled/accessCache";
 import { rulesFingerprint } from "../policy/compiled/rulesFingerprint";
 import { prismaAccessLoader } from "../policy/compiled/accessLoader";
 import { subscribeChanges } from "../policy/changes/changeBus";
-import { KeyUsage } from "../dataplane/admission/keyUsage";
+import { KeyUsage } from "../policy/keys/keyUsage";
 import { createMonitoring, type Monitoring } from "../monitoring/monitoringServices";
 
 /** Full reload of keys and rules, the safety net behind change notices. */

@@ -21,7 +21,7 @@ import type { AccessCache } from "../policy/compiled/accessCache";
 import { announceChange } from "../policy/changes/announceChange";
 import { publishChange, publishReset } from "../policy/changes/changeBus";
 import { noteDelayedChange } from "../policy/changes/changeReach";
-import type { KeyUsage } from "../dataplane/admission/keyUsage";
+import type { KeyUsage } from "../policy/keys/keyUsage";
 import type { DecisionRecorder } from "../monitoring/record/decisionRecorder";
 import { MONITORING_TIMEOUT_MS } from "../monitoring/monitoringServices";
 import type { MonitoringQueries } from "../monitoring/query/monitoringQueries";

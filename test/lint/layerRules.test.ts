@@ -1,10 +1,9 @@
 /**
  * The layer rules of eslint.layers.js fail `npm run lint` (ESLint's own API, the repository's own
- * eslint.config.js): an import against the layer order, an import between peers, lib/ importing
- * app/, and an import cycle made of two files: each probe is a file written for the test and
- * removed after it. Each
- * refusal is paired with the allowed import beside it, so the test fails if the rules stop firing
- * or start firing on everything.
+ * eslint.config.js): an import against the layer order, an import between peers (the two planes
+ * among them), lib/ importing app/, and an import cycle made of two files: each probe is a file
+ * written for the test and removed after it. Each refusal is paired with the allowed import beside
+ * it, so the test fails if the rules stop firing or start firing on everything.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -82,6 +81,31 @@ describe("layer order (import/no-restricted-paths)", () => {
       ).toContain("import/no-restricted-paths");
       expect(
         await ruleIds('import { SECOND_MS } from "./monitoringKeys";\nexport const probe = SECOND_MS;\n', inner),
+      ).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it(
+    "keeps the two planes peers: control/ may not import dataplane/, nor dataplane/ control/; runtime/ may import both",
+    async () => {
+      expect(
+        await ruleIds(
+          'import { admit } from "../../dataplane/admission/admit";\nexport const probe = admit;\n',
+          "lib/control/admin",
+        ),
+      ).toContain("import/no-restricted-paths");
+      expect(
+        await ruleIds(
+          'import { adminRoute } from "../../control/admin/adminRoute";\nexport const probe = adminRoute;\n',
+          "lib/dataplane/admission",
+        ),
+      ).toContain("import/no-restricted-paths");
+      expect(
+        await ruleIds(
+          'import { admit } from "../dataplane/admission/admit";\nimport { adminRoute } from "../control/admin/adminRoute";\nexport const probe = [admit, adminRoute];\n',
+          "lib/runtime",
+        ),
       ).toEqual([]);
     },
     SLOW,

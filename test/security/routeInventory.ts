@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { routeFiles } from "@/lib/control/openapi/routeFiles";
+import { routeFiles } from "../support/routeFiles";
 import type { RouteHandler } from "@/test/support/routeCall";
 import { HTTP_METHODS, type HttpMethod, type MethodSpec } from "./routeSpecs";
 import { ROUTE_TABLE } from "./routeTable";

@@ -10,7 +10,7 @@
  */
 import { bearerFailures, type BearerFailures } from "../auth/bearerFailures";
 import { config } from "../../config/config";
-import { clientIp } from "../../dataplane/admission/clientIp";
+import { clientIp } from "../../http/clientIp";
 import { bearerToken as bearer, sameSecret } from "../../http/bearerToken";
 import { AppError } from "../../http/errors";
 import type { Actor } from "../../policy/audit/auditLog";

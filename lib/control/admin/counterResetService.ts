@@ -6,7 +6,7 @@
  *
  * Contract
  * - The rules come fresh from Postgres (a key's effective rules, or the tenant's rules); the
- *   counter names from lib/dataplane/admission/counterReset.ts. The Redis DEL runs inside the transaction that
+ *   counter names from lib/limiter/counterReset.ts. The Redis DEL runs inside the transaction that
  *   writes the audit event (`key.counters.reset` / `identifier.counters.reset`, `after` naming the
  *   rules reset): a reset Redis could not make is not audited, and is answered 503
  *   (`limiter_unavailable`), never a 204.
@@ -19,7 +19,7 @@ import type { Actor } from "../../policy/audit/auditLog";
 import { recordAudit } from "../../policy/audit/auditLog";
 import { loadKeyRules } from "../../policy/compiled/keyRules";
 import { getDb } from "../../db/client";
-import { identifierCounterKeys, keyCounterKeys } from "../../dataplane/admission/counterReset";
+import { identifierCounterKeys, keyCounterKeys } from "../../limiter/counterReset";
 import { AppError } from "../../http/errors";
 import { loadCompiledRules } from "../../policy/compiled/compiledRules";
 

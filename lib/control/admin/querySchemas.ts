@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { ID_PATTERN } from "../../common/apiKeyFormat";
 import { AUDIT_ACTION_PATTERN, AUDIT_ACTOR_MAX, AUDIT_PAGE_MAX } from "../../common/fieldLimits";
-import { identifierSchema } from "../../dataplane/admission/checkIdentifier";
-import { normalizeIp } from "../../dataplane/admission/clientIp";
+import { identifierSchema } from "../../policy/rules/checkRequest";
+import { normalizeIp } from "../../http/clientIp";
 
 /** Audit event ids are database sequence numbers, written in decimal. */
 export const AUDIT_ID_PATTERN = /^[1-9][0-9]{0,17}$/;

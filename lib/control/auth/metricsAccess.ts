@@ -6,7 +6,7 @@
  */
 import { bearerFailures, type BearerFailures } from "./bearerFailures";
 import { config } from "../../config/config";
-import { clientIp } from "../../dataplane/admission/clientIp";
+import { clientIp } from "../../http/clientIp";
 import { bearerToken, sameSecret } from "../../http/bearerToken";
 import { AppError } from "../../http/errors";
 

@@ -4,7 +4,7 @@
  *
  * - The request's own origin is its protocol plus its Host header (the URL's host without one).
  *   When the connection is a trusted proxy's (SLUICE_TRUST_PROXY: any, with a hop count; one of
- *   the listed addresses, with a list; lib/dataplane/admission/clientIp.ts) the first
+ *   the listed addresses, with a list; lib/http/clientIp.ts) the first
  *   `X-Forwarded-Proto` and `X-Forwarded-Host` values win, as the outermost proxy saw the request.
  *   A client that reaches Sluice directly never picks them.
  * - The claimed origin is the `Origin` header, or without one the origin of `Referer`.
@@ -14,7 +14,7 @@
  */
 
 import type { TrustProxy } from "../../config/trustProxy";
-import { requestClient } from "../../dataplane/admission/clientIp";
+import { requestClient } from "../../http/clientIp";
 
 export type OriginVerdict = "same" | "cross" | "missing";
 

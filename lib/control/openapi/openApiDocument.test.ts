@@ -6,7 +6,7 @@ import { z } from "zod";
 import { GET } from "@/app/api/openapi.json/route";
 import { tenantRulesSchema } from "../admin/schemas";
 import { buildOpenApiDocument, openApiDocument } from "./openApiDocument";
-import { openApiPaths, servedMethods, servedRoutes } from "./routeFiles";
+import { openApiPaths, servedMethods, servedRoutes } from "@/test/support/routeFiles";
 import { ROUTE_GROUPS } from "./routeGroups";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");

@@ -1,9 +1,9 @@
 /**
  * `lastUsedAt` of admin tokens, off the request path: a use is noted in memory and written in one
- * batched update at most once a minute (KeyUsage, lib/dataplane/admission/keyUsage.ts), so each
+ * batched update at most once a minute (KeyUsage, lib/policy/keys/keyUsage.ts), so each
  * token's row is written at most once a minute per instance and the figure is up to a minute stale.
  */
-import { KeyUsage } from "../../dataplane/admission/keyUsage";
+import { KeyUsage } from "../../policy/keys/keyUsage";
 import { touchTokens } from "./tokenStore";
 
 export const TOKEN_USAGE_FLUSH_MS = 60_000;

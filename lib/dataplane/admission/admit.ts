@@ -41,7 +41,7 @@ import { ANONYMOUS_TENANT, anonymousRule } from "../../policy/compiled/anonymous
 import { callerRules } from "./callerRules";
 import { counterIdOf, hostClient, monitoringIdOf, resolveCaller } from "./caller";
 import type { HeaderSource } from "./credentials";
-import type { KeyUsage } from "./keyUsage";
+import type { KeyUsage } from "../../policy/keys/keyUsage";
 import { matchRules } from "./matchRules";
 import type { Admission, Admitted, Client } from "./outcome";
 import {
@@ -93,7 +93,7 @@ export interface AdmitRequest {
    * that match it apply as well as those that match `method`.
    */
   overrideMethod?: string;
-  /** The client IP (lib/dataplane/admission/clientIp.ts). */
+  /** The client IP (lib/http/clientIp.ts). */
   ip: string;
   /** Filled with the status of the answer once sent; recorded with the key's recent decision. */
   answered?: AnswerBox;

@@ -17,7 +17,7 @@
  * - the `X-Forwarded-*` the request came with;
  * and with `X-Forwarded-For`, `X-Forwarded-Proto`, `X-Forwarded-Host`, `X-Sluice-Tenant` and
  * `X-Sluice-Key` (the key id, for a key caller only) added. `X-Forwarded-For` is the client's address as Sluice settled it
- * (lib/dataplane/admission/clientIp.ts) and nothing else: entries Sluice did not believe (a client's
+ * (lib/http/clientIp.ts) and nothing else: entries Sluice did not believe (a client's
  * own) never reach the upstream, and the right-most (only) entry is the client for an upstream that
  * trusts one hop. `X-Forwarded-Proto` and `-Host` are a trusted proxy's first values when the
  * connection is one (`http`/`https` only for the protocol), else the connection's protocol and the

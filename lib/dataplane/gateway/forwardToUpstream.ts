@@ -60,7 +60,7 @@ export interface ForwardRequest {
   /** The path and query after /api/v1, e.g. "/orders/42?x=1". */
   path: string;
   clientIp: string;
-  /** The connection is a trusted proxy's (lib/dataplane/admission/clientIp.ts): its X-Forwarded-Proto/-Host pass on. */
+  /** The connection is a trusted proxy's (lib/http/clientIp.ts): its X-Forwarded-Proto/-Host pass on. */
   viaTrustedProxy: boolean;
   tenantId: string;
   /** The caller's key id; "" for a JWT or anonymous caller (no X-Sluice-Key then). */

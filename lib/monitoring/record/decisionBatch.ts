@@ -54,7 +54,7 @@ export interface RecordedRequest {
   method: string;
   /** The path without the query string (cut to MAX_PATH_CHARS when stored). */
   path: string;
-  /** The client IP (lib/dataplane/admission/clientIp.ts), kept in the request trace. */
+  /** The client IP (lib/http/clientIp.ts), kept in the request trace. */
   ip?: string;
   /** Values of the header/query attributes its rules charged (Subject.attributes), for "Limited right now". */
   attributes?: Readonly<Record<string, string>>;

@@ -7,7 +7,7 @@
  *   `0x7f.0.0.1`) are refused, since an operator reading the list would misread them.
  * - IPv6 in any RFC 4291 form; stored in RFC 5952 form. A zone id (`fe80::1%eth0`) is refused.
  * - An IPv4-mapped IPv6 entry (`::ffff:10.0.0.1`, or `::ffff:10.0.0.0/104`) is that IPv4 entry:
- *   the client address it is matched against is normalised the same way (lib/dataplane/admission/clientIp.ts).
+ *   the client address it is matched against is normalised the same way (lib/http/clientIp.ts).
  *   An IPv4-compatible one (`::1.2.3.4`, deprecated, ::/96) stays IPv6 (`::102:304`): it is not
  *   that IPv4 address, though ipaddr.js alone reads it as mapped (lib/config/addressRanges.ts, parseIPv6).
  * - A CIDR block must be its network address: `10.1.2.3/8` is refused with the block it probably

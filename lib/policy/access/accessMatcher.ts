@@ -5,7 +5,7 @@
  * Contract
  * - `verdict(ip, keyId)` is `"deny"` when the address or the key is on the deny list, else
  *   `"allow"` when either is on the allow list, else null (the rules decide). Deny wins.
- * - `ip` is the client address admission limits by (lib/dataplane/admission/clientIp.ts), matched as the whole
+ * - `ip` is the client address admission limits by (lib/http/clientIp.ts), matched as the whole
  *   address (not the /64 an `ip` rule counts IPv6 by). An IPv4-mapped IPv6 address matches IPv4
  *   entries; an IPv4-compatible one (`::1.2.3.4`) is IPv6 and matches IPv6 entries, as it is stored. Anything that is not an address (`unknown`) matches no address entry.
  * - Cost per request: O(log n) in the number of address entries. Each list's blocks are merged

@@ -3,7 +3,7 @@ import { loginSchema } from "@/lib/control/auth/operatorSchemas";
 import { loggedInResponse } from "@/lib/control/auth/sessionResponses";
 import { assertSameOriginLogin } from "@/lib/control/auth/sessionResolver";
 import { config } from "@/lib/config/config";
-import { clientIp } from "@/lib/dataplane/admission/clientIp";
+import { clientIp } from "@/lib/http/clientIp";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { problemFromError } from "@/lib/http/problem";
 import { readJsonBody } from "@/lib/http/readJsonBody";

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathItemObject, ZodOpenApiPathsObject } from "zod-openapi";
-import { checkRequestSchema } from "../../../dataplane/admission/checkIdentifier";
+import { checkRequestSchema } from "../../../policy/rules/checkRequest";
 import { API_KEY_SECURITY, errors, jsonAnswer, jsonBody, rateLimitHeaderRefs } from "../common";
 
 /** What every limited call may answer besides its own success. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { counterKey, penaltyKey } from "../../limiter/keys";
-import { ALGORITHMS, type LimiterRule } from "../../limiter/types";
+import { counterKey, penaltyKey } from "./keys";
+import { ALGORITHMS, type LimiterRule } from "./types";
 import { identifierCounterKeys, keyCounterKeys } from "./counterReset";
 
 const rule = (

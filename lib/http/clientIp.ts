@@ -25,7 +25,7 @@
  */
 import "server-only";
 import { isIP } from "node:net";
-import { isTrustedProxy, trustsAnyProxy, type TrustProxy } from "../../config/trustProxy";
+import { isTrustedProxy, trustsAnyProxy, type TrustProxy } from "../config/trustProxy";
 
 export const PEER_HEADER = "x-sluice-peer";
 export const PEER_AUTH_HEADER = "x-sluice-peer-auth";

@@ -6,7 +6,7 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { DATA_PLANE_ROUTES } from "../../dataplane/routes";
+import { DATA_PLANE_ROUTES } from "@/lib/dataplane/routes";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];

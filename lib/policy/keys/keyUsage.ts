@@ -4,7 +4,7 @@
  * A failed write is dropped; the next use notes the key again. Admin tokens' lastUsedAt goes the
  * same way with its own writer and interval (lib/control/tokens/tokenUsage.ts).
  */
-import { touchKeys } from "../../policy/keys/keyStore";
+import { touchKeys } from "./keyStore";
 
 export const FLUSH_MS = 30_000;
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseTrustProxy, type TrustProxy } from "../../config/trustProxy";
+import { parseTrustProxy, type TrustProxy } from "../config/trustProxy";
 import { clientIp, clientOriginOf, PEER_AUTH_HEADER, PEER_HEADER, requestClient } from "./clientIp";
 
 const SECRET = "s3cret";

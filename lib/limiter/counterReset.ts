@@ -17,8 +17,8 @@
  *   in one key: resetting one identifier of one rule resets that identifier under all of them
  *   (documented in docs/rules.md; clearing one field would need a script of the limiter's own).
  */
-import { counterKey, penaltyKey } from "../../limiter/keys";
-import { ALGORITHMS, type LimiterRule, type Subject } from "../../limiter/types";
+import { counterKey, penaltyKey } from "./keys";
+import { ALGORITHMS, type LimiterRule, type Subject } from "./types";
 
 function everyAlgorithm(prefix: string, rule: LimiterRule, subject: Subject): string[] {
   const names = ALGORITHMS.map((algorithm) => counterKey(prefix, { ...rule, algorithm }, subject));
