@@ -16,7 +16,8 @@
  *    clientIp.ts, whole: not per /64) and the caller's key, before any rule: deny is a 403
  *    (`access_denied`, charging nothing); allow admits without a limiter call and without
  *    rate-limit headers (`access_allowed`). `key:` entries never match a JWT or anonymous caller;
- * 4. the caller's rules (callerRules.ts: one call into the access cache) that the request meets
+ * 4. the caller's rules (AccessCache.rulesFor: one call into the access cache, the compiled arrays
+ *    as cached, precedence tenant < tier < key compiled at load) that the request meets
  *    (matchRules.ts): a `header`/`query` rule whose attribute is missing (`onMissing: refuse`) or
  *    repeated with different values is a 400 naming it (`attribute_missing`/`attribute_repeated`,
  *    nothing charged). None: admitted without a decision (`unmatched`);
@@ -38,7 +39,6 @@ import type { SluiceMetrics } from "../../monitoring/prometheus/metrics";
 import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
 import type { AccessCache } from "../../policy/compiled/accessCache";
 import { ANONYMOUS_TENANT, anonymousRule } from "../../policy/compiled/anonymousRule";
-import { callerRules } from "./callerRules";
 import { counterIdOf, hostClient, monitoringIdOf, resolveCaller } from "./caller";
 import type { HeaderSource } from "./credentials";
 import type { KeyUsage } from "../../policy/keys/keyUsage";
@@ -174,7 +174,7 @@ export async function admit(request: AdmitRequest, deps: AdmitDeps): Promise<Adm
     return { kind: "admitted", outcome: "access_allowed", client, headers: {}, decision: null, recordedId };
 
   const callerId = counterIdOf(client);
-  const matched = matchRules(callerRules(access, tenantId, client), request, callerId !== undefined, deps.enforce);
+  const matched = matchRules(access.rulesFor(tenantId, client), request, callerId !== undefined, deps.enforce);
   if (!matched.ok) {
     // Refused before any decision: nothing is charged. Named so the client can fix its request.
     const reply = badAttributeReply(matched.problem, matched.attribute, matched.rule);

@@ -19,7 +19,8 @@
  * - `rulesFor(tenantId, caller)`: the rules a caller is checked against, compiled at load (no
  *   merge on the request path): a key's own set (tenant, its tier, its overrides), or for a caller
  *   without a key (JWT, anonymous) the set of the tier it names, or the tenant's when it names none
- *   or a tier without rules. Unknown tenant: no rules.
+ *   or a tier without rules. Unknown tenant: no rules. Admission asks it once per request
+ *   (lib/dataplane/admission/admit.ts), and it answers the compiled arrays as cached (no copy per request).
  * - `liveKey(id)` is what authentication asks: the key unless it is unknown, revoked (not loaded)
  *   or expired. Expiry is compared with the clock on every call, so a key stops working at its
  *   instant on every instance without waiting for a reload.
