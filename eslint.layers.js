@@ -37,7 +37,7 @@ export const INNER = {
   ],
   monitoring: [["prometheus", "record"], ["query"]],
   dataplane: [["admission", "gateway", "envoy"]],
-  control: [["auth", "health", "alerts"], ["tokens"], ["admin", "demo"], ["simulator"], ["openapi"]],
+  control: [["auth", "health", "alerts"], ["tokens"], ["admin", "demo"], ["simulator", "policyDocument"], ["openapi"]],
 };
 
 const root = path.dirname(fileURLToPath(import.meta.url));

@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** `If-Match` names a state that is no longer current (a policy document's ETag). */
+  precondition_failed: 412,
   payload_too_large: 413,
   invalid: 422,
   rate_limited: 429,
@@ -43,6 +45,7 @@ export const ERROR_TITLE: Record<ErrorCode, string> = {
   not_found: "Not Found",
   method_not_allowed: "Method Not Allowed",
   conflict: "Conflict",
+  precondition_failed: "Precondition Failed",
   payload_too_large: "Payload Too Large",
   invalid: "Unprocessable Content",
   rate_limited: "Too Many Requests",

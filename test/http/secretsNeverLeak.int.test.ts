@@ -245,6 +245,7 @@ describe("secrets", () => {
       `/api/admin/tenants/${tenant.id}`,
       `/api/admin/tenants/${tenant.id}/rules`,
       `/api/admin/tenants/${tenant.id}/upstream`,
+      `/api/admin/tenants/${tenant.id}/policy`,
       `/api/admin/tenants/${tenant.id}/quota`,
       `/api/admin/keys/${key.id}/quota`,
       `/api/admin/keys/${key.id}/decisions`,

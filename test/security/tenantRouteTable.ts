@@ -85,6 +85,29 @@ export const TENANT_ROUTES: Record<string, RouteSpec> = {
       PATCH: NOT_ALLOWED,
     },
   },
+  "api/admin/tenants/[tenantId]/policy": {
+    methods: {
+      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
+      // A tenant of its own: the document replaces every part of the policy (the upstream too).
+      PUT: write(async (fx) => ({
+        params: { tenantId: (await fx.sec.newTenant()).id },
+        body: {
+          rules: BASELINE_RULES,
+          keys: {},
+          tiers: {},
+          overrides: {},
+          access: { allow: [], deny: [] },
+          identity: {},
+          upstream: null,
+          alerts: null,
+        },
+        status: 200,
+      })),
+      POST: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
   "api/admin/tenants/[tenantId]/upstream/test": {
     methods: {
       // Port 9 refuses: the test answers 200 with what happened (ok: false), and changes nothing.

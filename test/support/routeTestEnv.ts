@@ -61,6 +61,7 @@ const ROUTE_MODULES = {
   tenantUpstream: () => import("@/app/api/admin/tenants/[tenantId]/upstream/route"),
   tenantIdentity: () => import("@/app/api/admin/tenants/[tenantId]/identity/route"),
   tenantAccess: () => import("@/app/api/admin/tenants/[tenantId]/access/route"),
+  tenantPolicy: () => import("@/app/api/admin/tenants/[tenantId]/policy/route"),
   tenantQuota: () => import("@/app/api/admin/tenants/[tenantId]/quota/route"),
   tenantTiers: () => import("@/app/api/admin/tenants/[tenantId]/tiers/route"),
   tierRules: () => import("@/app/api/admin/tenants/[tenantId]/tiers/[tier]/rules/route"),

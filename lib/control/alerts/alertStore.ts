@@ -11,6 +11,7 @@
  * - `loadAllAlertSettings` is the evaluator's read (lib/control/alerts/alertEvaluator.ts): every tenant's
  *   settings with the secret and the tenant's name; rows whose stored conditions no longer parse
  *   are skipped rather than failing every tenant's alerts.
+ * The `...In` forms join a caller's transaction (a policy document's apply: lib/control/policyDocument).
  * Errors (AppError): `not_found` for an unknown tenant, and for a tenant without alerts on DELETE.
  */
 import { getDb } from "../../db/client";
@@ -80,52 +81,71 @@ export async function getAlertSettings(tenantId: string): Promise<StoredAlertSet
   return row ? view(row) : null;
 }
 
+type Tx = Prisma.TransactionClient;
+
+/** The settings as stored (with the full webhook URL), or null; no tenant check (a caller's transaction holds it). */
+export async function readAlertSettingsIn(tx: Tx, tenantId: string): Promise<StoredAlertSettings | null> {
+  const row = await tx.alertSettings.findUnique({ where: { tenantId } });
+  return row ? view(row) : null;
+}
+
+/** Sets the settings within the caller's transaction (`input` must have passed alertSettingsSchema). */
+export async function putAlertSettingsIn(
+  tx: Tx,
+  actor: Actor,
+  tenantId: string,
+  input: AlertSettings,
+): Promise<SavedAlertSettings> {
+  await lockTenant(tx, tenantId);
+  const existing = await tx.alertSettings.findUnique({ where: { tenantId } });
+  const secret = !existing || input.rotateSecret ? generateWebhookSecret() : undefined;
+  // One JSON column with both conditions (null when off): no SQL NULL JSON columns, whose
+  // Prisma.DbNull sentinel must be the very instance of the client's module.
+  const data = {
+    webhookUrl: input.webhookUrl,
+    conditions: { refusalRate: input.refusalRate, clientLimit: input.clientLimit },
+  };
+  const row = existing
+    ? await tx.alertSettings.update({ where: { tenantId }, data: { ...data, ...(secret ? { secret } : {}) } })
+    : await tx.alertSettings.create({ data: { tenantId, secret: secret!, ...data } });
+  const settings = view(row);
+  await recordAudit(tx, actor, {
+    action: "alerts.replace",
+    target: `tenant:${tenantId}`,
+    tenantId,
+    before: existing ? audited(view(existing)) : null,
+    after: { ...audited(settings), secretRotated: secret !== undefined },
+  });
+  return { tenantId, settings, ...(secret ? { secret } : {}) };
+}
+
 /** Sets the settings (`input` must have passed alertSettingsSchema). */
 export async function putAlertSettings(
   actor: Actor,
   tenantId: string,
   input: AlertSettings,
 ): Promise<SavedAlertSettings> {
-  return getDb().$transaction(async (tx) => {
-    await lockTenant(tx, tenantId);
-    const existing = await tx.alertSettings.findUnique({ where: { tenantId } });
-    const secret = !existing || input.rotateSecret ? generateWebhookSecret() : undefined;
-    // One JSON column with both conditions (null when off): no SQL NULL JSON columns, whose
-    // Prisma.DbNull sentinel must be the very instance of the client's module.
-    const data = {
-      webhookUrl: input.webhookUrl,
-      conditions: { refusalRate: input.refusalRate, clientLimit: input.clientLimit },
-    };
-    const row = existing
-      ? await tx.alertSettings.update({ where: { tenantId }, data: { ...data, ...(secret ? { secret } : {}) } })
-      : await tx.alertSettings.create({ data: { tenantId, secret: secret!, ...data } });
-    const settings = view(row);
-    await recordAudit(tx, actor, {
-      action: "alerts.replace",
-      target: `tenant:${tenantId}`,
-      tenantId,
-      before: existing ? audited(view(existing)) : null,
-      after: { ...audited(settings), secretRotated: secret !== undefined },
-    });
-    return { tenantId, settings, ...(secret ? { secret } : {}) };
+  return getDb().$transaction((tx) => putAlertSettingsIn(tx, actor, tenantId, input));
+}
+
+/** Removes the settings within the caller's transaction; 404 when the tenant has none. */
+export async function deleteAlertSettingsIn(tx: Tx, actor: Actor, tenantId: string): Promise<void> {
+  await lockTenant(tx, tenantId);
+  const existing = await tx.alertSettings.findUnique({ where: { tenantId } });
+  if (!existing) throw noAlerts(tenantId);
+  await tx.alertSettings.delete({ where: { tenantId } });
+  await recordAudit(tx, actor, {
+    action: "alerts.delete",
+    target: `tenant:${tenantId}`,
+    tenantId,
+    before: audited(view(existing)),
+    after: null,
   });
 }
 
 /** Removes the settings (no alert is evaluated any more); 404 when the tenant has none. */
 export async function deleteAlertSettings(actor: Actor, tenantId: string): Promise<void> {
-  await getDb().$transaction(async (tx) => {
-    await lockTenant(tx, tenantId);
-    const existing = await tx.alertSettings.findUnique({ where: { tenantId } });
-    if (!existing) throw noAlerts(tenantId);
-    await tx.alertSettings.delete({ where: { tenantId } });
-    await recordAudit(tx, actor, {
-      action: "alerts.delete",
-      target: `tenant:${tenantId}`,
-      tenantId,
-      before: audited(view(existing)),
-      after: null,
-    });
-  });
+  await getDb().$transaction((tx) => deleteAlertSettingsIn(tx, actor, tenantId));
 }
 
 export async function loadAllAlertSettings(): Promise<TenantAlertSettings[]> {

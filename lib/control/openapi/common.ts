@@ -52,6 +52,7 @@ const RESPONSE_NAME: Partial<Record<ErrorCode, string>> = {
   forbidden: "Forbidden",
   not_found: "NotFound",
   conflict: "Conflict",
+  precondition_failed: "PreconditionFailed",
   payload_too_large: "PayloadTooLarge",
   invalid: "Invalid",
   rate_limited: "TooManyRequests",
@@ -67,6 +68,8 @@ const ERROR_DESCRIPTION: Partial<Record<ErrorCode, string>> = {
     "Not allowed: a viewer operator changing state, a cross-origin session request, or a request matching the tenant's deny list.",
   not_found: "Nothing with this id, or no such rule.",
   conflict: "The change conflicts with the current state (a duplicate name, the last admin).",
+  precondition_failed:
+    "`If-Match` names an ETag that is no longer current: the resource changed since it was read. Read it again (the answer's `ETag` header is the current one).",
   payload_too_large: "The body is over 64 KiB.",
   invalid: "The input is invalid; `errors` names each field with its messages.",
   rate_limited: "Refused by a rate limit. `Retry-After` says when to try again; no quota was consumed.",

@@ -13,6 +13,7 @@ import { gatewayPaths } from "./paths/gateway";
 import { identifierOverridePaths } from "./paths/identifierOverrides";
 import { keyPaths } from "./paths/keys";
 import { monitoringPaths } from "./paths/monitoring";
+import { policyPaths } from "./paths/policy";
 import { systemPaths } from "./paths/system";
 import { tenantPaths } from "./paths/tenants";
 import { tierPaths } from "./paths/tiers";
@@ -28,6 +29,7 @@ export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [
   keyPaths,
   counterResetPaths,
   identifierOverridePaths,
+  policyPaths,
   monitoringPaths,
   auditAndOperatorPaths,
   tokenPaths,

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const run = promisify(execFile);
 const PACKAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ROOT = path.resolve(PACKAGE, "../..");
-const DEPENDENCIES = ["openapi-fetch", "openapi-typescript-helpers", "structured-headers"];
+const DEPENDENCIES = ["openapi-fetch", "openapi-typescript-helpers", "structured-headers", "yaml"];
 const version = (JSON.parse(readFileSync(path.join(PACKAGE, "package.json"), "utf8")) as { version: string }).version;
 
 let dir: string;
