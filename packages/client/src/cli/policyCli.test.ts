@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXIT, lineDiff, partOf, runCli, type CliIo } from "./policyCli";
+import { EXIT, lineDiff, partOf, runCli, withEnv, type CliIo } from "./policyCli";
 
 function io(
   files: Record<string, string> = {},
@@ -104,5 +104,21 @@ describe("runCli", () => {
     expect(await runCli(["apply", "-f", "p.yaml"], t.cli)).toBe(EXIT.usage);
     expect(await runCli(["apply", "-f", "bad.yaml", "--tenant", "T1"], t.cli)).toBe(EXIT.failed);
     expect(t.err()).toMatch(/not YAML or JSON/);
+  });
+});
+
+describe("withEnv", () => {
+  it("replaces exact ${env:NAME} strings at any depth and leaves other text alone", () => {
+    const env = { HOOK: "https://hooks.example.com/x" };
+    expect(withEnv({ alerts: { webhookUrl: "${env:HOOK}" }, l: ["a ${env:HOOK}"] }, env)).toEqual({
+      alerts: { webhookUrl: "https://hooks.example.com/x" },
+      l: ["a ${env:HOOK}"],
+    });
+  });
+
+  it("fails the command when the variable is not set", async () => {
+    const t = io({ "p.yaml": "tenant: T1\nalerts:\n  webhookUrl: ${env:MISSING_HOOK}\n" });
+    expect(await runCli(["apply", "-f", "p.yaml"], t.cli)).toBe(EXIT.failed);
+    expect(t.err()).toContain("${env:MISSING_HOOK}, which is not set");
   });
 });

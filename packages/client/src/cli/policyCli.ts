@@ -9,6 +9,8 @@
  * Reads SLUICE_URL (the server) and SLUICE_TOKEN (an admin API token, e.g. one limited to the
  * tenant). The file's `tenant` names the tenant unless --tenant does; its `etag` (or --if-match)
  * is sent as If-Match, so an apply over a policy changed since that export is refused (412).
+ * A string value `${env:NAME}` is replaced by that environment variable (secrets such as the
+ * alerts' webhook URL stay out of git).
  * Exit codes, for CI: 0 success (diff: no change), 2 diff found changes, 1 refused or failed (the
  * server's message on stderr, each invalid field with its path), 64 a usage error.
  */
@@ -181,7 +183,27 @@ async function readPolicyFile(args: Args, io: CliIo): Promise<PolicyFile> {
   const given = typeof args.flags["if-match"] === "string" ? args.flags["if-match"] : etag;
   // An ETag is quoted (`"abc"`); a file or shell that dropped the quotes still means it.
   const ifMatch = given === undefined || /^(W\/)?".*"$/.test(given) ? given : `"${given}"`;
-  return { tenantId, etag: ifMatch, document };
+  return { tenantId, etag: ifMatch, document: withEnv(document, io.env) as Record<string, unknown> };
+}
+
+const ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/**
+ * Every string value that is exactly `${env:NAME}` replaced by that environment variable, so a
+ * secret (the alerts' webhook URL) comes from CI's secrets, never from git. An unset one fails.
+ */
+export function withEnv(value: unknown, env: Record<string, string | undefined>): unknown {
+  if (typeof value === "string") {
+    const name = ENV_REF.exec(value)?.[1];
+    if (name === undefined) return value;
+    const set = env[name];
+    if (set === undefined || set === "") throw new CliError(`the file refers to \${env:${name}}, which is not set`);
+    return set;
+  }
+  if (Array.isArray(value)) return value.map((v) => withEnv(v, env));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withEnv(v, env)]));
+  return value;
 }
 
 async function applyCommand(args: Args, server: Server, io: CliIo, dryRun: boolean): Promise<number> {
