@@ -17,6 +17,7 @@ import { systemPaths } from "./paths/system";
 import { tenantPaths } from "./paths/tenants";
 import { tierPaths } from "./paths/tiers";
 import { tokenPaths } from "./paths/tokens";
+import { usagePaths } from "./paths/usage";
 
 export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [
   dataPlanePaths,
@@ -29,6 +30,7 @@ export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [
   counterResetPaths,
   identifierOverridePaths,
   monitoringPaths,
+  usagePaths,
   auditAndOperatorPaths,
   tokenPaths,
   systemPaths,
