@@ -3,15 +3,18 @@
  * data plane's thread): the usage roll-up into Postgres every USAGE_ROLLUP_INTERVAL_MS
  * (lib/monitoring/usage/usageRollup.ts), and the usage guard every second, which seeds quota
  * counters from Postgres after Redis lost them (lib/monitoring/usage/usageSeed.ts), both on the
- * monitoring Redis connection.
+ * monitoring Redis connection; and the billing hook every minute (lib/control/alerts/billingHook.ts).
  */
 import { config } from "../config/config";
 import { getDb } from "../db/client";
 import { UsageRollup } from "../monitoring/usage/usageRollup";
+import { createBillingHook, type BillingHook } from "../control/alerts/billingHook";
 import { UsageGuard, type SeedTenant } from "../monitoring/usage/usageSeed";
 import { dataPlaneServices } from "./dataPlaneServices";
 
-const globalForJobs = globalThis as unknown as { sluiceUsageJobs?: { rollup: UsageRollup; guard: UsageGuard } };
+const globalForJobs = globalThis as unknown as {
+  sluiceUsageJobs?: { rollup: UsageRollup; guard: UsageGuard; billing: BillingHook };
+};
 
 export function startUsageJobs(): void {
   if (globalForJobs.sluiceUsageJobs) return;
@@ -34,5 +37,7 @@ export function startUsageJobs(): void {
     tenants,
   });
   guard.start();
-  globalForJobs.sluiceUsageJobs = { rollup, guard };
+  const billing = createBillingHook(getDb);
+  billing.start();
+  globalForJobs.sluiceUsageJobs = { rollup, guard, billing };
 }
