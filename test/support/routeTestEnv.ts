@@ -62,6 +62,7 @@ const ROUTE_MODULES = {
   tenantIdentity: () => import("@/app/api/admin/tenants/[tenantId]/identity/route"),
   tenantAccess: () => import("@/app/api/admin/tenants/[tenantId]/access/route"),
   tenantQuota: () => import("@/app/api/admin/tenants/[tenantId]/quota/route"),
+  tenantUsage: () => import("@/app/api/admin/tenants/[tenantId]/usage/route"),
   tenantTiers: () => import("@/app/api/admin/tenants/[tenantId]/tiers/route"),
   tierRules: () => import("@/app/api/admin/tenants/[tenantId]/tiers/[tier]/rules/route"),
   simulate: () => import("@/app/api/admin/tenants/[tenantId]/simulate/route"),
