@@ -35,7 +35,10 @@ export const INNER = {
     ["identity"],
     ["compiled"],
   ],
-  monitoring: [["prometheus", "record"], ["query"]],
+  monitoring: [
+    ["prometheus", "record"],
+    ["query", "usage"],
+  ],
   dataplane: [["admission", "gateway", "envoy"]],
   control: [["auth", "health", "alerts"], ["tokens"], ["admin", "demo"], ["simulator", "policyDocument"], ["openapi"]],
 };

@@ -112,6 +112,10 @@ export function AlertsCard({ tenantId, canEdit }: { tenantId: string; canEdit: b
                   ? `${settings.clientLimit.hits} refusals within ${settings.clientLimit.windowMinutes} min`
                   : "off"}
               </dd>
+              <dt>Billing hook</dt>
+              <dd>
+                {settings.billing ? `each key's usage at the end of every ${settings.billing.period} (UTC)` : "off"}
+              </dd>
             </dl>
           ) : (
             <Empty>No alerts: nobody is told about refusal spikes.</Empty>

@@ -15,7 +15,9 @@ import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
 import {
   alertSettingsSchema,
+  BILLING_PERIODS,
   DEFAULT_MIN_REQUESTS,
+  type BillingPeriod,
   type AlertSettingsInput,
   type StoredAlertSettings,
 } from "@/lib/control/alerts/alertSchema";
@@ -68,6 +70,8 @@ export function AlertsForm({
   const [limitOn, setLimitOn] = useState(current ? current.clientLimit !== null : false);
   const [hits, setHits] = useState(text(current?.clientLimit?.hits ?? 100));
   const [windowMinutes, setWindowMinutes] = useState(text(current?.clientLimit?.windowMinutes ?? 10));
+  const [billingOn, setBillingOn] = useState(current ? (current.billing ?? null) !== null : false);
+  const [billingPeriod, setBillingPeriod] = useState<BillingPeriod>(current?.billing?.period ?? "month");
   const [rotateSecret, setRotateSecret] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -95,6 +99,7 @@ export function AlertsForm({
         ? { thresholdPct: num(thresholdPct), minutes: num(minutes), minRequests: num(minRequests) }
         : null,
       clientLimit: limitOn ? { hits: num(hits), windowMinutes: num(windowMinutes) } : null,
+      billing: billingOn ? { period: billingPeriod } : null,
       rotateSecret,
     };
     const parsed = alertSettingsSchema.safeParse(input);
@@ -171,6 +176,23 @@ export function AlertsForm({
           setWindowMinutes,
           "1 to 60.",
         )}
+      </ConditionFieldset>
+      <ConditionFieldset label="Usage at each period's end (billing)" on={billingOn} setOn={setBillingOn}>
+        <label>
+          Period (UTC){" "}
+          <select
+            value={billingPeriod}
+            onChange={(e) => setBillingPeriod(e.target.value as BillingPeriod)}
+            aria-label="Billing period"
+          >
+            {BILLING_PERIODS.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p className="hint">Each key&apos;s usage of the closed period, signed, with an idempotency key.</p>
       </ConditionFieldset>
       <div className={styles.actions}>
         {current ? (

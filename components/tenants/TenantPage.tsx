@@ -1,7 +1,7 @@
 "use client";
 /**
  * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), its tiers, its gateway upstream, its hosts and callers, its access lists, each key's
- * remaining quota live, its own traffic charts (with Envoy's hot descriptors when it has descriptor rules), and links to its audit log and its rule simulator.
+ * remaining quota live, its own traffic charts (with Envoy's hot descriptors when it has descriptor rules), and links to its audit log, its rule simulator and its usage.
  */
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
@@ -59,7 +59,8 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
           <p className="hint">
             Tenant <code>{tenant.data.id}</code>, created {formatDateTime(tenant.data.createdAt)} ·{" "}
             <Link href={`/audit?tenantId=${encodeURIComponent(tenant.data.id)}`}>Audit log of this tenant</Link> ·{" "}
-            <Link href={`/tenants/${encodeURIComponent(tenant.data.id)}/simulate`}>Simulate a rule change</Link>
+            <Link href={`/tenants/${encodeURIComponent(tenant.data.id)}/simulate`}>Simulate a rule change</Link> ·{" "}
+            <Link href={`/tenants/${encodeURIComponent(tenant.data.id)}/usage`}>Usage</Link>
           </p>
         </div>
       </div>

@@ -12,6 +12,7 @@
  * 3. Decide library housekeeping (lib/limiter/decideLibraries.ts): this version's library is
  *    heartbeated (before the warm-up loads it: commands on one connection keep their order) and
  *    libraries of versions no running instance uses are deleted, then every minute.
+ * 4. The usage jobs (lib/runtime/usageJobs.ts): the roll-up of metering into Postgres.
  * A Redis or Postgres that is down does not stop the start: the instance serves by fail modes and
  * the access cache's contract, as it would after start.
  */
@@ -22,6 +23,7 @@ import { getRedis } from "../redis/client";
 import { evictionVerdict, evictionWarning, readEvictionPolicyWhy } from "../redis/evictionPolicy";
 import { dataPlaneServices } from "./dataPlaneServices";
 import { isControlPlaneWorker } from "../config/plane";
+import { startUsageJobs } from "./usageJobs";
 
 export class StartRefusedError extends Error {
   constructor(message: string) {
@@ -56,6 +58,8 @@ export async function prepareInstance(): Promise<void> {
     await checkEvictionAtStart(getRedis(), c.requireNoEviction);
     // Not awaited: a Redis that is down must not hold the start (each beat never throws).
     startLibraryHousekeeping(getRedis(), housekeepingFor(c.redisPrefix));
+    // Metering: the usage roll-up (and billing hook) run once per process, in the background.
+    startUsageJobs();
   }
   await Promise.all([warmLimiter(getRedis(), s.limiter), s.access.ready().catch(() => undefined)]);
 }

@@ -3,7 +3,7 @@
  * default redis://127.0.0.1:6379), the HTTP path, accuracy on a seeded trace and sustained load on
  * two servers (BENCH_DATABASE_URL, default the local `sluice_bench`). Env: BENCH_SECONDS (measured
  * window per case, default 3), BENCH_WARMUP_SECONDS (default 0.5), BENCH_ONLY or `-- --only` (comma-separated
- * parts: limiter, simulator, http, dataplane, identity, grpc, memory, accuracy, sustained, burst, access), BENCH_ACCURACY_SLICE, BENCH_SUSTAINED_SECONDS.
+ * parts: limiter, simulator, http, dataplane, identity, grpc, memory, accuracy, sustained, burst, access, usage), BENCH_ACCURACY_SLICE, BENCH_SUSTAINED_SECONDS.
  * Writes reports/bench.json (a partial run merges into it) and docs/benchmarks.md, and prints the tables.
  */
 import path from "node:path";

@@ -12,6 +12,7 @@
  */
 import path from "node:path";
 import { accessListCases } from "./accessListCases";
+import { usageCases } from "./usageCases";
 import { accuracyCases } from "./accuracyCases";
 import { burstCases } from "./burstCases";
 import { createContext, deleteByPrefix, type BenchContext } from "./context";
@@ -49,6 +50,7 @@ export const PARTS = {
   sustained: [sustainedCases],
   burst: [burstCases],
   access: [accessListCases],
+  usage: [usageCases],
 } satisfies Record<string, BenchPart[]>;
 export type PartName = keyof typeof PARTS | "memory";
 /** Parts whose goals divide one of their rows by another: run in rounds, each row the median (rounds.ts). */
@@ -59,7 +61,7 @@ const PART_NAMES = [...(Object.keys(PARTS) as PartName[]), "memory"] as const;
 export const DEFAULT_PARTS: readonly BenchPart[] = [...PARTS.limiter, ...PARTS.simulator, ...PARTS.http];
 
 /**
- * BENCH_ONLY: a comma-separated list of part names (limiter, simulator, http, dataplane, identity, grpc, memory, accuracy, sustained, burst, access);
+ * BENCH_ONLY: a comma-separated list of part names (limiter, simulator, http, dataplane, identity, grpc, memory, accuracy, sustained, burst, access, usage);
  * unset: everything.
  */
 export function partsFromEnv(only = process.env.BENCH_ONLY): RunOptions {

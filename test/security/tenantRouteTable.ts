@@ -137,6 +137,15 @@ export const TENANT_ROUTES: Record<string, RouteSpec> = {
       PATCH: NOT_ALLOWED,
     },
   },
+  "api/admin/tenants/[tenantId]/usage": {
+    methods: {
+      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
   "api/admin/tenants/[tenantId]/identity": {
     methods: {
       GET: read((fx) => ({ params: tenant(fx), status: 200 })),

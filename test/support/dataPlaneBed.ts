@@ -20,6 +20,7 @@
  *   access cache over the same tenants (two instances, in one process); `send(key, request, 1)` goes to the
  *   second. The Cluster is stopped after the file's tests. The monitoring recorder is left out there
  *   (hotCallers is for the single-Redis bed).
+ * - `bed.flushRecorder()`, `bed.redis`, `bed.prefix`: the recorder drained, and where it wrote (usage roll-ups).
  * - `tenant(rules, { tiers })`: tier rules by tier name (layered over the tenant's, as the loader does).
  */
 import { randomBytes } from "node:crypto";
@@ -59,6 +60,11 @@ export interface DataPlaneBed {
   reached(tenantId: string): SeenRequest[];
   recorded(tenantId: string): RecordedRequest[];
   hotCallers(tenantId: string): Promise<HotKey[]>;
+  /** Writes what the monitoring recorder holds (single-Redis bed). */
+  flushRecorder(): Promise<void>;
+  /** The bed's Redis connection and key prefix (the monitoring data's, for a usage roll-up). */
+  readonly redis: RedisClient;
+  readonly prefix: string;
 }
 
 const id8 = () => randomBytes(6).toString("base64url").replace(/[-_]/g, "x").slice(0, 8);
@@ -138,6 +144,11 @@ export function dataPlaneBed(label: string, options: { cluster?: boolean } = {})
   return {
     get url() {
       return urls[0] ?? "";
+    },
+    redis,
+    prefix,
+    async flushRecorder() {
+      await monitoring.drain();
     },
     async tenant(input, options = {}) {
       const tenantId = id8();

@@ -63,6 +63,7 @@ const ROUTE_MODULES = {
   tenantAccess: () => import("@/app/api/admin/tenants/[tenantId]/access/route"),
   tenantPolicy: () => import("@/app/api/admin/tenants/[tenantId]/policy/route"),
   tenantQuota: () => import("@/app/api/admin/tenants/[tenantId]/quota/route"),
+  tenantUsage: () => import("@/app/api/admin/tenants/[tenantId]/usage/route"),
   tenantTiers: () => import("@/app/api/admin/tenants/[tenantId]/tiers/route"),
   tierRules: () => import("@/app/api/admin/tenants/[tenantId]/tiers/[tier]/rules/route"),
   simulate: () => import("@/app/api/admin/tenants/[tenantId]/simulate/route"),

@@ -14,7 +14,7 @@
  *   unref'd timer; `stop()` clears it and waits for deliveries in flight.
  */
 import { randomUUID } from "node:crypto";
-import type { AlertConditionType, ClientLimitCondition, RefusalRateCondition } from "./alertSchema";
+import type { AlertConditionType, BillingSettings, ClientLimitCondition, RefusalRateCondition } from "./alertSchema";
 import {
   alertWindow,
   clientsOverLimit,
@@ -33,6 +33,8 @@ export interface TenantAlertSettings {
   secret: string;
   refusalRate: RefusalRateCondition | null;
   clientLimit: ClientLimitCondition | null;
+  /** The billing hook's settings (billingHook.ts; the evaluator ignores them). */
+  billing?: BillingSettings | null;
 }
 
 /** The JSON body of a delivery (docs/webhooks.md). */

@@ -18,6 +18,7 @@ describe("alertSettingsSchema (shared by the form and PUT /alerts)", () => {
       webhookUrl: "https://hooks.example.com/a?b=1",
       refusalRate: { thresholdPct: 12.5, minutes: 5, minRequests: 20 },
       clientLimit: null,
+      billing: null,
       rotateSecret: false,
     });
   });
@@ -26,7 +27,7 @@ describe("alertSettingsSchema (shared by the form and PUT /alerts)", () => {
     [
       "no condition",
       { webhookUrl: "https://h.example" },
-      { conditions: ["Turn on at least one condition (or remove the alerts)."] },
+      { conditions: ["Turn on at least one condition or the billing hook (or remove the alerts)."] },
     ],
     [
       "a non-http URL",

@@ -12,7 +12,10 @@
  * - `clientLimit`: "a client hit its limit `hits` times within `windowMinutes` minutes": one
  *   subject (an API key, IP, identifier or the tenant, as its rule counts it) was refused by one
  *   enforce rule at least `hits` times in the trailing window.
- * - At least one condition; `null` or absent means that condition is off.
+ * - `billing`: `{ period: "day" | "week" | "month" }`: at each UTC period's end, one usage webhook
+ *   with each key's usage of the closed period (lib/control/alerts/billingHook.ts; weeks start on
+ *   Monday).
+ * - At least one condition or `billing`; `null` or absent means that condition is off.
  * - `rotateSecret`: generate a new signing secret (one is generated on the first PUT anyway).
  */
 import { z } from "zod";
@@ -51,6 +54,15 @@ export const clientLimitConditionSchema = z
   })
   .strict();
 
+export const BILLING_PERIODS = ["day", "week", "month"] as const;
+export type BillingPeriod = (typeof BILLING_PERIODS)[number];
+
+export const billingSettingsSchema = z
+  .object({
+    period: z.enum(BILLING_PERIODS, { error: "period must be day, week or month" }).default("month"),
+  })
+  .strict();
+
 export const alertSettingsSchema = z
   .object({
     webhookUrl: z
@@ -64,11 +76,12 @@ export const alertSettingsSchema = z
       }),
     refusalRate: refusalRateConditionSchema.nullable().default(null),
     clientLimit: clientLimitConditionSchema.nullable().default(null),
+    billing: billingSettingsSchema.nullable().default(null),
     rotateSecret: z.boolean({ error: "rotateSecret must be true or false" }).default(false),
   })
   .strict()
-  .refine((s) => s.refusalRate !== null || s.clientLimit !== null, {
-    message: "Turn on at least one condition (or remove the alerts).",
+  .refine((s) => s.refusalRate !== null || s.clientLimit !== null || s.billing !== null, {
+    message: "Turn on at least one condition or the billing hook (or remove the alerts).",
     path: ["conditions"],
   });
 
@@ -76,6 +89,7 @@ export type AlertSettingsInput = z.input<typeof alertSettingsSchema>;
 export type AlertSettings = z.output<typeof alertSettingsSchema>;
 export type RefusalRateCondition = z.output<typeof refusalRateConditionSchema>;
 export type ClientLimitCondition = z.output<typeof clientLimitConditionSchema>;
+export type BillingSettings = z.output<typeof billingSettingsSchema>;
 export type AlertConditionType = "refusal_rate" | "client_limit";
 
 /** The settings as stored and shown: never the secret itself, only its last characters. */
@@ -86,6 +100,8 @@ export interface StoredAlertSettings {
   webhookUrlHint: string;
   refusalRate: RefusalRateCondition | null;
   clientLimit: ClientLimitCondition | null;
+  /** The billing hook: a usage webhook at each period's end (billingHook.ts); null when off. */
+  billing: BillingSettings | null;
   /** `whsec_…` and the secret's last 4 characters, to tell secrets apart. */
   secretHint: string;
   updatedAt: string;

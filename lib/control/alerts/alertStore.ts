@@ -20,6 +20,7 @@ import { recordAudit, type Actor } from "../../policy/audit/auditLog";
 import { AppError } from "../../http/errors";
 import { lockTenant, noTenant } from "../../policy/tenants/tenantLock";
 import {
+  billingSettingsSchema,
   clientLimitConditionSchema,
   refusalRateConditionSchema,
   type AlertSettings,
@@ -42,10 +43,11 @@ const noAlerts = (tenantId: string) => new AppError("not_found", `Tenant ${tenan
 
 /** The stored `conditions` column; throws when it does not parse (written by another version). */
 function conditions(row: Row) {
-  const stored = (row.conditions ?? {}) as { refusalRate?: unknown; clientLimit?: unknown };
+  const stored = (row.conditions ?? {}) as { refusalRate?: unknown; clientLimit?: unknown; billing?: unknown };
   const refusalRate = stored.refusalRate == null ? null : refusalRateConditionSchema.parse(stored.refusalRate);
   const clientLimit = stored.clientLimit == null ? null : clientLimitConditionSchema.parse(stored.clientLimit);
-  return { refusalRate, clientLimit };
+  const billing = stored.billing == null ? null : billingSettingsSchema.parse(stored.billing);
+  return { refusalRate, clientLimit, billing };
 }
 
 function view(row: Row): StoredAlertSettings {
@@ -60,7 +62,9 @@ function view(row: Row): StoredAlertSettings {
 
 /** What the audit log keeps: never the secret, and the webhook URL only as its hint (a viewer reads the log). */
 const audited = (s: StoredAlertSettings | null) =>
-  s ? { webhookUrl: s.webhookUrlHint, refusalRate: s.refusalRate, clientLimit: s.clientLimit } : null;
+  s
+    ? { webhookUrl: s.webhookUrlHint, refusalRate: s.refusalRate, clientLimit: s.clientLimit, billing: s.billing }
+    : null;
 
 /** The settings as `role` may read them: a viewer gets the webhook URL's hint, never the URL. */
 export function settingsForRole(settings: StoredAlertSettings, role: Actor["role"]): StoredAlertSettings {
@@ -103,7 +107,7 @@ export async function putAlertSettingsIn(
   // Prisma.DbNull sentinel must be the very instance of the client's module.
   const data = {
     webhookUrl: input.webhookUrl,
-    conditions: { refusalRate: input.refusalRate, clientLimit: input.clientLimit },
+    conditions: { refusalRate: input.refusalRate, clientLimit: input.clientLimit, billing: input.billing },
   };
   const row = existing
     ? await tx.alertSettings.update({ where: { tenantId }, data: { ...data, ...(secret ? { secret } : {}) } })

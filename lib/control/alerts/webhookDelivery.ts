@@ -13,7 +13,8 @@
  *   not retry in step, yet every wait is at least half its step.
  * - Never throws: the outcome is a value. Time, sleep and randomness are injected (tests).
  * Headers of each attempt: Content-Type, User-Agent, Sluice-Signature, Sluice-Alert-Id (the same
- * for every attempt, so a receiver can drop duplicates) and Sluice-Alert-Attempt.
+ * for every attempt, so a receiver can drop duplicates) and Sluice-Alert-Attempt, plus the target's own
+ * (the billing hook's Idempotency-Key).
  */
 import { SIGNATURE_HEADER, signatureHeader } from "./webhookSignature";
 
@@ -88,7 +89,7 @@ function refusedAddress(error: unknown): boolean {
 }
 
 export async function deliverWebhook(
-  target: { url: string; secret: string; alertId: string; body: string },
+  target: { url: string; secret: string; alertId: string; body: string; headers?: Record<string, string> },
   deps: DeliveryDeps,
 ): Promise<DeliveryOutcome> {
   let last: DeliveryOutcome = { outcome: "failed", attempts: 0, httpStatus: null, error: "not attempted" };
@@ -99,6 +100,7 @@ export async function deliverWebhook(
       [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(target.secret, target.body, deps.clock()),
       "sluice-alert-id": target.alertId,
       "sluice-alert-attempt": String(attempt),
+      ...target.headers,
     };
     let retry: boolean;
     try {

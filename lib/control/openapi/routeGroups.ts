@@ -18,6 +18,7 @@ import { systemPaths } from "./paths/system";
 import { tenantPaths } from "./paths/tenants";
 import { tierPaths } from "./paths/tiers";
 import { tokenPaths } from "./paths/tokens";
+import { usagePaths } from "./paths/usage";
 
 export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [
   dataPlanePaths,
@@ -31,6 +32,7 @@ export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [
   identifierOverridePaths,
   policyPaths,
   monitoringPaths,
+  usagePaths,
   auditAndOperatorPaths,
   tokenPaths,
   systemPaths,

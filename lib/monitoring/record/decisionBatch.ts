@@ -41,6 +41,7 @@ import { limitedMember, refusedSubjects, type LimitedSubject } from "./limitedSu
 import { recentDecision, RecentBuffer, type AnswerBox } from "./recentDecisions";
 import { UpstreamOutcomes } from "./upstreamOutcomes";
 import { TraceBuffer, traceEntry } from "./requestTrace";
+import { UsageTally } from "./usageTally";
 
 /** One request under /api/v1 as the enforcement path reports it. */
 export interface RecordedRequest {
@@ -109,6 +110,8 @@ export interface BatchLimits {
   maxTrace: number;
   /** Refused subjects per minute (each member at most ~330 bytes). */
   maxLimited?: number;
+  /** Metering cells (usageTally.ts): tenant, hour, caller, rule and tier. */
+  maxUsage?: number;
 }
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
@@ -118,6 +121,7 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   maxRecent: 20_000,
   maxTrace: 20_000,
   maxLimited: 20_000,
+  maxUsage: 20_000,
 };
 
 const QUOTA_SOURCES = new Set<RuleResult["source"]>(["redis", "cache", "fail_local"]);
@@ -131,6 +135,8 @@ export class DecisionBatch {
   readonly recent: RecentBuffer;
   readonly trace: TraceBuffer;
   readonly upstream: UpstreamOutcomes;
+  /** Metering cells for the usage roll-up (usageTally.ts). */
+  readonly usage: UsageTally;
   overflow = 0;
 
   constructor(private readonly limits: BatchLimits = DEFAULT_BATCH_LIMITS) {
@@ -138,6 +144,7 @@ export class DecisionBatch {
     this.trace = new TraceBuffer(limits.maxTrace);
     this.descriptors = new HotDescriptorTally(limits.maxClients);
     this.upstream = new UpstreamOutcomes(limits.maxCells);
+    this.usage = new UsageTally(limits.maxUsage ?? DEFAULT_BATCH_LIMITS.maxUsage!);
   }
 
   get size(): number {
@@ -149,7 +156,8 @@ export class DecisionBatch {
       this.trace.size +
       this.limited.size +
       this.descriptors.size +
-      this.upstream.size
+      this.upstream.size +
+      this.usage.size
     );
   }
 
@@ -176,6 +184,11 @@ export class DecisionBatch {
       if (admitted && decision?.results.some((r) => r.rule.mode === "shadow" && !r.allowed)) total.s++;
     }
     if (decision) this.addResults(tenantId, decision, second);
+    if (
+      !isPseudoTenant(tenantId) &&
+      !this.usage.addRequest(tenantId, caller?.member ?? "", request.tier, decision, nowMs)
+    )
+      this.overflow++;
     if (decision && !decision.allowed)
       this.addLimited(
         refusedSubjects(tenantId, decision, { keyId, ip: request.ip, attributes: request.attributes }),
@@ -216,6 +229,7 @@ export class DecisionBatch {
       return;
     }
     this.addResults(tenantId, decision, Math.floor(nowMs / 1000));
+    if (!isPseudoTenant(tenantId) && !this.usage.addCheck(tenantId, decision, nowMs)) this.overflow++;
     this.addLimited(refusedSubjects(tenantId, decision, { identifier, attributes }), nowMs);
     if (attributes) this.overflow += this.descriptors.add(tenantId, decision, attributes, minuteOf(nowMs));
   }

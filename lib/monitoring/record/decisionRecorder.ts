@@ -123,7 +123,9 @@ export class DecisionRecorder implements DecisionSink {
       // Atomic: a flush cut off half-way (instance killed, connection lost) must not leave a key
       // written without its PEXPIRE.
       const timeoutMs = this.options.timeoutMs ?? FLUSH_TIMEOUT_MS;
-      await runPipelines(this.options.redis, flushCommands(batch, this.options.prefix), timeoutMs, { atomic: true });
+      await runPipelines(this.options.redis, flushCommands(batch, this.options.prefix, this.clock()), timeoutMs, {
+        atomic: true,
+      });
       // The trace apart, chunk after chunk: see traceChunks.
       for (const chunk of traceChunks(batch.trace, this.options.prefix, this.options.traceMaxLen))
         await withDeadline(this.options.redis, () => appendTrace(this.options.redis, chunk), timeoutMs);

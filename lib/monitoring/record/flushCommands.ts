@@ -30,6 +30,7 @@ import {
   isPseudoTenant,
   LIMITED_KEPT,
   LOWS_KEPT,
+  MINUTE_MS,
   monitoringKeys,
   RECENT_DECISIONS_KEPT,
   REFUSALS_KEPT,
@@ -41,12 +42,14 @@ import {
 import { DEFAULT_TRACE_MAX_REQUESTS } from "../../config/config";
 import { TRACE_MAX_AGE_MS, type TraceBuffer } from "./requestTrace";
 import { ScopeWrites, type WriteCommand } from "./scopeWrites";
+import { usageField } from "./usageTally";
 
 export type CommandGroups = Map<string, WriteCommand[]>;
 
 const UNBOUNDED = Number.POSITIVE_INFINITY;
 
-export function flushCommands(batch: DecisionBatch, prefix: string): CommandGroups {
+/** `nowMs`: when the flush starts; its minute names the metering hash the batch's usage cells go to. */
+export function flushCommands(batch: DecisionBatch, prefix: string, nowMs: number = Date.now()): CommandGroups {
   const scopes = new Map<string, { keys: MonitoringKeys; writes: ScopeWrites }>();
   const scope = (id: string) => {
     let entry = scopes.get(id);
@@ -123,6 +126,16 @@ export function flushCommands(batch: DecisionBatch, prefix: string): CommandGrou
     const { keys, writes } = scope(cell.tenantId);
     for (const [field, n] of cell.fields)
       writes.hincr(keys.upstream(Math.floor(cell.minute / 60)), `${cell.minute % 60}:${field}`, n);
+  }
+
+  if (batch.usage.size > 0) {
+    const { keys, writes } = scope(GLOBAL_SCOPE);
+    const key = keys.usage(Math.floor(nowMs / MINUTE_MS));
+    for (const cell of batch.usage.cells.values()) {
+      writes.hincr(key, usageField(cell, "a"), cell.admitted);
+      writes.hincr(key, usageField(cell, "r"), cell.refused);
+      writes.hincr(key, usageField(cell, "u"), cell.units);
+    }
   }
 
   for (const recent of batch.recent.keys.values()) {

@@ -21,6 +21,8 @@
  * | `{S}mc:<minute>`              | zset | refused subject → refusals in the minute, top LIMITED_KEPT |
  * | `{T}md<keyId>`               | list | the key's last RECENT_DECISIONS_KEPT decisions, JSON, newest first |
  * | `{T}mq`                      | stream | the tenant's request trace for the simulator (lib/monitoring/record/requestTrace.ts) |
+ * | `{-}mg:<epoch minute>`       | hash | metering cells written by flushes started in that minute, `<tenant>\t<hour>\t<caller>\t<rule>\t<tier>\t<a|r|u>` → count (usageTally.ts), rolled up into Postgres and deleted once the minute is closed (lib/monitoring/usage/usageRollup.ts) |
+ * | `{-}mz`                      | string | the loss mark: kept alive by every instance's usage guard; gone means Redis lost its data (lib/monitoring/usage/usageSeed.ts) |
  * | `{T}mu:<epoch hour>`         | hash | upstream answers per minute `<minute 0-59>:<2xx|3xx|4xx|5xx|502|504|l<bucket>>` → count (upstreamOutcomes.ts) |
  *
  * `<ref>` is a rule's counter ref, or `*` for the tenant's requests as a whole (the global scope
@@ -102,6 +104,8 @@ export interface MonitoringKeys {
   trace(): string;
   /** Only in a tenant's scope: its upstream's answers of an hour, per minute (upstreamOutcomes.ts). */
   upstream(hour: number): string;
+  /** Only in the global scope: the metering cells flushed in an epoch minute (usageTally.ts). */
+  usage(minute: number): string;
 }
 
 const letter = (resolution: Resolution): string => (resolution === "minute" ? "m" : "h");
@@ -124,5 +128,6 @@ export function monitoringKeys(prefix: string, scope: string): MonitoringKeys {
     recent: (keyId) => `${base}d${keyId}`,
     trace: () => `${base}q`,
     upstream: (hour) => `${base}u:${hour}`,
+    usage: (minute) => `${base}g:${minute}`,
   };
 }

@@ -1,7 +1,12 @@
 /** In-product alerts: a tenant's webhook settings and last deliveries, /api/admin/tenants/{tenantId}/alerts (docs/webhooks.md). */
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { alertSettingsSchema, clientLimitConditionSchema, refusalRateConditionSchema } from "../../alerts/alertSchema";
+import {
+  alertSettingsSchema,
+  billingSettingsSchema,
+  clientLimitConditionSchema,
+  refusalRateConditionSchema,
+} from "../../alerts/alertSchema";
 import { adminOperation, errors, jsonAnswer, jsonBody, noContent, tenantIdPath } from "../common";
 
 const storedSettingsSchema = z.object({
@@ -19,6 +24,10 @@ const storedSettingsSchema = z.object({
   }),
   clientLimit: clientLimitConditionSchema.nullable().meta({
     description: "One client refused by one rule at least `hits` times within `windowMinutes` minutes; null when off.",
+  }),
+  billing: billingSettingsSchema.nullable().meta({
+    description:
+      "The billing hook: at each UTC `period`'s end (day, week from Monday, month), one `usage.period_closed` webhook with each key's usage of the closed period (docs/webhooks.md); null when off.",
   }),
   secretHint: z.string().meta({
     description:
