@@ -119,3 +119,46 @@ export function twoServersForSuite(label: string, extraEnv: Record<string, strin
     tenantWithKey,
   };
 }
+
+export interface OneServer {
+  readonly server: SluiceServer;
+  /** The admin API through the server. */
+  readonly admin: AdminClient;
+  readonly env: SluiceTestEnv;
+  /** A tenant the suite created, deleted after it. */
+  track(tenantId: string): void;
+}
+
+/** One built server for the suite, with the same set-up and clean-up as `twoServersForSuite`. */
+export function oneServerForSuite(label: string, extraEnv: Record<string, string> = {}): OneServer {
+  const env = sluiceEnv(label, extraEnv);
+  const tenants: string[] = [];
+  let server: SluiceServer | undefined;
+  let admin: AdminClient | undefined;
+
+  beforeAll(async () => {
+    server = await startSluice({ env: env.env });
+    admin = adminClient(server.url, env.adminToken);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await deleteTenants(TEST_DATABASE_URL, tenants);
+    await cleanupRedis(env.prefix);
+  });
+
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the server is not started yet (read it inside a test)");
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get admin() {
+      return started(admin);
+    },
+    env,
+    track: (tenantId) => void tenants.push(tenantId),
+  };
+}
