@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { verifyWebhookSignature } from "../lib/control/alerts/webhookSignature";
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { echo, tenantWithKey, uniqueName } from "./support/adminApi";
-import { deleteLoggedInOperator, logInAs, logInAsAdmin } from "./support/session";
+import { logInAsAdmin } from "./support/session";
 
 test("an admin sets alerts with inline errors, sees the secret once, and a refusal spike's delivery is listed", async ({
   page,
@@ -86,7 +86,7 @@ test("an admin sets alerts with inline errors, sees the secret once, and a refus
   }
 });
 
-test("a viewer sees the alerts but cannot change or remove them", async ({ page, api }) => {
+test("a viewer sees the alerts but cannot change or remove them", async ({ viewerPage: page, api }) => {
   const tenant = await api.createTenant(uniqueName("alerts-viewer"));
   expect(
     (
@@ -96,18 +96,11 @@ test("a viewer sees the alerts but cannot change or remove them", async ({ page,
       })
     ).status,
   ).toBe(200);
-  const password = "viewer-password-not-secret";
-  const viewer = await api.createOperator({ email: `${uniqueName("viewer")}@sluice.test`, password, role: "viewer" });
-  try {
-    await logInAs(page, viewer.email, password);
-    await page.goto(`/tenants/${tenant.id}`);
-    const card = page.getByRole("region", { name: "Alerts" });
-    await expect(card.getByText("7 refusals within 3 min")).toBeVisible();
-    // The webhook URL is a capability: a viewer sees its origin and hint only.
-    await expect(card.getByText("https://hooks.example.com/…", { exact: true })).toBeVisible();
-    await expect(card.getByLabel("Webhook URL")).toHaveCount(0);
-    await expect(card.getByRole("button")).toHaveCount(0);
-  } finally {
-    await deleteLoggedInOperator(page, api, viewer.id);
-  }
+  await page.goto(`/tenants/${tenant.id}`);
+  const card = page.getByRole("region", { name: "Alerts" });
+  await expect(card.getByText("7 refusals within 3 min")).toBeVisible();
+  // The webhook URL is a capability: a viewer sees its origin and hint only.
+  await expect(card.getByText("https://hooks.example.com/…", { exact: true })).toBeVisible();
+  await expect(card.getByLabel("Webhook URL")).toHaveCount(0);
+  await expect(card.getByRole("button")).toHaveCount(0);
 });

@@ -5,7 +5,7 @@
  */
 import { echo, tenantWithKey, uniqueName, type AdminApi } from "./support/adminApi";
 import { attachScreenshot, expect, test } from "./support/fixtures";
-import { deleteLoggedInOperator, logInAs, logInAsAdmin, sameOrigin } from "./support/session";
+import { logInAsAdmin, sameOrigin } from "./support/session";
 
 const GENEROUS = { name: "per-key", algorithm: "fixed_window", limit: 100, windowMs: 60_000 };
 const REQUESTS = 10;
@@ -129,48 +129,40 @@ test("a stricter candidate is simulated on recorded traffic, started in shadow m
 });
 
 test("invalid candidates are refused inline; a viewer simulates but sees no action", async ({
-  page,
+  viewerPage: page,
   api,
 }, testInfo) => {
   const tenant = await api.createTenant(uniqueName("simulator-viewer"));
   await api.putTenantRules(tenant.id, [GENEROUS]);
-  const email = `${uniqueName("sim-viewer")}@sluice.test`;
-  const password = "viewer-password-not-secret";
-  const viewer = await api.createOperator({ email, password, role: "viewer" });
-  try {
-    await logInAs(page, email, password);
-    await page.goto(`/tenants/${tenant.id}/simulate`);
-    const form = page.getByRole("form", { name: "Candidate rules" });
+  await page.goto(`/tenants/${tenant.id}/simulate`);
+  const form = page.getByRole("form", { name: "Candidate rules" });
 
-    let posts = 0;
-    page.on("request", (r) => {
-      if (r.method() === "POST" && r.url().endsWith("/simulate")) posts += 1;
-    });
-    await form.getByRole("button", { name: /^Edit Rule 1/ }).click();
-    await form.getByLabel("Limit").fill("0");
-    await form.getByRole("button", { name: "Run simulation" }).click();
-    await expect(form.getByRole("alert")).toHaveText("Nothing was simulated: fix the fields marked below.");
-    await expect(form.getByLabel("Limit")).toHaveAccessibleDescription(/Limit must be at least 1/);
-    expect(posts).toBe(0);
+  let posts = 0;
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.url().endsWith("/simulate")) posts += 1;
+  });
+  await form.getByRole("button", { name: /^Edit Rule 1/ }).click();
+  await form.getByLabel("Limit").fill("0");
+  await form.getByRole("button", { name: "Run simulation" }).click();
+  await expect(form.getByRole("alert")).toHaveText("Nothing was simulated: fix the fields marked below.");
+  await expect(form.getByLabel("Limit")).toHaveAccessibleDescription(/Limit must be at least 1/);
+  expect(posts).toBe(0);
 
-    await form.getByLabel("Limit").fill("1");
-    await form.getByRole("button", { name: "Run simulation" }).click();
-    const report = page.getByRole("region", { name: "Simulation" });
-    await expect(report.getByText("Nothing recorded in this range")).toBeVisible();
-    expect(posts).toBe(1);
-    await expect(page.getByRole("button", { name: "Start in shadow mode" })).toHaveCount(0);
-    await expect(page.getByRole("button", { name: "Enforce" })).toHaveCount(0);
-    await attachScreenshot(page, testInfo, "simulator as a viewer, nothing recorded");
+  await form.getByLabel("Limit").fill("1");
+  await form.getByRole("button", { name: "Run simulation" }).click();
+  const report = page.getByRole("region", { name: "Simulation" });
+  await expect(report.getByText("Nothing recorded in this range")).toBeVisible();
+  expect(posts).toBe(1);
+  await expect(page.getByRole("button", { name: "Start in shadow mode" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Enforce" })).toHaveCount(0);
+  await attachScreenshot(page, testInfo, "simulator as a viewer, nothing recorded");
 
-    // The server refuses the change a viewer might try by hand.
-    const put = await page.request.put(`/api/admin/tenants/${tenant.id}/rules`, {
-      data: [],
-      headers: sameOrigin(page),
-    });
-    expect(put.status()).toBe(403);
-  } finally {
-    await deleteLoggedInOperator(page, api, viewer.id);
-  }
+  // The server refuses the change a viewer might try by hand.
+  const put = await page.request.put(`/api/admin/tenants/${tenant.id}/rules`, {
+    data: [],
+    headers: sameOrigin(page),
+  });
+  expect(put.status()).toBe(403);
 });
 
 test("the server's 422 lands on the candidate's fields; a 503 is shown as the simulation's error", async ({

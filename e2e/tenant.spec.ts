@@ -4,7 +4,7 @@
  * no change controls. Names carry markup on purpose: it must show as text (a dialog fails the test).
  */
 import { attachScreenshot, expect, test } from "./support/fixtures";
-import { deleteLoggedInOperator, logInAs, logInAsAdmin } from "./support/session";
+import { logInAsAdmin } from "./support/session";
 import { uniqueName } from "./support/adminApi";
 import { MARKUP_NAME } from "./support/markup";
 
@@ -65,36 +65,32 @@ test("an admin creates a tenant (a duplicate name is refused inline) and a key t
   expect(await page.content()).not.toContain(key.slice("sluice_".length + 9));
 });
 
-test("a viewer sees tenants, keys, rules and quota but no change controls", async ({ page, api }, testInfo) => {
+test("a viewer sees tenants, keys, rules and quota but no change controls", async ({
+  viewerPage: page,
+  api,
+}, testInfo) => {
   const tenant = await api.createTenant(uniqueName("viewer-tenant"));
   await api.putTenantRules(tenant.id, [{ name: "per-key", limit: 5, windowMs: 60_000 }]);
   const key = await api.createKey(tenant.id, "viewer-visible key");
-  const password = "viewer-password-not-secret";
-  const viewer = await api.createOperator({ email: `${uniqueName("viewer")}@sluice.test`, password, role: "viewer" });
-  try {
-    await logInAs(page, viewer.email, password);
 
-    await page.goto("/tenants");
-    await expect(page.getByRole("link", { name: tenant.name })).toBeVisible();
-    await expect(page.getByLabel("Tenant name")).toHaveCount(0);
-    await expect(page.getByRole("button", { name: "Create tenant" })).toHaveCount(0);
+  await page.goto("/tenants");
+  await expect(page.getByRole("link", { name: tenant.name })).toBeVisible();
+  await expect(page.getByLabel("Tenant name")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Create tenant" })).toHaveCount(0);
 
-    await page.goto(`/tenants/${tenant.id}`);
-    await expect(page.getByRole("table", { name: "API keys" }).getByRole("link", { name: key.name })).toBeVisible();
-    await expect(page.getByRole("table", { name: "Rules" }).getByText("per-key")).toBeVisible();
-    await expect(page.getByRole("meter", { name: "per-key remaining" })).toHaveAttribute("aria-valuenow", "5");
-    await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
-    await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
-    await expect(page.getByRole("button", { name: "Edit rules" })).toHaveCount(0);
-    await attachScreenshot(page, testInfo, "tenant page as viewer");
+  await page.goto(`/tenants/${tenant.id}`);
+  await expect(page.getByRole("table", { name: "API keys" }).getByRole("link", { name: key.name })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Rules" }).getByText("per-key")).toBeVisible();
+  await expect(page.getByRole("meter", { name: "per-key remaining" })).toHaveAttribute("aria-valuenow", "5");
+  await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Edit rules" })).toHaveCount(0);
+  await attachScreenshot(page, testInfo, "tenant page as viewer");
 
-    await page.goto(`/keys/${key.id}`);
-    await expect(page.getByRole("heading", { level: 1, name: key.name })).toBeVisible();
-    await expect(page.getByRole("table", { name: "Effective rules" }).getByText("per-key")).toBeVisible();
-    await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
-    await expect(page.getByRole("button", { name: "Edit rules" })).toHaveCount(0);
-    await attachScreenshot(page, testInfo, "key page as viewer");
-  } finally {
-    await deleteLoggedInOperator(page, api, viewer.id);
-  }
+  await page.goto(`/keys/${key.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: key.name })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Effective rules" }).getByText("per-key")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Revoke/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Edit rules" })).toHaveCount(0);
+  await attachScreenshot(page, testInfo, "key page as viewer");
 });

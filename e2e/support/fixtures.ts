@@ -3,10 +3,15 @@
  * the test declared that error expected (`consoleErrors.allow(/pattern/)`: e.g. the browser's
  * "Failed to load resource: ... 401" when a spec logs in with a wrong password on purpose).
  * Any `alert()`/dialog also fails the test: markup in names must never run.
- * Also: `api`, the admin API with the bearer token; `attachScreenshot` for the report.
+ * Also: `api`, the admin API with the bearer token; `viewerPage`, the test's page logged in as a
+ * viewer operator made for the test (`async ({ viewerPage: page }) => ...`; the operator is deleted
+ * after the test, once the page has left the dashboard); `attachScreenshot` for the report.
  */
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
-import { AdminApi } from "./adminApi";
+import { AdminApi, uniqueName } from "./adminApi";
+import { deleteLoggedInOperator, logInAs } from "./session";
+
+const VIEWER_PASSWORD = "viewer-password-not-secret";
 
 export class ConsoleErrors {
   private readonly errors: string[] = [];
@@ -34,7 +39,7 @@ export class ConsoleErrors {
   }
 }
 
-export const test = base.extend<{ consoleErrors: ConsoleErrors; api: AdminApi }>({
+export const test = base.extend<{ consoleErrors: ConsoleErrors; api: AdminApi; viewerPage: Page }>({
   consoleErrors: [
     async ({ page }, provide) => {
       const collector = new ConsoleErrors(page);
@@ -45,6 +50,19 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors; api: AdminApi }>
   ],
   api: async ({ request }, provide) => {
     await provide(new AdminApi(request));
+  },
+  viewerPage: async ({ page, api }, provide) => {
+    const viewer = await api.createOperator({
+      email: `${uniqueName("viewer")}@sluice.test`,
+      password: VIEWER_PASSWORD,
+      role: "viewer",
+    });
+    try {
+      await logInAs(page, viewer.email, VIEWER_PASSWORD);
+      await provide(page);
+    } finally {
+      await deleteLoggedInOperator(page, api, viewer.id);
+    }
   },
 });
 

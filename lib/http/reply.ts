@@ -17,3 +17,9 @@ export function toResponse(reply: Reply): Response {
 export function jsonReply(value: unknown, status = 200, headers: Record<string, string> = {}): Reply {
   return { status, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(value) };
 }
+
+/** `reply` with `headers` added (a copy: replies may be shared). */
+export const withHeaders = (reply: Reply, headers: Record<string, string>): Reply => ({
+  ...reply,
+  headers: { ...reply.headers, ...headers },
+});

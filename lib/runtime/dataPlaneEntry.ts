@@ -18,13 +18,8 @@ import { metrics } from "../monitoring/prometheus/metrics";
 import { dataPlaneServices } from "./dataPlaneServices";
 import { startInstance } from "./prepareInstance";
 import type { DataPlaneLink } from "./planeLink";
-import {
-  createDataPlane,
-  tenantOfHost,
-  type DataPlaneDeps,
-  type GatewayHooks,
-  type NodeHandler,
-} from "../dataplane/dataPlane";
+import { createDataPlane, tenantOfHost, type DataPlaneDeps, type NodeHandler } from "../dataplane/dataPlane";
+import type { GatewayHooks } from "../dataplane/admittedAnswer";
 import { startRlsServer, type RlsServer } from "../dataplane/envoy/rlsServer";
 
 export { isDataPlaneTarget } from "../dataplane/requestPath";

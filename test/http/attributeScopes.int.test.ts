@@ -27,21 +27,8 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-/** Charges only /api/v1/probe: B showing it proves B has the tenant's rules and key. */
-const PROBE_RULE: RuleInput = { name: "probe", limit: 1_000_000, windowMs: HOUR_MS, match: { path: "/probe" } };
-
-async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
-  const tenant = await servers.adminA.createTenant();
-  servers.track(tenant.id);
-  await servers.adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
-  const key = await servers.adminA.createKey(tenant.id);
-  const probe = async () =>
-    (
-      (await echo(servers.b, key, { "x-user-id": "probe" }, "/api/v1/probe")).headers.get("ratelimit-policy") ?? ""
-    ).includes('"probe"');
-  await waitUntil(probe, 10_000, "B serves the key");
-  return { tenantId: tenant.id, key };
-}
+/** A tenant with `rules` and one key, once B serves it (the probe sends the header a header rule may need). */
+const fixture = (rules: RuleInput[]) => servers.tenantWithKey(rules, { probeHeaders: { "x-user-id": "probe" } });
 
 const echo = (
   server: SluiceServer,

@@ -18,13 +18,6 @@ import { twoServersForSuite } from "@/test/support/twoServers";
 
 // A generous Redis deadline: on a loaded machine the default 100 ms would fail rules open.
 const servers = twoServersForSuite("http-concurrency", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
-const PROBE_RULE: RuleInput = {
-  name: "probe",
-  algorithm: "sliding_window",
-  limit: 1_000_000,
-  windowMs: 3_600_000,
-  match: { path: "/probe" },
-};
 const LEASE_MS = 30_000;
 
 /** Upstream requests under /slow are held until `finish`ed (or their client goes); others answer at once. */
@@ -52,26 +45,8 @@ const reached = (tenantId: string, part: string) =>
   upstream.seen.filter((s) => s.headers["x-sluice-tenant"] === tenantId && s.url.includes(part)).length;
 
 /** A tenant whose upstream is the test upstream, with `rules` and one key, once B serves it (set-up). */
-async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
-  const { adminA, b } = servers;
-  const tenant = await adminA.createTenant();
-  servers.track(tenant.id);
-  const put = await adminA.request("PUT", `/api/admin/tenants/${tenant.id}/upstream`, {
-    url: upstream.url,
-    timeoutMs: 20_000,
-  });
-  expect(put.status, JSON.stringify(put.body)).toBe(200);
-  await adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
-  const key = await adminA.createKey(tenant.id);
-  await waitUntil(
-    async () =>
-      (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") ===
-      `"probe";q=1000000;w=3600`,
-    10_000,
-    "B serves the key and the upstream",
-  );
-  return { tenantId: tenant.id, key };
-}
+const fixture = (rules: RuleInput[]) =>
+  servers.tenantWithKey(rules, { upstream: { url: upstream.url, timeoutMs: 20_000 } });
 
 const call = (server: SluiceServer, key: CreatedKey, path: string, signal?: AbortSignal): Promise<ApiAnswer> =>
   apiCall(server.url, path, { key: key.key, signal });

@@ -5,24 +5,19 @@
  * keep-alive timeout. On a built server (`npm run build` first), over one raw socket
  * (test/support/rawConnection.ts).
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { openRawConnection, type NextAnswer } from "@/test/support/rawConnection";
-import { cleanupRedis, sluiceEnv } from "@/test/support/sluiceEnv";
-import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+import type { SluiceServer } from "@/test/support/sluiceServer";
+import { oneServerForSuite } from "@/test/support/twoServers";
 
 // Far past what the server waits for: a poisoned connection stays silent for its whole keep-alive timeout (65 s).
 const ANSWER_WITHIN_MS = 15_000;
 
-const env = sluiceEnv("cp-keepalive");
+const suite = oneServerForSuite("cp-keepalive");
 let server: SluiceServer;
 
-beforeAll(async () => {
-  server = await startSluice({ env: env.env });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await cleanupRedis(env.prefix);
+beforeAll(() => {
+  ({ server } = suite);
 });
 
 const describeAnswer = (a: NextAnswer) => (typeof a === "string" ? a : `${a.status} ${a.text.slice(0, 200)}`);
@@ -40,7 +35,7 @@ it.each([
         target: "/api/admin/tenants",
         headers: {
           "content-type": "application/json",
-          ...(authorized ? { authorization: `Bearer ${env.adminToken}` } : {}),
+          ...(authorized ? { authorization: `Bearer ${suite.env.adminToken}` } : {}),
         },
         body: Buffer.alloc(3 * 1024 * 1024, "a"),
       });

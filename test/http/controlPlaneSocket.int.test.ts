@@ -7,20 +7,15 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupRedis, sluiceEnv } from "@/test/support/sluiceEnv";
-import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SluiceServer } from "@/test/support/sluiceServer";
+import { oneServerForSuite } from "@/test/support/twoServers";
 
-const env = sluiceEnv("http-ctl-socket", { SLUICE_TRUST_PROXY: "1", SLUICE_BEARER_FAILURES_PER_IP: "2" });
+const suite = oneServerForSuite("http-ctl-socket", { SLUICE_TRUST_PROXY: "1", SLUICE_BEARER_FAILURES_PER_IP: "2" });
 let server: SluiceServer;
 
-beforeAll(async () => {
-  server = await startSluice({ env: env.env });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await cleanupRedis(env.prefix);
+beforeAll(() => {
+  ({ server } = suite);
 });
 
 /** The Unix socket paths the process `pid` holds (from /proc/net/unix, by the inodes of its fds); `@` marks an abstract one. */

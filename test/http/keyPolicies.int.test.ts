@@ -6,19 +6,12 @@
  * - reset: DELETE .../keys/{keyId}/counters (and one identifier's counters of an identifier rule)
  *   made through A gives full quota again on B within 1 s, though B holds a cached refusal.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
-import {
-  adminClient,
-  apiCall,
-  deleteTenants,
-  uniqueName,
-  type AdminClient,
-  type ApiAnswer,
-  type CreatedKey,
-} from "@/test/support/adminClient";
-import { cleanupRedis, msUntil, sleep, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
-import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+import { apiCall, uniqueName, type AdminClient, type CreatedKey } from "@/test/support/adminClient";
+import { msUntil, sleep, waitUntil } from "@/test/support/sluiceEnv";
+import type { SluiceServer } from "@/test/support/sluiceServer";
+import { echo, PROBE_RULE, twoServersForSuite } from "@/test/support/twoServers";
 
 const HOUR_MS = 3_600_000;
 const PROPAGATION_LIMIT_MS = 1_000;
@@ -26,39 +19,19 @@ const GIVE_UP_MS = 10 * PROPAGATION_LIMIT_MS;
 
 // A generous Redis deadline: under a loaded machine the default 100 ms fails rules open (an
 // allowed request that consumed nothing), which these tests would misread as a reset.
-const shared = sluiceEnv("http-policies", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
+const servers = twoServersForSuite("http-policies", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
 let a: SluiceServer;
 let b: SluiceServer;
 let adminA: AdminClient;
 let adminB: AdminClient;
-const createdTenants: string[] = [];
 
-beforeAll(async () => {
-  a = await startSluice({ env: shared.env });
-  b = await startSluice({ env: shared.env });
-  adminA = adminClient(a.url, shared.adminToken);
-  adminB = adminClient(b.url, shared.adminToken);
+beforeAll(() => {
+  ({ a, b, adminA, adminB } = servers);
 });
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await deleteTenants(TEST_DATABASE_URL, createdTenants);
-  await cleanupRedis(shared.prefix);
-});
-
-const echo = (server: SluiceServer, key: CreatedKey): Promise<ApiAnswer> =>
-  apiCall(server.url, "/api/v1/echo", { key: key.key });
-const PROBE_RULE: RuleInput = {
-  name: "probe",
-  algorithm: "sliding_window",
-  limit: 1_000_000,
-  windowMs: HOUR_MS,
-  match: { path: "/probe" },
-};
 
 async function tenantWithRules(rules: RuleInput[]): Promise<string> {
   const tenant = await adminA.createTenant();
-  createdTenants.push(tenant.id);
+  servers.track(tenant.id);
   await adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
   return tenant.id;
 }

@@ -7,11 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
-import { apiCall, type ApiAnswer, type CreatedKey } from "@/test/support/adminClient";
-import { msUntil, sleep, waitUntil } from "@/test/support/sluiceEnv";
+import { apiCall, type ApiAnswer } from "@/test/support/adminClient";
+import { msUntil, sleep } from "@/test/support/sluiceEnv";
 import type { SluiceServer } from "@/test/support/sluiceServer";
 import { metricValue } from "@/test/support/metricValue";
-import { twoServersForSuite } from "@/test/support/twoServers";
+import { echo, twoServersForSuite } from "@/test/support/twoServers";
 
 const PENALTY_MS = 600_000;
 const PROPAGATION_LIMIT_MS = 1_000;
@@ -21,32 +21,8 @@ const GIVE_UP_MS = 10 * PROPAGATION_LIMIT_MS;
 // read as a lifted penalty.
 const servers = twoServersForSuite("http-penalties", { SLUICE_REDIS_TIMEOUT_MS: "2000" });
 
-const echo = (server: SluiceServer, key: CreatedKey): Promise<ApiAnswer> =>
-  apiCall(server.url, "/api/v1/echo", { key: key.key });
-const PROBE_RULE: RuleInput = {
-  name: "probe",
-  algorithm: "sliding_window",
-  limit: 1_000_000,
-  windowMs: 3_600_000,
-  match: { path: "/probe" },
-};
-
 /** A tenant with `rules` and one key, returned once B serves it (set-up, not an assertion). */
-async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
-  const { adminA, b } = servers;
-  const tenant = await adminA.createTenant();
-  servers.track(tenant.id);
-  await adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
-  const key = await adminA.createKey(tenant.id);
-  await waitUntil(
-    async () =>
-      (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") ===
-      `"probe";q=1000000;w=3600`,
-    10_000,
-    "B serves the key",
-  );
-  return { tenantId: tenant.id, key };
-}
+const fixture = (rules: RuleInput[]) => servers.tenantWithKey(rules);
 
 /** Seconds until `endMs` as Retry-After states them, for a request answered between `sentMs` and now. */
 function retryAfterRange(endMs: number, sentMs: number): [number, number] {

@@ -7,8 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
-import { apiCall, type CreatedKey } from "@/test/support/adminClient";
-import { waitUntil } from "@/test/support/sluiceEnv";
+import { apiCall } from "@/test/support/adminClient";
 import type { SluiceServer } from "@/test/support/sluiceServer";
 import { keysByPrefix, plainRedis } from "@/test/support/testRedis";
 import { twoServersForSuite } from "@/test/support/twoServers";
@@ -23,20 +22,7 @@ const servers = twoServersForSuite("http-budget", {
   SLUICE_SUBJECT_BUDGET: String(BUDGET),
 });
 
-const PROBE_RULE: RuleInput = { name: "probe", limit: 1_000_000, windowMs: HOUR_MS, match: { path: "/probe" } };
-
-async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
-  const tenant = await servers.adminA.createTenant();
-  servers.track(tenant.id);
-  await servers.adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
-  const key = await servers.adminA.createKey(tenant.id);
-  const probe = async () =>
-    ((await apiCall(servers.b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") ?? "").includes(
-      '"probe"',
-    );
-  await waitUntil(probe, 10_000, "B serves the key");
-  return { tenantId: tenant.id, key };
-}
+const fixture = (rules: RuleInput[]) => servers.tenantWithKey(rules);
 
 /** The tenant's subject keys of one scope char in Redis (H header, D identifier). */
 async function subjectKeys(tenantId: string, scopeChar: string): Promise<string[]> {

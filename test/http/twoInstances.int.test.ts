@@ -3,44 +3,25 @@
  * limit whichever instance a request reaches, and a rule change or key revocation made through one
  * instance is in force on the other within 1 s of the admin API's answer (../shared/CONTRACT.md).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
-import {
-  adminClient,
-  apiCall,
-  deleteTenants,
-  type AdminClient,
-  type ApiAnswer,
-  type CreatedKey,
-} from "@/test/support/adminClient";
-import { cleanupRedis, msUntil, sluiceEnv, TEST_DATABASE_URL, waitUntil } from "@/test/support/sluiceEnv";
-import { startSluice, type SluiceServer } from "@/test/support/sluiceServer";
+import { type AdminClient } from "@/test/support/adminClient";
+import { msUntil } from "@/test/support/sluiceEnv";
+import type { SluiceServer } from "@/test/support/sluiceServer";
+import { echo, twoServersForSuite } from "@/test/support/twoServers";
 
 const HOUR_MS = 3_600_000;
 const PROPAGATION_LIMIT_MS = 1_000;
 const GIVE_UP_MS = 10 * PROPAGATION_LIMIT_MS;
 
-const shared = sluiceEnv("http-two");
+const servers = twoServersForSuite("http-two");
 let a: SluiceServer;
 let b: SluiceServer;
 let adminA: AdminClient;
-const createdTenants: string[] = [];
 
-beforeAll(async () => {
-  // One after the other: two Next builds starting at once on 2 cores only slow each other down.
-  a = await startSluice({ env: shared.env });
-  b = await startSluice({ env: shared.env });
-  adminA = adminClient(a.url, shared.adminToken);
+beforeAll(() => {
+  ({ a, b, adminA } = servers);
 });
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await deleteTenants(TEST_DATABASE_URL, createdTenants);
-  await cleanupRedis(shared.prefix);
-});
-
-const echo = (server: SluiceServer, key: CreatedKey): Promise<ApiAnswer> =>
-  apiCall(server.url, "/api/v1/echo", { key: key.key });
 
 const ECHO_ONLY = { path: "/api/v1/echo" };
 /** Charges only GET /api/v1/probe: B showing it proves B has the tenant's rule list and key. */
@@ -56,20 +37,7 @@ const PROBE_RULE: RuleInput = {
  * A tenant made through A with one key and `rules` (which must not match /api/v1/probe), returned
  * once B serves them (set-up, not the propagation assertion: that is timed by the tests below).
  */
-async function fixture(rules: RuleInput[]): Promise<{ tenantId: string; key: CreatedKey }> {
-  const tenant = await adminA.createTenant();
-  createdTenants.push(tenant.id);
-  const key = await adminA.createKey(tenant.id);
-  await adminA.putTenantRules(tenant.id, [...rules, PROBE_RULE]);
-  await waitUntil(
-    async () =>
-      (await apiCall(b.url, "/api/v1/probe", { key: key.key })).headers.get("ratelimit-policy") ===
-      `"probe";q=10000;w=3600`,
-    10_000,
-    "B serves the new tenant",
-  );
-  return { tenantId: tenant.id, key };
-}
+const fixture = (rules: RuleInput[]) => servers.tenantWithKey(rules, { probe: PROBE_RULE });
 
 describe("two instances", () => {
   it("share one limit: N requests split across both instances admit exactly N", async () => {

@@ -22,6 +22,9 @@
  *   (hotCallers is for the single-Redis bed).
  * - `bed.flushRecorder()`, `bed.redis`, `bed.prefix`: the recorder drained, and where it wrote (usage roll-ups).
  * - `tenant(rules, { tiers })`: tier rules by tier name (layered over the tenant's, as the loader does).
+ * Its parts serve other beds too (test/support/oneKeyDataPlane.ts): `oneKeyTenant` (a tenant with
+ * one key, in the loader's shape), `accessOver` (the real access cache over such tenants) and
+ * `listenLocal` (a server on a free local port).
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -36,7 +39,7 @@ import { AccessCache } from "@/lib/policy/compiled/accessCache";
 import type { KeyAccess, TenantAccess } from "@/lib/policy/compiled/accessLoader";
 import { compileRule } from "@/lib/policy/compiled/effectiveRules";
 import { mintKey } from "@/lib/policy/keys/apiKeySecret";
-import { ruleListSchema, type RuleInput } from "@/lib/policy/rules/ruleSchema";
+import { ruleListSchema, type Rule, type RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { identitySchema, type IdentityInput } from "@/lib/policy/identity/identitySchema";
 import { rawRequest, type RawAnswer, type RawRequest } from "./rawHttp";
 import { DecisionRecorder } from "@/lib/monitoring/record/decisionRecorder";
@@ -69,15 +72,74 @@ export interface DataPlaneBed {
 
 const id8 = () => randomBytes(6).toString("base64url").replace(/[-_]/g, "x").slice(0, 8);
 
+/**
+ * A tenant of `input` (parsed by the rule schema, as the admin API would; compiled with the ids
+ * `ruleId` gives, by default the rule's place) with ONE key, in the access loader's shape, and the
+ * key's secret to send. Ids are made unless given (a key id is 8 base-62 characters).
+ */
+export function oneKeyTenant(
+  input: RuleInput[],
+  options: {
+    tenantId?: string;
+    keyId?: string;
+    upstream?: TenantAccess["upstream"];
+    ruleId?: (rule: Rule, index: number) => string;
+  } = {},
+): { tenant: TenantAccess; key: string } {
+  const tenantId = options.tenantId ?? id8();
+  const keyId = options.keyId ?? id8();
+  const minted = mintKey(keyId);
+  const ruleId = options.ruleId ?? ((_rule, i) => String(i + 1));
+  const rules = ruleListSchema.parse(input).map((rule, i) => compileRule(rule, ruleId(rule, i), false));
+  const key: KeyAccess = {
+    id: keyId,
+    tenantId,
+    name: "key",
+    secretHash: minted.secretHash,
+    expiresAtMs: null,
+    overrides: [],
+    rules,
+  };
+  return {
+    tenant: {
+      id: tenantId,
+      name: tenantId,
+      rules,
+      keys: new Map([[keyId, key]]),
+      ...(options.upstream ? { upstream: options.upstream } : {}),
+    },
+    key: minted.key,
+  };
+}
+
+/** The real access cache, loading from `tenants` (the test's stand-in for Postgres): call tenantChanged after a change. */
+export function accessOver(tenants: ReadonlyMap<string, TenantAccess>): AccessCache {
+  return new AccessCache({
+    loadAll: async () => new Map(tenants),
+    loadTenant: async (id) => tenants.get(id) ?? null,
+  });
+}
+
+/** `server` listening on 127.0.0.1 at a free port; `close()` ends its connections and stops it. */
+export async function listenLocal(server: http.Server): Promise<{ url: string; port: number; close(): Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 export function dataPlaneBed(label: string, options: { cluster?: boolean } = {}): DataPlaneBed {
   const redis = plainRedis();
   const prefix = uniquePrefix(label);
   const tenants = new Map<string, TenantAccess>();
-  const newAccess = () =>
-    new AccessCache({
-      loadAll: async () => new Map(tenants),
-      loadTenant: async (id) => tenants.get(id) ?? null,
-    });
+  const newAccess = () => accessOver(tenants);
   const access = newAccess();
   const accesses = options.cluster ? [access, newAccess()] : [access];
   const servers: http.Server[] = [];
@@ -123,8 +185,7 @@ export function dataPlaneBed(label: string, options: { cluster?: boolean } = {})
       );
       configureServer(server);
       servers.push(server);
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      urls.push((await listenLocal(server)).url);
     }
   });
 
@@ -151,33 +212,20 @@ export function dataPlaneBed(label: string, options: { cluster?: boolean } = {})
       await monitoring.drain();
     },
     async tenant(input, options = {}) {
-      const tenantId = id8();
-      const keyId = id8();
-      const minted = mintKey(keyId);
-      const rules = ruleListSchema.parse(input).map((rule, i) => compileRule(rule, String(i + 1), false));
-      const key: KeyAccess = {
-        id: keyId,
-        tenantId,
-        name: "key",
-        secretHash: minted.secretHash,
-        expiresAtMs: null,
-        overrides: [],
-        rules,
-      };
-      tenants.set(tenantId, {
-        id: tenantId,
-        name: tenantId,
-        rules,
-        keys: new Map([[keyId, key]]),
+      const { tenant, key } = oneKeyTenant(input, {
         ...(options.upstream === false ? {} : { upstream: { url: upstream!.url, timeoutMs: 5_000 } }),
+      });
+      const tenantId = tenant.id;
+      tenants.set(tenantId, {
+        ...tenant,
         ...(options.identity ? { identity: identitySchema.parse(options.identity) } : {}),
-        ...(options.tiers ? { tiers: compileTiers(rules, options.tiers) } : {}),
+        ...(options.tiers ? { tiers: compileTiers(tenant.rules, options.tiers) } : {}),
       });
       for (const instanceAccess of accesses) {
         await instanceAccess.tenantChanged(tenantId);
         await instanceAccess.ready();
       }
-      return { tenantId, key: minted.key };
+      return { tenantId, key };
     },
     send(key, request, instance = 0) {
       const headers = { ...request.headers };

@@ -1,20 +1,17 @@
 /**
  * The data plane (lib/dataplane/dataPlane.ts) in the test process with its real admission and
- * gateway, serving ONE tenant with ONE key and the given rules, without Postgres: the access cache
- * is a stand-in that knows that key. The limiter is the caller's (on the shared Redis under the
+ * gateway, serving ONE tenant with ONE key and the given rules, without Postgres: the real access
+ * cache over that one tenant (test/support/dataPlaneBed.ts `oneKeyTenant`, `accessOver`), rules
+ * compiled with their names as ids. The limiter is the caller's (on the shared Redis under the
  * test's own prefix, possibly wrapped to hold decisions). `close()` stops the server.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { TRUST_NO_PROXY } from "@/lib/config/trustProxy";
 import { createDataPlane } from "@/lib/dataplane/dataPlane";
 import { forwardToUpstream } from "@/lib/dataplane/gateway/forwardToUpstream";
 import type { Limiter } from "@/lib/limiter/decide";
-import type { AccessCache } from "@/lib/policy/compiled/accessCache";
-import type { KeyAccess } from "@/lib/policy/compiled/accessLoader";
-import { compileRule } from "@/lib/policy/compiled/effectiveRules";
-import { mintKey } from "@/lib/policy/keys/apiKeySecret";
-import { ruleSchema, type RuleInput } from "@/lib/policy/rules/ruleSchema";
+import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
+import { accessOver, listenLocal, oneKeyTenant } from "./dataPlaneBed";
 
 export interface OneKeyDataPlane {
   url: string;
@@ -32,48 +29,21 @@ export async function startOneKeyDataPlane(options: {
   keyId: string;
   tenantId: string;
 }): Promise<OneKeyDataPlane> {
-  const minted = mintKey(options.keyId);
-  const key: KeyAccess = {
-    id: options.keyId,
+  const { tenant, key } = oneKeyTenant(options.rules, {
     tenantId: options.tenantId,
-    name: "test",
-    secretHash: minted.secretHash,
-    expiresAtMs: null,
-    overrides: [],
-    rules: options.rules.map((input) => {
-      const rule = ruleSchema.parse(input);
-      return compileRule(rule, rule.name, false);
-    }),
-  };
-  const access = {
-    isReady: () => true,
-    ready: async () => {},
-    liveKey: (id: string) => (id === key.id ? key : undefined),
-    tenant: () => undefined,
-    rulesFor: () => key.rules,
-    hasHosts: () => false,
-  } as unknown as AccessCache;
+    keyId: options.keyId,
+    upstream: { url: options.upstreamUrl, timeoutMs: 600_000 },
+    ruleId: (rule) => rule.name,
+  });
+  const access = accessOver(new Map([[tenant.id, tenant]]));
+  await access.ready();
   const server = http.createServer(
     createDataPlane({
       admit: { access, limiter: options.limiter, anonLimitPerMinute: 30, enforce: true },
       check: { access, limiter: options.limiter },
       trustProxy: TRUST_NO_PROXY,
-      gateway: {
-        upstreamFor: () => ({ url: options.upstreamUrl, timeoutMs: 600_000 }),
-        forward: forwardToUpstream,
-      },
+      gateway: { upstreamFor: (tenantId) => access.upstreamFor(tenantId), forward: forwardToUpstream },
     }),
   );
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    key: minted.key,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenLocal(server)), key };
 }

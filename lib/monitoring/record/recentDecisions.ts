@@ -36,7 +36,7 @@ export interface RecentDecision {
 }
 
 /**
- * Filled in with the status once the answer is sent (lib/dataplane/dataPlane.ts), after the entry
+ * Filled in with the status once the answer is sent (lib/dataplane/admittedAnswer.ts AnswerStatus), after the entry
  * was made at admission: read when the entry is written (the next flush), memory only.
  */
 export interface AnswerBox {
