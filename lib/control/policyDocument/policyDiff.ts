@@ -12,7 +12,7 @@ import { fromColumns, toColumns } from "../../policy/rules/storedRule";
 import type { IdentifierOverride } from "../../policy/overrides/overrideSchema";
 import type { AccessLists } from "../../policy/access/accessListSchema";
 import type { TenantIdentity } from "../../policy/identity/identitySchema";
-import type { ClientLimitCondition, RefusalRateCondition } from "../alerts/alertSchema";
+import type { BillingSettings, ClientLimitCondition, RefusalRateCondition } from "../alerts/alertSchema";
 
 export interface KeyPolicy {
   tier: string | null;
@@ -35,6 +35,7 @@ export interface PolicyState {
     webhookUrl: string;
     refusalRate: RefusalRateCondition | null;
     clientLimit: ClientLimitCondition | null;
+    billing: BillingSettings | null;
   } | null;
 }
 

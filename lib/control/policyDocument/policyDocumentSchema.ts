@@ -14,7 +14,7 @@
  * - `access`, `identity`: as their routes take them.
  * - `upstream`: `{ url, timeoutMs, signRequests }` or null (no signing secret: it stays stored;
  *   `rotateSecret` is refused, rotate through PUT .../upstream).
- * - `alerts`: `{ refusalRate, clientLimit, webhookUrl? }` or null. The webhook URL is a secret
+ * - `alerts`: `{ refusalRate, clientLimit, billing, webhookUrl? }` or null. The webhook URL is a secret
  *   (a capability URL) and the export shows only `webhookUrlHint`: a document without `webhookUrl`
  *   keeps the stored URL; alerts set for the first time need one. `webhookUrlHint` is read and ignored.
  * Secrets never appear: API keys' hashes, the upstream's and the webhooks' signing secrets, the
@@ -27,7 +27,12 @@ import { identifierOverrideListSchema } from "../../policy/overrides/overrideSch
 import { accessListsSchema } from "../../policy/access/accessListSchema";
 import { identitySchema } from "../../policy/identity/identitySchema";
 import { upstreamSchema } from "../../policy/upstreams/upstreamSchema";
-import { alertSettingsSchema, clientLimitConditionSchema, refusalRateConditionSchema } from "../alerts/alertSchema";
+import {
+  alertSettingsSchema,
+  billingSettingsSchema,
+  clientLimitConditionSchema,
+  refusalRateConditionSchema,
+} from "../alerts/alertSchema";
 
 const keyPolicySchema = z
   .object(
@@ -55,12 +60,13 @@ const alertsPolicySchema = z
       webhookUrlHint: z.string({ error: "webhookUrlHint must be text" }).optional(),
       refusalRate: refusalRateConditionSchema.nullable().default(null),
       clientLimit: clientLimitConditionSchema.nullable().default(null),
+      billing: billingSettingsSchema.nullable().default(null),
     },
     { error: "alerts must be an object or null" },
   )
   .strict()
-  .refine((s) => s.refusalRate !== null || s.clientLimit !== null, {
-    message: "Turn on at least one condition (or set alerts to null).",
+  .refine((s) => s.refusalRate !== null || s.clientLimit !== null || s.billing !== null, {
+    message: "Turn on at least one condition or the billing hook (or set alerts to null).",
     path: ["conditions"],
   });
 

@@ -31,7 +31,7 @@ import { EMPTY_ACCESS_LISTS } from "../../policy/access/accessListSchema";
 import { identityFromRows, putIdentityIn } from "../../policy/identity/identityStore";
 import { deleteUpstreamIn, putUpstreamIn } from "../../policy/upstreams/upstreamStore";
 import { deleteAlertSettingsIn, putAlertSettingsIn, readAlertSettingsIn } from "../alerts/alertStore";
-import type { ClientLimitCondition, RefusalRateCondition } from "../alerts/alertSchema";
+import type { BillingSettings, ClientLimitCondition, RefusalRateCondition } from "../alerts/alertSchema";
 import { changedParts, policyEtag, ifMatchHolds, storedForm, type KeyPolicy, type PolicyState } from "./policyDiff";
 import type { PolicyDocument } from "./policyDocumentSchema";
 
@@ -50,6 +50,7 @@ export interface ExportedPolicy {
     webhookUrlHint: string;
     refusalRate: RefusalRateCondition | null;
     clientLimit: ClientLimitCondition | null;
+    billing: BillingSettings | null;
   } | null;
 }
 
@@ -127,7 +128,12 @@ async function readSnapshot(tx: Tx, tenantId: string): Promise<Snapshot> {
       : null,
     alerts:
       alerts && alerts.webhookUrl !== undefined
-        ? { webhookUrl: alerts.webhookUrl, refusalRate: alerts.refusalRate, clientLimit: alerts.clientLimit }
+        ? {
+            webhookUrl: alerts.webhookUrl,
+            refusalRate: alerts.refusalRate,
+            clientLimit: alerts.clientLimit,
+            billing: alerts.billing,
+          }
         : null,
   };
   const document: ExportedPolicy = {
@@ -139,7 +145,12 @@ async function readSnapshot(tx: Tx, tenantId: string): Promise<Snapshot> {
     identity: state.identity,
     upstream: state.upstream,
     alerts: alerts
-      ? { webhookUrlHint: alerts.webhookUrlHint, refusalRate: alerts.refusalRate, clientLimit: alerts.clientLimit }
+      ? {
+          webhookUrlHint: alerts.webhookUrlHint,
+          refusalRate: alerts.refusalRate,
+          clientLimit: alerts.clientLimit,
+          billing: alerts.billing,
+        }
       : null,
   };
   return { state, document, etag: policyEtag(document), refOf, idOf };
@@ -188,7 +199,13 @@ function desiredState(doc: PolicyDocument, snap: Snapshot): PolicyState {
       errors["alerts.webhookUrl"] = [
         "webhookUrl is required: this tenant has no alerts yet (an export never shows the URL, it is a secret)",
       ];
-    else alerts = { webhookUrl, refusalRate: doc.alerts.refusalRate, clientLimit: doc.alerts.clientLimit };
+    else
+      alerts = {
+        webhookUrl,
+        refusalRate: doc.alerts.refusalRate,
+        clientLimit: doc.alerts.clientLimit,
+        billing: doc.alerts.billing,
+      };
   }
   const first = Object.entries(errors)[0];
   if (first) throw new AppError("invalid", `The policy document is invalid (${first[0]}: ${first[1][0]}).`, { errors });
