@@ -1,6 +1,6 @@
 import { adminRoute } from "@/lib/control/admin/adminRoute";
 import { assertUnscopedAdmin } from "@/lib/control/admin/tenantScope";
-import { createTokenSchema } from "@/lib/control/tokens/tokenSchemas";
+import { createTokenSchema, type CreatedTokenAnswer } from "@/lib/control/tokens/tokenSchemas";
 import { createToken, listTokens } from "@/lib/control/tokens/tokenStore";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { readJsonBody } from "@/lib/http/readJsonBody";
@@ -19,7 +19,8 @@ export const POST = adminRoute("write", async (request, actor) => {
   assertUnscopedAdmin(actor);
   const input = parseInput(createTokenSchema(), await readJsonBody(request));
   const { id, name, role, tenantId, expiresAt, token } = await createToken(actor, input);
-  return Response.json({ id, name, role, tenantId, expiresAt, token }, { status: 201 });
+  const answer: CreatedTokenAnswer = { id, name, role, tenantId, expiresAt, token };
+  return Response.json(answer, { status: 201 });
 });
 
 export const { PUT, PATCH, DELETE } = notAllowed(["GET", "POST"]);

@@ -1,4 +1,5 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
+import type { TenantDetail } from "@/lib/control/admin/answers";
 import { adminRoute } from "@/lib/control/admin/adminRoute";
 import { tenantIdParam } from "@/lib/control/admin/params";
 import { findUpstream } from "@/lib/policy/upstreams/upstreamStore";
@@ -13,7 +14,8 @@ type Params = { tenantId: string };
 export const GET = adminRoute<Params>("read", async (_request, _actor, params) => {
   const tenantId = tenantIdParam(params.tenantId);
   const [tenant, upstream] = await Promise.all([getTenant(tenantId), findUpstream(tenantId)]);
-  return Response.json({ ...tenant, upstream });
+  const detail: TenantDetail = { ...tenant, upstream };
+  return Response.json(detail);
 });
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);
