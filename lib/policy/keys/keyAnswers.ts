@@ -13,11 +13,9 @@ export const keySchema = z.object({
   createdAt: isoTimeSchema,
   revokedAt: isoTimeSchema.nullable(),
   lastUsedAt: isoTimeSchema.nullable(),
-  expiresAt: isoTimeSchema
-    .nullable()
-    .meta({
-      description: "From this instant the key is refused (401); null: never expires (lib/policy/keys/keyExpiry.ts).",
-    }),
+  expiresAt: isoTimeSchema.nullable().meta({
+    description: "From this instant the key is refused (401); null: never expires (lib/policy/keys/keyExpiry.ts).",
+  }),
   tier: z
     .string()
     .nullable()
