@@ -4,14 +4,11 @@
  * means "not logged in" (the shell redirects to /login); it is never retried.
  */
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
+import type { Role, SessionAnswer as Session } from "@/lib/control/auth/operatorSchemas";
 import { ApiError, apiGet } from "./apiClient";
 
-export type Role = "admin" | "viewer";
-
-export interface Session {
-  email: string;
-  role: Role;
-}
+/** Declared once, in lib/ (a zod schema; type-only: nothing of the server is bundled). */
+export type { Role, Session };
 
 export const SESSION_QUERY_KEY = ["session"] as const;
 

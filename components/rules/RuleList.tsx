@@ -3,13 +3,13 @@
  * a badge tells tenant rules from its tier's rules and the key's overrides.
  */
 import type { ReactNode } from "react";
+import type { RuleSource } from "@/lib/policy/compiled/keyRules";
 import type { Rule } from "@/lib/policy/rules/ruleSchema";
 import { ALGORITHM_GUIDE, describeDuration } from "./algorithmGuide";
 import { descriptorText } from "./envoyDescriptor";
 import { formatLimit } from "./duration";
 import styles from "./RuleEditor.module.css";
-
-export type RuleSource = "tenant" | "tier" | "override";
+export type { RuleSource };
 export type ListedRule = Rule & { source?: RuleSource };
 
 export function describeMatch(rule: Rule): string {

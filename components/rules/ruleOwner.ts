@@ -5,11 +5,10 @@
  */
 import { keyRulesSchema, tenantRulesSchema, tierRulesSchema } from "@/lib/control/admin/schemas";
 import { SCOPES, type Scope } from "@/lib/limiter/types";
+import type { RuleOwner } from "@/lib/policy/rules/ruleStore";
 
-export type RuleOwner =
-  | { kind: "tenant"; tenantId: string }
-  | { kind: "key"; keyId: string }
-  | { kind: "tier"; tenantId: string; tier: string };
+/** Declared once, by the store that reads and writes rule lists (type-only: nothing of it is bundled). */
+export type { RuleOwner };
 
 export function rulesPath(owner: RuleOwner): string {
   if (owner.kind === "tier")

@@ -12,7 +12,8 @@ import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { FormError } from "@/components/shell/FormError";
 import { Empty, errorMessage } from "@/components/shell/PageState";
 import { tenantPath, type TenantDetail } from "./tenantQueries";
-import { UpstreamForm, type SavedUpstream } from "./UpstreamForm";
+import type { SavedUpstream } from "@/lib/policy/upstreams/upstreamSchema";
+import { UpstreamForm } from "./UpstreamForm";
 import { UpstreamHealth } from "./UpstreamHealth";
 
 export function UpstreamCard({ tenant, canEdit }: { tenant: TenantDetail; canEdit: boolean }) {

@@ -16,6 +16,7 @@ import { TextField } from "@/components/shell/TextField";
 import {
   UPSTREAM_TIMEOUT_DEFAULT_MS,
   upstreamSchema,
+  type SavedUpstream,
   type UpstreamInput,
   type UpstreamView,
 } from "@/lib/policy/upstreams/upstreamSchema";
@@ -26,9 +27,6 @@ function withoutField(errors: Record<string, string>, field: string): Record<str
   delete rest[field];
   return rest;
 }
-
-/** What a PUT answers: the upstream, and the signing secret it generated (shown once). */
-export type SavedUpstream = UpstreamView & { secret?: string };
 
 /** `onSaved` is told each saved upstream (null when a new save starts): the card shows it, since a save re-keys this form. */
 export function UpstreamForm({

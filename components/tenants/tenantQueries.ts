@@ -5,23 +5,11 @@
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiGet, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
-import type { UpstreamView } from "@/lib/policy/upstreams/upstreamSchema";
+import type { TenantDetail } from "@/lib/control/admin/answers";
+import type { TenantListItem, TenantView } from "@/lib/policy/tenants/tenantAnswers";
 
-export interface Tenant {
-  id: string;
-  name: string;
-  createdAt: string;
-}
-
-/** GET /api/admin/tenants: each tenant with its count of live keys. */
-export interface TenantListItem extends Tenant {
-  keyCount: number;
-}
-
-/** GET /api/admin/tenants/{id}: the tenant with its gateway upstream. */
-export interface TenantDetail extends Tenant {
-  upstream: UpstreamView | null;
-}
+/** The answer shapes, declared once in lib/ (zod schemas; type-only imports: nothing of the server is bundled). */
+export type { TenantDetail, TenantListItem, TenantView as Tenant };
 
 export const TENANTS_QUERY_KEY = ["tenants"] as const;
 

@@ -8,7 +8,8 @@
 import { expect } from "vitest";
 import { deleteTenants } from "./adminClient";
 import { TEST_DATABASE_URL } from "./sluiceEnv";
-import { loadRoutes, routeTestEnv, type Routes } from "./routeTestEnv";
+import { assertDocumentedAnswer } from "./answerConformance";
+import { fillPath, loadRoutes, routePath, routeTestEnv, type Routes } from "./routeTestEnv";
 
 export interface AdminCall {
   method?: string;
@@ -38,7 +39,9 @@ export async function adminApi(label: string) {
     const headers: Record<string, string> = {};
     if (init.token !== null) headers.authorization = `Bearer ${init.token ?? token}`;
     const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
-    const request = new Request(`http://test.local/api/admin${init.query ?? ""}`, { method, headers, body });
+    const template = routePath(handlers);
+    const path = template ? fillPath(template, params) : "/api/admin";
+    const request = new Request(`http://test.local${path}${init.query ?? ""}`, { method, headers, body });
     const response = await handlers[method]!(request, { params: Promise.resolve(params) });
     const text = await response.text();
     const parsed = text ? JSON.parse(text) : null;
@@ -46,6 +49,8 @@ export async function adminApi(label: string) {
       expect(response.headers.get("content-type")).toBe("application/problem+json");
       expect(parsed.status).toBe(response.status);
     }
+    const contentType = response.headers.get("content-type");
+    assertDocumentedAnswer({ method, path, status: response.status, contentType, body: parsed });
     return { status: response.status, body: parsed, headers: response.headers };
   }
 

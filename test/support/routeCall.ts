@@ -2,10 +2,12 @@
  * Calling Next route handlers directly (no server) in integration tests, as a browser or a script
  * would: `callRoute(handler, { method, path, body, headers, params })` builds the Request on
  * `ORIGIN` and answers status, headers and the body (parsed when JSON, else text). Every error answer is checked to be
- * problem+json with a matching `status`. `sessionCookieOf` turns a login's Set-Cookie into the
+ * problem+json with a matching `status`, and every answer to be what the OpenAPI document
+ * describes for its method, path and status (./answerConformance.ts). `sessionCookieOf` turns a login's Set-Cookie into the
  * Cookie header a browser would send back.
  */
 import { expect } from "vitest";
+import { assertDocumentedAnswer } from "./answerConformance";
 
 export const ORIGIN = "http://sluice.test";
 
@@ -47,6 +49,14 @@ export async function callRoute(handler: RouteHandler | undefined, init: RouteCa
     expect(response.headers.get("content-type")).toBe("application/problem+json");
     expect((body as { status: number }).status).toBe(response.status);
   }
+  const method = init.method ?? "GET";
+  assertDocumentedAnswer({
+    method,
+    path: init.path ?? "/",
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body,
+  });
   return { status: response.status, headers: response.headers, body };
 }
 

@@ -89,9 +89,57 @@ const ROUTE_MODULES = {
 
 export type RouteName = keyof typeof ROUTE_MODULES;
 
+/** The OpenAPI path of each route module (test/support/answerConformance.ts checks answers against it). */
+export const ROUTE_PATHS: Record<RouteName, string> = {
+  tenants: "/api/admin/tenants",
+  tenant: "/api/admin/tenants/{tenantId}",
+  tenantKeys: "/api/admin/tenants/{tenantId}/keys",
+  tenantRules: "/api/admin/tenants/{tenantId}/rules",
+  tenantUpstream: "/api/admin/tenants/{tenantId}/upstream",
+  tenantIdentity: "/api/admin/tenants/{tenantId}/identity",
+  tenantAccess: "/api/admin/tenants/{tenantId}/access",
+  tenantQuota: "/api/admin/tenants/{tenantId}/quota",
+  tenantTiers: "/api/admin/tenants/{tenantId}/tiers",
+  tierRules: "/api/admin/tenants/{tenantId}/tiers/{tier}/rules",
+  simulate: "/api/admin/tenants/{tenantId}/simulate",
+  key: "/api/admin/keys/{keyId}",
+  keyRules: "/api/admin/keys/{keyId}/rules",
+  keyQuota: "/api/admin/keys/{keyId}/quota",
+  keyDecisions: "/api/admin/keys/{keyId}/decisions",
+  audit: "/api/admin/audit",
+  tokens: "/api/admin/tokens",
+  token: "/api/admin/tokens/{tokenId}",
+  auditRevert: "/api/admin/audit/{auditId}/revert",
+  traffic: "/api/admin/monitoring/traffic",
+  refusalRate: "/api/admin/monitoring/refusal-rate",
+  hotKeys: "/api/admin/monitoring/hot-keys",
+  hotDescriptors: "/api/admin/monitoring/hot-descriptors",
+  nearLimit: "/api/admin/monitoring/near-limit",
+  echo: "/api/v1/echo",
+  login: "/api/auth/login",
+  logout: "/api/auth/logout",
+  me: "/api/auth/me",
+};
+
+/** `template` with its `{param}`s filled in from `params` (a missing one stays as is). */
+export function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    return value === undefined ? whole : encodeURIComponent(value);
+  });
+}
+
+const routePathOf = new WeakMap<Routes, string>();
+
+/** The OpenAPI path of a route module loaded by loadRoutes (undefined for another object). */
+export const routePath = (routes: Routes): string | undefined => routePathOf.get(routes);
+
 export async function loadRoutes<N extends RouteName>(...names: N[]): Promise<Record<N, Routes>> {
   const routes: Partial<Record<N, Routes>> = {};
-  for (const name of names) routes[name] = (await ROUTE_MODULES[name]()) as unknown as Routes;
+  for (const name of names) {
+    routes[name] = (await ROUTE_MODULES[name]()) as unknown as Routes;
+    routePathOf.set(routes[name], ROUTE_PATHS[name]);
+  }
   return routes as Record<N, Routes>;
 }
 

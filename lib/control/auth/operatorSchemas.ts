@@ -10,6 +10,7 @@
  *   which passwords could exist.
  */
 import { z } from "zod";
+import { isoTimeSchema } from "../../common/isoTime";
 import { plainText } from "../../common/textInput";
 import { emailSchema, MAX_PASSWORD_LENGTH, newPasswordSchema } from "../../common/operatorFields";
 
@@ -49,6 +50,19 @@ export const loginSchema = z
       .max(MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`),
   })
   .strict();
+
+/** An operator as the admin API answers it: never the password hash. */
+export const operatorViewSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  createdAt: isoTimeSchema,
+});
+export type OperatorView = z.infer<typeof operatorViewSchema>;
+
+/** The signed-in operator (GET /api/auth/me, the login's answer). */
+export const sessionAnswerSchema = z.object({ email: z.string(), role: z.enum(ROLES) });
+export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
 
 export type CreateOperatorInput = z.output<typeof createOperatorSchema>;
 export type UpdateOperatorInput = z.output<typeof updateOperatorSchema>;

@@ -15,15 +15,10 @@ import type { Prisma } from "../../db/generated/client";
 import { AppError } from "../../http/errors";
 import { recordAudit, type Actor } from "../../policy/audit/auditLog";
 import { isUniqueViolation } from "../../policy/tenants/tenantStore";
-import type { CreateOperatorInput, Role, UpdateOperatorInput } from "./operatorSchemas";
+import type { CreateOperatorInput, OperatorView, Role, UpdateOperatorInput } from "./operatorSchemas";
 import { hashPassword } from "./passwordHash";
 
-export interface OperatorView {
-  id: string;
-  email: string;
-  role: Role;
-  createdAt: string;
-}
+export type { OperatorView };
 
 type OperatorRow = { id: string; email: string; role: Role; createdAt: Date };
 type Tx = Prisma.TransactionClient;

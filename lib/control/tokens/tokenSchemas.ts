@@ -8,9 +8,10 @@
  * - `expiresAt`: optional ISO date-time with a zone, in the future (as for API keys), or null.
  */
 import { z } from "zod";
-import { ID_PATTERN } from "../../common/apiKeyFormat";
+import { ADMIN_TOKEN_PATTERN, ID_PATTERN } from "../../common/apiKeyFormat";
+import { isoTimeSchema } from "../../common/isoTime";
 import { futureExpiresAtSchema } from "../../policy/keys/keyExpiry";
-import { roleSchema } from "../auth/operatorSchemas";
+import { ROLES, roleSchema } from "../auth/operatorSchemas";
 
 export const TOKEN_NAME_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -37,3 +38,32 @@ export function createTokenSchema(now: () => number = Date.now) {
 }
 
 export type CreateTokenInput = z.output<ReturnType<typeof createTokenSchema>>;
+
+/** A token as the admin API lists it: never its secret or hash. */
+export const tokenViewSchema = z.object({
+  id: z.string(),
+  name: z.string().meta({ description: "Changes made with the token are audited as `token:<name>`." }),
+  role: z.enum(ROLES),
+  tenantId: z.string().nullable().meta({ description: "The one tenant the token may touch; null: every tenant." }),
+  expiresAt: isoTimeSchema.nullable(),
+  lastUsedAt: isoTimeSchema
+    .nullable()
+    .meta({ description: "Written at most once a minute per instance: up to a minute stale." }),
+  createdBy: z.string().meta({ description: "The audit actor that created it." }),
+  createdAt: isoTimeSchema,
+});
+export type TokenView = z.infer<typeof tokenViewSchema>;
+
+/** The answer to a creation: the token's settings and its secret (its bookkeeping is in the list). */
+export const createdTokenSchema = tokenViewSchema
+  .pick({ id: true, name: true, role: true, tenantId: true, expiresAt: true })
+  .extend({
+    token: z
+      .string()
+      .regex(ADMIN_TOKEN_PATTERN)
+      .meta({ description: "`sluice_tok_<secret>`: shown only in this answer; only its hash is stored." }),
+  });
+export type CreatedTokenAnswer = z.infer<typeof createdTokenSchema>;
+
+/** What the store's creation gives: the whole view and the secret (answered once, never stored). */
+export type CreatedToken = TokenView & { token: string };

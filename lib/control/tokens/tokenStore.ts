@@ -15,24 +15,10 @@ import { recordAudit, type Actor } from "../../policy/audit/auditLog";
 import { isExpired } from "../../policy/keys/keyExpiry";
 import { isUniqueViolation } from "../../policy/tenants/tenantStore";
 import type { Role } from "../auth/operatorSchemas";
-import type { CreateTokenInput } from "./tokenSchemas";
+import type { CreatedToken, CreateTokenInput, TokenView } from "./tokenSchemas";
 import { hashToken, mintToken } from "./tokenSecret";
 
-export interface TokenView {
-  id: string;
-  name: string;
-  role: Role;
-  tenantId: string | null;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  createdBy: string;
-  createdAt: string;
-}
-
-export interface CreatedToken extends TokenView {
-  /** The whole token: answered once, never stored. */
-  token: string;
-}
+export type { CreatedToken, TokenView };
 
 /** What authorize needs of a usable token. */
 export interface UsableToken {

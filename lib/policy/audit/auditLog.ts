@@ -43,23 +43,9 @@ type Tx = Prisma.TransactionClient;
 const asJson = (value: unknown): Prisma.InputJsonValue | undefined =>
   value === undefined || value === null ? undefined : (JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue);
 
-export interface AuditEventView {
-  /** Decimal string (a BigInt in the database): the cursor of `?before=` and the revert route's id. */
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  target: string;
-  tenantId: string | null;
-  before: unknown;
-  after: unknown;
-  /** The id of the event this one reverted, or null. */
-  revertOf: string | null;
-  /** Whether the kind of change can be reverted (the revert may still be refused by the current state). */
-  revertible: boolean;
-  /** The name of the key a `key:<id>` target names (listAudit only; null when unknown). */
-  targetName?: string | null;
-}
+import type { AuditEventView } from "./auditAnswers";
+
+export type { AuditEventView };
 
 type AuditRow = {
   id: bigint;

@@ -10,25 +10,9 @@ import { AppError } from "../../http/errors";
 import { recordAudit, type Actor, type AuditEventView } from "../audit/auditLog";
 import { withFreshId } from "../tenants/tenantStore";
 import { mintKey } from "./apiKeySecret";
+import type { CreatedKey, KeyView } from "./keyAnswers";
 
-export interface KeyView {
-  id: string;
-  tenantId: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  /** From this instant the key is refused (401); null: never expires (lib/policy/keys/keyExpiry.ts). */
-  expiresAt: string | null;
-  /** The tier (plan) the key is in (lib/policy/tiers); null: none. */
-  tier: string | null;
-}
-
-export interface CreatedKey extends KeyView {
-  /** The whole key: shown only in the answer to its creation. */
-  key: string;
-}
+export type { CreatedKey, KeyView } from "./keyAnswers";
 
 type Tx = Prisma.TransactionClient;
 

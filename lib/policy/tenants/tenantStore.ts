@@ -7,12 +7,9 @@ import { Prisma } from "../../db/generated/client";
 import { AppError } from "../../http/errors";
 import { newId } from "../../common/ids";
 import { recordAudit, type Actor } from "../audit/auditLog";
+import type { TenantListItem, TenantView } from "./tenantAnswers";
 
-export interface TenantView {
-  id: string;
-  name: string;
-  createdAt: string;
-}
+export type { TenantListItem, TenantView } from "./tenantAnswers";
 
 const view = (t: { id: string; name: string; createdAt: Date }): TenantView => ({
   id: t.id,
@@ -60,10 +57,6 @@ export async function createTenant(actor: Actor, name: string): Promise<TenantVi
       throw new AppError("conflict", `A tenant named ${JSON.stringify(name)} already exists.`);
     throw error;
   }
-}
-
-export interface TenantListItem extends TenantView {
-  keyCount: number;
 }
 
 export async function listTenants(now = new Date()): Promise<TenantListItem[]> {

@@ -75,13 +75,29 @@ export const upstreamSchema = z
 export type UpstreamInput = z.input<typeof upstreamSchema>;
 export type Upstream = z.output<typeof upstreamSchema>;
 
-/** An upstream as answered and audited: never its secret (see above). */
-export interface UpstreamView {
-  url: string;
-  timeoutMs: number;
-  signRequests?: true;
-  secretHint?: string;
-}
+/** An upstream as answered and audited: never its secret (see above). The URL normalised (no trailing `/`), the timeout filled in. */
+export const upstreamViewSchema = z.object({
+  url: z.string().meta({
+    description: "Absolute http(s) URL, normalised without a trailing `/`; its path prefixes the forwarded path.",
+  }),
+  timeoutMs: z.number().int().meta({ description: "How long the upstream may take to answer (status and headers)." }),
+  signRequests: z
+    .literal(true)
+    .optional()
+    .meta({ description: "Present when every forwarded request carries `X-Sluice-Signature` (docs/gateway.md)." }),
+  secretHint: z.string().optional().meta({
+    description: "`upsec_…` and the secret's last 4 characters, when signing; the secret itself is never shown again.",
+  }),
+});
+export type UpstreamView = z.infer<typeof upstreamViewSchema>;
+
+/** The PUT's answer: with the signing secret when this PUT generated one. */
+export const savedUpstreamSchema = upstreamViewSchema.extend({
+  secret: z.string().optional().meta({
+    description: "The new signing secret (`upsec_…`): shown only in the answer of the PUT that generated it.",
+  }),
+});
+export type SavedUpstream = z.infer<typeof savedUpstreamSchema>;
 
 /** What the gateway needs (lib/policy/compiled/accessLoader.ts): the secret too, when signing. */
 export interface UpstreamTarget {

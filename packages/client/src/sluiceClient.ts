@@ -16,7 +16,7 @@
  * `orders/42` is sent as `/api/v1/orders/42` (pathParams.ts).
  */
 import createClient, { type Client } from "openapi-fetch";
-import type { paths } from "../generated/schema.js";
+import type { components, paths } from "../generated/schema.js";
 import { parseRateLimitHeaders, type RateLimitInfo } from "./rateLimitHeaders.js";
 import { sluicePathSerializer } from "./pathParams.js";
 import { withRetry, type RetryOptions } from "./retry.js";
@@ -33,13 +33,11 @@ export type CheckAnswer = paths["/api/v1/check"]["post"]["responses"]["200"]["co
 export type Tier =
   paths["/api/admin/tenants/{tenantId}/tiers"]["get"]["responses"]["200"]["content"]["application/json"][number];
 
-export interface Problem {
-  type?: string;
-  title?: string;
-  status?: number;
-  detail?: string;
-  [extension: string]: unknown;
-}
+/**
+ * A problem body (RFC 9457) as the OpenAPI document describes it; every field optional, since a
+ * proxy between the caller and Sluice may answer a bare one.
+ */
+export type Problem = Partial<components["schemas"]["Problem"]> & { [extension: string]: unknown };
 
 /** A call Sluice did not answer with a decision: its status and problem body. */
 export class SluiceError extends Error {

@@ -1,20 +1,16 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
 import { auditQuerySchema } from "@/lib/control/admin/querySchemas";
 import { listAudit } from "@/lib/policy/audit/auditLog";
-import { parseInput } from "@/lib/http/validate";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** A tenant-limited token reads its own tenant's events only (`?tenantId=`): lib/control/admin/tenantScope.ts. */
-export const GET = adminRoute(
-  "read",
-  async (request) => {
-    const query = parseInput(auditQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
-    return Response.json(await listAudit(query));
-  },
-  { tenantOf: (request) => new URL(request.url).searchParams.get("tenantId") },
-);
+export const GET = adminEndpoint("read", {
+  query: auditQuerySchema,
+  tenantOf: (request) => new URL(request.url).searchParams.get("tenantId"),
+  handle: ({ query }) => listAudit(query),
+});
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

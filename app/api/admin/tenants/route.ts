@@ -1,21 +1,22 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
 import { createTenantSchema } from "@/lib/control/admin/schemas";
-import { readJsonBody } from "@/lib/http/readJsonBody";
-import { parseInput } from "@/lib/http/validate";
 import { services } from "@/lib/runtime/services";
 import { createTenant, listTenants } from "@/lib/policy/tenants/tenantStore";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = adminRoute("read", async () => Response.json(await listTenants()));
+export const GET = adminEndpoint("read", { handle: () => listTenants() });
 
-export const POST = adminRoute("write", async (request, actor) => {
-  const input = parseInput(createTenantSchema, await readJsonBody(request));
-  const tenant = await createTenant(actor, input.name);
-  await services().announce(tenant.id, tenant);
-  return Response.json(tenant, { status: 201 });
+export const POST = adminEndpoint("write", {
+  body: createTenantSchema,
+  status: 201,
+  handle: async ({ actor, body }) => {
+    const tenant = await createTenant(actor, body.name);
+    await services().announce(tenant.id, tenant);
+    return tenant;
+  },
 });
 
 export const { PUT, PATCH, DELETE } = notAllowed(["GET", "POST"]);

@@ -1,25 +1,24 @@
-import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
 import { assertUnscopedAdmin } from "@/lib/control/admin/tenantScope";
-import { createTokenSchema } from "@/lib/control/tokens/tokenSchemas";
+import { createdTokenSchema, createTokenSchema } from "@/lib/control/tokens/tokenSchemas";
 import { createToken, listTokens } from "@/lib/control/tokens/tokenStore";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { readJsonBody } from "@/lib/http/readJsonBody";
-import { parseInput } from "@/lib/http/validate";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = adminRoute("read", async (_request, actor) => {
-  assertUnscopedAdmin(actor);
-  return Response.json(await listTokens());
-});
+export const GET = adminEndpoint("read", { guard: assertUnscopedAdmin, handle: () => listTokens() });
 
 /** 201 with the token's secret: the only time it is shown. */
-export const POST = adminRoute("write", async (request, actor) => {
-  assertUnscopedAdmin(actor);
-  const input = parseInput(createTokenSchema(), await readJsonBody(request));
-  const { id, name, role, tenantId, expiresAt, token } = await createToken(actor, input);
-  return Response.json({ id, name, role, tenantId, expiresAt, token }, { status: 201 });
+export const POST = adminEndpoint("write", {
+  guard: assertUnscopedAdmin,
+  body: () => createTokenSchema(),
+  status: 201,
+  answer: createdTokenSchema,
+  handle: async ({ actor, body }) => {
+    const { id, name, role, tenantId, expiresAt, token } = await createToken(actor, body);
+    return { id, name, role, tenantId, expiresAt, token };
+  },
 });
 
 export const { PUT, PATCH, DELETE } = notAllowed(["GET", "POST"]);

@@ -1,4 +1,5 @@
 import { requestSession } from "@/lib/control/auth/sessionResolver";
+import type { SessionAnswer } from "@/lib/control/auth/operatorSchemas";
 import { AppError } from "@/lib/http/errors";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { problemFromError } from "@/lib/http/problem";
@@ -10,7 +11,8 @@ export async function GET(request: Request): Promise<Response> {
   try {
     const session = await requestSession(request);
     if (!session) throw new AppError("unauthorized", "Not logged in.");
-    return Response.json({ email: session.email, role: session.role }, { headers: { "Cache-Control": "no-store" } });
+    const answer: SessionAnswer = { email: session.email, role: session.role };
+    return Response.json(answer, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     return problemFromError(error);
   }

@@ -3,31 +3,14 @@ import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { OPERATOR_ID_PATTERN } from "../../admin/params";
 import { AUDIT_ID_PATTERN, auditQuerySchema } from "../../admin/querySchemas";
-import { createOperatorSchema, updateOperatorSchema } from "../../auth/operatorSchemas";
-import { ROLES } from "../../auth/operatorSchemas";
+import { auditEventSchema } from "../../../policy/audit/auditAnswers";
+import {
+  createOperatorSchema,
+  operatorViewSchema as operatorSchema,
+  updateOperatorSchema,
+} from "../../auth/operatorSchemas";
 import { adminOperation, errors, jsonAnswer, jsonBody, noContent } from "../common";
 
-const auditEventSchema = z.object({
-  id: z.string().meta({ description: "Decimal id: the `before` cursor and the revert route's id." }),
-  at: z.string().meta({ format: "date-time" }),
-  actor: z
-    .string()
-    .meta({ description: "`token` (the admin token), `token:<name>` (a scoped API token) or `operator:<email>`." }),
-  action: z.string(),
-  target: z.string(),
-  tenantId: z.string().nullable(),
-  before: z.unknown().meta({ description: "The state before the change (JSON), or null." }),
-  after: z.unknown().meta({ description: "The state after the change (JSON), or null." }),
-  revertOf: z.string().nullable(),
-  revertible: z.boolean(),
-});
-
-const operatorSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  role: z.enum(ROLES),
-  createdAt: z.string().meta({ format: "date-time" }),
-});
 const operatorIdPath = z.object({ operatorId: z.string().regex(OPERATOR_ID_PATTERN) });
 const auditIdPath = z.object({ auditId: z.string().regex(AUDIT_ID_PATTERN) });
 

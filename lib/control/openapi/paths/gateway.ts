@@ -5,30 +5,12 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { identitySchema } from "../../../policy/identity/identitySchema";
-import { upstreamSchema } from "../../../policy/upstreams/upstreamSchema";
+import {
+  savedUpstreamSchema,
+  upstreamSchema,
+  upstreamViewSchema as storedUpstreamSchema,
+} from "../../../policy/upstreams/upstreamSchema";
 import { adminOperation, errors, jsonAnswer, jsonBody, noContent, tenantIdPath } from "../common";
-
-/** As stored: the URL normalised (no trailing `/`), the timeout filled in. */
-export const storedUpstreamSchema = z.object({
-  url: z.string().meta({
-    description: "Absolute http(s) URL, normalised without a trailing `/`; its path prefixes the forwarded path.",
-  }),
-  timeoutMs: z.number().int().meta({ description: "How long the upstream may take to answer (status and headers)." }),
-  signRequests: z
-    .literal(true)
-    .optional()
-    .meta({ description: "Present when every forwarded request carries `X-Sluice-Signature` (docs/gateway.md)." }),
-  secretHint: z.string().optional().meta({
-    description: "`upsec_…` and the secret's last 4 characters, when signing; the secret itself is never shown again.",
-  }),
-});
-
-/** The PUT's answer: with the signing secret when this PUT generated one. */
-const savedUpstreamSchema = storedUpstreamSchema.extend({
-  secret: z.string().optional().meta({
-    description: "The new signing secret (`upsec_…`): shown only in the answer of the PUT that generated it.",
-  }),
-});
 
 /** As stored: every field present, hosts lower case. */
 const storedIdentitySchema = z.object({

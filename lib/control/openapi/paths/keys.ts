@@ -5,8 +5,8 @@ import { keyQuotaQuerySchema } from "../../admin/querySchemas";
 import { keyPatchSchema, keyRulesSchema } from "../../admin/schemas";
 import { decisionsParamsSchema } from "../../../monitoring/query/monitoringParams";
 import { adminOperation, errors, jsonAnswer, jsonBody, keyIdPath, noContent } from "../common";
+import { keySchema } from "../../../policy/keys/keyAnswers";
 import { storedRuleListSchema, storedRuleSchema } from "../ruleDocs";
-import { keySchema } from "./tenants";
 
 const keyDetailsSchema = keySchema.extend({
   tenantName: z.string(),

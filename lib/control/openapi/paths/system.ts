@@ -1,7 +1,7 @@
 /** Unauthenticated service endpoints and the operator session: health, metrics, this document, login. */
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { loginSchema, ROLES } from "../../auth/operatorSchemas";
+import { loginSchema, sessionAnswerSchema } from "../../auth/operatorSchemas";
 import { errors, jsonAnswer, jsonBody, noContent } from "../common";
 
 const status = z.enum(["ok", "down"]);
@@ -71,7 +71,7 @@ export const systemPaths: ZodOpenApiPathsObject = {
       security: [],
       requestBody: jsonBody(loginSchema),
       responses: {
-        "200": jsonAnswer("Logged in.", z.object({ email: z.string(), role: z.enum(ROLES) })),
+        "200": jsonAnswer("Logged in.", sessionAnswerSchema),
         ...errors("unauthorized", "forbidden", "invalid", "rate_limited", "payload_too_large"),
       },
     },
@@ -92,7 +92,7 @@ export const systemPaths: ZodOpenApiPathsObject = {
       summary: "The signed-in operator",
       security: [{ operatorSession: [] }],
       responses: {
-        "200": jsonAnswer("The operator of this session.", z.object({ email: z.string(), role: z.enum(ROLES) })),
+        "200": jsonAnswer("The operator of this session.", sessionAnswerSchema),
         ...errors("unauthorized"),
       },
     },

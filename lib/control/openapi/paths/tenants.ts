@@ -1,35 +1,12 @@
 /** Tenants, their API keys and their rules: /api/admin/tenants/... */
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { tenantDetailSchema } from "../../admin/answers";
 import { createKeySchema, createTenantSchema, tenantRulesSchema } from "../../admin/schemas";
+import { createdKeySchema, keySchema } from "../../../policy/keys/keyAnswers";
+import { tenantListItemSchema, tenantSchema } from "../../../policy/tenants/tenantAnswers";
 import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
 import { storedRuleListSchema } from "../ruleDocs";
-import { storedUpstreamSchema } from "./gateway";
-
-const isoTime = z.string().meta({ description: "ISO 8601 time (UTC).", format: "date-time" });
-
-export const tenantSchema = z.object({ id: z.string(), name: z.string(), createdAt: isoTime });
-
-export const keySchema = z.object({
-  id: z.string(),
-  tenantId: z.string(),
-  name: z.string(),
-  prefix: z.string().meta({ description: "The key's first characters, for recognising it; never enough to use it." }),
-  createdAt: isoTime,
-  revokedAt: isoTime.nullable(),
-  lastUsedAt: isoTime.nullable(),
-  expiresAt: isoTime
-    .nullable()
-    .meta({ description: "From this instant the key is refused (401); null: never expires." }),
-  tier: z
-    .string()
-    .nullable()
-    .meta({ description: "The tier (plan) the key is in; null: none. It need not have rules yet." }),
-});
-
-export const createdKeySchema = keySchema.extend({
-  key: z.string().meta({ description: "The whole key: shown only in this answer; only a hash is stored." }),
-});
 
 const quotaSchema = z
   .object({
@@ -52,7 +29,7 @@ export const tenantPaths: ZodOpenApiPathsObject = {
       responses: {
         "200": jsonAnswer(
           "Every tenant, with its count of live keys (neither revoked nor expired).",
-          z.array(tenantSchema.extend({ keyCount: z.number().int() })),
+          z.array(tenantListItemSchema),
         ),
       },
     }),
@@ -71,10 +48,7 @@ export const tenantPaths: ZodOpenApiPathsObject = {
       summary: "Get a tenant",
       requestParams: { path: tenantIdPath },
       responses: {
-        "200": jsonAnswer(
-          "The tenant, with its gateway upstream (null when none).",
-          tenantSchema.extend({ upstream: storedUpstreamSchema.nullable() }),
-        ),
+        "200": jsonAnswer("The tenant, with its gateway upstream (null when none).", tenantDetailSchema),
         ...errors("not_found"),
       },
     }),

@@ -1,4 +1,4 @@
-import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { trafficInput } from "@/lib/monitoring/query/monitoringParams";
 import { services } from "@/lib/runtime/services";
@@ -6,10 +6,12 @@ import { services } from "@/lib/runtime/services";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = adminRoute("read", async (request) => {
-  const { monitoring } = services();
-  const input = await trafficInput(new URL(request.url).searchParams, Date.now(), monitoring.directory);
-  return Response.json(await monitoring.trafficSeries(input));
+export const GET = adminEndpoint("read", {
+  handle: async ({ request }) => {
+    const { monitoring } = services();
+    const input = await trafficInput(new URL(request.url).searchParams, Date.now(), monitoring.directory);
+    return monitoring.trafficSeries(input);
+  },
 });
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

@@ -1,4 +1,4 @@
-import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { upstreamHealthInput } from "@/lib/monitoring/query/monitoringParams";
 import { services } from "@/lib/runtime/services";
@@ -7,9 +7,9 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** A tenant's upstream health over the range (lib/monitoring/query/upstreamHealthQuery.ts). */
-export const GET = adminRoute("read", async (request) => {
-  const input = upstreamHealthInput(new URL(request.url).searchParams, Date.now());
-  return Response.json(await services().monitoring.upstreamHealth(input));
+export const GET = adminEndpoint("read", {
+  handle: ({ request }) =>
+    services().monitoring.upstreamHealth(upstreamHealthInput(new URL(request.url).searchParams, Date.now())),
 });
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

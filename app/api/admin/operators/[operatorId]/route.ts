@@ -1,29 +1,28 @@
-import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
 import { operatorIdParam } from "@/lib/control/admin/params";
 import { updateOperatorSchema } from "@/lib/control/auth/operatorSchemas";
 import { deleteOperator, getOperator, updateOperator } from "@/lib/control/auth/operatorStore";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { readJsonBody } from "@/lib/http/readJsonBody";
-import { parseInput } from "@/lib/http/validate";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-type Params = { operatorId: string };
+const params = { operatorId: operatorIdParam };
 
-export const GET = adminRoute<Params>("read", async (_request, _actor, params) =>
-  Response.json(await getOperator(operatorIdParam(params.operatorId))),
-);
+export const GET = adminEndpoint("read", { params, handle: ({ params }) => getOperator(params.operatorId) });
 
-export const PATCH = adminRoute<Params>("write", async (request, actor, params) => {
-  const id = operatorIdParam(params.operatorId);
-  const input = parseInput(updateOperatorSchema, await readJsonBody(request));
-  return Response.json(await updateOperator(actor, id, input));
+export const PATCH = adminEndpoint("write", {
+  params,
+  body: updateOperatorSchema,
+  handle: ({ actor, params, body }) => updateOperator(actor, params.operatorId, body),
 });
 
-export const DELETE = adminRoute<Params>("write", async (_request, actor, params) => {
-  await deleteOperator(actor, operatorIdParam(params.operatorId));
-  return new Response(null, { status: 204 });
+export const DELETE = adminEndpoint("write", {
+  params,
+  handle: async ({ actor, params }) => {
+    await deleteOperator(actor, params.operatorId);
+    return undefined;
+  },
 });
 
 export const { POST, PUT } = notAllowed(["GET", "PATCH", "DELETE"]);

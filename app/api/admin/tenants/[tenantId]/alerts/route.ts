@@ -1,7 +1,5 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
-import { readJsonBody } from "@/lib/http/readJsonBody";
-import { parseInput } from "@/lib/http/validate";
-import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
 import { tenantIdParam } from "@/lib/control/admin/params";
 import { alertSettingsSchema } from "@/lib/control/alerts/alertSchema";
 import {
@@ -15,34 +13,41 @@ import { services } from "@/lib/runtime/services";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-type Params = { tenantId: string };
+const params = { tenantId: tenantIdParam };
 
 /**
  * 200 with the settings (null when none, never the secret; for a viewer the webhook URL only as its
  * hint) and the last deliveries (null when Redis cannot be read).
  */
-export const GET = adminRoute<Params>("read", async (_request, actor, params) => {
-  const tenantId = tenantIdParam(params.tenantId);
-  const stored = await getAlertSettings(tenantId);
-  const settings = stored && settingsForRole(stored, actor.role);
-  const deliveries = await services()
-    .alerts.lastDeliveries(tenantId)
-    .catch(() => null);
-  return Response.json({ settings, deliveries });
+export const GET = adminEndpoint("read", {
+  params,
+  handle: async ({ actor, params }) => {
+    const stored = await getAlertSettings(params.tenantId);
+    const settings = stored && settingsForRole(stored, actor.role);
+    const deliveries = await services()
+      .alerts.lastDeliveries(params.tenantId)
+      .catch(() => null);
+    return { settings, deliveries };
+  },
 });
 
 /** Sets the settings: 200 with them as stored, and `secret` when this call generated one (shown once). */
-export const PUT = adminRoute<Params>("write", async (request, actor, params) => {
-  const tenantId = tenantIdParam(params.tenantId);
-  const input = parseInput(alertSettingsSchema, await readJsonBody(request));
-  const saved = await putAlertSettings(actor, tenantId, input);
-  return Response.json({ settings: saved.settings, ...(saved.secret ? { secret: saved.secret } : {}) });
+export const PUT = adminEndpoint("write", {
+  params,
+  body: alertSettingsSchema,
+  handle: async ({ actor, params, body }) => {
+    const saved = await putAlertSettings(actor, params.tenantId, body);
+    return { settings: saved.settings, ...(saved.secret ? { secret: saved.secret } : {}) };
+  },
 });
 
 /** 204 once removed (no condition is evaluated any more); 404 when the tenant has none. */
-export const DELETE = adminRoute<Params>("write", async (_request, actor, params) => {
-  await deleteAlertSettings(actor, tenantIdParam(params.tenantId));
-  return new Response(null, { status: 204 });
+export const DELETE = adminEndpoint("write", {
+  params,
+  handle: async ({ actor, params }) => {
+    await deleteAlertSettings(actor, params.tenantId);
+    return undefined;
+  },
 });
 
 export const { POST, PATCH } = notAllowed(["GET", "PUT", "DELETE"]);

@@ -1,27 +1,27 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { createKey, listKeys } from "@/lib/policy/keys/keyStore";
-import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
 import { tenantIdParam } from "@/lib/control/admin/params";
 import { createKeySchema } from "@/lib/control/admin/schemas";
-import { readJsonBody } from "@/lib/http/readJsonBody";
-import { parseInput } from "@/lib/http/validate";
 import { services } from "@/lib/runtime/services";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-type Params = { tenantId: string };
+const params = { tenantId: tenantIdParam };
 
-export const GET = adminRoute<Params>("read", async (_request, _actor, params) =>
-  Response.json(await listKeys(tenantIdParam(params.tenantId))),
-);
+export const GET = adminEndpoint("read", { params, handle: ({ params }) => listKeys(params.tenantId) });
 
-export const POST = adminRoute<Params>("write", async (request, actor, params) => {
-  const tenantId = tenantIdParam(params.tenantId);
-  const input = parseInput(createKeySchema, await readJsonBody(request));
-  const created = await createKey(actor, tenantId, input.name, input.expiresAt ?? null, input.tier ?? null);
-  await services().announce(tenantId, created);
-  return Response.json(created, { status: 201, headers: { "cache-control": "no-store" } });
+export const POST = adminEndpoint("write", {
+  params,
+  body: createKeySchema,
+  status: 201,
+  headers: { "cache-control": "no-store" },
+  handle: async ({ actor, params: { tenantId }, body }) => {
+    const created = await createKey(actor, tenantId, body.name, body.expiresAt ?? null, body.tier ?? null);
+    await services().announce(tenantId, created);
+    return created;
+  },
 });
 
 export const { PUT, PATCH, DELETE } = notAllowed(["GET", "POST"]);

@@ -1,6 +1,6 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { services } from "@/lib/runtime/services";
-import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
 import { tenantIdParam, tierNameParam } from "@/lib/control/admin/params";
 import { ruleListRoutes } from "@/lib/control/admin/ruleListRoutes";
 import { tierRulesSchema } from "@/lib/control/admin/schemas";
@@ -18,11 +18,14 @@ export const { GET, PUT } = ruleListRoutes<Params>(
 );
 
 /** Removes every rule of the tier: 204 (also when it had none). Its keys keep naming it. */
-export const DELETE = adminRoute<Params>("write", async (_request, actor, params) => {
-  const deleted = await deleteTierRules(actor, tenantIdParam(params.tenantId), tierNameParam(params.tier));
-  // Also when unchanged: a retry after a 503 "not yet in force" must apply it here.
-  await services().announce(deleted.tenantId);
-  return new Response(null, { status: 204 });
+export const DELETE = adminEndpoint("write", {
+  params: { tenantId: tenantIdParam, tier: tierNameParam },
+  handle: async ({ actor, params }) => {
+    const deleted = await deleteTierRules(actor, params.tenantId, params.tier);
+    // Also when unchanged: a retry after a 503 "not yet in force" must apply it here.
+    await services().announce(deleted.tenantId);
+    return undefined;
+  },
 });
 
 export const { POST, PATCH } = notAllowed(["GET", "PUT", "DELETE"]);
