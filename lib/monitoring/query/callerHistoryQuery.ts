@@ -16,17 +16,10 @@ import { parseInput } from "../../http/validate";
 import { callerOfMember, type CallerKind } from "../record/callerMember";
 import { DAY_MS, MINUTE_MS, type Resolution } from "../record/monitoringKeys";
 import { labelRules, type RuleLabel } from "./monitoringDirectory";
+import { callerMemberSchema } from "./callerMemberSchema";
 import { monitoringTenantIdSchema } from "./monitoringSchemas";
 import type { MonitoringReadDeps } from "./readDeps";
 import { readRangeSets } from "./rangeSets";
-
-/** A caller member as the hot-callers table names it: a key id, `~<subject id>` or `@<address>`. */
-export const callerMemberSchema = z
-  .string({ error: "caller must be a caller (a key id, ~subject or @address)" })
-  .regex(
-    /^(?:[A-Za-z0-9_-]{1,64}|~(?:#[A-Za-z0-9_-]{22}|[A-Za-z0-9._@|+-]{1,64})|@[0-9A-Fa-f.:]{2,45})$/,
-    "caller must be a caller (a key id, ~subject or @address)",
-  );
 
 export const callerHistoryQuerySchema = z
   .object({
