@@ -3,7 +3,7 @@
  * One caller's traffic over time (issue 31, point 3): its allowed and refused requests per minute
  * (per hour past 1 h), stacked, with a line per rule for the requests that rule refused (a request
  * refused by two rules is on both lines), the configuration changes of its tenant as dashed
- * vertical lines, and the last complete minute in words. The key page and the caller page (JWT
+ * vertical lines, and the last complete minute (and the running one) in words. The key page and the caller page (JWT
  * subjects, anonymous addresses) show it.
  */
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
@@ -13,10 +13,10 @@ import { ChartTooltip } from "./ChartTooltip";
 import { changeLines } from "./ChangeLines";
 import { changeMarkers, markerWords } from "./changeMarkers";
 import { seriesColour } from "./chartPalette";
-import { callerHistoryRows, callerNowWords, ruleColumn, ruleLegend } from "./callerHistoryRows";
+import { callerHistoryRows, callerNowLine, ruleColumn, ruleLegend } from "./callerHistoryRows";
 import { LiveQueryBody } from "./LiveQueryBody";
 import { SeriesToggles, useHiddenSeries } from "./SeriesToggles";
-import { partialBucket, timeAxis, undrawnPartial } from "./timeSeries";
+import { partialBucket, timeAxis } from "./timeSeries";
 import { useState } from "react";
 import { RangePicker } from "./RangePicker";
 import { PRESETS, rangeWords, type Preset } from "./timeRange";
@@ -44,7 +44,7 @@ export function CallerHistoryChart({ tenantId, caller }: { tenantId: string; cal
     <ChartCard
       title={TITLE}
       actions={<RangePicker value={preset} onChange={setPreset} options={RANGES} />}
-      hint={`Requests per ${per}, ${words}: allowed and refused stacked, a line per rule for the requests it refused; the minute still filling is not drawn. Dashed vertical lines: configuration changes.`}
+      hint={`Requests per ${per}, ${words}: allowed and refused stacked, a line per rule for the requests it refused; the minute still filling is shaded. Dashed vertical lines: configuration changes.`}
     >
       <LiveQueryBody
         query={query}
@@ -60,7 +60,10 @@ export function CallerHistoryChart({ tenantId, caller }: { tenantId: string; cal
             h.stepMs,
             h.toMs,
           );
-          const rows = undrawnPartial(all, partial, "close");
+          // The minute still filling is drawn (counts, not rates: it can only read low), shaded; the
+          // last period's step is closed at its end (or at now) by a copy of it there.
+          const last = all[all.length - 1];
+          const rows = last ? [...all, { ...last, t: Math.min(last.t + h.stepMs, h.toMs) }] : all;
           const markers = changeMarkers(changes, h.fromMs, h.toMs);
           const keys = [
             { key: "allowed", label: "Allowed", colour: palette.allowed },
@@ -85,7 +88,7 @@ export function CallerHistoryChart({ tenantId, caller }: { tenantId: string; cal
                 {summary}
               </p>
               <p className="traffic-now" data-testid="caller-now">
-                Now: <strong>{callerNowWords(h)}</strong>
+                Now: <strong>{callerNowLine(h)}</strong>
               </p>
               <SeriesToggles chart={TITLE} series={keys} hidden={hidden} onToggle={toggle} />
               <div className="chart-frame" role="img" aria-label={`${TITLE}, ${words}: ${summary}.`}>

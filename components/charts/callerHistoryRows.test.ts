@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CallerHistory } from "@/lib/monitoring/query/callerHistoryQuery";
-import { callerHistoryRows, callerNowWords, ruleLegend } from "./callerHistoryRows";
+import { callerHistoryRows, callerNowLine, callerNowWords, ruleLegend } from "./callerHistoryRows";
 
 const MIN = 60_000;
 const history = (over: Partial<CallerHistory> = {}): CallerHistory => ({
@@ -54,5 +54,15 @@ describe("the last minute in words", () => {
     expect(callerNowWords(history({ current: { fromMs: 2 * MIN, toMs: 3 * MIN, requests: 0, refused: 0 } }))).toBe(
       "No requests in the last minute",
     );
+  });
+});
+
+describe("now, with the minute still filling", () => {
+  it("adds the running minute's requests and refusals when it has any", () => {
+    const h = history({ current: { fromMs: 0, toMs: MIN, requests: 4, refused: 1 } });
+    expect(callerNowLine(h)).toBe(
+      "4 requests in the last minute (0.07 /s), 1 refused (25 %), mostly by deleted rule 1; so far this minute: 12 requests, 3 refused",
+    );
+    expect(callerNowLine(history())).toBe(callerNowWords(history()));
   });
 });

@@ -39,3 +39,17 @@ export function callerNowWords(history: CallerHistory): string {
   const by = rule ? `, mostly by ${rule.name ?? `deleted rule ${rule.ref}`}` : "";
   return `${head}, ${formatCount(refused)} refused (${formatPct((100 * refused) / requests)})${by}`;
 }
+
+/**
+ * The last complete minute in words (callerLastMinuteWords), then the minute still filling when
+ * it has requests: "…; so far this minute: 5 requests, 2 refused". At 3 a.m. the incident is in
+ * the minute still running.
+ */
+export function callerNowLine(history: CallerHistory): string {
+  const last = callerNowWords(history);
+  const running =
+    history.resolution === "minute" ? history.points.find((p) => p.t === history.current.toMs) : undefined;
+  if (!running || running.requests === 0) return last;
+  const n = running.requests;
+  return `${last}; so far this minute: ${formatCount(n)} ${n === 1 ? "request" : "requests"}, ${formatCount(running.refused)} refused`;
+}
