@@ -94,8 +94,8 @@ test("create, limit, refuse, raise, revoke: the key page follows every step live
   // The raise is in the audit log; reverting it puts the limit of 3 back in force at once.
   await page.goto(tenantUrl);
   await page.getByRole("link", { name: "Audit log of this tenant" }).click();
-  // Newest first: the latest rules change (a revert would be named rules.replace.revert).
-  const raise = page.getByRole("article", { name: /^rules\.replace #\d+$/ }).first();
+  // Newest first: the latest rules change (a revert would be headed "… reverted by …").
+  const raise = page.getByRole("article", { name: /^Rules of tenant .* replaced by .* #\d+$/ }).first();
   await expect(raise.getByLabel("After")).toContainText('"limit": 10');
   await expect(raise.getByLabel("Before")).toContainText('"limit": 3');
   await raise.getByRole("button", { name: "Revert" }).click();

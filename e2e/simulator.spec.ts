@@ -119,12 +119,16 @@ test("a stricter candidate is simulated on recorded traffic, started in shadow m
   await page.goto(`/audit?tenantId=${tenant.id}`);
   const [enforced, shadowed] = await api.audit({ tenantId: tenant.id, limit: 2 });
   expect([enforced!.action, shadowed!.action]).toEqual(["rules.replace", "rules.replace"]);
-  const latest = page.getByRole("article", { name: `rules.replace #${enforced!.id}`, exact: true });
+  const latest = page.getByRole("article", {
+    name: new RegExp(`^Rules of tenant .* replaced by .* #${enforced!.id}$`),
+  });
   await expect(latest.getByLabel("Before")).toContainText('"name": "per-key-candidate"');
   await expect(latest.getByLabel("After")).toContainText('"algorithm": "sliding_log"');
   await expect(latest.getByLabel("After")).not.toContainText("per-key-candidate");
   await expect(
-    page.getByRole("article", { name: `rules.replace #${shadowed!.id}`, exact: true }).getByLabel("After"),
+    page
+      .getByRole("article", { name: new RegExp(`^Rules of tenant .* replaced by .* #${shadowed!.id}$`) })
+      .getByLabel("After"),
   ).toContainText('"mode": "shadow"');
 });
 

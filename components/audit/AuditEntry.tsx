@@ -1,10 +1,11 @@
 "use client";
 /**
- * One change: a sentence with names saying what changed, who, when, the tenant it belongs to,
- * before and after side by side (collapsed), and for
- * admins a Revert button (with confirmation) on the kinds of change that can be reverted. Its
- * outcome, or the server's refusal (409: e.g. the key was revoked again since), is shown under
- * the entry.
+ * One change: headed in words ("Rules of tenant Acme replaced by alice@example.com": auditHeading.ts),
+ * a sentence with names saying what changed, the other fields' changes in words, when, the tenant
+ * it belongs to, the raw JSON before and after side by side behind an expand, and for admins a
+ * Revert button (with confirmation) on the kinds of change that can be reverted, unless a revert
+ * in force already undid it (then it is marked "reverted"). Its outcome, or the server's refusal
+ * (409: e.g. the key was revoked again since), is shown under the entry.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
@@ -13,8 +14,9 @@ import { formatDateTime } from "@/components/format/dateFormat";
 import { TenantLink } from "@/components/charts/entityLinks";
 import { errorMessage } from "@/components/shell/PageState";
 import { ID_PATTERN as ID } from "@/lib/common/apiKeyFormat";
+import { auditFieldChanges, auditHeading, rawView } from "./auditHeading";
 import { auditSentence } from "./auditSentence";
-import { actorLabel, type AuditEvent } from "./auditTypes";
+import type { AuditEvent } from "./auditTypes";
 import { RevertButton } from "./RevertButton";
 import { JsonDiff } from "./JsonDiff";
 
@@ -40,15 +42,19 @@ export function AuditEntry({
     // A revert changes rules, keys or operators: every view may be stale now.
     onSuccess: () => queryClient.invalidateQueries(),
   });
-  // The entry's accessible name: "<action> #<id>".
+  // The entry's accessible name: "<heading in words> #<id>".
   const headingId = `audit-${event.id}`;
+  const names = { tenant: tenantName };
+  const isRules = event.action.startsWith("rules.replace");
+  const fieldChanges = isRules ? [] : auditFieldChanges(event);
+  const reverted = Boolean(event.revertedBy) || revert.isSuccess;
 
   return (
     <article className="card audit-entry" aria-labelledby={`${headingId} ${headingId}-id`}>
+      <h2 id={headingId} className="audit-heading name">
+        {auditHeading(event, names)}
+      </h2>
       <div className="audit-meta">
-        <span id={headingId} className="audit-action">
-          {event.action}
-        </span>
         <span>
           <span className="muted">on </span>
           <Target target={event.target} />
@@ -59,10 +65,6 @@ export function AuditEntry({
             <TenantLink tenantId={event.tenantId} tenantName={tenantName} />
           </span>
         ) : null}
-        <span>
-          <span className="muted">by </span>
-          <span className="name">{actorLabel(event.actor)}</span>
-        </span>
         <time dateTime={event.at} className="muted">
           {formatDateTime(event.at)}
         </time>
@@ -70,7 +72,12 @@ export function AuditEntry({
           #{event.id}
         </span>
         {event.revertOf ? <span className="badge">reverts #{event.revertOf}</span> : null}
-        {canRevert && event.revertible ? (
+        {reverted ? (
+          <span className="badge badge-reverted" data-testid="audit-reverted">
+            reverted{event.revertedBy ? ` by #${event.revertedBy}` : ""}
+          </span>
+        ) : null}
+        {canRevert && event.revertible && !reverted ? (
           <span className="audit-revert">
             <RevertButton
               event={event}
@@ -80,8 +87,17 @@ export function AuditEntry({
           </span>
         ) : null}
       </div>
-      <p className="audit-sentence name">{auditSentence(event, { tenant: tenantName })}</p>
-      {revert.isSuccess ? (
+      <p className="audit-sentence name">{auditSentence(event, names)}</p>
+      {fieldChanges.length > 0 ? (
+        <ul className="audit-changes" aria-label="What changed">
+          {fieldChanges.map((line) => (
+            <li key={line} className="name">
+              {line}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {revert.isSuccess && !revert.isPending ? (
         <p className="notice notice-ok" role="status">
           Reverted. The revert is recorded as change #{revert.data.id}.
         </p>
@@ -93,8 +109,8 @@ export function AuditEntry({
       ) : null}
       {event.before !== null || event.after !== null ? (
         <details className="audit-details">
-          <summary>Before and after</summary>
-          <JsonDiff before={event.before} after={event.after} />
+          <summary>Raw JSON, before and after</summary>
+          <JsonDiff before={rawView(event.before)} after={rawView(event.after)} />
         </details>
       ) : null}
     </article>

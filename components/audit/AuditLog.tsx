@@ -13,6 +13,7 @@ import { useIsAdmin } from "@/components/api/useSession";
 import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
 import { AUDIT_PAGE_MAX } from "@/lib/common/fieldLimits";
 import { auditCsv } from "./auditCsv";
+import { DAY_PLACEHOLDER, dayText, isoDayOf } from "@/components/format/dateInput";
 import { ACTION_CHOICES, apiFilters, filtersFrom, pageQuery, type AuditFilters } from "./auditFilters";
 import { AuditEntry } from "./AuditEntry";
 import { AUDIT_PAGE_SIZE, type AuditEvent } from "./auditTypes";
@@ -23,6 +24,54 @@ interface TenantSummary {
 }
 
 const MAX_EXPORT = 10_000;
+
+/**
+ * A day typed as "27 Nov 2026" (dateInput.ts): applied as soon as it reads as a day, cleared when
+ * emptied; an unreadable one is marked and not applied. The URL keeps the ISO day.
+ */
+function DayInput({
+  id,
+  day,
+  onDay,
+}: {
+  id: string;
+  day: string | undefined;
+  onDay: (day: string | undefined) => void;
+}) {
+  const [text, setText] = useState(() => (day ? dayText(day) : ""));
+  const [shownDay, setShownDay] = useState(day);
+  if (day !== shownDay) {
+    setShownDay(day);
+    if (day !== (text.trim() === "" ? undefined : isoDayOf(text))) setText(day ? dayText(day) : "");
+  }
+  const bad = text.trim() !== "" && isoDayOf(text) === null;
+  return (
+    <>
+      <input
+        id={id}
+        value={text}
+        placeholder={DAY_PLACEHOLDER}
+        autoComplete="off"
+        aria-invalid={bad || undefined}
+        aria-describedby={bad ? `${id}-error` : undefined}
+        onChange={(e) => {
+          const next = e.target.value;
+          setText(next);
+          if (next.trim() === "") onDay(undefined);
+          else {
+            const iso = isoDayOf(next);
+            if (iso !== null) onDay(iso);
+          }
+        }}
+      />
+      {bad ? (
+        <p className="field-error" id={`${id}-error`}>
+          Write a day such as {DAY_PLACEHOLDER}.
+        </p>
+      ) : null}
+    </>
+  );
+}
 
 async function fetchAll(filters: AuditFilters): Promise<AuditEvent[]> {
   const out: AuditEvent[] = [];
@@ -160,21 +209,11 @@ export default function AuditLog() {
         </div>
         <div className="field">
           <label htmlFor="audit-from">From</label>
-          <input
-            id="audit-from"
-            type="date"
-            value={filters.from ?? ""}
-            onChange={(e) => set({ from: e.target.value || undefined })}
-          />
+          <DayInput id="audit-from" day={filters.from} onDay={(from) => set({ from })} />
         </div>
         <div className="field">
           <label htmlFor="audit-to">To</label>
-          <input
-            id="audit-to"
-            type="date"
-            value={filters.to ?? ""}
-            onChange={(e) => set({ to: e.target.value || undefined })}
-          />
+          <DayInput id="audit-to" day={filters.to} onDay={(to) => set({ to })} />
         </div>
         {filtered ? (
           <button type="button" className="button-quiet" onClick={() => router.push("/audit")}>

@@ -8,7 +8,7 @@ import { formatClock } from "@/components/format/dateFormat";
 import { ChartCard } from "./ChartCard";
 import { formatCount, formatPct } from "./chartFormat";
 import { DataTable } from "./DataTable";
-import { KeyLink, RefusedCount, RuleLink, TenantLink } from "./entityLinks";
+import { CallerLink, KeyLink, RefusedCount, RuleLink, TenantLink } from "./entityLinks";
 import { LiveQueryBody } from "./LiveQueryBody";
 import { rangeWords } from "./timeRange";
 import { useHotKeys, type HotKeys } from "./useMonitoring";
@@ -20,7 +20,7 @@ const KIND_LABEL: Record<HotCaller["kind"], string> = { key: "key", jwt: "JWT su
 
 /**
  * The caller, labelled by its kind: a key links to its page; a JWT subject (or its hash, when it
- * was long or not plain) and an address are text.
+ * was long or not plain) and an address link to the caller page (its history by rule).
  */
 function CallerCells({ row, withTenant }: { row: HotCaller; withTenant: boolean }) {
   const hashed = row.kind === "jwt" && row.caller.startsWith("#");
@@ -30,7 +30,9 @@ function CallerCells({ row, withTenant }: { row: HotCaller; withTenant: boolean 
         {row.kind === "key" ? (
           <KeyLink keyId={row.keyId} keyName={row.keyName} />
         ) : (
-          <code className="name">{hashed ? `hash ${row.caller.slice(1)}` : row.caller}</code>
+          <CallerLink tenantId={row.tenantId} member={row.keyId}>
+            <code className="name">{hashed ? `hash ${row.caller.slice(1)}` : row.caller}</code>
+          </CallerLink>
         )}
         <span className="muted"> · {KIND_LABEL[row.kind]}</span>
       </td>

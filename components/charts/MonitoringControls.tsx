@@ -5,7 +5,8 @@
  * updates so what is on screen can be read; with a line saying what is shown.
  */
 import { useState, type FormEvent } from "react";
-import { formatClock, toLocalInput } from "@/components/format/dateFormat";
+import { formatClock, formatDateTime } from "@/components/format/dateFormat";
+import { DATE_TIME_PLACEHOLDER, parseDateText } from "@/components/format/dateInput";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { TextField } from "@/components/shell/TextField";
 import { RangePicker } from "./RangePicker";
@@ -19,16 +20,19 @@ function CustomRangeForm({ range, onApply }: { range: TimeRange; onApply: (range
       ? { fromMs: now - PRESETS.find((p) => p.value === range.preset)!.spanMs, toMs: now }
       : range;
   });
-  const [from, setFrom] = useState(() => toLocalInput(initial.fromMs));
-  const [to, setTo] = useState(() => toLocalInput(initial.toMs));
+  const [from, setFrom] = useState(() => formatDateTime(initial.fromMs));
+  const [to, setTo] = useState(() => formatDateTime(initial.toMs));
   const [problem, setProblem] = useState<string | null>(null);
 
   function apply(event: FormEvent) {
     event.preventDefault();
-    const fromMs = from ? new Date(from).getTime() : Number.NaN;
-    const toMs = to ? new Date(to).getTime() : Number.NaN;
+    const fromMs = parseDateText(from, true) ?? Number.NaN;
+    const toMs = parseDateText(to, true) ?? Number.NaN;
     const nowMs = Date.now();
-    const found = customRangeProblem(fromMs, Math.min(toMs, nowMs), nowMs);
+    const unreadable = [from, to].some((text, i) => text.trim() !== "" && Number.isNaN([fromMs, toMs][i]));
+    const found = unreadable
+      ? `Write dates such as ${DATE_TIME_PLACEHOLDER}.`
+      : customRangeProblem(fromMs, Math.min(toMs, nowMs), nowMs);
     setProblem(found);
     if (!found) onApply({ fromMs, toMs: Math.min(toMs, nowMs) });
   }
@@ -40,11 +44,19 @@ function CustomRangeForm({ range, onApply }: { range: TimeRange; onApply: (range
         <TextField
           id="range-from"
           label="From (your local time)"
-          type="datetime-local"
           value={from}
+          placeholder={DATE_TIME_PLACEHOLDER}
+          autoComplete="off"
           onChange={(e) => setFrom(e.target.value)}
         />
-        <TextField id="range-to" label="To" type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} />
+        <TextField
+          id="range-to"
+          label="To"
+          value={to}
+          placeholder={DATE_TIME_PLACEHOLDER}
+          autoComplete="off"
+          onChange={(e) => setTo(e.target.value)}
+        />
         <div className="form-actions">
           <SubmitButton pending={false} pendingLabel="">
             Show range

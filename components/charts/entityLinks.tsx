@@ -4,6 +4,8 @@
  * link; names are always React text.
  */
 import Link from "next/link";
+import type { ReactNode } from "react";
+import { callerHref } from "@/components/callers/callerPath";
 import { ID_PATTERN as ID } from "@/lib/common/apiKeyFormat";
 
 export function KeyLink({ keyId, keyName }: { keyId: string; keyName: string | null }) {
@@ -20,6 +22,12 @@ export function KeyLink({ keyId, keyName }: { keyId: string; keyName: string | n
       {keyName === null ? <span className="muted"> (revoked)</span> : null}
     </>
   );
+}
+
+/** A JWT subject's or anonymous address's caller page (components/callers/CallerPage.tsx), in a real tenant. */
+export function CallerLink({ tenantId, member, children }: { tenantId: string; member: string; children: ReactNode }) {
+  if (!ID.test(tenantId)) return <>{children}</>;
+  return <Link href={callerHref(tenantId, member)}>{children}</Link>;
 }
 
 export function TenantLink({ tenantId, tenantName }: { tenantId: string; tenantName: string | null }) {

@@ -6,6 +6,7 @@
  * Answer types come from the query modules themselves, so a change there is a compile error here.
  */
 import { keepPreviousData, useQuery, type UseQueryResult } from "@tanstack/react-query";
+import type { CallerHistory } from "@/lib/monitoring/query/callerHistoryQuery";
 import type { HotKeys } from "@/lib/monitoring/query/hotKeysQuery";
 import type { HotDescriptors } from "@/lib/monitoring/query/hotDescriptorsQuery";
 import type { LimitedNow } from "@/lib/monitoring/query/limitedNowQuery";
@@ -17,7 +18,7 @@ import { apiGet, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/components
 import { rangeQuery } from "./timeRange";
 import type { MonitoringView } from "./useMonitoringView";
 
-export type { HotDescriptors, HotKeys, NearLimit, RefusalRates, TrafficSeries };
+export type { CallerHistory, HotDescriptors, HotKeys, NearLimit, RefusalRates, TrafficSeries };
 
 type Params = Record<string, string | number | undefined>;
 
@@ -49,6 +50,11 @@ export function useHotDescriptors({ view, ...params }: { tenantId?: string; limi
     { limit: 20, ...params, ...rangeQuery(view.range) },
     view.paused,
   );
+}
+
+/** One caller's requests and refusals per minute (per hour past 1 h), by rule: the key and caller pages. */
+export function useCallerHistory({ view, ...params }: { tenantId: string; caller: string; view: MonitoringView }) {
+  return useMonitoring<CallerHistory>("caller", { ...params, ...rangeQuery(view.range) }, view.paused);
 }
 
 /** Who was refused in the last minute (no range: always the last minute). */

@@ -8,7 +8,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { apiSend, ApiError } from "@/components/api/apiClient";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
-import { toLocalInput } from "@/components/format/dateFormat";
+import { formatDateTime } from "@/components/format/dateFormat";
+import { DATE_TIME_PLACEHOLDER, parseDateText } from "@/components/format/dateInput";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
 import { keyExpirySchema } from "@/lib/policy/keys/keyExpiry";
@@ -25,14 +26,14 @@ export function KeyExpiryForm({
   expiresAt: string | null;
 }) {
   const queryClient = useQueryClient();
-  const [value, setValue] = useState(() => toLocalInput(expiresAt));
+  const [value, setValue] = useState(() => (expiresAt ? formatDateTime(expiresAt) : ""));
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
 
   const save = useMutation({
     mutationFn: (input: { expiresAt: string | null }) => apiSend<KeyView>("PATCH", keyPath(keyId), input),
     onSuccess: (key) => {
-      setValue(toLocalInput(key.expiresAt));
+      setValue(key.expiresAt ? formatDateTime(key.expiresAt) : "");
       void queryClient.invalidateQueries({ queryKey: ["key", keyId] });
       void queryClient.invalidateQueries({ queryKey: ["tenant", tenantId] });
     },
@@ -53,14 +54,27 @@ export function KeyExpiryForm({
     save.mutate({ expiresAt: expires });
   }
 
+  /** The typed instant checked with the route's schema: an ISO string to send, or null (the error is shown). */
+  function checked(text: string): string | null {
+    if (text.trim() === "") {
+      setFieldError("Choose a date and time, or use Never expires.");
+      return null;
+    }
+    const at = parseDateText(text, true);
+    if (at === null) {
+      setFieldError(`Write a date and time such as ${DATE_TIME_PLACEHOLDER}.`);
+      return null;
+    }
+    const iso = new Date(at).toISOString();
+    const parsed = keyExpirySchema.safeParse({ expiresAt: iso });
+    setFieldError(parsed.success ? null : (parsed.error.issues[0]?.message ?? "expiresAt is invalid"));
+    return parsed.success ? iso : null;
+  }
+
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (value === "") {
-      setFieldError("Choose a date and time, or use Never expires.");
-      return;
-    }
-    const at = new Date(value);
-    send(Number.isNaN(at.getTime()) ? value : at.toISOString());
+    const iso = checked(value);
+    if (iso !== null) send(iso);
   }
 
   return (
@@ -70,11 +84,15 @@ export function KeyExpiryForm({
         <TextField
           id="key-expires-at"
           label="Expires at (your local time)"
-          type="datetime-local"
           value={value}
+          placeholder={DATE_TIME_PLACEHOLDER}
+          autoComplete="off"
           onChange={(e) => {
             setValue(e.target.value);
             setFieldError(null);
+          }}
+          onBlur={() => {
+            if (value.trim() !== "") checked(value);
           }}
           error={fieldError}
           hint="From this instant every request with the key is refused (401) on every instance. A time in the past expires it now."

@@ -1,6 +1,7 @@
 "use client";
 /**
- * `/keys/[keyId]`: the key, its tier (editable), its effective rules (tenant rules, its tier's and
+ * `/keys/[keyId]`: the key, its tier (editable), its traffic and refusals by rule over time with
+ * change markers and the rate now (CallerHistoryChart), its remaining quota, its effective rules (tenant rules, its tier's and
  * its overrides told apart, each with "Override" for admins: EffectiveRulesCard), the
  * overrides editor, its remaining quota and its recent decisions, all live. A revoked key is
  * marked as such and offers no editing.
@@ -10,6 +11,7 @@ import { useIsAdmin } from "@/components/api/useSession";
 import { RuleEditor } from "@/components/rules/RuleEditor";
 import { ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "@/components/format/dateFormat";
+import { CallerHistoryChart } from "@/components/charts/CallerHistoryChart";
 import { EffectiveRulesCard } from "./EffectiveRulesCard";
 import { KeyQuotaCard } from "./KeyQuotaCard";
 import { KeyExpiryForm } from "./KeyExpiryForm";
@@ -99,6 +101,8 @@ export default function KeyPage({ keyId }: { keyId: string }) {
             </>
           ) : null}
         </section>
+        <CallerHistoryChart tenantId={k.tenantId} caller={k.id} />
+        {revoked ? null : <KeyQuotaCard keyId={k.id} reset={isAdmin ? { keyName: k.name } : undefined} />}
         <EffectiveRulesCard details={k} canEdit={isAdmin && !revoked} />
         <RuleEditor
           owner={{ kind: "key", keyId: k.id }}
@@ -108,7 +112,6 @@ export default function KeyPage({ keyId }: { keyId: string }) {
           readOnlyReason={revoked ? "A revoked key's overrides cannot be edited." : undefined}
           gatewayUpstream={Boolean(tenant.data?.upstream)}
         />
-        {revoked ? null : <KeyQuotaCard keyId={k.id} reset={isAdmin ? { keyName: k.name } : undefined} />}
         <RecentDecisionsCard keyId={k.id} />
       </div>
     </>

@@ -145,8 +145,8 @@ export function RuleFieldset({
         />
         <RuleTextField
           id={id("window")}
-          label="Window"
-          hint={DURATION_HELP}
+          label={guide.usesBurst ? "Refill period" : "Window"}
+          hint={guide.usesBurst ? `The time in which Limit units refill: ${DURATION_HELP}` : DURATION_HELP}
           error={errors.windowMs}
           value={draft.window}
           onChange={(window) => onChange({ window })}

@@ -65,6 +65,9 @@ export function RuleListForm({
   }
 
   useEffect(() => {
+    // Errors shown while a field is being typed in (checked as typed) leave the focus there.
+    const active = document.activeElement;
+    if (active && formRef.current?.contains(active) && active.matches("input, select, textarea")) return;
     if (hasErrors(errors)) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [errors]);
 

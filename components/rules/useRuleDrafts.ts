@@ -2,8 +2,9 @@
 /**
  * A rule list being edited, without any notion of where it goes: the drafts, their per-field
  * errors, and the checks of the owner's schema (the one its PUT route runs). Used by the rule
- * editor (which saves the list) and by the simulator (which replays it). Once a check failed,
- * errors follow the typing, so a fixed field clears at once. A server's 422 is placed on the
+ * editor (which saves the list) and by the simulator (which replays it). The schema runs at every
+ * change: a field's message shows as soon as that field is changed (liveErrors.ts) and clears
+ * once it is fixed; after a Save (a check) every message shows. A server's 422 is placed on the
  * drafts it was computed for with `showServerErrors`.
  */
 import { useState } from "react";
@@ -12,6 +13,7 @@ import { ApiError } from "@/components/api/apiClient";
 import type { Rule, RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { draftFromRule, type RuleDraft } from "./ruleDraft";
 import { NO_ERRORS, placeFieldErrors, validateBody, validateDrafts, type EditorErrors } from "./ruleErrors";
+import { touchedErrors, touchFields, type Touched } from "./liveErrors";
 import { ruleListSchemaFor, type RuleOwner } from "./ruleOwner";
 
 export interface RuleDrafts {
@@ -37,6 +39,7 @@ export function useRuleDrafts(owner: RuleOwner, initial: Rule[] | null = null): 
   const [drafts, setDrafts] = useState<RuleDraft[] | null>(() => initial?.map(draftFromRule) ?? null);
   const [errors, setErrors] = useState<EditorErrors>(NO_ERRORS);
   const [attempted, setAttempted] = useState(false);
+  const [touched, setTouched] = useState<Touched>({});
 
   function checkBody<B>(schema: ZodType, toBody: (rules: RuleInput[]) => B): B | null {
     if (!drafts) return null;
@@ -53,13 +56,14 @@ export function useRuleDrafts(owner: RuleOwner, initial: Rule[] | null = null): 
       setDrafts(rules === null ? null : rules.map(draftFromRule));
       setErrors(NO_ERRORS);
       setAttempted(false);
+      setTouched({});
     },
     update(next) {
+      const nowTouched = touchFields(touched, drafts ?? [], next);
       setDrafts(next);
-      if (attempted) {
-        const result = validateDrafts(owner, next);
-        setErrors(result.ok ? NO_ERRORS : result.errors);
-      }
+      setTouched(nowTouched);
+      const result = validateDrafts(owner, next);
+      setErrors(result.ok ? NO_ERRORS : attempted ? result.errors : touchedErrors(result.errors, nowTouched));
     },
     check: () => checkBody(ruleListSchemaFor(owner), (rules) => rules),
     checkBody,

@@ -149,6 +149,15 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
       DELETE: NOT_ALLOWED,
     },
   },
+  "api/admin/monitoring/caller": {
+    methods: {
+      GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}&caller=${fx.keyId}&range=1h`, status: 200 })),
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
   "api/admin/monitoring/upstream": {
     methods: {
       GET: read((fx) => ({ query: `?tenantId=${fx.tenantId}`, status: 200 })),

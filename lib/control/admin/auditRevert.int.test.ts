@@ -56,8 +56,8 @@ describe("POST /api/admin/audit/{auditId}/revert: rules", () => {
     expect(enforcedFor(k.id)).toEqual([["per-key", 5]]);
 
     const [newest] = await auditOf(tenantId);
-    // The list adds the name of a key target (none here: the target is the tenant).
-    expect(newest).toEqual({ ...res.body, targetName: null });
+    // The list adds the name of a key target (none here: the target is the tenant) and who reverted.
+    expect(newest).toEqual({ ...res.body, targetName: null, revertedBy: null });
     expect(newest.at).toEqual(expect.any(String));
   });
 
@@ -72,11 +72,21 @@ describe("POST /api/admin/audit/{auditId}/revert: rules", () => {
     const again = await revertOf(change.id);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ before: [], after: a, revertOf: change.id });
+    // The list marks the change as reverted by its latest revert still in force.
+    const listed = (await auditOf(tenantId)).find((e: { id: string }) => e.id === change.id);
+    expect(listed?.revertedBy).toBe(again.body.id);
     expect(await getTenantRules(tenantId)).toEqual(a);
     const undo = await revertOf(first.body.id);
     expect(undo.status).toBe(200);
     expect(undo.body).toMatchObject({ action: "rules.replace.revert", revertOf: first.body.id, before: a, after: b });
     expect(await getTenantRules(tenantId)).toEqual(b);
+    // Undoing the first revert leaves the second in force: still marked, by the second.
+    const marked = (await auditOf(tenantId)).find((e: { id: string }) => e.id === change.id);
+    expect(marked?.revertedBy).toBe(again.body.id);
+    // The first revert, undone, is no longer marked as in force for anything; it is itself reverted.
+    expect((await auditOf(tenantId)).find((e: { id: string }) => e.id === first.body.id)?.revertedBy).toBe(
+      undo.body.id,
+    );
   });
 
   it("a key's overrides: restored through the key rule schema; 409 once the key is revoked", async () => {

@@ -35,6 +35,7 @@ import {
   type TrafficQuery,
 } from "./monitoringSchemas";
 import { upstreamHealthQuerySchema, type UpstreamHealthQuery } from "./upstreamHealthQuery";
+import { callerHistoryQuerySchema, type CallerHistoryQuery } from "./callerHistoryQuery";
 
 export const RANGE_PRESETS = {
   "1m": { rangeMs: MINUTE_MS, stepMs: 5 * SECOND_MS },
@@ -75,6 +76,11 @@ export const trafficParamsSchema = seriesParamsSchema
   .strict()
   .omit({ limit: true });
 export const listParamsSchema = z.object(windowParams).strict();
+/** One caller's history: `tenantId` and `caller` (a key id, `~subject` or `@address`) required, no `limit`. */
+export const callerHistoryParamsSchema = z
+  .object({ ...windowParams, caller: z.string().min(1, "caller must not be empty").max(80, "caller is too long") })
+  .omit({ limit: true })
+  .strict();
 export const limitedParamsSchema = z.object({ tenantId: windowParams.tenantId, limit: windowParams.limit }).strict();
 export const decisionsParamsSchema = z.object({ limit: number("limit").optional() }).strict();
 
@@ -186,4 +192,15 @@ export function upstreamHealthInput(params: URLSearchParams, nowMs: number): Ups
   if (p.limit !== undefined) throw invalid({ limit: ["limit is not a parameter of this query"] });
   const { fromMs, toMs } = timeWindow(p, nowMs);
   return validated(upstreamHealthQuerySchema, { tenantId: p.tenantId, fromMs, toMs });
+}
+
+/**
+ * `GET /api/admin/monitoring/caller?tenantId=&caller=&range=|from=&to=`: one caller's requests and
+ * refusals per minute (per hour over 1 h), by rule (lib/monitoring/query/callerHistoryQuery.ts).
+ */
+export function callerHistoryInput(params: URLSearchParams, nowMs: number): CallerHistoryQuery {
+  const p = parseParams(callerHistoryParamsSchema, params);
+  if (p.tenantId === undefined) throw invalid({ tenantId: ["tenantId is required"] });
+  const { fromMs, toMs } = timeWindow(p, nowMs);
+  return validated(callerHistoryQuerySchema, { tenantId: p.tenantId, caller: p.caller, fromMs, toMs });
 }

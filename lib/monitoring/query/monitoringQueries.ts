@@ -6,6 +6,7 @@
  * schema (lib/monitoring/query/monitoringSchemas.ts; a bad input is a 422 AppError) and answers 503
  * (AppError `limiter_unavailable`) when Redis cannot answer within `timeoutMs`.
  */
+import { callerHistory, type CallerHistory, type CallerHistoryQuery } from "./callerHistoryQuery";
 import { hotDescriptors, type HotDescriptors } from "./hotDescriptorsQuery";
 import { hotKeys, type HotKeys } from "./hotKeysQuery";
 import type { MonitoringDirectory } from "./monitoringDirectory";
@@ -38,6 +39,8 @@ export interface MonitoringQueries {
   recentDecisions(query: RecentDecisionsQuery): Promise<RecentDecisions>;
   /** A tenant's upstream answers: status classes, 502/504, latency percentiles. */
   upstreamHealth(query: UpstreamHealthQuery): Promise<UpstreamHealth>;
+  /** One caller's requests and refusals over time, by rule (the key and caller pages). */
+  callerHistory(query: CallerHistoryQuery): Promise<CallerHistory>;
 }
 
 export function monitoringQueries(deps: MonitoringReadDeps, live?: LiveRules): MonitoringQueries {
@@ -51,5 +54,6 @@ export function monitoringQueries(deps: MonitoringReadDeps, live?: LiveRules): M
     limitedNow: (query) => limitedNow(deps, live, query),
     recentDecisions: (query) => recentDecisions(deps, query),
     upstreamHealth: (query) => upstreamHealth(deps, query),
+    callerHistory: (query) => callerHistory(deps, query),
   };
 }

@@ -28,5 +28,9 @@ export const auditEventSchema = z.object({
     .nullable()
     .optional()
     .meta({ description: "The name of the key a `key:<id>` target names (the list only; null when unknown)." }),
+  revertedBy: z.string().nullable().optional().meta({
+    description:
+      "The id of the revert that undid this change and is itself still in force, or null (the list only). The dashboard marks such a change reverted and offers no Revert on it.",
+  }),
 });
 export type AuditEventView = z.infer<typeof auditEventSchema>;

@@ -153,8 +153,36 @@ export async function listAudit(query: AuditQuery): Promise<AuditEventView[]> {
       ? await getDb().apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, name: true } })
       : [];
   const keyName = new Map(keys.map((k) => [k.id, k.name]));
+  const revertedBy = await liveReverts(rows.map((r) => r.id));
   return rows.map((row) => ({
     ...auditView(row),
     targetName: row.target.startsWith("key:") ? (keyName.get(row.target.slice(4)) ?? null) : null,
+    revertedBy: revertedBy.get(row.id.toString()) ?? null,
   }));
+}
+
+/**
+ * For each event id, its latest revert that is not reverted in turn (a revert of a revert puts the
+ * change back in force). Two reads, whatever the page size.
+ */
+async function liveReverts(ids: bigint[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (ids.length === 0) return out;
+  const reverts = await getDb().auditEvent.findMany({
+    where: { revertOf: { in: ids } },
+    select: { id: true, revertOf: true },
+    orderBy: { id: "asc" },
+  });
+  if (reverts.length === 0) return out;
+  const undone = await getDb().auditEvent.findMany({
+    where: { revertOf: { in: reverts.map((r) => r.id) } },
+    select: { revertOf: true },
+  });
+  const undoneIds = new Set(undone.map((u) => u.revertOf!.toString()));
+  for (const r of reverts) {
+    const of = r.revertOf!.toString();
+    if (undoneIds.has(r.id.toString())) out.delete(of);
+    else out.set(of, r.id.toString());
+  }
+  return out;
 }

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import {
+  callerHistoryParamsSchema,
   limitedParamsSchema,
   listParamsSchema,
   seriesParamsSchema,
@@ -64,6 +65,14 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       "A tenant's upstream health (tenantId required)",
       listParamsSchema,
       "The answers the tenant's clients got through the gateway: `byStatus` (2xx, 3xx, 4xx, 5xx, and 502 unreachable / 504 timed out apart), `answers`, and `latency` p50/p90/p99 to the answer's status (upper bounds of histogram buckets, ms; null past `slowerThanMs`).",
+    ),
+  },
+  "/api/admin/monitoring/caller": {
+    get: monitoring(
+      "getCallerHistory",
+      "One caller's requests and refusals over time, by rule (tenantId and caller required)",
+      callerHistoryParamsSchema,
+      "`caller` is a key id, `~<JWT subject id>` or `@<address>` as the hot callers name it. `points`: per minute (per hour past 1 h) the caller's `requests`, `refused` and `byRule` (refusals per rule ref; a request refused by two rules counts under each); `rules` names every rule that refused it, most first; `current` is the last complete minute.",
     ),
   },
   "/api/admin/monitoring/near-limit": {
