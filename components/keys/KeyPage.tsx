@@ -12,6 +12,7 @@ import { ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { EffectiveRulesCard } from "./EffectiveRulesCard";
 import { KeyQuotaCard } from "./KeyQuotaCard";
+import { KeyGrantsCard } from "./KeyGrantsCard";
 import { KeyExpiryForm } from "./KeyExpiryForm";
 import { KeyTierForm } from "./KeyTierForm";
 import { ExpiredBadge, hasExpired, RevokedBadge } from "./KeysCard";
@@ -109,6 +110,7 @@ export default function KeyPage({ keyId }: { keyId: string }) {
           gatewayUpstream={Boolean(tenant.data?.upstream)}
         />
         {revoked ? null : <KeyQuotaCard keyId={k.id} reset={isAdmin ? { keyName: k.name } : undefined} />}
+        {revoked ? null : <KeyGrantsCard keyId={k.id} canEdit={isAdmin} />}
         <RecentDecisionsCard keyId={k.id} />
       </div>
     </>
