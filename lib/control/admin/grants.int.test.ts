@@ -22,6 +22,7 @@ const routes = await loadRoutes(
   "tokens",
   "auditRevert",
   "audit",
+  "keyQuota",
 );
 const { AccessCache } = await import("@/lib/policy/compiled/accessCache");
 const { prismaAccessLoader } = await import("@/lib/policy/compiled/accessLoader");
@@ -97,6 +98,12 @@ describe("grants", () => {
     await reload(tenantId);
     expect([await call(1, tenantId, keyId), await call(0, tenantId, keyId)]).toEqual([true, false]);
 
+    // The key page's remaining quota peeks the raised limit: 3 + 2 + 1, all used.
+    const quota = await admin(routes.keyQuota, "GET", `/keys/${keyId}/quota`, { keyId });
+    expect(quota.body.rules.find((r: { name: string }) => r.name === "per-key")).toMatchObject({
+      limit: 6,
+      remaining: 0,
+    });
     const list = await admin(routes.keyGrants, "GET", `/keys/${keyId}/grants`, { keyId });
     expect(list.status).toBe(200);
     expect(list.body.map((g: { units: number }) => g.units).sort()).toEqual([1, 2]);
