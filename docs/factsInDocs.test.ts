@@ -51,7 +51,7 @@ const STATEMENTS: Record<string, string[]> = {
     `| \`${RULE_NAME_PATTERN.source}\` | required |`,
     `| 1-${ATTRIBUTE_NAME_MAX} characters; not`,
     `| integer 1 .. ${n(MAX_UNITS)} (\`sliding_log\`: at most ${n(MAX_SLIDING_LOG_LIMIT)}) | required |`,
-    `| integer ${n(MIN_WINDOW_MS)} .. ${n(MAX_WINDOW_MS)} (${MAX_WINDOW_DAYS} days) | required |`,
+    `| integer ${n(MIN_WINDOW_MS)} .. ${n(MAX_WINDOW_MS)} (${MAX_WINDOW_DAYS} days) | required, unless \`period\` is set (then absent) |`,
     `| integer 1 .. ${n(MAX_UNITS)} | \`limit\` |`,
     `| integer 0 .. ${n(MAX_UNITS)} | 1 |`,
     `at most ${PATH_GLOB_MAX} characters and ${MAX_GLOB_WILDCARDS} wildcards`,

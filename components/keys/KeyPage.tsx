@@ -14,6 +14,7 @@ import { formatDateTime } from "@/components/format/dateFormat";
 import { CallerHistoryChart } from "@/components/charts/CallerHistoryChart";
 import { EffectiveRulesCard } from "./EffectiveRulesCard";
 import { KeyQuotaCard } from "./KeyQuotaCard";
+import { KeyGrantsCard } from "./KeyGrantsCard";
 import { KeyExpiryForm } from "./KeyExpiryForm";
 import { KeyTierForm } from "./KeyTierForm";
 import { ExpiredBadge, hasExpired, RevokedBadge } from "./KeysCard";
@@ -103,6 +104,7 @@ export default function KeyPage({ keyId }: { keyId: string }) {
         </section>
         <CallerHistoryChart tenantId={k.tenantId} caller={k.id} />
         {revoked ? null : <KeyQuotaCard keyId={k.id} reset={isAdmin ? { keyName: k.name } : undefined} />}
+        {revoked ? null : <KeyGrantsCard keyId={k.id} canEdit={isAdmin} />}
         <EffectiveRulesCard details={k} canEdit={isAdmin && !revoked} />
         <RuleEditor
           owner={{ kind: "key", keyId: k.id }}

@@ -11,7 +11,7 @@ import { apiSend } from "@/components/api/apiClient";
 import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
-import { DURATION_HELP, formatLimit, parseDuration } from "@/components/rules/duration";
+import { DURATION_HELP, formatLimit, parseDuration, perWindow } from "@/components/rules/duration";
 import { plainMessage } from "@/components/rules/plainErrors";
 import { ownerQueryPrefix, rulesPath, rulesQueryKey, type RuleOwner } from "@/components/rules/ruleOwner";
 import { keyRulesSchema } from "@/lib/control/admin/schemas";
@@ -47,9 +47,7 @@ export function OverrideRuleForm({
       void queryClient.invalidateQueries({ queryKey: ownerQueryPrefix(owner) });
       const now = saved.find((r) => r.name === rule.name);
       onSaved(
-        now
-          ? `${rule.name} is now ${formatLimit(now.limit, now.windowMs)} for this key, in force on every instance.`
-          : "Saved.",
+        now ? `${rule.name} is now ${formatLimit(now.limit, now)} for this key, in force on every instance.` : "Saved.",
       );
     },
     onError: (error) => setFormError(errorMessage(error)),
@@ -59,7 +57,7 @@ export function OverrideRuleForm({
     event.preventDefault();
     setFormError(null);
     const limit = /^\d+$/.test(draft.limit.trim()) ? Number(draft.limit.trim()) : NaN;
-    const windowMs = parseDuration(draft.window);
+    const windowMs = rule.period ? undefined : parseDuration(draft.window);
     const next: { limit?: string; window?: string } = {};
     if (!Number.isFinite(limit)) next.limit = "Limit must be a whole number";
     if (windowMs === null) next.window = `Window: write ${DURATION_HELP}`;
@@ -67,7 +65,7 @@ export function OverrideRuleForm({
       setErrors(next);
       return;
     }
-    const list = withOverride(overrides, rule, limit, windowMs!);
+    const list = withOverride(overrides, rule, limit, windowMs ?? undefined);
     const parsed = keyRulesSchema.safeParse(list);
     if (!parsed.success) {
       const at = list.findIndex((r) => r.name === rule.name);
@@ -103,14 +101,18 @@ export function OverrideRuleForm({
           onChange={(e) => setDraft({ ...draft, limit: e.target.value })}
           error={errors.limit}
         />
-        <TextField
-          id={`${id}-window`}
-          label={rule.algorithm === "token_bucket" || rule.algorithm === "gcra" ? "Refill period" : "Window"}
-          value={draft.window}
-          onChange={(e) => setDraft({ ...draft, window: e.target.value })}
-          error={errors.window}
-          hint={DURATION_HELP}
-        />
+        {rule.period ? (
+          <p className="muted">Counted per {perWindow(rule).replace("per ", "")}: the period stays as it is.</p>
+        ) : (
+          <TextField
+            id={`${id}-window`}
+            label={rule.algorithm === "token_bucket" || rule.algorithm === "gcra" ? "Refill period" : "Window"}
+            value={draft.window}
+            onChange={(e) => setDraft({ ...draft, window: e.target.value })}
+            error={errors.window}
+            hint={DURATION_HELP}
+          />
+        )}
         <div className="form-actions">
           <SubmitButton pending={save.isPending} pendingLabel="Saving…">
             Save override

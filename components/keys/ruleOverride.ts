@@ -20,7 +20,7 @@ export interface OverrideDraft {
 }
 
 export function overrideDraft(rule: EffectiveRule): OverrideDraft {
-  return { limit: String(rule.limit), window: formatDuration(rule.windowMs) };
+  return { limit: String(rule.limit), window: rule.windowMs === undefined ? "" : formatDuration(rule.windowMs) };
 }
 
 /** The rule as stored: the effective view's `source` is not a rule field (the schema is strict). */
@@ -30,14 +30,18 @@ export function stripSource(rule: EffectiveRule): Rule {
   return copy as Rule;
 }
 
-/** The key's overrides with `rule` overridden at `limit` per `windowMs` (nothing else changes). */
+/**
+ * The key's overrides with `rule` overridden at `limit` per `windowMs` (nothing else changes); a
+ * calendar rule (`period`) keeps its period: `windowMs` undefined.
+ */
 export function withOverride(
   overrides: readonly Rule[],
   rule: EffectiveRule,
   limit: number,
-  windowMs: number,
+  windowMs: number | undefined,
 ): RuleInput[] {
-  const next: RuleInput = { ...stripSource(rule), limit, windowMs };
+  const next: RuleInput =
+    windowMs === undefined || rule.period ? { ...stripSource(rule), limit } : { ...stripSource(rule), limit, windowMs };
   const at = overrides.findIndex((r) => r.name === rule.name);
   return at >= 0 ? overrides.map((r, i) => (i === at ? next : r)) : [...overrides, next];
 }

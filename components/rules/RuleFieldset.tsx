@@ -14,6 +14,14 @@ import { DURATION_HELP } from "./duration";
 import { HTTP_METHODS, type HttpMethod, type RuleDraft } from "./ruleDraft";
 import type { RuleField } from "./ruleFieldLabels";
 import { RuleSelectField, RuleTextField } from "./RuleField";
+
+/** fixed_window's choice between a window and a calendar period (rule field period). */
+const PERIOD_OPTIONS: readonly { value: RuleDraft["period"]; label: string }[] = [
+  { value: "", label: "none (a window)" },
+  { value: "day", label: "day" },
+  { value: "week", label: "week" },
+  { value: "month", label: "month" },
+];
 import { SCOPE_HINT } from "./ruleOwner";
 import styles from "./RuleEditor.module.css";
 
@@ -43,6 +51,7 @@ export function RuleFieldset({
 }) {
   const id = (field: string) => `${draft.draftId}-${field}`;
   const guide = ALGORITHM_GUIDE[draft.algorithm];
+  const calendar = draft.algorithm === "fixed_window" && draft.period !== "";
   // Envoy's calls carry no method, path or response: a descriptor rule has none of those fields.
   const byDescriptor = draft.scope === "descriptor";
 
@@ -143,14 +152,37 @@ export function RuleFieldset({
           value={draft.limit}
           onChange={(limit) => onChange({ limit })}
         />
-        <RuleTextField
-          id={id("window")}
-          label={guide.usesBurst ? "Refill period" : "Window"}
-          hint={guide.usesBurst ? `The time in which Limit units refill: ${DURATION_HELP}` : DURATION_HELP}
-          error={errors.windowMs}
-          value={draft.window}
-          onChange={(window) => onChange({ window })}
-        />
+        {draft.algorithm === "fixed_window" ? (
+          <RuleSelectField
+            id={id("period")}
+            label="Calendar period"
+            hint="count per window, or per calendar day, week (from Monday) or month"
+            error={errors.period}
+            value={draft.period}
+            options={PERIOD_OPTIONS}
+            onChange={(period) => onChange({ period })}
+          />
+        ) : null}
+        {calendar ? (
+          <RuleTextField
+            id={id("timeZone")}
+            label="Time zone"
+            placeholder="UTC"
+            hint="an IANA time zone, e.g. Europe/Berlin (empty: UTC)"
+            error={errors.timeZone}
+            value={draft.timeZone}
+            onChange={(timeZone) => onChange({ timeZone })}
+          />
+        ) : (
+          <RuleTextField
+            id={id("window")}
+            label={guide.usesBurst ? "Refill period" : "Window"}
+            hint={guide.usesBurst ? `The time in which Limit units refill: ${DURATION_HELP}` : DURATION_HELP}
+            error={errors.windowMs}
+            value={draft.window}
+            onChange={(window) => onChange({ window })}
+          />
+        )}
         {guide.usesBurst ? (
           <RuleTextField
             id={id("burst")}

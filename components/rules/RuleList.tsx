@@ -101,7 +101,7 @@ export function RuleList<R extends ListedRule>({
               </td>
               <td>{rule.scope}</td>
               <td>{ALGORITHM_GUIDE[rule.algorithm].title}</td>
-              <td className="num">{formatLimit(rule.limit, rule.windowMs)}</td>
+              <td className="num">{formatLimit(rule.limit, rule)}</td>
               <td className="num">
                 {ALGORITHM_GUIDE[rule.algorithm].usesBurst ? (
                   rule.burst.toLocaleString("en")

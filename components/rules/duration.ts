@@ -49,8 +49,22 @@ export function perDuration(ms: number): string {
  * A limit as every page shows it: "20,000 per min", "10 per s", "5 per 30 s" (one formatter, so the
  * rule list, the editor, its change summary and the audit log agree).
  */
-export function formatLimit(limit: number, windowMs: number): string {
-  return `${limit.toLocaleString("en")} ${perDuration(windowMs)}`;
+export function formatLimit(limit: number, window: number | RuleWindow | undefined): string {
+  return `${limit.toLocaleString("en")} ${perWindow(window)}`;
+}
+
+/** What a rule counts per: a window in ms, or a calendar period in a time zone. */
+export interface RuleWindow {
+  windowMs?: number | undefined;
+  period?: "day" | "week" | "month" | undefined;
+  timeZone?: string | undefined;
+}
+
+/** "per min", or for a calendar rule "per calendar month (Europe/Berlin)", "per calendar day (UTC)". */
+export function perWindow(window: number | RuleWindow | undefined): string {
+  if (typeof window === "number") return perDuration(window);
+  if (window?.period) return `per calendar ${window.period} (${window.timeZone ?? "UTC"})`;
+  return perDuration(window?.windowMs ?? Number.NaN);
 }
 
 export const DURATION_HELP = "a number and a unit: 500 ms, 30 s, 1 min, 2 h, 1 d";

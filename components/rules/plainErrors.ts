@@ -44,7 +44,7 @@ const REWRITES: [RegExp, (m: RegExpExecArray) => string][] = [
 ];
 
 const API_NAME =
-  /^(name|scopeKey|onMissing|scope|algorithm|limit|windowMs|burst|cost|blockMs|methods|path|chargeOn|failMode|mode)\b/;
+  /^(name|scopeKey|onMissing|scope|algorithm|limit|windowMs|period|timeZone|burst|cost|blockMs|methods|path|chargeOn|failMode|mode)\b/;
 const API_LABEL: Record<string, string> = { ...FIELD_LABELS, methods: "Methods", path: "Path" };
 
 export function plainMessage(message: string): string {

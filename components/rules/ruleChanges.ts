@@ -7,7 +7,7 @@
 import type { RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { descriptorText } from "./envoyDescriptor";
-import { formatDuration, formatLimit, perDuration } from "./duration";
+import { formatDuration, formatLimit, perWindow } from "./duration";
 
 /** A rule as far as a change summary needs it: stored rules and parsed drafts both fit. */
 export type ComparableRule = Pick<
@@ -15,6 +15,8 @@ export type ComparableRule = Pick<
   | "name"
   | "limit"
   | "windowMs"
+  | "period"
+  | "timeZone"
   | "algorithm"
   | "burst"
   | "cost"
@@ -29,8 +31,8 @@ export type ComparableRule = Pick<
 const count = (n: number) => n.toLocaleString("en");
 
 function rate(rule: ComparableRule): string {
-  if (!Number.isFinite(rule.limit) || !Number.isFinite(rule.windowMs)) return "an incomplete limit";
-  return formatLimit(rule.limit, rule.windowMs);
+  if (!Number.isFinite(rule.limit) || (!rule.period && !Number.isFinite(rule.windowMs))) return "an incomplete limit";
+  return formatLimit(rule.limit, rule);
 }
 
 function matchText(rule: ComparableRule): string {
@@ -52,10 +54,11 @@ const algorithmName = (rule: ComparableRule) =>
 /** The differences of one rule kept under the same name, in words; empty when nothing changed. */
 function ruleDifferences(before: ComparableRule, after: ComparableRule): string[] {
   const parts: string[] = [];
-  if (before.limit !== after.limit || before.windowMs !== after.windowMs) {
+  const sameWindow = perWindow(before) === perWindow(after);
+  if (before.limit !== after.limit || !sameWindow) {
     parts.push(
-      before.windowMs === after.windowMs && Number.isFinite(after.limit)
-        ? `${count(before.limit)} → ${count(after.limit)} ${perDuration(after.windowMs)}`
+      sameWindow && Number.isFinite(after.limit)
+        ? `${count(before.limit)} → ${count(after.limit)} ${perWindow(after)}`
         : `${rate(before)} → ${rate(after)}`,
     );
   }

@@ -31,8 +31,12 @@ export interface RuleDraft {
   onMissing: OnMissing;
   algorithm: Algorithm;
   limit: string;
-  /** A duration as typed ("1 min"); turned into `windowMs` for the schema. */
+  /** A duration as typed ("1 min"); turned into `windowMs` for the schema (unless `period`). */
   window: string;
+  /** fixed_window: "" counts per `window`; a calendar period counts per day, week or month instead. */
+  period: "" | "day" | "week" | "month";
+  /** With `period`: the IANA time zone as typed ("" for UTC). */
+  timeZone: string;
   burst: string;
   cost: string;
   /** The penalty as a typed duration ("10 min"); "" for none. Turned into `blockMs`. */
@@ -68,6 +72,8 @@ export function emptyDraft(scope: Scope = "key"): RuleDraft {
     algorithm: "sliding_window",
     limit: "",
     window: "1 min",
+    period: "",
+    timeZone: "",
     burst: "",
     cost: "1",
     penalty: "",
@@ -90,7 +96,9 @@ export function draftFromRule(rule: Rule): RuleDraft {
     onMissing: rule.onMissing ?? "skip",
     algorithm: rule.algorithm,
     limit: String(rule.limit),
-    window: formatDuration(rule.windowMs),
+    window: rule.windowMs === undefined ? "1 min" : formatDuration(rule.windowMs),
+    period: rule.period ?? "",
+    timeZone: rule.period && rule.timeZone !== "UTC" ? (rule.timeZone ?? "") : "",
     // The window algorithms store burst = limit; the form shows burst only where it means something.
     burst: ALGORITHM_GUIDE[rule.algorithm].usesBurst ? String(rule.burst) : "",
     cost: String(rule.cost),
@@ -135,7 +143,9 @@ export function draftToInput(draft: RuleDraft): RuleInput {
     ...(byAttribute ? { scopeKey: draft.scopeKey.trim(), onMissing: draft.onMissing } : {}),
     algorithm: draft.algorithm,
     limit: numberOrUndefined(draft.limit) as number,
-    windowMs: durationOrUndefined(draft.window) as number,
+    ...(draft.algorithm === "fixed_window" && draft.period !== ""
+      ? { period: draft.period, ...(draft.timeZone.trim() ? { timeZone: draft.timeZone.trim() } : {}) }
+      : { windowMs: durationOrUndefined(draft.window) as number }),
     burst: usesBurst ? numberOrUndefined(draft.burst) : undefined,
     cost: numberOrUndefined(draft.cost),
     // Empty: the schema's default, no penalty.

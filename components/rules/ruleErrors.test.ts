@@ -277,3 +277,32 @@ describe("a case-insensitive path in the form", () => {
     });
   });
 });
+
+describe("a calendar rule (period, timeZone) in the form", () => {
+  it("round trip keeps the period and its zone; a window typed before is not sent", () => {
+    const rule: Rule = ruleSchema.parse({
+      name: "monthly",
+      algorithm: "fixed_window",
+      limit: 1000,
+      period: "month",
+      timeZone: "Europe/Berlin",
+    });
+    expect(ruleSchema.parse(draftToInput(draftFromRule(rule)))).toEqual(rule);
+    expect(draftToInput(draft({ algorithm: "fixed_window", period: "week", window: "1 min" }))).not.toHaveProperty(
+      "windowMs",
+    );
+  });
+
+  it("a period left behind by another algorithm is not sent: the window counts", () => {
+    const input = draftToInput(draft({ algorithm: "sliding_window", period: "day", timeZone: "UTC" }));
+    expect(input).not.toHaveProperty("period");
+    expect(input.windowMs).toBe(60_000);
+  });
+
+  it("an unknown zone is placed on the time zone field", () => {
+    const d = draft({ algorithm: "fixed_window", period: "day", timeZone: "Mars/Olympus" });
+    const result = validateDrafts(tenant, [d]);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors.rules[d.draftId]?.timeZone).toMatch(/^Time zone must be an IANA time zone/);
+  });
+});

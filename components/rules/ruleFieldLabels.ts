@@ -11,6 +11,8 @@ export const FIELD_LABELS = {
   algorithm: "Algorithm",
   limit: "Limit",
   windowMs: "Window",
+  period: "Calendar period",
+  timeZone: "Time zone",
   burst: "Burst",
   cost: "Cost",
   blockMs: "Penalty",

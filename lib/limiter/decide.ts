@@ -121,7 +121,9 @@ export function createLimiter(deps: LimiterDeps): Limiter {
     commit: boolean,
   ): BatchedRequest {
     const ttlFloorMs = options.nowMs === undefined ? 0 : EXPLICIT_TIME_TTL_FLOOR_MS;
-    const specs = rules.map(ruleSpec);
+    // A calendar rule's spec holds the bounds of the periods around this clock (ruleSpec.ts).
+    const specNow = options.nowMs ?? clock();
+    const specs = rules.map((rule) => ruleSpec(rule, specNow));
     const penaltyKeys = penaltyKeysOf(rules, subject);
     const lease = commit && rules.some((rule) => rule.algorithm === "concurrency") ? newLeaseId() : "";
     return { keys, now: timeArg(options), commit, lease, ttlFloorMs, specs, ...(penaltyKeys ? { penaltyKeys } : {}) };

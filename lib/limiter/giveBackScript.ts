@@ -11,9 +11,9 @@
  */
 import type { RedisClient } from "../redis/connect";
 import { withDeadline } from "../redis/deadline";
-import { ALGORITHM_DEFS } from "./algorithms/registry";
 import { counterField } from "./keys";
 import { luaScript } from "./lua/luaScript";
+import { specWindow } from "./ruleSpec";
 import type { LimiterRule } from "./types";
 
 export const giveBackScript = luaScript("give_back.lua", "sluiceGiveBack");
@@ -36,17 +36,19 @@ export async function runGiveBackScript(
   reservedAtMs: number,
   options: { timeoutMs: number; nowMs?: number },
 ): Promise<boolean[]> {
-  const rules = reservations.map(({ rule, tatUntilMs }) =>
-    [
-      ALGORITHM_DEFS[rule.algorithm].code,
+  const rules = reservations.map(({ rule, tatUntilMs }) => {
+    // A calendar rule sends the bounds around the reservation's time (its period: ruleSpec.ts).
+    const { code, window } = specWindow(rule, reservedAtMs);
+    return [
+      code,
       counterField(rule),
       rule.limit,
-      rule.windowMs,
+      window,
       rule.burst,
       rule.cost,
       Math.max(0, Math.ceil(tatUntilMs)),
-    ].join(","),
-  );
+    ].join(",");
+  });
   const reply = await withDeadline(
     redis,
     () =>

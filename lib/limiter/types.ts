@@ -6,6 +6,8 @@
  * inside the core and are turned into per-rule outcomes by each rule's `failMode` in `decide`.
  */
 
+import type { CalendarPeriod } from "./calendar";
+
 /** The rate algorithms: each counts units per window (or refill time). */
 export const ALGORITHMS = ["fixed_window", "sliding_log", "sliding_window", "token_bucket", "gcra"] as const;
 /**
@@ -53,10 +55,15 @@ export type StatusClass = (typeof STATUS_CLASSES)[number];
 export interface LimitParams {
   algorithm: Algorithm;
   limit: number;
-  /** The window; for token_bucket and gcra the refill time; for concurrency the lease length. */
+  /**
+   * The window; for token_bucket and gcra the refill time; for concurrency the lease length; for a
+   * calendar rule (`period`) its period's longest length (lib/limiter/calendar.ts PERIOD_MAX_MS).
+   */
   windowMs: number;
   /** Capacity for token_bucket and gcra; ignored by the window algorithms. */
   burst: number;
+  /** fixed_window only: count per calendar period instead of per windowMs (lib/limiter/calendar.ts). */
+  period?: CalendarPeriod;
 }
 
 /** The units a rule holds when whole: its bucket (`burst`) for token_bucket and gcra, its window's `limit` otherwise. */

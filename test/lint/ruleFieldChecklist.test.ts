@@ -30,6 +30,7 @@ const SCHEMA_FIELDS = [
 const base = { name: "r", limit: 10, windowMs: 60_000 } satisfies RuleInput;
 const header = { ...base, scope: "header", scopeKey: "x-team" } satisfies RuleInput;
 const descriptor = { ...base, scope: "descriptor" } satisfies RuleInput;
+const calendar = { name: "r", limit: 10, algorithm: "fixed_window", period: "day" } satisfies RuleInput;
 
 /** Per field, two valid rules that differ in that field only. */
 const CHANGES: Record<string, [RuleInput, RuleInput]> = {
@@ -47,6 +48,8 @@ const CHANGES: Record<string, [RuleInput, RuleInput]> = {
     { ...base, algorithm: "token_bucket", burst: 10, limit: 20 },
   ],
   windowMs: [base, { ...base, windowMs: 1_000 }],
+  period: [calendar, { ...calendar, period: "month" }],
+  timeZone: [calendar, { ...calendar, timeZone: "Europe/Berlin" }],
   burst: [
     { ...base, algorithm: "token_bucket", burst: 10 },
     { ...base, algorithm: "token_bucket", burst: 20 },

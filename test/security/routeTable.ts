@@ -12,6 +12,7 @@
 import { BASELINE_KEY_RULES, BASELINE_RULES, PASSWORD, uniqueLabel } from "./securityFixtures";
 import { adminRead, key, NOT_ALLOWED, read, write, type RouteSpec } from "./routeSpecs";
 import { TENANT_ROUTES } from "./tenantRouteTable";
+import { getDb } from "@/lib/db/client";
 
 /** Keyed by the route file's path under app/, without `/route.ts`. */
 export const ROUTE_TABLE: Record<string, RouteSpec> = {
@@ -40,6 +41,37 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
   "api/admin/keys/[keyId]/counters": {
     methods: {
       DELETE: write((fx) => ({ params: key(fx), status: 204 })),
+      GET: NOT_ALLOWED,
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+    },
+  },
+  "api/admin/keys/[keyId]/grants": {
+    methods: {
+      GET: read((fx) => ({ params: key(fx), status: 200 })),
+      // One unit on the fixture key's per-key rule until its window ends: the other checks keep working.
+      POST: write((fx) => ({ params: key(fx), body: { units: 1, rule: "per-key" }, status: 201 })),
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
+  "api/admin/keys/[keyId]/grants/[grantId]": {
+    methods: {
+      // Each allowed caller ends a grant of its own.
+      DELETE: write(async (fx) => {
+        const grant = await getDb().keyGrant.create({
+          data: {
+            tenantId: fx.tenantId,
+            keyId: fx.keyId,
+            units: 1,
+            until: new Date(Date.now() + 60_000),
+            createdBy: "fixture",
+          },
+        });
+        return { params: { keyId: fx.keyId, grantId: grant.id }, status: 204 };
+      }),
       GET: NOT_ALLOWED,
       POST: NOT_ALLOWED,
       PUT: NOT_ALLOWED,

@@ -52,8 +52,9 @@ function quotaOf(compiled: CompiledRule, result: RuleResult | undefined): RuleQu
     scope: rule.scope,
     algorithm: rule.algorithm,
     mode: rule.mode,
-    limit: rule.limit,
-    capacity: capacityOf(rule),
+    // The limiter's: a running grant raises them (lib/policy/compiled/keyGrants.ts).
+    limit: compiled.limiter.limit,
+    capacity: capacityOf(compiled.limiter),
     remaining: result ? result.remaining : null,
     resetMs: result ? result.resetMs : null,
     retryAfterMs: result ? result.retryAfterMs : null,

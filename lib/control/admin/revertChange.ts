@@ -31,7 +31,7 @@ import type { z } from "zod";
 import type { Prisma } from "../../db/generated/client";
 import { getDb } from "../../db/client";
 import { revokeKeyIn, setKeyExpiryIn, setKeyTierIn } from "../../policy/keys/keyStore";
-import { auditView, type Actor, type AuditEventView } from "../../policy/audit/auditLog";
+import { auditView, recordAudit, type Actor, type AuditEventView } from "../../policy/audit/auditLog";
 import { revertAction, revertPlan, type RevertPlan } from "../../policy/audit/revertPlan";
 import { AppError } from "../../http/errors";
 import { fieldErrors } from "../../http/validate";
@@ -155,6 +155,20 @@ async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<Rever
           `Audit event ${event.id} cannot be reverted: API key ${plan.keyId} already has that expiry.`,
         );
       return { revert: saved.audit, tenantId: saved.key.tenantId };
+    }
+    case "grant_end": {
+      const grant = await tx.keyGrant.findFirst({ where: { id: plan.grantId, keyId: plan.keyId } });
+      if (!grant)
+        throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: the grant has ended already.`);
+      await tx.keyGrant.delete({ where: { id: grant.id } });
+      const revert = await recordAudit(tx, actor, {
+        action: note.action,
+        target: event.target,
+        tenantId: grant.tenantId,
+        before: event.after,
+        revertOf: note.revertOf,
+      });
+      return { revert, tenantId: grant.tenantId };
     }
     case "key_tier": {
       const saved = await targetMustExist(event, () => setKeyTierIn(tx, actor, plan.keyId, plan.tier, note));

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { expiresAtSchema, futureExpiresAtSchema } from "../../policy/keys/keyExpiry";
 import { keyTierSchema, tierNameSchema } from "../../policy/tiers/tierName";
-import { DISPLAY_NAME_MAX } from "../../common/fieldLimits";
+import { DISPLAY_NAME_MAX, MAX_UNITS, RULE_NAME_PATTERN } from "../../common/fieldLimits";
 import { ruleListSchema } from "../../policy/rules/ruleSchema";
 import { plainText } from "../../common/textInput";
 
@@ -67,3 +67,30 @@ export const tierRulesSchema = overrideRulesSchema("tier");
 export type CreateTenantInput = z.input<typeof createTenantSchema>;
 export type CreateKeyInput = z.input<typeof createKeySchema>;
 export type KeyPatchInput = z.input<typeof keyPatchSchema>;
+
+/**
+ * POST /api/admin/keys/{keyId}/grants (issue 33): `units` extra on `rule` (default: every
+ * key-scoped rule of the key) until `until` (ISO 8601 with a zone, in the future; default: the end
+ * of the rule's current window or period).
+ */
+export const grantSchema = z
+  .object({
+    units: z
+      .number({ error: "units must be a number" })
+      .int("units must be a whole number")
+      .min(1, "units must be at least 1")
+      .max(MAX_UNITS, `units must be at most ${MAX_UNITS.toLocaleString("en")}`)
+      .meta({ description: "Extra units added to the rule's limit for this key while the grant lasts." }),
+    rule: z
+      .string({ error: "rule must be text" })
+      .regex(RULE_NAME_PATTERN, "rule must be a rule name")
+      .optional()
+      .meta({ description: "The key-scoped rule to raise; absent: every key-scoped rule that applies to the key." }),
+    until: z
+      .string({ error: "until must be text" })
+      .datetime({ offset: true, message: "until must be an ISO 8601 instant with a zone (2027-01-31T23:00:00Z)" })
+      .refine((text) => Date.parse(text) > Date.now(), "until must be in the future")
+      .optional()
+      .meta({ description: "When the grant ends; absent: the end of the rule's current window or period." }),
+  })
+  .strict();

@@ -10,6 +10,7 @@ import { auditAndOperatorPaths } from "./paths/auditAndOperators";
 import { counterResetPaths } from "./paths/counterResets";
 import { dataPlanePaths } from "./paths/dataPlane";
 import { gatewayPaths } from "./paths/gateway";
+import { grantPaths } from "./paths/grants";
 import { identifierOverridePaths } from "./paths/identifierOverrides";
 import { keyPaths } from "./paths/keys";
 import { monitoringPaths } from "./paths/monitoring";
@@ -29,6 +30,7 @@ export const ROUTE_GROUPS: readonly ZodOpenApiPathsObject[] = [
   alertPaths,
   keyPaths,
   counterResetPaths,
+  grantPaths,
   identifierOverridePaths,
   policyPaths,
   monitoringPaths,

@@ -16,7 +16,7 @@ import { byRestrictiveness, rateLimitHeaders } from "../../limiter/headers";
 import type { Decision, RuleResult } from "../../limiter/types";
 
 export type RlsCode = "OK" | "OVER_LIMIT";
-export type RlsUnit = "SECOND" | "MINUTE" | "HOUR" | "DAY" | "YEAR";
+export type RlsUnit = "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | "YEAR";
 
 export interface RlsStatus {
   code: RlsCode;
@@ -47,6 +47,14 @@ export function currentLimit(limit: number, windowMs: number): { requests_per_un
   return { requests_per_unit: Math.ceil((limit * 1_000) / windowMs), unit: "SECOND" };
 }
 
+const PERIOD_UNITS = { day: "DAY", week: "WEEK", month: "MONTH" } as const;
+
+/** A calendar rule (period) per its Envoy unit, DAY, WEEK or MONTH; any other per its window. */
+function limitOfRule(limit: number, rule: RuleResult["rule"]): { requests_per_unit: number; unit: RlsUnit } {
+  if (rule.period) return { requests_per_unit: limit, unit: PERIOD_UNITS[rule.period.unit] };
+  return currentLimit(limit, rule.windowMs);
+}
+
 function duration(ms: number): { seconds: number; nanos: number } {
   const whole = Math.max(0, Math.ceil(ms));
   return { seconds: Math.floor(whole / 1_000), nanos: (whole % 1_000) * 1_000_000 };
@@ -58,7 +66,7 @@ function statusOf(results: RuleResult[]): RlsStatus {
   const top = enforced.sort(byRestrictiveness)[0]!;
   return {
     code: top.allowed ? "OK" : "OVER_LIMIT",
-    current_limit: { name: top.rule.name, ...currentLimit(top.limit, top.rule.windowMs) },
+    current_limit: { name: top.rule.name, ...limitOfRule(top.limit, top.rule) },
     limit_remaining: Math.max(0, Math.floor(top.remaining)),
     duration_until_reset: duration(top.allowed ? top.resetMs : top.retryAfterMs),
   };

@@ -10,8 +10,9 @@
            tag ({tenant}), so they live in one Redis Cluster slot.
   ARGV     the rule specs of the call, each sent once however many requests share it:
            ARGV[1] number of specs m, then per spec ONE argument, its 9 fields joined by ",":
-             algorithm code (fw|sw|sl|tb|gc),
-             limit, window ms, burst, cost,
+             algorithm code (fw|fp|sw|sl|tb|gc|cc),
+             limit, window ms (fp, a calendar rule: its periods' bounds "b1:b2:b3:b4", epoch ms,
+             see includes/fixed_window.lua), burst, cost,
              "1" for an enforce rule or "0" for a shadow rule,
              the rule's field in its subject key ("" for sliding_log), its penalty in ms
              (blockMs, 0: none) and its penalty field ("" when none; see includes/penalty.lua);
@@ -73,7 +74,7 @@ local function split_into(s, t, at)
   end
 end
 
--- Packed spec -> its parsed fields, or false when its algorithm is unknown. As a function library
+-- Packed spec -> its parsed fields, or false when its algorithm is unknown (or its window malformed). As a function library
 -- this table outlives the call, so a rule's spec is parsed once, not on every call (as a script
 -- it starts empty each call). Bounded: emptied when it reaches SPEC_CACHE_MAX entries.
 local SPEC_CACHE, SPEC_CACHED, SPEC_CACHE_MAX = {}, 0, 4096
@@ -84,7 +85,10 @@ local function spec_of(packed)
   local f = {}
   split_into(packed, f, 1)
   if not ALGORITHMS[f[1]] then return false end
-  spec = { code = f[1], check = ALGORITHMS[f[1]], limit = tonumber(f[2]), window = tonumber(f[3]), burst = tonumber(f[4]),
+  local window = tonumber(f[3])
+  if f[1] == "fp" then window = fp_bounds(f[3]) end -- a calendar rule: its periods' bounds
+  if not window then return false end
+  spec = { code = f[1], check = ALGORITHMS[f[1]], limit = tonumber(f[2]), window = window, burst = tonumber(f[4]),
     cost = tonumber(f[5]), enforce = f[6] == "1", field = f[7] or "", block = tonumber(f[8]), pfield = f[9] or "" }
   if SPEC_CACHED >= SPEC_CACHE_MAX then SPEC_CACHE, SPEC_CACHED = {}, 0 end
   SPEC_CACHE[packed], SPEC_CACHED = spec, SPEC_CACHED + 1
@@ -155,7 +159,7 @@ local STRIDE = 10 -- values kept per rule: what a check returns (see preamble.lu
 for j = 1, spec_count do
   local spec = spec_of(ARGV[1 + j])
   if not spec then
-    return redis.error_reply("ERR sluice: unknown algorithm code in spec " .. tostring(ARGV[1 + j]))
+    return redis.error_reply("ERR sluice: unknown algorithm code or malformed window in spec " .. tostring(ARGV[1 + j]))
   end
   SPECS[j] = spec
 end

@@ -38,6 +38,8 @@ export type RevertPlan =
   | { kind: "revoke_key"; keyId: string }
   | { kind: "key_expiry"; keyId: string; expiresAt: string | null }
   | { kind: "key_tier"; keyId: string; tier: string | null }
+  /** A grant (issue 33): reverting its creation ends it. */
+  | { kind: "grant_end"; keyId: string; grantId: string }
   /** `upstream` null: the tenant had none, remove it. Otherwise it still goes through the schema. */
   | { kind: "upstream"; tenantId: string; upstream: unknown }
   /** `lists` still goes through accessListsSchema. */
@@ -63,6 +65,7 @@ const REVERTIBLE = new Set([
   "key.revoke",
   "key.expiry",
   "key.tier",
+  "key.grant",
   "tier.delete",
   "upstream.replace",
   "upstream.delete",
@@ -156,6 +159,14 @@ export function revertPlan(event: RevertableEvent): RevertPlan {
     const before = expiresAtOf(event.before);
     if (before === undefined) throw refuse(event, "it does not record the key's expiry before the change.");
     return { kind: "key_expiry", keyId, expiresAt: before };
+  }
+  if (base === "key.grant") {
+    const keyId = targetId(event, "key");
+    if (!keyId) throw refuse(event, `its target ${JSON.stringify(event.target)} is not a key.`);
+    const grantId = (event.after as { id?: unknown } | null)?.id;
+    if (typeof grantId !== "string" || event.action !== base)
+      throw refuse(event, "it does not record the grant it made (a revert of a grant is not undone).");
+    return { kind: "grant_end", keyId, grantId };
   }
   if (base === "key.tier") {
     const keyId = targetId(event, "key");

@@ -25,6 +25,7 @@
  *   or expired. Expiry is compared with the clock on every call, so a key stops working at its
  *   instant on every instance without waiting for a reload.
  */
+import { grantedRules } from "./keyGrants";
 import { isExpired } from "../keys/keyExpiry";
 import type { AccessLoader, KeyAccess, TenantAccess } from "./accessLoader";
 import type { CompiledRule } from "./effectiveRules";
@@ -103,7 +104,10 @@ export class AccessCache {
 
   /** The rules of a caller of the tenant: its key's, else its tier's (a JWT's tierClaim), else the tenant's. */
   rulesFor(tenantId: string, caller: { key?: KeyAccess; tier?: string }): CompiledRule[] {
-    if (caller.key) return caller.key.rules;
+    if (caller.key) {
+      const grants = caller.key.grants;
+      return grants ? grantedRules(grants, (this.events.now ?? Date.now)()) : caller.key.rules;
+    }
     const tenant = this.tenants.get(tenantId);
     if (!tenant) return [];
     return (caller.tier !== undefined ? tenant.tiers?.get(caller.tier)?.rules : undefined) ?? tenant.rules;

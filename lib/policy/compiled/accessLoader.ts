@@ -13,6 +13,7 @@ import { compileOverrides, type OverrideMatcher } from "../overrides/overrideMat
 import { overrideFromRow } from "../overrides/overrideStore";
 import type { IdentifierOverride } from "../overrides/overrideSchema";
 import { compileRule, compileTierRule, layerRules, type CompiledRule } from "./effectiveRules";
+import { withGrants, type ActiveGrant, type KeyGrants } from "./keyGrants";
 import type { TenantIdentity } from "../identity/identitySchema";
 import { identityFromRows } from "../identity/identityStore";
 
@@ -29,6 +30,11 @@ export interface KeyAccess {
   overrides: CompiledRule[];
   /** Tenant rules, then its tier's, then its own overrides (layerRules): what its requests are checked against. */
   rules: CompiledRule[];
+  /**
+   * Its unexpired grants (keyGrants.ts), when it has any: then `rules` is without them and
+   * AccessCache.rulesFor answers `grantedRules` (the limits raised while each grant lasts).
+   */
+  grants?: KeyGrants;
 }
 
 export interface TenantAccess {
@@ -65,26 +71,38 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
   const db = getDb();
   const where = tenantIds ? { id: { in: tenantIds } } : {};
   const byTenant = tenantIds ? { tenantId: { in: tenantIds } } : {};
-  const [tenants, keys, rules, refs, upstreams, accessLists, overrideRows, identities, hosts] = await Promise.all([
-    db.tenant.findMany({ where, select: { id: true, name: true } }),
-    db.apiKey.findMany({
-      where: { ...byTenant, revokedAt: null },
-      select: { id: true, tenantId: true, name: true, secretHash: true, expiresAt: true, tier: true },
-    }),
-    db.rule.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
-    db.ruleRef.findMany({ where: byTenant }),
-    db.upstream.findMany({
-      where: byTenant,
-      select: { tenantId: true, url: true, timeoutMs: true, signingSecret: true },
-    }),
-    db.accessLists.findMany({ where: byTenant, select: { tenantId: true, allow: true, deny: true } }),
-    db.identifierOverride.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
-    db.tenantIdentity.findMany({
-      where: byTenant,
-      select: { tenantId: true, apiKeys: true, anonymous: true, jwt: true },
-    }),
-    db.tenantHost.findMany({ where: byTenant, select: { tenantId: true, host: true }, orderBy: { host: "asc" } }),
-  ]);
+  const loadedAtMs = Date.now();
+  const [tenants, keys, rules, refs, upstreams, accessLists, overrideRows, identities, hosts, grantRows] =
+    await Promise.all([
+      db.tenant.findMany({ where, select: { id: true, name: true } }),
+      db.apiKey.findMany({
+        where: { ...byTenant, revokedAt: null },
+        select: { id: true, tenantId: true, name: true, secretHash: true, expiresAt: true, tier: true },
+      }),
+      db.rule.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
+      db.ruleRef.findMany({ where: byTenant }),
+      db.upstream.findMany({
+        where: byTenant,
+        select: { tenantId: true, url: true, timeoutMs: true, signingSecret: true },
+      }),
+      db.accessLists.findMany({ where: byTenant, select: { tenantId: true, allow: true, deny: true } }),
+      db.identifierOverride.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
+      db.tenantIdentity.findMany({
+        where: byTenant,
+        select: { tenantId: true, apiKeys: true, anonymous: true, jwt: true },
+      }),
+      db.tenantHost.findMany({ where: byTenant, select: { tenantId: true, host: true }, orderBy: { host: "asc" } }),
+      db.keyGrant.findMany({
+        where: { ...byTenant, until: { gt: new Date(loadedAtMs) } },
+        select: { id: true, keyId: true, rule: true, units: true, until: true },
+      }),
+    ]);
+  const grantsOf = new Map<string, ActiveGrant[]>();
+  for (const g of grantRows) {
+    let list = grantsOf.get(g.keyId);
+    if (!list) grantsOf.set(g.keyId, (list = []));
+    list.push({ id: g.id, ...(g.rule !== null ? { rule: g.rule } : {}), units: g.units, untilMs: g.until.getTime() });
+  }
   const hostsOf = new Map<string, string[]>();
   for (const h of hosts) {
     let list = hostsOf.get(h.tenantId);
@@ -158,6 +176,7 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
     const tenant = out.get(k.tenantId);
     if (!tenant) continue;
     const overrides = keyRules.get(k.id) ?? [];
+    const grants = grantsOf.get(k.id);
     tenant.keys.set(k.id, {
       id: k.id,
       tenantId: k.tenantId,
@@ -173,6 +192,10 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
         overrides,
       ),
     });
+    if (grants) {
+      const key = tenant.keys.get(k.id)!;
+      key.grants = withGrants(key.rules, grants, loadedAtMs);
+    }
   }
   return out;
 }

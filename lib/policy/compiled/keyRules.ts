@@ -2,7 +2,8 @@
  * API keys together with the rules enforcement applies to them, read fresh from Postgres:
  * - `getKeyDetails`: GET /api/admin/keys/{keyId}: the key, its tenant's name, and its rules told
  *   apart (tenant rules, its tier's rules, overrides, and the effective merge with each rule's source);
- * - `loadKeyRules` / `loadLiveKeyRules`: the compiled effective rules of one key, or of a tenant's
+ * - `loadKeyRules` / `loadLiveKeyRules`: the compiled effective rules of one key (its running grants
+ *   applied to their limiters, lib/policy/compiled/keyGrants.ts), or of a tenant's
  *   live keys (oldest first, at most `maxKeys`), which the quota views peek.
  * The merge is enforcement's own (lib/policy/compiled/effectiveRules.ts `mergeRules`), never redone here.
  * Unknown key or tenant: AppError `not_found`.
@@ -13,6 +14,7 @@ import { AppError } from "../../http/errors";
 import { effectiveRulesOf, loadCompiledRules } from "./compiledRules";
 import type { Rule } from "../rules/ruleSchema";
 import { keyView, type KeyView } from "../keys/keyStore";
+import { withGrants } from "./keyGrants";
 
 export type RuleSource = "tenant" | "tier" | "override";
 export type EffectiveRule = Rule & { source: RuleSource };
@@ -46,13 +48,34 @@ export async function loadKeyRules(keyId: string): Promise<KeyWithRules> {
     include: { tenant: { select: { name: true } } },
   });
   if (!row) throw new AppError("not_found", `No API key with id ${JSON.stringify(keyId)}.`);
-  const sets = await loadCompiledRules(row.tenantId, [keyId]);
+  const nowMs = Date.now();
+  const [sets, grants] = await Promise.all([
+    loadCompiledRules(row.tenantId, [keyId]),
+    getDb().keyGrant.findMany({
+      where: { keyId, until: { gt: new Date(nowMs) } },
+      select: { id: true, rule: true, units: true, until: true },
+    }),
+  ]);
+  const effective = effectiveRulesOf(sets, keyId);
   return {
     key: { ...keyView(row), tenantName: row.tenant.name },
     tenant: sets.tenant,
     tier: row.tier !== null ? (sets.tiers.get(row.tier) ?? []) : [],
     overrides: sets.overrides.get(keyId) ?? [],
-    effective: effectiveRulesOf(sets, keyId),
+    // With its running grants (keyGrants.ts): the quota views peek the limits enforcement applies.
+    effective:
+      grants.length === 0
+        ? effective
+        : withGrants(
+            effective,
+            grants.map((g) => ({
+              id: g.id,
+              ...(g.rule !== null ? { rule: g.rule } : {}),
+              units: g.units,
+              untilMs: g.until.getTime(),
+            })),
+            nowMs,
+          ).rules,
   };
 }
 

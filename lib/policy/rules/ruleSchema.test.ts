@@ -258,3 +258,37 @@ describe("ruleSchema: concurrency", () => {
     expect(found[0]![1]).toContain(message);
   });
 });
+
+describe("ruleSchema: calendar periods (period, timeZone)", () => {
+  const calendar = { name: "monthly", algorithm: "fixed_window", limit: 1000, period: "month" };
+
+  it("accepts a fixed_window rule per period without windowMs, time zone UTC by default", () => {
+    const rule = ruleSchema.parse(calendar);
+    expect(rule).toMatchObject({ period: "month", timeZone: "UTC" });
+    expect(rule).not.toHaveProperty("windowMs");
+    expect(ruleSchema.parse({ ...calendar, period: "week", timeZone: "Europe/Berlin" }).timeZone).toBe("Europe/Berlin");
+    // Parsing its own output again (a GET sent back with PUT, an audit revert) changes nothing.
+    expect(ruleSchema.parse(rule)).toEqual(rule);
+  });
+
+  it("gives the limiter the period and its longest length as the window", () => {
+    const limiter = toLimiterRule(ruleSchema.parse({ ...calendar, period: "day", timeZone: "America/New_York" }));
+    expect(limiter.period).toEqual({ unit: "day", timeZone: "America/New_York" });
+    expect(limiter.windowMs).toBe(25 * 3_600_000);
+    expect(toLimiterRule(ruleSchema.parse(valid))).not.toHaveProperty("period");
+  });
+
+  it.each([
+    [{ ...calendar, timeZone: "Mars/Olympus" }, "timeZone", "IANA time zone"],
+    [{ ...calendar, algorithm: "sliding_window" }, "period", "only for fixed_window"],
+    [{ ...calendar, windowMs: 60_000 }, "windowMs", "left out when period is set"],
+    [{ ...valid, timeZone: "UTC" }, "timeZone", "goes with period"],
+    [{ ...calendar, period: "year" }, "period", "period must be one of day, week, month"],
+    [{ name: "x", limit: 1, algorithm: "fixed_window" }, "windowMs", "windowMs is required"],
+    [{ ...calendar, scope: "header", scopeKey: "x-team", period: "day" }, "period", "not available for scope header"],
+  ])("refuses %j naming %s", (input, field, message) => {
+    const found = issues(input);
+    expect(found.map(([path]) => path)).toContain(field);
+    expect(found.find(([path]) => path === field)![1]).toContain(message);
+  });
+});

@@ -34,6 +34,7 @@ import {
   type Scope,
 } from "../../limiter/types";
 import { plainText } from "../../common/textInput";
+import { isTimeZone, PERIODS, PERIOD_MAX_MS, type CalendarPeriod } from "../../limiter/calendar";
 
 const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 
@@ -304,8 +305,25 @@ export const ruleSchema = z
       .int("windowMs must be a whole number of milliseconds")
       .min(MIN_WINDOW_MS, `windowMs must be at least ${MIN_WINDOW_MS} (1 second)`)
       .max(MAX_WINDOW_MS, `windowMs must be at most ${MAX_WINDOW_MS} (${MAX_WINDOW_DAYS} days)`)
+      .optional()
       .meta({
-        description: `Window length in ms; for token_bucket and gcra the time in which limit units refill. Scopes header and query: at most ${MAX_ATTRIBUTE_WINDOW_MS} (1 day), and so are blockMs and a bucket's refill time (burst x windowMs / limit), since every value a client sends keeps a Redis key that long.`,
+        description: `Window length in ms; for token_bucket and gcra the time in which limit units refill. Required unless the rule has \`period\` (then absent). Scopes header and query: at most ${MAX_ATTRIBUTE_WINDOW_MS} (1 day), and so are blockMs and a bucket's refill time (burst x windowMs / limit), since every value a client sends keeps a Redis key that long.`,
+      }),
+    period: z
+      .enum(PERIODS, { error: `period must be one of ${PERIODS.join(", ")}` })
+      .optional()
+      .meta({
+        description:
+          "fixed_window only, instead of windowMs: count per calendar period, `day`, `week` (starting Monday) or `month`, in `timeZone`. Headers and Retry-After give the period's real end (month lengths, summer time).",
+      }),
+    timeZone: z
+      .string({ error: "timeZone must be text" })
+      .max(64, "timeZone must be at most 64 characters")
+      .refine(isTimeZone, "timeZone must be an IANA time zone name such as UTC or Europe/Berlin")
+      .optional()
+      .meta({
+        description:
+          "With `period` only: the IANA time zone whose calendar the periods follow (`Europe/Berlin`). Default `UTC`.",
       }),
     burst: units("burst", 1).optional(),
     cost: units("cost", 0).default(1),
@@ -352,20 +370,88 @@ export const ruleSchema = z
       if (refused(rule)) ctx.addIssue({ code: "custom", path: [field], message });
     }
   })
+  .superRefine(checkPeriodFields)
   .superRefine(checkAttributeFields)
   .superRefine(checkDescriptorFields)
-  .superRefine(checkAttributeLifetime)
-  .transform(({ scopeKey, onMissing, ...rule }) => {
-    const out: typeof rule & { burst: number; scopeKey?: string; onMissing?: OnMissing } = {
+  // A calendar rule's lifetime is checked by checkPeriodFields (its windowMs is absent).
+  .superRefine((rule, ctx) => checkAttributeLifetime({ ...rule, windowMs: rule.windowMs ?? 0 }, ctx))
+  .transform(({ scopeKey, onMissing, timeZone, ...rule }) => {
+    const out: typeof rule & { burst: number; scopeKey?: string; onMissing?: OnMissing; timeZone?: string } = {
       ...rule,
       burst: rule.burst ?? rule.limit,
     };
+    if (rule.period !== undefined) out.timeZone = timeZone ?? "UTC";
     if (isAttributeScope(rule.scope) && scopeKey !== undefined) {
       out.scopeKey = rule.scope === "header" ? scopeKey.toLowerCase() : scopeKey;
       out.onMissing = onMissing ?? "skip";
     }
     return out;
   });
+
+/**
+ * A rule counts per `windowMs` or per calendar `period` (fixed_window only), never both; `timeZone`
+ * goes with `period`.
+ */
+function checkPeriodFields(
+  rule: {
+    algorithm: string;
+    scope: Scope;
+    windowMs?: number;
+    period?: string;
+    timeZone?: string;
+    match: { descriptor?: DescriptorEntry[] };
+  },
+  ctx: z.RefinementCtx,
+): void {
+  if (rule.period === undefined) {
+    if (rule.windowMs === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["windowMs"],
+        message: "windowMs is required (or, for fixed_window, period)",
+      });
+    if (rule.timeZone !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["timeZone"],
+        message: "timeZone goes with period: leave it out or set period",
+      });
+    return;
+  }
+  if (rule.algorithm !== "fixed_window")
+    ctx.addIssue({
+      code: "custom",
+      path: ["period"],
+      message: `period is only for fixed_window, not ${rule.algorithm} (use windowMs)`,
+    });
+  if (rule.windowMs !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["windowMs"],
+      message: "windowMs must be left out when period is set (a rule counts per window or per calendar period)",
+    });
+  // Each value a client sends would keep a Redis key a whole period (a day may last 25 hours).
+  if (isAttributeScope(rule.scope) || countsPerValue(rule))
+    ctx.addIssue({
+      code: "custom",
+      path: ["period"],
+      message: `period is not available for scope ${rule.scope} counted per value: each value would keep its own Redis key for a whole period; count calendar periods with scope key, tenant or identifier`,
+    });
+}
+
+/** The rule's calendar period, or undefined for a rule counted per windowMs. */
+export function rulePeriod(rule: { period?: CalendarPeriod["unit"]; timeZone?: string }): CalendarPeriod | undefined {
+  return rule.period === undefined ? undefined : { unit: rule.period, timeZone: rule.timeZone ?? "UTC" };
+}
+
+/**
+ * The rule's window in ms: windowMs, or for a calendar rule its period's longest length (what a
+ * window-length bound or a never-passing request's retry needs).
+ */
+export function ruleWindowMs(rule: { windowMs?: number; period?: CalendarPeriod["unit"] }): number {
+  if (rule.windowMs !== undefined) return rule.windowMs;
+  return rule.period === undefined ? MIN_WINDOW_MS : PERIOD_MAX_MS[rule.period];
+}
 
 /**
  * What a concurrency rule cannot be: a request takes one slot (cost 1); a penalty would outlive
@@ -429,7 +515,8 @@ export function toLimiterRule(rule: Rule, ref: string = rule.name): LimiterRule 
     scope: rule.scope,
     algorithm: rule.algorithm,
     limit: rule.limit,
-    windowMs: rule.windowMs,
+    windowMs: ruleWindowMs(rule),
+    ...(rule.period !== undefined ? { period: rulePeriod(rule) } : {}),
     burst: rule.burst,
     cost: rule.cost,
     blockMs: rule.blockMs,

@@ -2,7 +2,7 @@
  * Conversion between the contract's rule (lib/policy/rules/ruleSchema.ts) and its database row.
  * windowMs and blockMs are BigInt columns (up to 366 days in ms exceeds int4) and numbers everywhere else.
  */
-import type { DescriptorEntry, Rule } from "./ruleSchema";
+import { ruleWindowMs, type DescriptorEntry, type Rule } from "./ruleSchema";
 
 /** The columns of a Rule row that describe the rule itself (no owner, no position). */
 export interface RuleColumns {
@@ -12,7 +12,11 @@ export interface RuleColumns {
   onMissing: string | null;
   algorithm: Rule["algorithm"];
   limit: number;
+  /** For a calendar rule its period's longest length (read back as absent: the rule has `period`). */
   windowMs: bigint;
+  /** A calendar rule's `period` and `timeZone`; null for a rule counted per windowMs. */
+  period: string | null;
+  timeZone: string | null;
   burst: number;
   cost: number;
   methods: string[];
@@ -37,7 +41,9 @@ export function toColumns(rule: Rule): Omit<RuleColumns, "descriptor"> & { descr
     onMissing: rule.onMissing ?? null,
     algorithm: rule.algorithm,
     limit: rule.limit,
-    windowMs: BigInt(rule.windowMs),
+    windowMs: BigInt(ruleWindowMs(rule)),
+    period: rule.period ?? null,
+    timeZone: rule.period === undefined ? null : (rule.timeZone ?? "UTC"),
     burst: rule.burst,
     cost: rule.cost,
     methods: rule.match.methods ?? [],
@@ -67,7 +73,9 @@ export function fromColumns(row: RuleColumns): Rule {
     scope: row.scope,
     algorithm: row.algorithm,
     limit: row.limit,
-    windowMs: Number(row.windowMs),
+    ...(row.period === null
+      ? { windowMs: Number(row.windowMs) }
+      : { period: row.period as NonNullable<Rule["period"]>, timeZone: row.timeZone ?? "UTC" }),
     burst: row.burst,
     cost: row.cost,
     match,

@@ -40,6 +40,20 @@ GIVE_BACKS["fw"] = function(key, field, reserved, now, limit, window, burst, cos
   return true
 end
 
+-- A calendar rule: only while the state is still the period the reservation was made in.
+GIVE_BACKS["fp"] = function(key, field, reserved, now, limit, bounds, burst, cost)
+  local raw = state_of(key, field)
+  if not raw then return false end
+  local start = fp_period(bounds, reserved)
+  local w = floor(start / 1000)
+  local sw, sc = fw_decode(raw)
+  if sw ~= w or sc <= 0 then return false end
+  local count = sc - cost
+  if count < 0 then count = 0 end
+  put_back(key, field, fw_encode(w, count))
+  return true
+end
+
 GIVE_BACKS["sw"] = function(key, field, reserved, now, limit, window, burst, cost)
   local raw = state_of(key, field)
   if not raw then return false end
