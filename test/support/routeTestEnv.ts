@@ -110,6 +110,8 @@ export const ROUTE_PATHS: Record<RouteName, string> = {
   keyRules: "/api/admin/keys/{keyId}/rules",
   keyQuota: "/api/admin/keys/{keyId}/quota",
   keyDecisions: "/api/admin/keys/{keyId}/decisions",
+  keyGrants: "/api/admin/keys/{keyId}/grants",
+  keyGrant: "/api/admin/keys/{keyId}/grants/{grantId}",
   audit: "/api/admin/audit",
   tokens: "/api/admin/tokens",
   token: "/api/admin/tokens/{tokenId}",
