@@ -109,6 +109,6 @@ export async function deleteOperator(actor: Actor, id: string): Promise<void> {
 }
 
 /** The operator with this (normalized) email and its hash: for the login only. */
-export async function findOperatorForLogin(email: string): Promise<(OperatorRow & { passwordHash: string }) | null> {
+export async function findOperatorForLogin(email: string): Promise<(OperatorRow & { passwordHash: string | null }) | null> {
   return getDb().operator.findUnique({ where: { email } });
 }
