@@ -8,6 +8,7 @@
  * Failures are logged with their cause (never a token), so an administrator can see why.
  */
 import { config } from "../../config/config";
+import { ensureFirstAdmin } from "./firstAdmin";
 import { requestOrigin, isHttpsRequest } from "./requestOrigin";
 import { sessionCookie } from "./sessionCookie";
 import { createSession } from "./sessionStore";
@@ -56,6 +57,7 @@ export async function ssoCallback(request: Request, safeNext: (next: string) => 
   try {
     const pending = readPendingSso(request.headers, secure);
     const identity = await finishSso(settings, new URL(request.url), pending);
+    await ensureFirstAdmin(); // as the password login does: the configured first admin comes first
     const operator = await operatorForSso(identity);
     const session = await createSession(operator.id);
     const maxAgeMs = session.expiresAt.getTime() - Date.now();
