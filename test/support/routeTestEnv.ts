@@ -78,6 +78,8 @@ const ROUTE_MODULES = {
   hotKeys: () => import("@/app/api/admin/monitoring/hot-keys/route"),
   hotDescriptors: () => import("@/app/api/admin/monitoring/hot-descriptors/route"),
   nearLimit: () => import("@/app/api/admin/monitoring/near-limit/route"),
+  limitedNow: () => import("@/app/api/admin/monitoring/limited/route"),
+  upstreamHealth: () => import("@/app/api/admin/monitoring/upstream/route"),
   // /api/v1 is the data plane's (lib/dataplane), not a Next route: served by the same handler in this process.
   echo: () => import("./dataPlaneRoute"),
   login: () => import("@/app/api/auth/login/route"),

@@ -6,8 +6,9 @@
  * - An actor without a tenant limit (SLUICE_ADMIN_TOKEN, operators, unscoped tokens) passes.
  * - A limited actor passes only when the route's resource belongs to its tenant: the `tenantId`
  *   path parameter, or the tenant of the `keyId` path parameter's key, or what the route names
- *   itself (the audit log: its `?tenantId=` filter). Anything else is instance-wide (the tenant
- *   list, creating tenants, operators, tokens, monitoring, the audit log unfiltered, reverting an
+ *   itself (the audit log and the monitoring queries: their `?tenantId=` filter, `tenantOfQuery`;
+ *   given twice it counts as absent). Anything else is instance-wide (the tenant list, creating
+ *   tenants, operators, tokens, monitoring without a tenant, the audit log unfiltered, reverting an
  *   audit event) and is a 403, as is another tenant's resource. A key that does not exist belongs
  *   to no tenant the actor could see: 403, which tells nothing of other tenants' keys.
  * - Token management needs an admin without a tenant limit (`assertUnscopedAdmin`): a limited token
@@ -29,6 +30,16 @@ export async function tenantOfParams(_request: Request, params: unknown): Promis
     return key?.tenantId ?? null;
   }
   return null;
+}
+
+/**
+ * The `?tenantId=` filter as the resource's tenant; null (instance-wide) when absent, empty or
+ * repeated, so `?tenantId=mine&tenantId=other` can never pass the check on one value and be
+ * answered for the other.
+ */
+export function tenantOfQuery(request: Request): string | null {
+  const values = new URL(request.url).searchParams.getAll("tenantId");
+  return values.length === 1 && values[0] ? values[0] : null;
 }
 
 /** Pure decision: whether `actor` may touch a resource of `resourceTenant` (null: instance-wide). */

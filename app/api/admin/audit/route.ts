@@ -1,5 +1,6 @@
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { tenantOfQuery } from "@/lib/control/admin/tenantScope";
 import { auditQuerySchema } from "@/lib/control/admin/querySchemas";
 import { listAudit } from "@/lib/policy/audit/auditLog";
 import { parseInput } from "@/lib/http/validate";
@@ -14,7 +15,7 @@ export const GET = adminRoute(
     const query = parseInput(auditQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
     return Response.json(await listAudit(query));
   },
-  { tenantOf: (request) => new URL(request.url).searchParams.get("tenantId") },
+  { tenantOf: tenantOfQuery },
 );
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

@@ -1,4 +1,5 @@
 import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { tenantOfQuery } from "@/lib/control/admin/tenantScope";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { hotKeysInput } from "@/lib/monitoring/query/monitoringParams";
 import { services } from "@/lib/runtime/services";
@@ -6,9 +7,13 @@ import { services } from "@/lib/runtime/services";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = adminRoute("read", async (request) => {
-  const input = hotKeysInput(new URL(request.url).searchParams, Date.now());
-  return Response.json(await services().monitoring.hotKeys(input));
-});
+export const GET = adminRoute(
+  "read",
+  async (request) => {
+    const input = hotKeysInput(new URL(request.url).searchParams, Date.now());
+    return Response.json(await services().monitoring.hotKeys(input));
+  },
+  { tenantOf: tenantOfQuery },
+);
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

@@ -1,4 +1,5 @@
 import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { tenantOfQuery } from "@/lib/control/admin/tenantScope";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { trafficInput } from "@/lib/monitoring/query/monitoringParams";
 import { services } from "@/lib/runtime/services";
@@ -6,10 +7,14 @@ import { services } from "@/lib/runtime/services";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = adminRoute("read", async (request) => {
-  const { monitoring } = services();
-  const input = await trafficInput(new URL(request.url).searchParams, Date.now(), monitoring.directory);
-  return Response.json(await monitoring.trafficSeries(input));
-});
+export const GET = adminRoute(
+  "read",
+  async (request) => {
+    const { monitoring } = services();
+    const input = await trafficInput(new URL(request.url).searchParams, Date.now(), monitoring.directory);
+    return Response.json(await monitoring.trafficSeries(input));
+  },
+  { tenantOf: tenantOfQuery },
+);
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);
