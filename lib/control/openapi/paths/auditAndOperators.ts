@@ -26,6 +26,10 @@ const operatorSchema = z.object({
   id: z.string(),
   email: z.string(),
   role: z.enum(ROLES),
+  tenantIds: z.array(z.string()).meta({
+    description:
+      "The tenants this operator is limited to (403 on other tenants and instance-wide calls, as a tenant-limited token); empty: every tenant",
+  }),
   createdAt: z.string().meta({ format: "date-time" }),
 });
 const operatorIdPath = z.object({ operatorId: z.string().regex(OPERATOR_ID_PATTERN) });
