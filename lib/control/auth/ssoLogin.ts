@@ -28,7 +28,8 @@ function redirect(location: string, cookies: string[]): Response {
 function failed(error: unknown, cookies: string[]): Response {
   const sso = error instanceof SsoError ? error : classifySsoFailure(error);
   const cause = sso.cause instanceof Error ? `: ${sso.cause.name}: ${sso.cause.message}` : "";
-  console.warn(`sluice: single sign-on refused (${sso.code})${cause}`);
+  // sso_off is configuration, not an incident: not logged (anyone may open the URL).
+  if (sso.code !== "sso_off") console.warn(`sluice: single sign-on refused (${sso.code})${cause}`);
   return redirect(`/login?sso_error=${sso.code satisfies SsoErrorCode}`, cookies);
 }
 
