@@ -1,5 +1,15 @@
 import { defineConfig, devices } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_TOKEN, REDIS_PREFIX } from "./e2e/support/testEnv";
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  ADMIN_TOKEN,
+  IDP_ADMIN_GROUP,
+  IDP_CLIENT_ID,
+  IDP_CLIENT_SECRET,
+  IDP_ISSUER,
+  IDP_VIEWER_GROUP,
+  REDIS_PREFIX,
+} from "./e2e/support/testEnv";
 
 // E2E_PORT lets two checkouts run the suite side by side.
 const PORT = Number(process.env.E2E_PORT || 3107);
@@ -58,6 +68,14 @@ export default defineConfig({
       // e2e/alerts.spec.ts: alerts evaluated every second, delivered to its receiver on the loopback.
       SLUICE_ALERT_INTERVAL_MS: "1000",
       SLUICE_ALERT_ALLOWED_ADDRESSES: "127.0.0.1",
+      // e2e/sso.spec.ts: single sign-on against the OpenID provider that spec starts (e2e/support/testIdp.ts).
+      SLUICE_OIDC_ISSUER: IDP_ISSUER,
+      SLUICE_OIDC_CLIENT_ID: IDP_CLIENT_ID,
+      SLUICE_OIDC_CLIENT_SECRET: IDP_CLIENT_SECRET,
+      SLUICE_OIDC_ROLE_CLAIM: "groups",
+      SLUICE_OIDC_ADMIN_VALUES: IDP_ADMIN_GROUP,
+      SLUICE_OIDC_VIEWER_VALUES: IDP_VIEWER_GROUP,
+      SLUICE_OIDC_LABEL: "Test IdP",
     },
   },
 });

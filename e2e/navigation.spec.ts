@@ -15,7 +15,7 @@ test("at 390 px every navigation link and Log out are visible, nothing overflows
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
 
   const nav = page.getByRole("navigation", { name: "Main" });
-  for (const name of ["Overview", "Tenants", "Audit log", "Operators", "API docs"]) {
+  for (const name of ["Overview", "Tenants", "Audit log", "Operators", "API tokens", "API docs"]) {
     await expect(nav.getByRole("link", { name })).toBeInViewport({ ratio: 1 });
   }
   const logOut = page.getByRole("button", { name: "Log out" });

@@ -88,3 +88,43 @@ test("a viewer sees no change controls, and the API refuses its changes with 403
     await deleteLoggedInOperator(page, api, viewer.id);
   }
 });
+
+test("an admin limits an operator to one tenant, who then reaches only that tenant", async ({
+  page,
+  api,
+  browser,
+}, testInfo) => {
+  const email = `${uniqueName("limited")}@sluice.test`;
+  const limited = await api.createOperator({ email, password: PASSWORD, role: "admin" });
+  const mine = await api.createTenant(uniqueName("op-mine"));
+  const other = await api.createTenant(uniqueName("op-other"));
+  try {
+    await logInAsAdmin(page);
+    await page.goto("/operators");
+    const row = page.getByRole("row").filter({ hasText: email });
+    await row.getByText("every tenant", { exact: true }).click();
+    await row.getByRole("checkbox", { name: mine.name }).check();
+    await row.getByRole("button", { name: "Save tenants" }).click();
+    await expect(row.getByText(mine.name, { exact: true }).first()).toBeVisible();
+    await expect
+      .poll(async () => (await api.listOperators()).find((o) => o.id === limited.id)?.tenantIds)
+      .toEqual([mine.id]);
+    await attachScreenshot(page, testInfo, "operator limited to a tenant");
+    const [event] = await api.audit({ limit: 1 });
+    expect(event).toMatchObject({ action: "operator.update", target: `operator:${limited.id}` });
+
+    const context = await browser.newContext({ baseURL: new URL(page.url()).origin });
+    const theirs = await context.newPage();
+    try {
+      await logInAs(theirs, email, PASSWORD);
+      expect((await theirs.request.get(`/api/admin/tenants/${mine.id}`)).status()).toBe(200);
+      expect((await theirs.request.get(`/api/admin/monitoring/traffic?tenantId=${mine.id}`)).status()).toBe(200);
+      expect((await theirs.request.get(`/api/admin/tenants/${other.id}`)).status()).toBe(403);
+      expect((await theirs.request.get("/api/admin/tenants")).status()).toBe(403);
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await api.deleteOperator(limited.id);
+  }
+});

@@ -15,7 +15,7 @@ test("an admin creates an API token, sees its secret once, and revokes it", asyn
   try {
     await logInAsAdmin(page);
     await page.goto("/operators");
-    await page.getByRole("link", { name: "API tokens" }).click();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API tokens" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "API tokens" })).toBeVisible();
 
     const form = page.getByRole("region", { name: "Create an API token" });

@@ -43,6 +43,7 @@ export default function OperatorList() {
                   <tr>
                     <th scope="col">Email</th>
                     <th scope="col">Role</th>
+                    <th scope="col">Tenants</th>
                     <th scope="col">Added</th>
                     {isAdmin ? (
                       <th scope="col">

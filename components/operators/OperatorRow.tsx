@@ -7,6 +7,7 @@ import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { errorMessage } from "@/components/shell/PageState";
 import { ROLES, type Role } from "@/lib/control/auth/operatorSchemas";
 import type { OperatorView } from "@/lib/control/auth/operatorStore";
+import { OperatorTenants } from "./OperatorTenants";
 
 export function OperatorRow({
   operator,
@@ -58,6 +59,9 @@ export function OperatorRow({
             {errorMessage(failure)}
           </p>
         ) : null}
+      </td>
+      <td>
+        <OperatorTenants operator={operator} canChange={canChange} />
       </td>
       <td className="muted">{formatDateTime(operator.createdAt)}</td>
       {canChange ? (

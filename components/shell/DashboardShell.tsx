@@ -20,6 +20,7 @@ const NAV: readonly { href: string; label: string; matches: (path: string) => bo
   { href: "/tenants", label: "Tenants", matches: (p) => p.startsWith("/tenants") || p.startsWith("/keys") },
   { href: "/audit", label: "Audit log", matches: (p) => p.startsWith("/audit") },
   { href: "/operators", label: "Operators", matches: (p) => p.startsWith("/operators") },
+  { href: "/tokens", label: "API tokens", matches: (p) => p.startsWith("/tokens") },
   { href: "/docs", label: "API docs", matches: (p) => p.startsWith("/docs") },
 ];
 

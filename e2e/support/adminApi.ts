@@ -25,6 +25,7 @@ export interface Operator {
   id: string;
   email: string;
   role: "admin" | "viewer";
+  tenantIds: string[];
 }
 
 export interface AuditEvent {

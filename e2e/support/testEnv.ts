@@ -18,3 +18,11 @@ process.env.E2E_REDIS_PREFIX ||= process.env.SLUICE_REDIS_PREFIX || `e2e${random
 
 export const REDIS_PREFIX: string = process.env.E2E_REDIS_PREFIX;
 export const OWN_PREFIX = !process.env.SLUICE_REDIS_PREFIX;
+
+/** The single sign-on spec's identity provider (testIdp.ts): E2E_PORT + 1000 unless E2E_IDP_PORT says otherwise. */
+export const IDP_PORT = Number(process.env.E2E_IDP_PORT || Number(process.env.E2E_PORT || 3107) + 1000);
+export const IDP_ISSUER = `http://127.0.0.1:${IDP_PORT}`;
+export const IDP_CLIENT_ID = "sluice-e2e";
+export const IDP_CLIENT_SECRET = "e2e-idp-client-secret-not-secret";
+export const IDP_ADMIN_GROUP = "sluice-admins";
+export const IDP_VIEWER_GROUP = "sluice-viewers";

@@ -7,6 +7,7 @@ import { parseAllowedRanges, type AddressRange } from "./addressRanges";
 import { adminTokenProblem } from "./adminToken.js";
 import { emailSchema, newPasswordSchema } from "../common/operatorFields";
 import { parseNodeList, type NodeAddress } from "./nodeList";
+import { oidcFromEnv, passwordLoginFromEnv, type OidcConfig } from "./oidcConfig";
 import { parseTrustProxy, type TrustProxy } from "./trustProxy";
 import { listUsesTls, redisTlsFrom, type RedisTlsSettings } from "./redisTls";
 
@@ -77,6 +78,10 @@ export interface SluiceConfig {
    * SLUICE_GRPC_HOST (default 127.0.0.1) : SLUICE_GRPC_PORT when the port is set; off otherwise.
    */
   grpc?: { host: string; port: number };
+  /** Dashboard single sign-on (SLUICE_OIDC_*, lib/config/oidcConfig.ts); undefined when off. */
+  oidc: OidcConfig | undefined;
+  /** SLUICE_PASSWORD_LOGIN (default on): email-and-password login; off only with SSO. */
+  passwordLogin: boolean;
 }
 
 export interface AlertConfig {
@@ -180,6 +185,7 @@ export function readConfig(): SluiceConfig {
   const tokenProblem = adminTokenProblem(adminToken);
   if (tokenProblem) throw new Error(tokenProblem);
   const metricsToken = process.env.SLUICE_METRICS_TOKEN || undefined;
+  const oidc = oidcFromEnv(process.env);
   if (metricsToken !== undefined && metricsToken.length < 16)
     throw new Error(`SLUICE_METRICS_TOKEN must be at least 16 characters (it has ${metricsToken.length})`);
   return {
@@ -203,6 +209,8 @@ export function readConfig(): SluiceConfig {
     subjectBudget: intFrom("SLUICE_SUBJECT_BUDGET", DEFAULT_SUBJECT_BUDGET, 1, 10_000_000),
     requireNoEviction: flagFrom("SLUICE_REQUIRE_NOEVICTION"),
     grpc: grpcFrom(),
+    oidc,
+    passwordLogin: passwordLoginFromEnv(process.env, oidc),
     alerts: {
       intervalMs: intFrom("SLUICE_ALERT_INTERVAL_MS", 10_000, 100, 3_600_000),
       attempts: intFrom("SLUICE_ALERT_ATTEMPTS", 5, 1, 20),

@@ -287,6 +287,25 @@ export const ROUTE_TABLE: Record<string, RouteSpec> = {
       DELETE: NOT_ALLOWED,
     },
   },
+  // Single sign-on: a redirect to the IdP or back to /login?sso_error= (SSO is off in these tests: sso_off).
+  "api/auth/sso/start": {
+    methods: {
+      GET: { kind: "public", ok: () => ({ status: 303 }) },
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
+  "api/auth/sso/callback": {
+    methods: {
+      GET: { kind: "public", ok: () => ({ query: "?code=x&state=y", status: 303 }) },
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
   "api/auth/logout": {
     methods: {
       POST: { kind: "logout", ok: () => ({ status: 204 }) },

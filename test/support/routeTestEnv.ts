@@ -56,6 +56,8 @@ export function routeTestEnv(label: string, { redisUrl = REDIS_URL }: { redisUrl
 const ROUTE_MODULES = {
   tenants: () => import("@/app/api/admin/tenants/route"),
   tenant: () => import("@/app/api/admin/tenants/[tenantId]/route"),
+  operators: () => import("@/app/api/admin/operators/route"),
+  operator: () => import("@/app/api/admin/operators/[operatorId]/route"),
   tenantKeys: () => import("@/app/api/admin/tenants/[tenantId]/keys/route"),
   tenantRules: () => import("@/app/api/admin/tenants/[tenantId]/rules/route"),
   tenantUpstream: () => import("@/app/api/admin/tenants/[tenantId]/upstream/route"),
@@ -82,6 +84,8 @@ const ROUTE_MODULES = {
   hotKeys: () => import("@/app/api/admin/monitoring/hot-keys/route"),
   hotDescriptors: () => import("@/app/api/admin/monitoring/hot-descriptors/route"),
   nearLimit: () => import("@/app/api/admin/monitoring/near-limit/route"),
+  limitedNow: () => import("@/app/api/admin/monitoring/limited/route"),
+  upstreamHealth: () => import("@/app/api/admin/monitoring/upstream/route"),
   // /api/v1 is the data plane's (lib/dataplane), not a Next route: served by the same handler in this process.
   echo: () => import("./dataPlaneRoute"),
   login: () => import("@/app/api/auth/login/route"),
@@ -94,6 +98,8 @@ export type RouteName = keyof typeof ROUTE_MODULES;
 /** The OpenAPI path of each route module (test/support/answerConformance.ts checks answers against it). */
 export const ROUTE_PATHS: Record<RouteName, string> = {
   tenants: "/api/admin/tenants",
+  operators: "/api/admin/operators",
+  operator: "/api/admin/operators/{operatorId}",
   tenant: "/api/admin/tenants/{tenantId}",
   tenantKeys: "/api/admin/tenants/{tenantId}/keys",
   tenantRules: "/api/admin/tenants/{tenantId}/rules",
@@ -121,6 +127,8 @@ export const ROUTE_PATHS: Record<RouteName, string> = {
   hotKeys: "/api/admin/monitoring/hot-keys",
   hotDescriptors: "/api/admin/monitoring/hot-descriptors",
   nearLimit: "/api/admin/monitoring/near-limit",
+  limitedNow: "/api/admin/monitoring/limited",
+  upstreamHealth: "/api/admin/monitoring/upstream",
   echo: "/api/v1/echo",
   login: "/api/auth/login",
   logout: "/api/auth/logout",

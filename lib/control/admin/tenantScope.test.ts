@@ -41,3 +41,20 @@ describe("tenant scope", () => {
     expect(() => assertUnscopedAdmin({ id: "token:v", role: "viewer" })).toThrow(AppError);
   });
 });
+
+describe("scopeRefusal for an operator limited to tenants", () => {
+  const operator = { id: "operator:ops@example.com", role: "admin" as const, tenantIds: ["t1", "t2"] };
+  it("passes its tenants and refuses others and instance-wide calls", () => {
+    expect(scopeRefusal(operator, "t1")).toBeNull();
+    expect(scopeRefusal(operator, "t2")).toBeNull();
+    expect(scopeRefusal(operator, "t3")).toBe(
+      "This operator is limited to tenants t1, t2: other tenants' resources are refused.",
+    );
+    expect(scopeRefusal(operator, null)).toBe(
+      "This operator is limited to tenants t1, t2: instance-wide calls are refused.",
+    );
+  });
+  it("an empty list is no limit", () => {
+    expect(scopeRefusal({ ...operator, tenantIds: [] }, null)).toBeNull();
+  });
+});

@@ -5,8 +5,11 @@
  * - `rate_limited` (429) with `Retry-After` (whole seconds) and the time to try again, once the
  *   address, the (email, address) pair or the email has used up its failed attempts (loginLimit.ts;
  *   an address without failures for the email is never refused for the email's ceiling alone).
- * The first admin is ensured before the first check, so a fresh install can log in at once.
+ * - `forbidden` (403) while SLUICE_PASSWORD_LOGIN=0 (single sign-on only), before anything is checked.
+ * An operator created by single sign-on has no password: every password fails for it, as for an
+ * unknown email. The first admin is ensured before the first check, so a fresh install can log in at once.
  */
+import { config } from "../../config/config";
 import { AppError } from "../../http/errors";
 import type { Limiter } from "../../limiter/decide";
 import { retryAfterSeconds } from "../../limiter/headers";
@@ -17,6 +20,7 @@ import type { LoginInput, Role } from "./operatorSchemas";
 import { findOperatorForLogin } from "./operatorStore";
 import { verifyNothing, verifyPassword } from "./passwordHash";
 import { SerialByKey } from "./serialByKey";
+import { SSO_ERRORS } from "./ssoErrors";
 import { createSession, type NewSession } from "./sessionStore";
 
 export interface LoggedIn {
@@ -38,6 +42,7 @@ function limited(retryAfterMs: number, retryAt: Date): AppError {
 }
 
 export async function logIn(input: LoginInput, ip: string, limiter: Limiter): Promise<LoggedIn> {
+  if (!config().passwordLogin) throw new AppError("forbidden", SSO_ERRORS.password_off);
   await ensureFirstAdmin();
   const subject = loginSubject(ip, input.email);
   // Serialised per limiting subject, so a host rotating through its IPv6 /64 is still one line.
@@ -45,7 +50,7 @@ export async function logIn(input: LoginInput, ip: string, limiter: Limiter): Pr
     const gate = await checkLoginAllowed(limiter, subject);
     if (!gate.allowed) throw limited(gate.retryAfterMs, gate.retryAt);
     const operator = await findOperatorForLogin(input.email);
-    const ok = operator
+    const ok = operator?.passwordHash
       ? await verifyPassword(operator.passwordHash, input.password)
       : await verifyNothing(input.password);
     if (!operator || !ok) {

@@ -76,7 +76,7 @@ describe("updateOperatorSchema", () => {
   });
 
   it.each([
-    ["an empty body", {}, "", "send role, password or both"],
+    ["an empty body", {}, "", "send role, password, tenantIds or several of them"],
     ["a short password", { password: "short" }, "password", "password must be at least 12 characters"],
     ["an unknown role", { role: "root" }, "role", "role must be one of admin, viewer"],
     ["an email change", { email: "new@example.com" }, "", 'Unrecognized key: "email"'],

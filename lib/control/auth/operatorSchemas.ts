@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { isoTimeSchema } from "../../common/isoTime";
+import { ID_PATTERN } from "../../common/apiKeyFormat";
 import { plainText } from "../../common/textInput";
 import { emailSchema, MAX_PASSWORD_LENGTH, newPasswordSchema } from "../../common/operatorFields";
 
@@ -22,15 +23,37 @@ export type Role = (typeof ROLES)[number];
 
 export const roleSchema = z.enum(ROLES, { error: `role must be one of ${ROLES.join(", ")}` });
 
+export const MAX_OPERATOR_TENANTS = 100;
+
+/**
+ * The tenants an operator is limited to (lib/control/admin/tenantScope.ts): up to 100 tenant ids,
+ * duplicates dropped; `[]` lifts the limit (every tenant).
+ */
+export const operatorTenantIdsSchema = z
+  .array(z.string({ error: "tenantIds must list tenant ids" }).regex(ID_PATTERN, "tenantIds must list tenant ids"), {
+    error: "tenantIds must be a list of tenant ids",
+  })
+  .max(MAX_OPERATOR_TENANTS, `tenantIds must list at most ${MAX_OPERATOR_TENANTS} tenants`)
+  .transform((ids) => [...new Set(ids)]);
+
 export const createOperatorSchema = z
-  .object({ email: emailSchema, password: newPasswordSchema, role: roleSchema })
+  .object({
+    email: emailSchema,
+    password: newPasswordSchema,
+    role: roleSchema,
+    tenantIds: operatorTenantIdsSchema.optional(),
+  })
   .strict();
 
 export const updateOperatorSchema = z
-  .object({ role: roleSchema.optional(), password: newPasswordSchema.optional() })
+  .object({
+    role: roleSchema.optional(),
+    password: newPasswordSchema.optional(),
+    tenantIds: operatorTenantIdsSchema.optional(),
+  })
   .strict()
-  .refine((input) => input.role !== undefined || input.password !== undefined, {
-    message: "send role, password or both",
+  .refine((input) => input.role !== undefined || input.password !== undefined || input.tenantIds !== undefined, {
+    message: "send role, password, tenantIds or several of them",
   });
 
 export const loginSchema = z
@@ -56,6 +79,10 @@ export const operatorViewSchema = z.object({
   id: z.string(),
   email: z.string(),
   role: z.enum(ROLES),
+  tenantIds: z.array(z.string()).meta({
+    description:
+      "The tenants this operator is limited to (403 on other tenants and instance-wide calls, as a tenant-limited token); empty: every tenant",
+  }),
   createdAt: isoTimeSchema,
 });
 export type OperatorView = z.infer<typeof operatorViewSchema>;

@@ -9,6 +9,9 @@
  *   "another admin is left" and leave none.
  * - A password change ends every session of that operator (a stolen session dies with the old
  *   password); a role change needs nothing: sessions read the role on each request.
+ * - `tenantIds` limits an operator to those tenants (lib/control/admin/tenantScope.ts); `[]` lifts
+ *   the limit. Unknown tenant ids are a 422. The last admin without a tenant limit can be neither
+ *   deleted, demoted nor limited (409): someone must be able to manage the whole instance.
  */
 import { getDb } from "../../db/client";
 import type { Prisma } from "../../db/generated/client";
@@ -20,13 +23,14 @@ import { hashPassword } from "./passwordHash";
 
 export type { OperatorView };
 
-type OperatorRow = { id: string; email: string; role: Role; createdAt: Date };
+type OperatorRow = { id: string; email: string; role: Role; tenantIds?: string[] | null; createdAt: Date };
 type Tx = Prisma.TransactionClient;
 
 export const operatorView = (o: OperatorRow): OperatorView => ({
   id: o.id,
   email: o.email,
   role: o.role,
+  tenantIds: o.tenantIds ?? [],
   createdAt: o.createdAt.toISOString(),
 });
 
@@ -38,8 +42,28 @@ export async function lockOperators(tx: Tx): Promise<void> {
 }
 
 async function assertAnotherAdmin(tx: Tx, operatorId: string): Promise<void> {
-  const others = await tx.operator.count({ where: { role: "admin", id: { not: operatorId } } });
-  if (others === 0) throw new AppError("conflict", "This is the last admin: make another operator admin first.");
+  const others = await tx.operator.count({
+    where: { role: "admin", tenantIds: { isEmpty: true }, id: { not: operatorId } },
+  });
+  if (others === 0)
+    throw new AppError(
+      "conflict",
+      "This is the last admin without a tenant limit: make another operator such an admin first.",
+    );
+}
+
+const isUnlimitedAdmin = (o: { role: Role; tenantIds: string[] | null }) =>
+  o.role === "admin" && (o.tenantIds ?? []).length === 0;
+
+/** 422 naming `tenantIds` when one of `ids` is not a tenant. */
+async function assertTenantsExist(tx: Tx, ids: string[] | undefined): Promise<void> {
+  if (!ids || ids.length === 0) return;
+  const found = await tx.tenant.findMany({ where: { id: { in: ids } }, select: { id: true } });
+  const missing = ids.filter((id) => !found.some((t) => t.id === id));
+  if (missing.length > 0)
+    throw new AppError("invalid", `No tenant with id ${missing[0]}.`, {
+      errors: { tenantIds: [`no tenant has the id ${missing[0]}`] },
+    });
 }
 
 export async function listOperators(): Promise<OperatorView[]> {
@@ -57,7 +81,10 @@ export async function createOperator(actor: Actor, input: CreateOperatorInput): 
   const passwordHash = await hashPassword(input.password);
   try {
     return await getDb().$transaction(async (tx) => {
-      const row = await tx.operator.create({ data: { email: input.email, passwordHash, role: input.role } });
+      await assertTenantsExist(tx, input.tenantIds);
+      const row = await tx.operator.create({
+        data: { email: input.email, passwordHash, role: input.role, tenantIds: input.tenantIds ?? [] },
+      });
       await recordAudit(tx, actor, {
         action: "operator.create",
         target: `operator:${row.id}`,
@@ -75,11 +102,16 @@ export async function createOperator(actor: Actor, input: CreateOperatorInput): 
 export async function updateOperator(actor: Actor, id: string, input: UpdateOperatorInput): Promise<OperatorView> {
   const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
   return getDb().$transaction(async (tx) => {
-    if (input.role === "viewer") await lockOperators(tx);
+    if (input.role === "viewer" || (input.tenantIds?.length ?? 0) > 0) await lockOperators(tx);
     const before = await tx.operator.findUnique({ where: { id } });
     if (!before) throw operatorMissing(id);
-    if (before.role === "admin" && input.role === "viewer") await assertAnotherAdmin(tx, id);
-    const row = await tx.operator.update({ where: { id }, data: { role: input.role, passwordHash } });
+    await assertTenantsExist(tx, input.tenantIds);
+    const after = { role: input.role ?? before.role, tenantIds: input.tenantIds ?? before.tenantIds };
+    if (isUnlimitedAdmin(before) && !isUnlimitedAdmin(after)) await assertAnotherAdmin(tx, id);
+    const row = await tx.operator.update({
+      where: { id },
+      data: { role: input.role, passwordHash, tenantIds: input.tenantIds },
+    });
     if (passwordHash !== undefined) await tx.session.deleteMany({ where: { operatorId: id } });
     await recordAudit(tx, actor, {
       action: "operator.update",
@@ -97,13 +129,15 @@ export async function deleteOperator(actor: Actor, id: string): Promise<void> {
     await lockOperators(tx);
     const before = await tx.operator.findUnique({ where: { id } });
     if (!before) throw operatorMissing(id);
-    if (before.role === "admin") await assertAnotherAdmin(tx, id);
+    if (isUnlimitedAdmin(before)) await assertAnotherAdmin(tx, id);
     await tx.operator.delete({ where: { id } });
     await recordAudit(tx, actor, { action: "operator.delete", target: `operator:${id}`, before: operatorView(before) });
   });
 }
 
 /** The operator with this (normalized) email and its hash: for the login only. */
-export async function findOperatorForLogin(email: string): Promise<(OperatorRow & { passwordHash: string }) | null> {
+export async function findOperatorForLogin(
+  email: string,
+): Promise<(OperatorRow & { passwordHash: string | null }) | null> {
   return getDb().operator.findUnique({ where: { email } });
 }

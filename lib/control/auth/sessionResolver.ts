@@ -54,7 +54,9 @@ export async function requestSession(request: Request): Promise<OperatorSession 
 
 export async function sessionActor(request: Request): Promise<Actor | null> {
   const session = await requestSession(request);
-  return session ? { id: operatorActorId(session.email), role: session.role } : null;
+  if (!session) return null;
+  const limit = session.tenantIds.length > 0 ? { tenantIds: session.tenantIds } : {};
+  return { id: operatorActorId(session.email), role: session.role, ...limit };
 }
 
 /** Logout: ends the session of the request's cookie, if any. */

@@ -24,12 +24,16 @@ describe("findSession", () => {
   const row = { id: "s1", operatorId: "o1", expiresAt: new Date(now.getTime() + 3_600_000), lastSeenAt: now };
 
   it("returns the operator's session while both exist", async () => {
-    findUnique.mockResolvedValueOnce({ ...row, operator: { email: "ops@example.com", role: "viewer" } });
+    findUnique.mockResolvedValueOnce({
+      ...row,
+      operator: { email: "ops@example.com", role: "viewer", tenantIds: ["t1"] },
+    });
     expect(await findSession(mintSessionToken().token, now)).toEqual({
       sessionId: "s1",
       operatorId: "o1",
       email: "ops@example.com",
       role: "viewer",
+      tenantIds: ["t1"],
       expiresAt: row.expiresAt,
     });
   });

@@ -21,6 +21,8 @@ export interface OperatorSession {
   operatorId: string;
   email: string;
   role: Role;
+  /** The tenants the operator is limited to; empty: every tenant. */
+  tenantIds: string[];
   expiresAt: Date;
 }
 
@@ -48,7 +50,7 @@ export async function findSession(token: string, now = new Date()): Promise<Oper
   // Prisma reads the session and its operator in two queries: an operator deleted in between (its
   // sessions go with it, ON DELETE CASCADE) leaves the relation null despite its type. That session
   // is gone: 401, not a 500 (seen in CI while a deleted viewer's page was still polling).
-  const operator = (row?.operator ?? null) as { email: string; role: Role } | null;
+  const operator = (row?.operator ?? null) as { email: string; role: Role; tenantIds: string[] | null } | null;
   if (!row || !operator) return null;
   if (row.expiresAt.getTime() <= now.getTime()) {
     await db.session.deleteMany({ where: { id: row.id } });
@@ -62,6 +64,7 @@ export async function findSession(token: string, now = new Date()): Promise<Oper
     operatorId: row.operatorId,
     email: operator.email,
     role: operator.role,
+    tenantIds: operator.tenantIds ?? [],
     expiresAt: row.expiresAt,
   };
 }

@@ -12,7 +12,22 @@ import { adminCaller, loadRoutes, routeTestEnv } from "@/test/support/routeTestE
 import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
 
 const { auth, close } = routeTestEnv("tokens");
-const routes = await loadRoutes("tokens", "token", "tenants", "tenant", "tenantKeys", "key", "audit", "traffic");
+const routes = await loadRoutes(
+  "tokens",
+  "token",
+  "tenants",
+  "tenant",
+  "tenantKeys",
+  "key",
+  "audit",
+  "traffic",
+  "refusalRate",
+  "hotKeys",
+  "hotDescriptors",
+  "nearLimit",
+  "limitedNow",
+  "upstreamHealth",
+);
 const { tokens, token, tenants, tenant, tenantKeys, key, audit, traffic } = routes;
 const { getDb } = await import("@/lib/db/client");
 const admin = adminCaller(auth);
@@ -151,6 +166,33 @@ describe("a token on the admin API", () => {
     expect(refused.map((r) => r.status)).toEqual(refused.map(() => 403));
     const otherKeys = await getDb().apiKey.count({ where: { tenantId: other } });
     expect(otherKeys).toBe(1);
+  });
+
+  it("a tenant-limited token reads its own tenant's monitoring, and gets 403 on another's and on instance-wide monitoring", async () => {
+    const mine = await newTenant();
+    const other = await newTenant();
+    const as = bearer((await newToken({ role: "viewer", tenantId: mine })).token);
+    const queries = [
+      [routes.traffic, "/monitoring/traffic"],
+      [routes.refusalRate, "/monitoring/refusal-rate"],
+      [routes.hotKeys, "/monitoring/hot-keys"],
+      [routes.hotDescriptors, "/monitoring/hot-descriptors"],
+      [routes.nearLimit, "/monitoring/near-limit"],
+      [routes.limitedNow, "/monitoring/limited"],
+      [routes.upstreamHealth, "/monitoring/upstream"],
+    ] as const;
+    for (const [route, path] of queries) {
+      const own = await admin(route, "GET", `${path}?tenantId=${mine}`, {}, undefined, as);
+      expect(own.status, `${path} own tenant`).toBe(200);
+      expect((await admin(route, "GET", `${path}?tenantId=${other}`, {}, undefined, as)).status, path).toBe(403);
+      expect((await admin(route, "GET", path, {}, undefined, as)).status, `${path} instance-wide`).toBe(403);
+      const twice = await admin(route, "GET", `${path}?tenantId=${mine}&tenantId=${other}`, {}, undefined, as);
+      expect(twice.status, `${path} tenantId twice`).toBe(403);
+    }
+    // The audit log too: a repeated filter never passes the check on one value and answers the other.
+    expect((await admin(audit, "GET", `/audit?tenantId=${mine}&tenantId=${other}`, {}, undefined, as)).status).toBe(
+      403,
+    );
   });
 
   it("token management needs an admin without a tenant limit: a viewer token gets 403 on the list", async () => {

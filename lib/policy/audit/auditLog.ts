@@ -26,6 +26,8 @@ export interface Actor {
   role: "admin" | "viewer";
   /** The one tenant this actor may touch (a tenant-limited token); absent or null: every tenant. */
   tenantId?: string | null;
+  /** The tenants this actor may touch (a tenant-limited operator); absent or empty: every tenant. */
+  tenantIds?: readonly string[];
 }
 
 export interface AuditEntry {

@@ -76,6 +76,41 @@ export const systemPaths: ZodOpenApiPathsObject = {
       },
     },
   },
+  "/api/auth/sso/start": {
+    get: {
+      operationId: "ssoStart",
+      tags: ["Session"],
+      summary: "Start a single sign-on login (OpenID Connect)",
+      description:
+        "303 to the identity provider's authorization endpoint (authorization code with PKCE, state and nonce), with a short-lived `sluice_sso` cookie holding the pending login. When SSO is not configured or the IdP cannot be reached: 303 to `/login?sso_error=<code>`.",
+      security: [],
+      parameters: [
+        {
+          name: "next",
+          in: "query",
+          required: false,
+          schema: { type: "string" },
+          description: "A path on this site to open after logging in.",
+        },
+      ],
+      responses: { "303": { description: "To the identity provider, or back to the login page with `sso_error`." } },
+    },
+  },
+  "/api/auth/sso/callback": {
+    get: {
+      operationId: "ssoCallback",
+      tags: ["Session"],
+      summary: "The identity provider's redirect back",
+      description:
+        "Checks `state` against the `sluice_sso` cookie, exchanges the code (PKCE), verifies the ID token and its nonce, maps the role claim, creates the operator on first login (audited) and sets the `sluice_session` cookie: 303 to the page the login started from. Any failure: 303 to `/login?sso_error=<code>`, with no operator created and no session.",
+      security: [],
+      parameters: [
+        { name: "code", in: "query", required: false, schema: { type: "string" } },
+        { name: "state", in: "query", required: false, schema: { type: "string" } },
+      ],
+      responses: { "303": { description: "To the page the login started from, or to `/login?sso_error=<code>`." } },
+    },
+  },
   "/api/auth/logout": {
     post: {
       operationId: "logout",

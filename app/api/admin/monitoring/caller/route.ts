@@ -1,4 +1,5 @@
-import { adminRoute } from "@/lib/control/admin/adminRoute";
+import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
+import { tenantOfQuery } from "@/lib/control/admin/tenantScope";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { callerHistoryInput } from "@/lib/monitoring/query/monitoringParams";
 import { services } from "@/lib/runtime/services";
@@ -7,9 +8,10 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 /** One caller's requests and refusals over time, by rule (lib/monitoring/query/callerHistoryQuery.ts). */
-export const GET = adminRoute("read", async (request) => {
-  const input = callerHistoryInput(new URL(request.url).searchParams, Date.now());
-  return Response.json(await services().monitoring.callerHistory(input));
+export const GET = adminEndpoint("read", {
+  tenantOf: tenantOfQuery,
+  handle: ({ request }) =>
+    services().monitoring.callerHistory(callerHistoryInput(new URL(request.url).searchParams, Date.now())),
 });
 
 export const { POST, PUT, PATCH, DELETE } = notAllowed(["GET"]);

@@ -1,4 +1,5 @@
 import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
+import { tenantOfQuery } from "@/lib/control/admin/tenantScope";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { nearLimitInput } from "@/lib/monitoring/query/monitoringParams";
 import { services } from "@/lib/runtime/services";
@@ -7,6 +8,7 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const GET = adminEndpoint("read", {
+  tenantOf: tenantOfQuery,
   handle: ({ request }) =>
     services().monitoring.nearLimit(nearLimitInput(new URL(request.url).searchParams, Date.now())),
 });

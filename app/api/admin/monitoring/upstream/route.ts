@@ -1,4 +1,5 @@
 import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
+import { tenantOfQuery } from "@/lib/control/admin/tenantScope";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { upstreamHealthInput } from "@/lib/monitoring/query/monitoringParams";
 import { services } from "@/lib/runtime/services";
@@ -8,6 +9,7 @@ export const dynamic = "force-dynamic";
 
 /** A tenant's upstream health over the range (lib/monitoring/query/upstreamHealthQuery.ts). */
 export const GET = adminEndpoint("read", {
+  tenantOf: tenantOfQuery,
   handle: ({ request }) =>
     services().monitoring.upstreamHealth(upstreamHealthInput(new URL(request.url).searchParams, Date.now())),
 });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Operator" ADD COLUMN     "tenantIds" TEXT[] DEFAULT ARRAY[]::TEXT[];
