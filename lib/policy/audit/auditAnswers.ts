@@ -13,7 +13,10 @@ export const auditEventSchema = z.object({
   at: isoTimeSchema,
   actor: z
     .string()
-    .meta({ description: "`token` (the admin token), `token:<name>` (a scoped API token) or `operator:<email>`; `sso:<issuer>` for an operator created at a single sign-on." }),
+    .meta({
+      description:
+        "`token` (the admin token), `token:<name>` (a scoped API token) or `operator:<email>`; `sso:<issuer>` for an operator created at a single sign-on.",
+    }),
   action: z.string(),
   target: z.string(),
   tenantId: z.string().nullable(),
