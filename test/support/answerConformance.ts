@@ -108,6 +108,10 @@ export function answerProblems(answer: Answer, groups?: readonly Record<string, 
   const content = response.content as Record<string, { schema?: unknown }> | undefined;
   if (!content) return answer.body === null ? [] : [`status ${answer.status} is documented without a body`];
   if (isProblem && content[PROBLEM_TYPE]) return checkProblem();
+  // A documented non-JSON form (the usage export's text/csv) is text: its type is what is checked.
+  const sentType = (answer.contentType ?? "").split(";")[0]!.trim();
+  if (!/json/.test(sentType) && content[sentType])
+    return typeof answer.body === "string" ? [] : [`a ${sentType} answer that is not text`];
   const schema = content[JSON_TYPE]?.schema;
   if (!isZod(schema)) return [];
   if (!/json/.test(answer.contentType ?? "")) return [`a JSON answer was documented, ${answer.contentType} sent`];

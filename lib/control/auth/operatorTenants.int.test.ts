@@ -10,7 +10,7 @@ import { callRoute, ORIGIN } from "@/test/support/routeCall";
 import { loadRoutes } from "@/test/support/routeTestEnv";
 import { sessionTestEnv } from "@/test/support/sessionTestEnv";
 
-const { token: TOKEN, db, tenantIds, sessionOf, routes, close } = await sessionTestEnv("opTenants");
+const { token: TOKEN, db, tenantIds, newOperator, sessionOf, routes, close } = await sessionTestEnv("opTenants");
 const { operator, operators, tenant, traffic } = await loadRoutes("operator", "operators", "tenant", "traffic");
 const bearer = { authorization: `Bearer ${TOKEN}` };
 
@@ -40,6 +40,9 @@ const patchOperator = (id: string, body: unknown, headers: Record<string, string
 describe("operators limited to tenants", () => {
   it("a limited operator reaches its tenants and their monitoring, and gets 403 elsewhere; lifting the limit is audited", async () => {
     const [mine, alsoMine, other] = [await newTenant(), await newTenant(), await newTenant()];
+    // Another admin without a limit, so limiting this one never meets the last-admin guard (409),
+    // whatever operators other suites left in the database.
+    await newOperator("admin");
     const session = await sessionOf("admin");
     const limited = await patchOperator(session.id, { tenantIds: [mine, alsoMine, mine] });
     expect(limited.status).toBe(200);

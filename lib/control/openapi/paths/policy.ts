@@ -4,6 +4,7 @@ import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { policyDocumentSchema, policyQuerySchema } from "../../policyDocument/policyDocumentSchema";
 import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
 import { storedRuleSchema } from "../ruleDocs";
+import { billingSettingsSchema } from "../../alerts/alertSchema";
 
 const ETAG_HEADER = {
   ETag: {
@@ -45,6 +46,7 @@ const exportedPolicySchema = z.object({
       webhookUrlHint: z.string(),
       refusalRate: z.record(z.string(), z.number()).nullable(),
       clientLimit: z.record(z.string(), z.number()).nullable(),
+      billing: billingSettingsSchema.nullable(),
     })
     .nullable()
     .meta({
