@@ -1,12 +1,23 @@
-/** Before and after of one audit entry, side by side, changed lines marked (jsonDiff.ts). */
+"use client";
+/**
+ * Before and after of one audit entry, side by side, changed lines marked (jsonDiff.ts). "Before"
+ * and "After" label their column (not headings: under the page's h1 they skipped a level); a
+ * column that scrolls is reachable by keyboard (useScrolls).
+ */
+import { useId } from "react";
+import { useScrolls } from "@/components/shell/ScrollRegion";
 import { diffRows, type Cell } from "./jsonDiff";
 
 function Column({ cells, title, emptyText }: { cells: Cell[]; title: string; emptyText: string }) {
   const present = cells.some((cell) => cell !== null);
+  const titleId = useId();
+  const [ref, scrolls] = useScrolls<HTMLPreElement>();
   return (
     <div>
-      <h3>{title}</h3>
-      <pre aria-label={title}>
+      <p className="diff-title" id={titleId}>
+        {title}
+      </p>
+      <pre ref={ref} role="group" aria-labelledby={titleId} tabIndex={scrolls ? 0 : undefined}>
         {present ? (
           cells.map((cell, i) =>
             cell ? (

@@ -3,6 +3,7 @@
  * row (numeric columns right-aligned). Rows are the caller's.
  */
 import type { ReactNode } from "react";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 export interface Column {
   label: ReactNode;
@@ -13,7 +14,7 @@ export interface Column {
 
 export function DataTable({ label, columns, children }: { label?: string; columns: Column[]; children: ReactNode }) {
   return (
-    <div className="table-wrap">
+    <ScrollRegion label={label ?? "Table"}>
       <table aria-label={label}>
         <thead>
           <tr>
@@ -28,6 +29,6 @@ export function DataTable({ label, columns, children }: { label?: string; column
         </thead>
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -7,6 +7,7 @@ import { CreateKeyForm } from "./CreateKeyForm";
 import { useTenantKeys } from "./keyQueries";
 import { RevokeKeyButton } from "./RevokeKeyButton";
 import styles from "./keys.module.css";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 export function RevokedBadge({ at }: { at: string }) {
   return (
@@ -45,7 +46,7 @@ export function KeysCard({ tenantId, canEdit }: { tenantId: string; canEdit: boo
       {keys.error ? <ErrorState error={keys.error} /> : null}
       {keys.data && keys.data.length === 0 ? <Empty>This tenant has no keys yet.</Empty> : null}
       {keys.data && keys.data.length > 0 ? (
-        <div className="table-wrap">
+        <ScrollRegion label="API keys">
           <table aria-label="API keys">
             <thead>
               <tr>
@@ -88,7 +89,7 @@ export function KeysCard({ tenantId, canEdit }: { tenantId: string; canEdit: boo
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       ) : null}
     </section>
   );

@@ -7,6 +7,7 @@ import { QuotaBar } from "@/components/charts/QuotaBar";
 import { ModeBadge, SourceBadge } from "@/components/rules/RuleList";
 import { formatWait } from "@/components/format/dateFormat";
 import type { RuleQuota } from "./keyTypes";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 const UNREAD: Partial<Record<RuleQuota["scope"], string>> = {
   ip: "counted per client IP",
@@ -28,7 +29,7 @@ export function QuotaTable({
   showSource?: boolean;
 }) {
   return (
-    <div className="table-wrap">
+    <ScrollRegion label={caption}>
       <table aria-label={caption}>
         <thead>
           <tr>
@@ -62,6 +63,6 @@ export function QuotaTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -8,6 +8,7 @@ import { formatClock } from "@/components/format/dateFormat";
 import { useKeyDecisions } from "./keyQueries";
 import type { RecentDecision } from "./keyTypes";
 import styles from "./keys.module.css";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 /** Sluice's own gateway answers: the upstream failed, not the limiter. */
 const GATEWAY_WORDS: Record<number, string> = { 502: "upstream unreachable", 504: "upstream timed out" };
@@ -87,7 +88,7 @@ export function RecentDecisionsCard({ keyId }: { keyId: string }) {
         </Empty>
       ) : null}
       {list && list.length > 0 ? (
-        <div className="table-wrap">
+        <ScrollRegion label="Recent decisions">
           <table aria-label="Recent decisions">
             <thead>
               <tr>
@@ -120,7 +121,7 @@ export function RecentDecisionsCard({ keyId }: { keyId: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       ) : null}
     </ChartCard>
   );

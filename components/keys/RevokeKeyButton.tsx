@@ -43,9 +43,10 @@ export function RevokeKeyButton({ keyId, keyName, tenantId }: { keyId: string; k
 
   return (
     <>
+      {/* Quiet on every row: the danger is in the dialog, where the revoke happens. */}
       <button
         type="button"
-        className="button-danger"
+        className="button-quiet"
         onClick={() => {
           revoke.reset();
           setOpen(true);

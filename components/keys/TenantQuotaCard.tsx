@@ -18,6 +18,7 @@ export function TenantQuotaCard({ tenantId }: { tenantId: string }) {
 
   return (
     <ChartCard
+      id="quota"
       title="Remaining quota"
       hint={
         data ? `Read from the limiter (nothing charged) at ${formatClock(data.nowMs)}; refreshed every 2 s.` : undefined

@@ -8,6 +8,7 @@ import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { OperatorView } from "@/lib/control/auth/operatorStore";
 import { CreateOperatorForm } from "./CreateOperatorForm";
 import { OperatorRow } from "./OperatorRow";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 export default function OperatorList() {
   const session = useSession();
@@ -37,7 +38,7 @@ export default function OperatorList() {
           {operators.isError ? <ErrorState error={operators.error} /> : null}
           {operators.data && operators.data.length === 0 ? <Empty>No operators yet.</Empty> : null}
           {operators.data && operators.data.length > 0 ? (
-            <div className="table-wrap">
+            <ScrollRegion label="Operators">
               <table>
                 <thead>
                   <tr>
@@ -63,7 +64,7 @@ export default function OperatorList() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           ) : null}
         </section>
       </div>

@@ -9,6 +9,8 @@ import { ALGORITHM_GUIDE, describeDuration } from "./algorithmGuide";
 import { descriptorText } from "./envoyDescriptor";
 import { formatLimit } from "./duration";
 import styles from "./RuleEditor.module.css";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
+
 export type { RuleSource };
 export type ListedRule = Rule & { source?: RuleSource };
 
@@ -58,7 +60,7 @@ export function RuleList<R extends ListedRule>({
 }) {
   const withSource = rules.some((r) => r.source);
   return (
-    <div className="table-wrap">
+    <ScrollRegion label={caption}>
       <table>
         <caption className={styles.caption}>{caption}</caption>
         <thead>
@@ -125,6 +127,6 @@ export function RuleList<R extends ListedRule>({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -18,6 +18,7 @@ import { RuleRow } from "./RuleRow";
 import { TryPathBox } from "./TryPathBox";
 import { gatewayPathWarning } from "@/lib/policy/rules/gatewayPaths";
 import styles from "./RuleEditor.module.css";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 export function RuleListForm({
   label,
@@ -68,7 +69,10 @@ export function RuleListForm({
     // Errors shown while a field is being typed in (checked as typed) leave the focus there.
     const active = document.activeElement;
     if (active && formRef.current?.contains(active) && active.matches("input, select, textarea")) return;
-    if (hasErrors(errors)) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    const first = hasErrors(errors) ? formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]') : null;
+    // Scrolled with its scroll margin (RuleEditor.module.css): the field and its error clear the sticky save bar.
+    first?.focus({ preventScroll: true });
+    first?.scrollIntoView({ block: "nearest" });
   }, [errors]);
 
   function submit(event: FormEvent) {
@@ -115,7 +119,7 @@ export function RuleListForm({
       {drafts.length === 0 ? (
         <Empty>{emptyText}</Empty>
       ) : (
-        <div className="table-wrap">
+        <ScrollRegion label={`${label}: rules being edited`}>
           <table className={styles.ruleTable} aria-label={`${label}: rules being edited`}>
             <thead>
               <tr>
@@ -147,7 +151,7 @@ export function RuleListForm({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       {pathWarnings.map((w) => (
         <p key={w.draftId} className="notice notice-warn" role="status" data-testid="gateway-path-warning">

@@ -7,6 +7,7 @@ import { KeyLink } from "@/components/charts/entityLinks";
 import { formatCount } from "@/components/charts/chartFormat";
 import { Empty } from "@/components/shell/PageState";
 import type { NewlyRefusedClient } from "@/lib/control/simulator/simulationResult";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 function Client({ client }: { client: NewlyRefusedClient }) {
   if (client.keyId) return <KeyLink keyId={client.keyId} keyName={client.keyName} />;
@@ -22,7 +23,7 @@ function Client({ client }: { client: NewlyRefusedClient }) {
 export function NewlyRefusedTable({ clients }: { clients: NewlyRefusedClient[] }) {
   if (clients.length === 0) return <Empty>No client would be refused more often by the candidate.</Empty>;
   return (
-    <div className="table-wrap">
+    <ScrollRegion label="Newly refused clients">
       <table>
         <caption className="visually-hidden">Newly refused clients</caption>
         <thead>
@@ -58,6 +59,6 @@ export function NewlyRefusedTable({ clients }: { clients: NewlyRefusedClient[] }
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -1,6 +1,7 @@
 /** The totals of a simulation, current rules against the candidate, one row each. */
 import { formatCount, formatPct } from "@/components/charts/chartFormat";
 import type { SideFigures, SimulationResult } from "@/lib/control/simulator/simulationResult";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 function refusedPct(outcome: SideFigures): number | null {
   const total = outcome.allowed + outcome.refused;
@@ -21,7 +22,7 @@ function TotalsRow({ label, outcome }: { label: string; outcome: SideFigures }) 
 
 export function SimulationTotals({ result }: { result: SimulationResult }) {
   return (
-    <div className="table-wrap">
+    <ScrollRegion label="Totals">
       <table>
         <caption className="visually-hidden">Totals</caption>
         <thead>
@@ -50,6 +51,6 @@ export function SimulationTotals({ result }: { result: SimulationResult }) {
           <TotalsRow label="Candidate" outcome={result.candidate} />
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 /**
- * The candidate editor and, beside it on a wide screen, the simulation report with what the
- * candidate changes ("per-key: 120 → 60 per min"). The candidate starts as the rules the page
+ * The candidate editor over the full width and, under it, the simulation report with what the
+ * candidate changes ("per-key: 120 → 60 per min"), brought into view when a run ends. The candidate starts as the rules the page
  * first loaded; the live rules (`currentRules`) only raise a notice when they change elsewhere,
  * never overwrite the candidate. A 422 to the simulation lands on the candidate's fields, as it
  * does for a save. The report's actions apply the candidate exactly as it was simulated.
@@ -45,6 +45,8 @@ function CandidateChanges({ changes }: { changes: string[] }) {
   );
 }
 
+const REPORT_ID = "simulation-report";
+
 function simulatePath(tenantId: string): string {
   return `/api/admin/tenants/${encodeURIComponent(tenantId)}/simulate`;
 }
@@ -69,6 +71,10 @@ export function SimulatorWorkbench({
   const run = useMutation({
     mutationFn: ({ rules, fromMs, toMs }: RunRequest) =>
       apiSend<SimulationResult>("POST", simulatePath(tenantId), { rules, fromMs, toMs }),
+    onSuccess: () => {
+      // The report renders under the candidate: show it once it is drawn.
+      requestAnimationFrame(() => document.getElementById(REPORT_ID)?.scrollIntoView({ block: "start" }));
+    },
     onError: (error, request) => {
       if (editing.showServerErrors(error, request.drafts))
         setFormError(`The server refused the candidate: ${errorMessage(error)}`);
@@ -139,6 +145,7 @@ export function SimulatorWorkbench({
       </ChartCard>
 
       <ChartCard
+        id={REPORT_ID}
         title="Simulation"
         hint={
           request ? `The current rules against the candidate over ${SIMULATION_RANGE_WORDS[request.range]}.` : undefined

@@ -1,7 +1,8 @@
 "use client";
 /**
- * `/tenants/[tenantId]`: the tenant's name, its keys, its rules (with the editor), its tiers, its gateway upstream, its hosts and callers, its access lists, each key's
- * remaining quota live, its own traffic charts (with Envoy's hot descriptors when it has descriptor rules), and links to its audit log, its rule simulator and its usage.
+ * `/tenants/[tenantId]`: the tenant's name, its own traffic charts first (with Envoy's hot descriptors when it has descriptor rules), each key's remaining quota live,
+ * then its keys, its rules (with the editor), its tiers, its gateway upstream, its hosts and callers, its access lists and alerts, with links to each part, to its
+ * audit log, its rule simulator and its usage.
  */
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
@@ -26,6 +27,23 @@ import { UpstreamCard } from "./UpstreamCard";
 import { IdentityCard } from "./IdentityCard";
 import { TiersCard } from "./TiersCard";
 
+/**
+ * What an operator looks at first: the traffic, then each key's quota; the configuration after it,
+ * each part one jump away (the links point at the cards' headings).
+ */
+const SECTIONS: readonly [string, string][] = [
+  ["#traffic", "Traffic"],
+  ["#quota", "Quota"],
+  ["#keys-heading", "Keys"],
+  ["#tenant-rules-heading", "Rules"],
+  ["#tiers-heading", "Tiers"],
+  ["#overrides-heading", "Identifier overrides"],
+  ["#upstream-heading", "Upstream"],
+  ["#identity-heading", "Hosts and callers"],
+  ["#access-heading", "Access lists"],
+  ["#alerts-heading", "Alerts"],
+];
+
 export default function TenantPage({ tenantId }: { tenantId: string }) {
   const isAdmin = useIsAdmin();
   const tenant = useTenant(tenantId);
@@ -34,7 +52,12 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
   // `?rule=<name>` (the rule links of the monitoring tables): the traffic of that rule alone.
   const rule = useSearchParams().get("rule") ?? undefined;
   // Envoy's hot descriptors only for a tenant that answers Envoy (a rule of scope descriptor).
-  const answersEnvoy = useRules({ kind: "tenant", tenantId }).data?.some((r) => r.scope === "descriptor") ?? false;
+  const tenantRules = useRules({ kind: "tenant", tenantId }).data;
+  const answersEnvoy = tenantRules?.some((r) => r.scope === "descriptor") ?? false;
+  // The identifier overrides card is there only for a tenant with identifier rules.
+  const sections = SECTIONS.filter(
+    ([href]) => href !== "#overrides-heading" || tenantRules?.some((r) => r.scope === "identifier"),
+  );
 
   if (tenant.isPending) return <Loading label="Loading tenant…" />;
   if (!tenant.data) {
@@ -65,22 +88,16 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
         </div>
       </div>
       {tenant.error ? <ErrorState error={tenant.error} /> : null}
+      <nav className="page-nav" aria-label="On this page">
+        <ul>
+          {sections.map(([href, label]) => (
+            <li key={href}>
+              <a href={href}>{label}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <div className="stack">
-        <KeysCard tenantId={tenantId} canEdit={isAdmin} />
-        <RuleEditor
-          owner={{ kind: "tenant", tenantId }}
-          heading="Rules"
-          description="Every request of this tenant is checked against all matching rules at once, by the path the protected API sees (through the gateway without /api/v1); a tier's rules, then a key's overrides, replace rules of the same name."
-          emptyText="No rules: this tenant's keys are not limited."
-          gatewayUpstream={tenant.data.upstream !== null}
-        />
-        <TiersCard tenantId={tenantId} canEdit={isAdmin} />
-        <IdentifierOverridesCard tenantId={tenantId} canEdit={isAdmin} />
-        <UpstreamCard tenant={tenant.data} canEdit={isAdmin} />
-        <IdentityCard tenantId={tenantId} canEdit={isAdmin} />
-        <AccessListsCard tenantId={tenantId} canEdit={isAdmin} />
-        <AlertsCard tenantId={tenantId} canEdit={isAdmin} />
-        <TenantQuotaCard tenantId={tenantId} />
         <div className="page-header" id="traffic">
           <h2>Traffic</h2>
           <MonitoringControls {...monitoring} />
@@ -103,6 +120,21 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
           <HotKeysTable tenantId={tenantId} view={view} />
         </div>
         {answersEnvoy ? <HotDescriptorsTable tenantId={tenantId} view={view} /> : null}
+        <TenantQuotaCard tenantId={tenantId} />
+        <KeysCard tenantId={tenantId} canEdit={isAdmin} />
+        <RuleEditor
+          owner={{ kind: "tenant", tenantId }}
+          heading="Rules"
+          description="Every request of this tenant is checked against all matching rules at once, by the path the protected API sees (through the gateway without /api/v1); a tier's rules, then a key's overrides, replace rules of the same name."
+          emptyText="No rules: this tenant's keys are not limited."
+          gatewayUpstream={tenant.data.upstream !== null}
+        />
+        <TiersCard tenantId={tenantId} canEdit={isAdmin} />
+        <IdentifierOverridesCard tenantId={tenantId} canEdit={isAdmin} />
+        <UpstreamCard tenant={tenant.data} canEdit={isAdmin} />
+        <IdentityCard tenantId={tenantId} canEdit={isAdmin} />
+        <AccessListsCard tenantId={tenantId} canEdit={isAdmin} />
+        <AlertsCard tenantId={tenantId} canEdit={isAdmin} />
       </div>
     </>
   );

@@ -16,6 +16,7 @@ import { TextField } from "@/components/shell/TextField";
 import { tierNameSchema } from "@/lib/policy/tiers/tierName";
 import { tenantPath } from "./tenantQueries";
 import { useTiers, type TierView } from "./tierQueries";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 /** The tiers' names as a <datalist> for tier inputs (a key may also name a tier that has no rules yet). */
 export function TierOptions({ id, tiers }: { id: string; tiers: TierView[] | undefined }) {
@@ -110,7 +111,7 @@ export function TiersCard({ tenantId, canEdit }: { tenantId: string; canEdit: bo
         <Empty>No tiers: every caller has the tenant&apos;s rules.</Empty>
       ) : null}
       {tiers.data && tiers.data.length > 0 ? (
-        <div className="table-wrap">
+        <ScrollRegion label="Tiers">
           <table aria-label="Tiers">
             <thead>
               <tr>
@@ -146,7 +147,7 @@ export function TiersCard({ tenantId, canEdit }: { tenantId: string; canEdit: bo
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       ) : null}
       {canEdit ? <OpenTierForm onOpen={setOpen} /> : null}
       {open !== null ? (

@@ -11,6 +11,7 @@ import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { TokenView } from "@/lib/control/tokens/tokenStore";
 import { CreateTokenForm } from "./CreateTokenForm";
 import { TokenRow } from "./TokenRow";
+import { ScrollRegion } from "@/components/shell/ScrollRegion";
 
 export const TOKENS_QUERY_KEY = ["tokens"] as const;
 
@@ -45,7 +46,7 @@ export default function TokenList() {
             {tokens.isError ? <ErrorState error={tokens.error} /> : null}
             {tokens.data && tokens.data.length === 0 ? <Empty>No API tokens yet.</Empty> : null}
             {tokens.data && tokens.data.length > 0 ? (
-              <div className="table-wrap">
+              <ScrollRegion label="API tokens">
                 <table>
                   <thead>
                     <tr>
@@ -66,7 +67,7 @@ export default function TokenList() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </ScrollRegion>
             ) : null}
           </section>
         </div>
