@@ -11,12 +11,10 @@ export const auditEventSchema = z.object({
     .string()
     .meta({ description: "Decimal id (a BigInt in the database): the `before` cursor and the revert route's id." }),
   at: isoTimeSchema,
-  actor: z
-    .string()
-    .meta({
-      description:
-        "`token` (the admin token), `token:<name>` (a scoped API token) or `operator:<email>`; `sso:<issuer>` for an operator created at a single sign-on.",
-    }),
+  actor: z.string().meta({
+    description:
+      "`token` (the admin token), `token:<name>` (a scoped API token) or `operator:<email>`; `sso:<issuer>` for an operator created at a single sign-on.",
+  }),
   action: z.string(),
   target: z.string(),
   tenantId: z.string().nullable(),
