@@ -78,6 +78,14 @@ export async function furnishedDashboard(
     { name: "audit", route: "/audit", path: "/audit", heading: "Audit log" },
     { name: "operators", route: "/operators", path: "/operators", heading: "Operators" },
     { name: "tokens", route: "/tokens", path: "/tokens", heading: "API tokens" },
+    { name: "usage", route: "/tenants/[tenantId]/usage", path: `/tenants/${tenant.id}/usage`, heading: "Usage" },
+    {
+      // An anonymous caller's page (the hot-callers table links JWT subjects and addresses here).
+      name: "caller",
+      route: "/tenants/[tenantId]/callers/[caller]",
+      path: `/tenants/${tenant.id}/callers/${encodeURIComponent("@203.0.113.9")}`,
+      heading: "Anonymous IP 203.0.113.9",
+    },
     { name: "docs", route: "/docs", path: "/docs", heading: /Sluice API/ },
   ];
   return { pages, tenantId: tenant.id, keyId: key.id };
