@@ -113,7 +113,7 @@ export default function UsagePage({ tenantId }: { tenantId: string }) {
             ) : null}
           </ChartCard>
           <ChartCard title="Last periods" hint="Each bar is one period; the line is the quota.">
-            <BarChart width={760} height={260} data={chart} accessibilityLayer>
+            <BarChart responsive style={{ width: "100%", height: 260 }} data={chart} accessibilityLayer>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="period" />
               <YAxis allowDecimals={false} />
