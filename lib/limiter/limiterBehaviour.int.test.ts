@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { deleteByPrefix, keysByPrefix, plainRedis, uniquePrefix } from "@/test/support/testRedis";
 import { limiterRule } from "@/test/support/rules";
+import { awayFromWindowEdge } from "@/test/support/sluiceEnv";
 import { createLimiter } from "./decide";
 import { ALGORITHMS, type LimiterRule } from "./types";
 
@@ -228,6 +229,8 @@ describe("keys", () => {
     const gone = limiterRule({ name: "gone", algorithm: "token_bucket", limit: 1000, windowMs: 1_000_000 });
     // Its second request starts a 1 s penalty; its own window counter lives on for the minute.
     const pen = limiterRule({ name: "pen", algorithm: "fixed_window", limit: 1, windowMs: 60_000, blockMs: 1000 });
+    // The minute window must not roll over during the test's 1.1 s wait (it would let `pen` through).
+    await awayFromWindowEdge(60_000, 5_000);
     expect((await limiter.decide([kept, gone, pen], subject)).allowed).toBe(true);
     expect((await limiter.decide([pen], subject)).allowed).toBe(false);
     const [key] = await keysByPrefix(redis, `${prefix}{${subject.tenantId}}`);
