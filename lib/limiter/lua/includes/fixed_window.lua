@@ -20,16 +20,15 @@ local function fw_encode(w, count)
   return w .. ":" .. count
 end
 
-ALGORITHMS["fw"] = function(key, field, now, now_us, limit, window, burst, cost)
-  local w = now / window
-  w = w - w % 1 -- floor inline: see the preamble, above now_from
+-- One window's decision, shared by "fw" and "fp": the count of window index w, which ends in
+-- until_end ms; the key lives ttl_extra ms past that end.
+local function fw_count(key, field, w, until_end, ttl_extra, limit, cost)
   local count = 0
   local raw = state_of(key, field)
   if raw then
     local sw, sc = fw_decode(raw)
     if sw == w then count = sc end
   end
-  local until_end = (w + 1) * window - now
   local after = count + cost
   local allowed = after <= limit
   local retry = 0
@@ -46,7 +45,13 @@ ALGORITHMS["fw"] = function(key, field, now, now_us, limit, window, burst, cost)
   if cost > 0 then
     value = fw_encode(w, after)
   end
-  return allowed, retry, b_left, b_reset, b_reset, a_left, a_reset, a_reset, value, ttl_ms(until_end)
+  return allowed, retry, b_left, b_reset, b_reset, a_left, a_reset, a_reset, value, ttl_ms(until_end + ttl_extra)
+end
+
+ALGORITHMS["fw"] = function(key, field, now, now_us, limit, window, burst, cost)
+  local w = now / window
+  w = w - w % 1 -- floor inline: see the preamble, above now_from
+  return fw_count(key, field, w, (w + 1) * window - now, 0, limit, cost)
 end
 
 --[[
@@ -82,29 +87,7 @@ end
 ALGORITHMS["fp"] = function(key, field, now, now_us, limit, bounds, burst, cost)
   local start, stop = fp_period(bounds, now)
   local w = floor(start / 1000)
-  local count = 0
-  local raw = state_of(key, field)
-  if raw then
-    local sw, sc = fw_decode(raw)
-    if sw == w then count = sc end
-  end
   local until_end = stop - now
   if until_end < 1 then until_end = 1 end
-  local after = count + cost
-  local allowed = after <= limit
-  local retry = 0
-  if not allowed then
-    if cost > limit then retry = -1 else retry = until_end end
-  end
-  local b_left, a_left = limit - count, limit - after
-  if b_left < 0 then b_left = 0 end
-  if a_left < 0 then a_left = 0 end
-  local b_reset, a_reset = 0, 0
-  if count > 0 then b_reset = until_end end
-  if after > 0 then a_reset = until_end end
-  local value
-  if cost > 0 then
-    value = fw_encode(w, after)
-  end
-  return allowed, retry, b_left, b_reset, b_reset, a_left, a_reset, a_reset, value, ttl_ms(until_end + FP_MARGIN_MS)
+  return fw_count(key, field, w, until_end, FP_MARGIN_MS, limit, cost)
 end
