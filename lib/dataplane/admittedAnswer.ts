@@ -12,7 +12,7 @@ import type { AnswerBox } from "../monitoring/record/recentDecisions";
 import type { DecisionSink } from "../monitoring/record/decisionRecorder";
 import { chargeByResponse, type ChargeDeps, type DeferredCharge } from "./admission/chargeByResponse";
 import type { Client } from "./admission/outcome";
-import type { ForwardRequest } from "./gateway/forwardToUpstream";
+import type { ForwardRequest } from "./gateway/forwardRequest";
 import { rawPathAfter } from "./requestPath";
 import type { Route } from "./requestRoute";
 import { authorizedReply, checkReply, echoReply, type CheckDeps } from "./routes";

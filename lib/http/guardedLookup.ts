@@ -1,6 +1,6 @@
 /**
  * A socket `lookup` that connects only to addresses a guard accepts (alert webhooks:
- * lib/control/alerts/webhookAddress.ts; gateway upstreams: lib/dataplane/gateway/forwardToUpstream.ts).
+ * lib/control/alerts/webhookAddress.ts; gateway upstreams: lib/dataplane/gateway/gatewayAgent.ts).
  * Given to an undici Agent as `connect: { lookup }`, it judges the addresses the socket is about to
  * connect to, after resolution: a name that resolves to an accepted address when a form is saved
  * and to a refused one when connecting (DNS rebinding) is still refused.

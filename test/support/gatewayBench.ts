@@ -8,7 +8,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach } from "vitest";
-import { closeGatewayAgent, forwardToUpstream } from "@/lib/dataplane/gateway/forwardToUpstream";
+import { closeGatewayAgent } from "@/lib/dataplane/gateway/gatewayAgent";
+import { forwardToUpstream } from "@/lib/dataplane/gateway/forwardToUpstream";
 import type { UpstreamTarget } from "@/lib/policy/upstreams/upstreamSchema";
 import { startTestUpstream, type TestUpstream, type UpstreamHandler } from "./testUpstream";
 

@@ -14,7 +14,7 @@ import { startTestUpstream } from "@/test/support/testUpstream";
 import { waitUntil } from "@/test/support/sluiceEnv";
 import { createLimiter } from "../../limiter/decide";
 import { ALGORITHMS } from "../../limiter/types";
-import { closeGatewayAgent } from "../gateway/forwardToUpstream";
+import { closeGatewayAgent } from "../gateway/gatewayAgent";
 
 const redis = plainRedis();
 const prefix = uniquePrefix("by-response-parallel");

@@ -14,7 +14,7 @@ import { startOneKeyDataPlane } from "@/test/support/oneKeyDataPlane";
 import { startTestUpstream } from "@/test/support/testUpstream";
 import { waitUntil } from "@/test/support/sluiceEnv";
 import { createLimiter, type Limiter } from "../../limiter/decide";
-import { closeGatewayAgent } from "./forwardToUpstream";
+import { closeGatewayAgent } from "./gatewayAgent";
 
 const redis = plainRedis();
 const prefix = uniquePrefix("reset-admission");

@@ -1,7 +1,6 @@
 /**
  * "Test connection" for a tenant's upstream (issue 31, point 4): one GET to the upstream's URL from
- * this server, through the gateway's own agent (lib/dataplane/gateway/forwardToUpstream.ts
- * `gatewayAgent`), so the same address guard applies (lib/http/guardedLookup.ts: never a
+ * this server, through the gateway's own agent (lib/dataplane/gateway/gatewayAgent.ts), so the same address guard applies (lib/http/guardedLookup.ts: never a
  * link-local address, after resolution; an IP literal judged here first) and the same timeout.
  *
  * Contract
@@ -16,7 +15,7 @@ import { errors } from "undici";
 import { isAddressNotAllowed } from "../../http/guardedLookup";
 import { UPSTREAM_ADDRESS_REFUSED, upstreamAddressAllowed } from "../../policy/upstreams/upstreamAddress";
 import type { UpstreamTarget } from "../../policy/upstreams/upstreamSchema";
-import { gatewayAgent } from "./forwardToUpstream";
+import { gatewayAgent } from "./gatewayAgent";
 import type { Dispatcher } from "undici";
 
 export interface UpstreamTestResult {

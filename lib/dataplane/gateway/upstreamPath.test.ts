@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { upstreamPath } from "./forwardToUpstream";
+import { upstreamPath } from "./upstreamTarget";
 
 describe("upstreamPath", () => {
   it.each([

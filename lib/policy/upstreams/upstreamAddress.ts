@@ -7,8 +7,8 @@
  * loopback addresses stay allowed: an upstream is normally on the operator's own network.
  *
  * Judged twice: when written (upstreamSchema, an IP literal in the URL: 422) and when connecting
- * (lib/dataplane/gateway/forwardToUpstream.ts: the addresses a name resolves to, and a literal
- * stored before this check: 502). Browser-safe.
+ * (lib/dataplane/gateway/gatewayAgent.ts: the addresses a name resolves to; upstreamTarget.ts: a
+ * literal stored before this check: 502). Browser-safe.
  */
 import ipaddr from "ipaddr.js";
 import { inRanges, isLinkLocal, socketAddress, type AddressRange } from "../../config/addressRanges";
