@@ -37,7 +37,8 @@
  * problem+json; Sluice's own answers carry the API security headers (lib/dataplane/nodeIo.ts).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { admit, type AdmitDeps, type AdmitRequest } from "./admission/admit";
+import { prepareAdmission, type AdmitDeps, type AdmitRequest } from "./admission/admit";
+import { decideOnce } from "./admission/decideOnce";
 import { applyOutcome, releaseLease } from "./admission/applyOutcome";
 import type { ChargeDeps } from "./admission/chargeByResponse";
 import { clientOriginOf } from "../http/clientIp";
@@ -125,12 +126,17 @@ export function createDataPlane(deps: DataPlaneDeps): NodeHandler {
     // Not when the body waits for `100 Continue`: it is read once the call is admitted (checkReply).
     const plan =
       route === "check" && method === "POST" && !continuePending(req) ? checkPlan(req, deps.check) : undefined;
-    if (plan) request.then = plan;
     // The status the client is answered with, for the key's recent decisions (not for forward auth:
     // Sluice does not answer the protected request itself), and the by-response charge it settles.
     const answered = new AnswerStatus(chargeDeps);
     if (route !== "authorize") request.answered = answered;
-    const admission = await admit(request, deps.admit);
+    // Admission's steps (admission/admit.ts), with check's identifier decided in the same limiter call.
+    let admission = await prepareAdmission(request, deps.admit);
+    if (admission.kind === "decide") {
+      let then = plan?.decisionFor(admission.client);
+      if (then instanceof Promise) then = await then;
+      admission = await decideOnce(admission, request, deps.admit, then);
+    }
     applyOutcome(admission, request, deps.admit);
     if (admission.kind === "refused") {
       const refusal = route === "authorize" ? withProblemHeader(admission.reply) : admission.reply;

@@ -7,7 +7,7 @@ import type { IncomingMessage } from "node:http";
 import { checkAnswer, checkIdentifier, identifierDecision } from "./admission/checkIdentifier";
 import type { AccessCache } from "../policy/compiled/accessCache";
 import { checkRequestSchema, type CheckRequest } from "../policy/rules/checkRequest";
-import type { FollowingDecision, ThenDecision } from "./admission/admit";
+import type { FollowingDecision } from "./admission/decideOnce";
 import type { Client } from "./admission/outcome";
 import { MAX_BODY_BYTES, parseJsonText, readJsonWith, refuseDeclaredLength } from "../http/readJsonBody";
 import { problemReplyFor } from "../http/problem";
@@ -69,9 +69,10 @@ export async function checkReply(req: IncomingMessage, client: Client, deps: Che
 
 /**
  * POST /api/v1/check with its identifier's decision made in the admission's limiter call (one
- * Redis round trip): the plan is the admission's `then` (lib/dataplane/admission/admit.ts
- * FollowingDecision, an object, so no closure per call); once the key is authenticated,
- * `decisionFor` reads and validates the body and names that decision (it never throws); `reply` answers with the
+ * Redis round trip): the data plane asks the plan for it between admission's steps (an object, so
+ * no closure per call); once the caller is known and its rules are to be decided
+ * (lib/dataplane/admission/admit.ts prepareAdmission), `decisionFor` reads and validates the body
+ * and names that decision (lib/dataplane/admission/decideOnce.ts `then`; it never throws); `reply` answers with the
  * decision admission made, or makes it when admission made none (the access list admitted the
  * client, or no rule of the key matched). A body that cannot be read or validated, or a rule the
  * tenant lacks, adds no decision: the key's own stands, then the error is the answer (as before).
@@ -84,7 +85,7 @@ export function checkPlan(req: IncomingMessage, deps: CheckDeps): CheckPlan {
 }
 
 /** A class, not closures: one object per call where a closure per step was allocated. */
-class CheckPlan implements FollowingDecision {
+class CheckPlan {
   private prepared:
     { input: CheckRequest; next: { rules: LimiterRule[]; subject: Subject } } | { error: unknown } | undefined;
 
@@ -93,8 +94,8 @@ class CheckPlan implements FollowingDecision {
     private readonly deps: CheckDeps,
   ) {}
 
-  /** The identifier's decision, asked for by admission once the caller is known (AdmitRequest.then). */
-  decisionFor(client: Client): ThenDecision | Promise<ThenDecision> {
+  /** The identifier's decision (undefined: none), asked for by the data plane once the caller is known. */
+  decisionFor(client: Client): FollowingDecision | undefined | Promise<FollowingDecision | undefined> {
     let text: string | undefined;
     try {
       refuseDeclaredLength(headerOf(this.req, "content-length"));

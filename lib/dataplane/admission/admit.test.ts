@@ -18,10 +18,11 @@ import { identitySchema, type IdentityInput } from "../../policy/identity/identi
 import type { JwtVerdict } from "../../policy/identity/jwtVerifier";
 import { mintKey } from "../../policy/keys/apiKeySecret";
 import { ruleListSchema, type RuleInput } from "../../policy/rules/ruleSchema";
-import { admit, type AdmitRequest, type FollowingDecision } from "./admit";
+import { admit, prepareAdmission, type AdmitRequest } from "./admit";
 import { applyOutcome } from "./applyOutcome";
 import type { HeaderSource } from "./credentials";
-import type { Admission } from "./outcome";
+import { decideOnce, type FollowingDecision } from "./decideOnce";
+import type { Admission, Client } from "./outcome";
 
 const TENANT = "tenantA";
 const KEY_ID = "keyAAAA1";
@@ -49,10 +50,15 @@ function decided(rules: LimiterRule[], verdict: Verdict, lease: boolean): Decisi
   return allowed && lease ? { ...decision, lease: { id: "L1", keys: ["k1", "k2"], rules } } : decision;
 }
 
-/** Runs one request through admit() and applyOutcome(), as the data plane's edge does. */
+/**
+ * Runs one request through admit() and applyOutcome(), as the data plane's edge does; with
+ * `following`, through admission's steps with that decision added once the caller is known (as
+ * the data plane does for POST /api/v1/check).
+ */
 async function run(
   setup: Setup,
   request: Partial<Omit<AdmitRequest, "headers">> & { headers?: Record<string, string> | HeaderSource } = {},
+  following?: (client: Client) => FollowingDecision | undefined,
 ) {
   const rules = ruleListSchema.parse(setup.rules ?? []).map((rule, i) => compileRule(rule, String(i + 1), false));
   const key: KeyAccess = {
@@ -122,7 +128,12 @@ async function run(
   const headers = typeof sent.get === "function" ? (sent as HeaderSource) : new Headers(sent as Record<string, string>);
   const full: AdmitRequest = { method: "GET", path: "/orders/1", ip: "192.0.2.7", ...request, headers };
   const deps = { access, limiter, anonLimitPerMinute: 60, enforce: true, metrics, recorder };
-  const admission = await admit(full, deps);
+  let admission: Admission;
+  if (following) {
+    const prepared = await prepareAdmission(full, deps);
+    admission =
+      prepared.kind === "decide" ? await decideOnce(prepared, full, deps, following(prepared.client)) : prepared;
+  } else admission = await admit(full, deps);
   applyOutcome(admission, full, deps);
   return { admission, counted, recorded, calls };
 }
@@ -243,13 +254,11 @@ describe("admission's outcomes, applied once at the edge", () => {
 
   it("a following decision is asked with the client and made in the same limiter call", async () => {
     const seen: string[] = [];
-    const then: FollowingDecision = {
-      decisionFor: (client) => {
-        seen.push(client.tenantId);
-        return { rules: [ruleOf(perIp)], subject: { tenantId: client.tenantId, identifier: "u1" } };
-      },
+    const then = (client: Client): FollowingDecision => {
+      seen.push(client.tenantId);
+      return { rules: [ruleOf(perIp)], subject: { tenantId: client.tenantId, identifier: "u1" } };
     };
-    const { admission, calls } = await run({ rules: [perKey] }, { then });
+    const { admission, calls } = await run({ rules: [perKey] }, {}, then);
     expect(seen).toEqual([TENANT]);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.then).toEqual({ tenantId: TENANT, identifier: "u1" });

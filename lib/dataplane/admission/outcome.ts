@@ -73,7 +73,7 @@ export interface Admitted {
   lease?: Lease;
   /** Rules counted by response, reserved now and settled by the answer's status (chargeByResponse.ts). */
   charge?: DeferredCharge;
-  /** The request's second decision (AdmitRequest.then), made in the same limiter call. */
+  /** The request's second decision (decideOnce.ts `then`: POST /api/v1/check's identifier), made in the same limiter call. */
   then?: Decision;
 }
 
