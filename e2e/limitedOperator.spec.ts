@@ -54,6 +54,12 @@ test("an operator limited to a tenant sees only that tenant, with its traffic, a
     await expect(page.getByRole("region", { name: "New tenant" })).toHaveCount(0);
     await noErrorBanner(page);
 
+    await rows.first().getByRole("link", { name: mine.name }).click();
+    await expect(page).toHaveURL(new RegExp(`/tenants/${mine.id}$`));
+    await expect(page.getByRole("heading", { name: mine.name, level: 1 })).toBeVisible();
+    await expect(page.getByTestId("traffic-totals")).toContainText("3 allowed", { timeout: 15_000 });
+    await noErrorBanner(page);
+
     await page.goto("/audit");
     await expect(page.getByLabel("Tenant")).toHaveValue(mine.id);
     await expect(page.getByText(other.name)).toHaveCount(0);
