@@ -3,17 +3,22 @@
  * that this spec starts on a loopback port: a first login creates the operator with the role its
  * groups map to (audited), a viewer stays read-only, and a wrong state, a role that maps to
  * nothing and an IdP that is down each end on the login page with a clear message, with no
- * operator created and no session. Serial: the tests share the IdP and start and stop it.
+ * operator created and no session. Logging out of a single sign-on session ends the IdP's session
+ * too (RP-initiated logout) and comes back to the login. On two instances (a second Sluice server
+ * started here, on the same database and Redis), a login started on one completes on the other and
+ * its session is valid on both, and a change made with it is audited under the operator's email.
+ * Serial: the tests share the IdP and start and stop it.
  */
 import type { Page } from "@playwright/test";
+import { startSluice } from "../test/support/sluiceServer";
 import { uniqueName } from "./support/adminApi";
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { sameOrigin } from "./support/session";
-import { IDP_ADMIN_GROUP, IDP_ISSUER, IDP_VIEWER_GROUP } from "./support/testEnv";
+import { IDP_ADMIN_GROUP, IDP_ISSUER, IDP_VIEWER_GROUP, SERVER_ENV } from "./support/testEnv";
 import { TestIdp } from "./support/testIdp";
 
 const SLUICE = `http://127.0.0.1:${Number(process.env.E2E_PORT || 3107)}`;
-const idp = new TestIdp(`${SLUICE}/api/auth/sso/callback`);
+const idp = new TestIdp([`${SLUICE}/api/auth/sso/callback`], [`${SLUICE}/login`]);
 
 test.describe.configure({ mode: "serial" });
 test.afterAll(async () => {
@@ -152,5 +157,67 @@ test("an IdP that fails while the code is exchanged: the login page says so", as
     expect((await api.listOperators()).some((o) => o.email === email)).toBe(false);
   } finally {
     idp.failTokenEndpoint = false;
+  }
+});
+
+test("logging out of a single sign-on session ends the IdP's session too, and comes back to the login", async ({
+  page,
+  api,
+}, testInfo) => {
+  const { login, email } = idpUser("sso-logout", [IDP_ADMIN_GROUP]);
+  await page.goto("/login");
+  await logInAtIdp(page, login);
+  await expect(page).toHaveURL(`${SLUICE}/`);
+  await page.getByRole("button", { name: "Log out" }).click();
+  // The provider's own confirmation page of RP-initiated logout.
+  await expect(page).toHaveURL(new RegExp(`^${IDP_ISSUER}/session/end`));
+  await attachScreenshot(page, testInfo, "IdP logout");
+  await page.getByRole("button", { name: "Yes, sign me out" }).click();
+  await expect(page).toHaveURL(`${SLUICE}/login`);
+  await expectNoSession(page);
+  // The IdP's session ended too: the next single sign-on asks for the login again.
+  await ssoLink(page).click();
+  await expect(page.getByPlaceholder("Enter any login")).toBeVisible();
+  await page.goto("about:blank");
+  const operator = (await api.listOperators()).find((o) => o.email === email);
+  await api.deleteOperator(operator!.id);
+});
+
+test("on two instances: a login started on one completes on the other, and its session is valid on both", async ({
+  page,
+  api,
+}) => {
+  test.setTimeout(120_000);
+  // Instance B sends the IdP back to A's callback, as when a load balancer hands the callback to
+  // another node: B's pending login (state, nonce, PKCE verifier) must be readable by A.
+  const b = await startSluice({
+    env: { ...SERVER_ENV, SLUICE_OIDC_REDIRECT_URI: `${SLUICE}/api/auth/sso/callback` },
+  });
+  try {
+    const { login, email } = idpUser("sso-two", [IDP_ADMIN_GROUP]);
+    await page.goto(`${b.url}/login?next=%2Ftenants`);
+    await logInAtIdp(page, login);
+    await expect(page).toHaveURL(`${SLUICE}/tenants`);
+    await expect(page.getByRole("banner").getByText(email)).toBeVisible();
+    // The session A opened is valid on B (cookies are per host, not per port: the browser sends it to both).
+    const onB = await page.request.get(`${b.url}/api/auth/me`);
+    expect(onB.status()).toBe(200);
+    expect(await onB.json()).toEqual({ email, role: "admin", tenantIds: [] });
+    await page.goto(`${b.url}/tenants`);
+    await expect(page.getByRole("banner").getByText(email)).toBeVisible();
+    // A change made with it on B is audited under the single sign-on operator's email.
+    const created = await page.request.post(`${b.url}/api/admin/tenants`, {
+      data: { name: uniqueName("sso-two-tenant") },
+      headers: { origin: b.url },
+    });
+    expect(created.status()).toBe(201);
+    const tenant = (await created.json()) as { id: string };
+    const event = (await api.audit({ tenantId: tenant.id, limit: 5 })).find((e) => e.action === "tenant.create");
+    expect(event?.actor).toBe(`operator:${email}`);
+    await page.goto("about:blank");
+    const operator = (await api.listOperators()).find((o) => o.email === email);
+    await api.deleteOperator(operator!.id);
+  } finally {
+    await b.stop();
   }
 });

@@ -20,7 +20,7 @@ async function currentOperator(): Promise<Session | null | undefined> {
   if (token === null) return null;
   try {
     const session = await findSession(token);
-    return session ? { email: session.email, role: session.role } : null;
+    return session ? { email: session.email, role: session.role, tenantIds: session.tenantIds } : null;
   } catch {
     return undefined;
   }

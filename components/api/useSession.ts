@@ -1,6 +1,6 @@
 "use client";
 /**
- * The logged-in operator: GET /api/auth/me as a React Query result (`{ email, role }`). A 401
+ * The logged-in operator: GET /api/auth/me as a React Query result (`{ email, role, tenantIds }`). A 401
  * means "not logged in" (the shell redirects to /login); it is never retried.
  */
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
@@ -31,4 +31,13 @@ export function useSession(initial?: Session, paused = false): UseQueryResult<Se
 
 export function useIsAdmin(): boolean {
   return useSession().data?.role === "admin";
+}
+
+/**
+ * The tenants the operator is limited to, or null when it may see every tenant: a limited operator
+ * is refused instance-wide calls (403), so the dashboard asks only for its tenants' data.
+ */
+export function useTenantLimit(): readonly string[] | null {
+  const tenantIds = useSession().data?.tenantIds;
+  return tenantIds && tenantIds.length > 0 ? tenantIds : null;
 }

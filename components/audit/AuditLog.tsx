@@ -9,7 +9,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { apiGet, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/components/api/apiClient";
-import { useIsAdmin } from "@/components/api/useSession";
+import { useIsAdmin, useTenantLimit } from "@/components/api/useSession";
 import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
 import { AUDIT_PAGE_MAX } from "@/lib/common/fieldLimits";
 import { auditCsv } from "./auditCsv";
@@ -99,7 +99,10 @@ function download(text: string, filename: string): void {
 export default function AuditLog() {
   const router = useRouter();
   const isAdmin = useIsAdmin();
-  const filters = filtersFrom(useSearchParams());
+  const limit = useTenantLimit();
+  const asked = filtersFrom(useSearchParams());
+  // An operator limited to tenants is refused the unfiltered log: it reads one of its tenants'.
+  const filters = limit && !asked.tenantId ? { ...asked, tenantId: limit[0] } : asked;
   const [exporting, setExporting] = useState<string | null>(null);
   const tenants = useQuery<TenantSummary[], ApiError>({
     queryKey: ["tenants"],
@@ -108,6 +111,7 @@ export default function AuditLog() {
   const operators = useQuery<{ email: string }[], ApiError>({
     queryKey: ["operators"],
     queryFn: () => apiGet<{ email: string }[]>("/api/admin/operators"),
+    enabled: !limit, // the operator list is instance-wide
   });
   const audit = useInfiniteQuery<
     AuditEvent[],
@@ -162,7 +166,7 @@ export default function AuditLog() {
             value={tenantId ?? ""}
             onChange={(e) => set({ tenantId: e.target.value || undefined })}
           >
-            <option value="">All tenants</option>
+            {limit ? null : <option value="">All tenants</option>}
             {!filterKnown && tenantId ? <option value={tenantId}>{tenantId}</option> : null}
             {(tenants.data ?? []).map((t) => (
               <option key={t.id} value={t.id}>
@@ -237,7 +241,7 @@ export default function AuditLog() {
             key={event.id}
             event={event}
             tenantName={event.tenantId ? (names.get(event.tenantId) ?? null) : null}
-            canRevert={isAdmin}
+            canRevert={isAdmin && !limit}
           />
         ))}
       </div>

@@ -22,9 +22,15 @@ export type { CallerHistory, HotDescriptors, HotKeys, NearLimit, RefusalRates, T
 
 type Params = Record<string, string | number | undefined>;
 
-function useMonitoring<T>(endpoint: string, params: Params, paused = false): UseQueryResult<T, ApiError> {
+function useMonitoring<T>(
+  endpoint: string,
+  params: Params,
+  paused = false,
+  enabled = true,
+): UseQueryResult<T, ApiError> {
   return useQuery<T, ApiError>({
     queryKey: ["monitoring", endpoint, params],
+    enabled,
     queryFn: () => apiGet<T>(withQuery(`/api/admin/monitoring/${endpoint}`, params)),
     refetchInterval: paused ? false : LIVE_INTERVAL_MS,
     placeholderData: keepPreviousData,
@@ -66,8 +72,14 @@ export function useLimitedNow(params: { tenantId?: string; limit?: number }) {
 /** The tenants list's sparklines: the TENANT_ACTIVITY_LIMIT tenants refusing most over 24 h. */
 export const TENANT_ACTIVITY_LIMIT = 50;
 
-export function useTenantActivity() {
-  return useMonitoring<RefusalRates>("refusal-rate", { range: "24h", step: 3_600_000, limit: TENANT_ACTIVITY_LIMIT });
+/** `enabled` false: not asked (an operator limited to tenants is refused this instance-wide ranking). */
+export function useTenantActivity(enabled = true) {
+  return useMonitoring<RefusalRates>(
+    "refusal-rate",
+    { range: "24h", step: 3_600_000, limit: TENANT_ACTIVITY_LIMIT },
+    false,
+    enabled,
+  );
 }
 
 /**

@@ -3,7 +3,10 @@
  * The frame of every dashboard page: navigation, the operator's email and role, and Log out.
  * Pages render only once the session is known. No session (the layout found none, or
  * /api/auth/me later answers 401: logged out elsewhere, expired) replaces the page with the
- * login, which comes back here afterwards.
+ * login, which comes back here afterwards. An operator limited to tenants sees no entries for the
+ * instance-wide pages (operators, API tokens), and those pages, opened by their URL, say why
+ * instead of failing with 403s. A single sign-on session's logout goes on to the identity
+ * provider's logout when the server names one (`endSessionUrl`), which comes back to /login.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
@@ -15,14 +18,30 @@ import { ErrorState, Loading, errorMessage } from "./PageState";
 import { loginPathFor } from "./safeNextPath";
 import { PropagationNotice } from "./PropagationNotice";
 
-const NAV: readonly { href: string; label: string; matches: (path: string) => boolean }[] = [
+const NAV: readonly { href: string; label: string; matches: (path: string) => boolean; instanceWide?: true }[] = [
   { href: "/", label: "Overview", matches: (p) => p === "/" },
   { href: "/tenants", label: "Tenants", matches: (p) => p.startsWith("/tenants") || p.startsWith("/keys") },
   { href: "/audit", label: "Audit log", matches: (p) => p.startsWith("/audit") },
-  { href: "/operators", label: "Operators", matches: (p) => p.startsWith("/operators") },
-  { href: "/tokens", label: "API tokens", matches: (p) => p.startsWith("/tokens") },
+  { href: "/operators", label: "Operators", matches: (p) => p.startsWith("/operators"), instanceWide: true },
+  { href: "/tokens", label: "API tokens", matches: (p) => p.startsWith("/tokens"), instanceWide: true },
   { href: "/docs", label: "API docs", matches: (p) => p.startsWith("/docs") },
 ];
+
+/** In place of an instance-wide page, for an operator limited to tenants. */
+function InstanceWideNotice({ label, tenantCount }: { label: string; tenantCount: number }) {
+  return (
+    <section className="card" aria-labelledby="instance-wide-heading">
+      <h1 id="instance-wide-heading">{label}</h1>
+      <p>
+        Your account is limited to {tenantCount === 1 ? "one tenant" : `${tenantCount} tenants`}. {label} belong to the
+        whole instance: an administrator without a tenant limit manages them.
+      </p>
+      <p>
+        <Link href="/tenants">Go to your tenants</Link>
+      </p>
+    </section>
+  );
+}
 
 function currentPath(): string {
   return `${window.location.pathname}${window.location.search}`;
@@ -72,11 +91,10 @@ function Shell({ initialSession, children }: { initialSession: Session | undefin
     void (async () => {
       while (queryClient.isFetching() > 0) await new Promise((resolve) => setTimeout(resolve, 50));
       try {
-        await apiSend("POST", "/api/auth/logout");
+        const answer = await apiSend<{ endSessionUrl?: string } | undefined>("POST", "/api/auth/logout");
         // A full page load on purpose: it drops every cached answer of the session that ended.
         queryClient.clear();
-        // eslint-disable-next-line @next/next/no-location-assign-relative-destination
-        window.location.assign("/login");
+        window.location.assign(answer?.endSessionUrl ?? "/login");
       } catch (error) {
         if (abandoned) return;
         setLogoutError(errorMessage(error));
@@ -105,6 +123,10 @@ function Shell({ initialSession, children }: { initialSession: Session | undefin
     );
   }
 
+  const limitedTo = session.data.tenantIds.length;
+  const nav = limitedTo > 0 ? NAV.filter((item) => !item.instanceWide) : NAV;
+  const instanceWidePage = limitedTo > 0 ? NAV.find((item) => item.instanceWide && item.matches(pathname)) : undefined;
+
   return (
     <div className="shell">
       <header className="topbar">
@@ -113,7 +135,7 @@ function Shell({ initialSession, children }: { initialSession: Session | undefin
         </Link>
         <nav aria-label="Main">
           <ul>
-            {NAV.map((item) => (
+            {nav.map((item) => (
               <li key={item.href}>
                 <Link href={item.href} aria-current={item.matches(pathname) ? "page" : undefined}>
                   {item.label}
@@ -138,7 +160,15 @@ function Shell({ initialSession, children }: { initialSession: Session | undefin
         </p>
       ) : null}
       <PropagationNotice />
-      <main className="content">{loggingOut ? <Loading label="Logging out…" /> : children}</main>
+      <main className="content">
+        {loggingOut ? (
+          <Loading label="Logging out…" />
+        ) : instanceWidePage ? (
+          <InstanceWideNotice label={instanceWidePage.label} tenantCount={limitedTo} />
+        ) : (
+          children
+        )}
+      </main>
     </div>
   );
 }

@@ -6,7 +6,7 @@
  */
 import Link from "next/link";
 import { useState } from "react";
-import { useIsAdmin } from "@/components/api/useSession";
+import { useIsAdmin, useTenantLimit } from "@/components/api/useSession";
 import { formatCount } from "@/components/charts/chartFormat";
 import { DataTable } from "@/components/charts/DataTable";
 import { RefusedCount } from "@/components/charts/entityLinks";
@@ -30,8 +30,16 @@ interface Activity {
  * refusals and returns at most TENANT_ACTIVITY_LIMIT, so when it returns that many, a missing
  * tenant may still have had traffic (shown as unknown, never as a false 0).
  */
-function useActivityByTenant(): { byTenant: Map<string, Activity>; missingMeansNone: boolean } | null {
-  const activity = useTenantActivity();
+interface ActivityByTenant {
+  byTenant: Map<string, Activity>;
+  missingMeansNone: boolean;
+  /** Why no tenant has activity here (an operator limited to tenants: the ranking is instance-wide). */
+  elsewhere?: string;
+}
+
+function useActivityByTenant(limited: boolean): ActivityByTenant | null {
+  const activity = useTenantActivity(!limited);
+  if (limited) return { byTenant: new Map(), missingMeansNone: false, elsewhere: "Shown on each tenant's page" };
   if (!activity.data) return null;
   const byTenant = new Map(
     activity.data.byTenant.map((line) => [
@@ -48,8 +56,14 @@ function useActivityByTenant(): { byTenant: Map<string, Activity>; missingMeansN
 }
 
 /** The cell of a tenant without activity data: loading, none, or not among the ranked tenants. */
-function NoActivity({ activity }: { activity: { missingMeansNone: boolean } | null }) {
+function NoActivity({ activity }: { activity: ActivityByTenant | null }) {
   if (!activity) return <span className="muted">…</span>;
+  if (activity.elsewhere)
+    return (
+      <span className="muted" title={activity.elsewhere}>
+        —
+      </span>
+    );
   if (activity.missingMeansNone) return <span className="muted">0</span>;
   return (
     <span className="muted" title={`Shown for the ${TENANT_ACTIVITY_LIMIT} tenants refusing most`}>
@@ -60,8 +74,9 @@ function NoActivity({ activity }: { activity: { missingMeansNone: boolean } | nu
 
 export default function TenantsPage() {
   const isAdmin = useIsAdmin();
+  const limit = useTenantLimit();
   const tenants = useTenants();
-  const activity = useActivityByTenant();
+  const activity = useActivityByTenant(limit !== null);
   const palette = useChartPalette();
   const [search, setSearch] = useState("");
   const needle = search.trim().toLowerCase();
@@ -75,7 +90,7 @@ export default function TenantsPage() {
         <h1>Tenants</h1>
       </div>
       <div className="stack">
-        {isAdmin ? (
+        {isAdmin && !limit ? (
           <section className="card" aria-labelledby="create-tenant-heading">
             <h2 id="create-tenant-heading">New tenant</h2>
             <CreateTenantForm />
@@ -83,7 +98,7 @@ export default function TenantsPage() {
         ) : null}
         <section className="card" aria-labelledby="tenant-list-heading">
           <div className="card-header">
-            <h2 id="tenant-list-heading">All tenants</h2>
+            <h2 id="tenant-list-heading">{limit ? "Your tenants" : "All tenants"}</h2>
             <input
               type="search"
               className="table-search"
@@ -97,14 +112,14 @@ export default function TenantsPage() {
           {tenants.isPending ? <Loading label="Loading tenants…" /> : null}
           {tenants.error ? <ErrorState error={tenants.error} /> : null}
           {tenants.data && tenants.data.length === 0 ? (
-            <Empty>No tenants yet.{isAdmin ? " Create the first one above." : ""}</Empty>
+            <Empty>No tenants yet.{isAdmin && !limit ? " Create the first one above." : ""}</Empty>
           ) : null}
           {tenants.data && tenants.data.length > 0 && shown.length === 0 ? (
             <Empty>No tenant matches “{search}”.</Empty>
           ) : null}
           {shown.length > 0 ? (
             <DataTable
-              label="All tenants"
+              label={limit ? "Your tenants" : "All tenants"}
               columns={[
                 { label: "Name" },
                 { label: "Keys", num: true },

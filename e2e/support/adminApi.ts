@@ -105,7 +105,12 @@ export class AdminApi {
     return this.expectStatus(200, "GET", `/api/admin/tenants/${tenantId}/rules`);
   }
 
-  createOperator(input: { email: string; password: string; role: "admin" | "viewer" }): Promise<Operator> {
+  createOperator(input: {
+    email: string;
+    password: string;
+    role: "admin" | "viewer";
+    tenantIds?: string[];
+  }): Promise<Operator> {
     return this.expectStatus(201, "POST", "/api/admin/operators", input);
   }
 

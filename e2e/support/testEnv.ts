@@ -26,3 +26,29 @@ export const IDP_CLIENT_ID = "sluice-e2e";
 export const IDP_CLIENT_SECRET = "e2e-idp-client-secret-not-secret";
 export const IDP_ADMIN_GROUP = "sluice-admins";
 export const IDP_VIEWER_GROUP = "sluice-viewers";
+
+/**
+ * The Sluice server's environment (playwright.config.ts's webServer, without PORT); e2e/sso.spec.ts
+ * starts a second instance with it, as a cluster's second node.
+ */
+export const SERVER_ENV: Record<string, string> = {
+  NEXT_TELEMETRY_DISABLED: "1",
+  NODE_ENV: "production",
+  HOSTNAME: "127.0.0.1",
+  // Test-only credentials (above): the first admin is created from them.
+  SLUICE_ADMIN_EMAIL: ADMIN_EMAIL,
+  SLUICE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+  SLUICE_ADMIN_TOKEN: ADMIN_TOKEN,
+  SLUICE_REDIS_PREFIX: REDIS_PREFIX,
+  // e2e/alerts.spec.ts: alerts evaluated every second, delivered to its receiver on the loopback.
+  SLUICE_ALERT_INTERVAL_MS: "1000",
+  SLUICE_ALERT_ALLOWED_ADDRESSES: "127.0.0.1",
+  // e2e/sso.spec.ts: single sign-on against the OpenID provider that spec starts (testIdp.ts).
+  SLUICE_OIDC_ISSUER: IDP_ISSUER,
+  SLUICE_OIDC_CLIENT_ID: IDP_CLIENT_ID,
+  SLUICE_OIDC_CLIENT_SECRET: IDP_CLIENT_SECRET,
+  SLUICE_OIDC_ROLE_CLAIM: "groups",
+  SLUICE_OIDC_ADMIN_VALUES: IDP_ADMIN_GROUP,
+  SLUICE_OIDC_VIEWER_VALUES: IDP_VIEWER_GROUP,
+  SLUICE_OIDC_LABEL: "Test IdP",
+};

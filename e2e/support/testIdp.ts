@@ -1,7 +1,8 @@
 /**
  * A real OpenID provider for the single sign-on spec: `oidc-provider` on a loopback port
- * (IDP_PORT, testEnv.ts), with one confidential client whose redirect URI is Sluice's callback
- * and its development login form (any login name, any password). `findAccount` answers the
+ * (IDP_PORT, testEnv.ts), with one confidential client whose redirect URIs are Sluice's callbacks
+ * (and whose post-logout redirect URIs are Sluice's login pages: RP-initiated logout, whose
+ * confirmation page is the provider's own) and its development login form (any login name, any password). `findAccount` answers the
  * users below with an email and a `groups` claim (granted with the `profile` scope, read by Sluice
  * from the userinfo endpoint); any other login name is unknown. `failTokenEndpoint` makes the
  * token endpoint drop its connections (an IdP failing in the middle of a login). playwright.config.ts
@@ -22,7 +23,10 @@ export class TestIdp {
   /** While true, every request to the token endpoint has its connection dropped. */
   failTokenEndpoint = false;
 
-  constructor(private readonly redirectUri: string) {}
+  constructor(
+    private readonly redirectUris: string[],
+    private readonly postLogoutRedirectUris: string[] = [],
+  ) {}
 
   /** Registers `login` (typed into the IdP's form) as a user with these claims. */
   addUser(login: string, user: IdpUser): void {
@@ -35,7 +39,8 @@ export class TestIdp {
         {
           client_id: IDP_CLIENT_ID,
           client_secret: IDP_CLIENT_SECRET,
-          redirect_uris: [this.redirectUri],
+          redirect_uris: this.redirectUris,
+          post_logout_redirect_uris: this.postLogoutRedirectUris,
           grant_types: ["authorization_code"],
           response_types: ["code"],
         },

@@ -48,6 +48,11 @@ export interface EndpointSpec<S extends Parsers, Q, B, R> {
   guard?: (actor: Actor) => void;
   /** The resource's tenant where the path parameters do not name it (./tenantScope.ts). */
   tenantOf?: TenantOf<RawParams<S>>;
+  /**
+   * The handler answers a tenant-limited actor only rows of its tenants (allowedTenants), so the
+   * call is not refused as instance-wide. Only for reads that list per-tenant rows.
+   */
+  filtersByTenant?: boolean;
   handle(call: AdminCall<S, Q, B>): Promise<R | undefined>;
 }
 
@@ -75,6 +80,6 @@ export function adminEndpoint<S extends Parsers = Record<never, never>, Q = unde
       if (value === undefined) return new Response(null, { status: 204, headers: spec.headers });
       return Response.json(value, { status: spec.status ?? 200, headers: spec.headers });
     },
-    { tenantOf: spec.tenantOf },
+    { tenantOf: spec.tenantOf, filtersByTenant: spec.filtersByTenant },
   );
 }

@@ -3,7 +3,8 @@
  * operator session cookie with its same-origin check, lib/control/auth/sessionResolver.ts), then the
  * handler. A tenant-limited actor (a scoped API token) is refused with 403 unless the route's
  * resource belongs to its tenant (lib/control/admin/tenantScope.ts; `options.tenantOf` names the
- * resource's tenant where the path parameters do not). Any thrown error becomes a problem response (lib/http/problem.ts). Route files stay
+ * resource's tenant where the path parameters do not; `options.filtersByTenant` marks a listing
+ * that answers a limited actor only its own tenants' rows, so it is not refused). Any thrown error becomes a problem response (lib/http/problem.ts). Route files stay
  * thin glue. A change whose notice to the other instances could not be sent gets
  * `Sluice-Propagation: delayed` and a `Warning` on its answer (lib/policy/changes/changeReach.ts).
  */
@@ -24,13 +25,13 @@ export interface RouteContext<P> {
 export function adminRoute<P = Record<string, never>>(
   access: Access,
   handler: AdminHandler<P>,
-  options: { tenantOf?: TenantOf<P> } = {},
+  options: { tenantOf?: TenantOf<P>; filtersByTenant?: boolean } = {},
 ): (request: Request, context: RouteContext<P>) => Promise<Response> {
   return async (request, context) => {
     try {
       const actor = await authorize(request, access, { session: sessionActor });
       const params = await context.params;
-      await assertInScope(actor, request, params, options.tenantOf);
+      if (!options.filtersByTenant) await assertInScope(actor, request, params, options.tenantOf);
       const { value: response, note } = await trackChangeReach(() => handler(request, actor, params));
       return withHeaders(response, changeReachHeaders(note));
     } catch (error) {

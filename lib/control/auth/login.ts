@@ -25,7 +25,7 @@ import { createSession, type NewSession } from "./sessionStore";
 
 export interface LoggedIn {
   session: NewSession;
-  operator: { email: string; role: Role };
+  operator: { email: string; role: Role; tenantIds: string[] };
 }
 
 const attempts = new SerialByKey();
@@ -58,6 +58,6 @@ export async function logIn(input: LoginInput, ip: string, limiter: Limiter): Pr
       throw new AppError("unauthorized", "Wrong email or password.");
     }
     const session = await createSession(operator.id);
-    return { session, operator: { email: operator.email, role: operator.role } };
+    return { session, operator: { email: operator.email, role: operator.role, tenantIds: operator.tenantIds ?? [] } };
   });
 }

@@ -88,8 +88,22 @@ export const operatorViewSchema = z.object({
 export type OperatorView = z.infer<typeof operatorViewSchema>;
 
 /** The signed-in operator (GET /api/auth/me, the login's answer). */
-export const sessionAnswerSchema = z.object({ email: z.string(), role: z.enum(ROLES) });
+export const sessionAnswerSchema = z.object({
+  email: z.string(),
+  role: z.enum(ROLES),
+  tenantIds: z.array(z.string()).meta({
+    description: "The tenants this operator is limited to; empty: every tenant (the dashboard shows only these)",
+  }),
+});
 export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;
+
+/** Logout after a single sign-on session whose identity provider ends sessions (RP-initiated logout). */
+export const logoutAnswerSchema = z.object({
+  endSessionUrl: z.string().meta({
+    description: "The identity provider's end_session_endpoint: send the browser there; it comes back to /login",
+  }),
+});
+export type LogoutAnswer = z.infer<typeof logoutAnswerSchema>;
 
 export type CreateOperatorInput = z.output<typeof createOperatorSchema>;
 export type UpdateOperatorInput = z.output<typeof updateOperatorSchema>;

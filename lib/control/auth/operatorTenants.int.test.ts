@@ -1,8 +1,9 @@
 /**
  * Operators limited to tenants (Operator.tenantIds, lib/control/admin/tenantScope.ts), through the
  * route handlers with a real session cookie: the limit is set and lifted through PATCH (audited,
- * unknown tenants 422), the limited operator reaches its tenants and their monitoring and gets 403
- * on other tenants and instance-wide calls, as a tenant-limited token does.
+ * unknown tenants 422), the limited operator reaches its tenants and their monitoring, lists only
+ * its own tenants (the dashboard's tenant list), and gets 403 on other tenants and instance-wide
+ * calls, as a tenant-limited token does.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
@@ -59,9 +60,20 @@ describe("operators limited to tenants", () => {
     expect((await get(tenant.GET, `/api/admin/tenants/${mine}`, { tenantId: mine })).status).toBe(200);
     expect((await get(tenant.GET, `/api/admin/tenants/${alsoMine}`, { tenantId: alsoMine })).status).toBe(200);
     expect((await get(traffic.GET, `/api/admin/monitoring/traffic?tenantId=${mine}`)).status).toBe(200);
+    // The session answer names the limit, so the dashboard asks only for these tenants' data.
+    const me = await get(routes.me.GET, "/api/auth/me");
+    expect(me.body).toEqual({ email: session.email, role: "admin", tenantIds: [mine, alsoMine] });
+    const listed = await get(routes.tenants.GET, "/api/admin/tenants");
+    expect(listed.status).toBe(200);
+    expect((listed.body as { id: string }[]).map((t) => t.id)).toEqual([mine, alsoMine]);
     const refused = [
       await get(tenant.GET, `/api/admin/tenants/${other}`, { tenantId: other }),
-      await get(routes.tenants.GET, "/api/admin/tenants"),
+      await callRoute(routes.tenants.POST, {
+        method: "POST",
+        path: "/api/admin/tenants",
+        body: { name: "nope" },
+        headers: as,
+      }),
       await get(operators.GET, "/api/admin/operators"),
       await get(traffic.GET, "/api/admin/monitoring/traffic"),
       await get(traffic.GET, `/api/admin/monitoring/traffic?tenantId=${other}`),
@@ -75,6 +87,8 @@ describe("operators limited to tenants", () => {
     const lifted = await patchOperator(session.id, { tenantIds: [] });
     expect(lifted.status).toBe(200);
     expect(lifted.body.tenantIds).toEqual([]);
+    const all = await get(routes.tenants.GET, "/api/admin/tenants");
+    expect((all.body as { id: string }[]).map((t) => t.id)).toEqual(expect.arrayContaining([mine, alsoMine, other]));
     expect((await get(tenant.GET, `/api/admin/tenants/${other}`, { tenantId: other })).status).toBe(200);
   });
 

@@ -59,10 +59,10 @@ export async function sessionActor(request: Request): Promise<Actor | null> {
   return { id: operatorActorId(session.email), role: session.role, ...limit };
 }
 
-/** Logout: ends the session of the request's cookie, if any. */
-export async function endRequestSession(request: Request): Promise<void> {
+/** Logout: ends the session of the request's cookie, if any; answers its single sign-on issuer, if any. */
+export async function endRequestSession(request: Request): Promise<{ ssoIssuer: string | null } | null> {
   const token = cookieOf(request);
-  if (token === null) return;
+  if (token === null) return null;
   assertSameOriginWrite(request);
-  await deleteSession(token);
+  return deleteSession(token);
 }

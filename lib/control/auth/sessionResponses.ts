@@ -5,6 +5,7 @@
  */
 import { config } from "../../config/config";
 import type { LoggedIn } from "./login";
+import type { LogoutAnswer } from "./operatorSchemas";
 import { isHttpsRequest } from "./requestOrigin";
 import { clearedSessionCookie, sessionCookie } from "./sessionCookie";
 
@@ -21,10 +22,12 @@ export function loggedInResponse(request: Request, loggedIn: LoggedIn): Response
   });
 }
 
-/** 204 that makes the browser drop the session cookie. */
-export function loggedOutResponse(request: Request): Response {
-  return new Response(null, {
-    status: 204,
-    headers: { "Set-Cookie": clearedSessionCookie(secure(request)), "Cache-Control": "no-store" },
-  });
+/**
+ * 204 that makes the browser drop the session cookie; after a single sign-on session whose IdP
+ * ends sessions (ssoLogout.ts), 200 `{ endSessionUrl }`: the page to send the browser to next.
+ */
+export function loggedOutResponse(request: Request, endSessionUrl: URL | null = null): Response {
+  const headers = { "Set-Cookie": clearedSessionCookie(secure(request)), "Cache-Control": "no-store" };
+  if (endSessionUrl) return Response.json({ endSessionUrl: endSessionUrl.href } satisfies LogoutAnswer, { headers });
+  return new Response(null, { status: 204, headers });
 }

@@ -31,12 +31,13 @@ export interface NewSession {
   expiresAt: Date;
 }
 
-export async function createSession(operatorId: string, now = new Date()): Promise<NewSession> {
+/** `ssoIssuer`: the OpenID issuer of a single sign-on login (kept for the IdP logout). */
+export async function createSession(operatorId: string, now = new Date(), ssoIssuer?: string): Promise<NewSession> {
   const db = getDb();
   await db.session.deleteMany({ where: { expiresAt: { lte: now } } });
   const { token, tokenHash } = mintSessionToken();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  await db.session.create({ data: { operatorId, tokenHash, createdAt: now, expiresAt } });
+  await db.session.create({ data: { operatorId, tokenHash, createdAt: now, expiresAt, ssoIssuer } });
   return { token, expiresAt };
 }
 
@@ -69,8 +70,15 @@ export async function findSession(token: string, now = new Date()): Promise<Oper
   };
 }
 
-/** Ends the session of `token`, if there is one. */
-export async function deleteSession(token: string): Promise<void> {
-  if (!isSessionTokenShape(token)) return;
-  await getDb().session.deleteMany({ where: { tokenHash: hashSessionToken(token) } });
+/**
+ * Ends the session of `token`, if there is one; answers the OpenID issuer that opened it (a single
+ * sign-on session), else null.
+ */
+export async function deleteSession(token: string): Promise<{ ssoIssuer: string | null } | null> {
+  if (!isSessionTokenShape(token)) return null;
+  const tokenHash = hashSessionToken(token);
+  const db = getDb();
+  const row = await db.session.findUnique({ where: { tokenHash }, select: { ssoIssuer: true } });
+  await db.session.deleteMany({ where: { tokenHash } });
+  return row ? { ssoIssuer: row.ssoIssuer } : null;
 }

@@ -18,7 +18,7 @@ describe("POST /api/auth/login", () => {
     const operator = await newOperator("admin");
     const res = await logIn(operator.email, PASSWORD);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ email: operator.email, role: "admin" });
+    expect(res.body).toEqual({ email: operator.email, role: "admin", tenantIds: [] });
     expect(res.headers.get("cache-control")).toBe("no-store");
     const setCookie = res.headers.get("set-cookie")!;
     const [pair, ...attributes] = setCookie.split(";").map((s) => s.trim());
@@ -129,7 +129,7 @@ describe("GET /api/auth/me and POST /api/auth/logout", () => {
     const session = await sessionOf("viewer");
     const mine = await callRoute(me.GET, { path: "/api/auth/me", headers: { cookie: session.cookie } });
     expect(mine.status).toBe(200);
-    expect(mine.body).toEqual({ email: session.email, role: "viewer" });
+    expect(mine.body).toEqual({ email: session.email, role: "viewer", tenantIds: [] });
     expect((await callRoute(me.GET, { path: "/api/auth/me" })).status).toBe(401);
     expect(
       (

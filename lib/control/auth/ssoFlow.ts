@@ -39,7 +39,8 @@ export interface SsoIdentity {
 
 let discovered: { key: string; at: number; config: Promise<oidc.Configuration> } | undefined;
 
-function discover(settings: OidcConfig): Promise<oidc.Configuration> {
+/** The IdP's discovered configuration; a failure is an SsoError `idp_unavailable`. */
+export function discover(settings: OidcConfig): Promise<oidc.Configuration> {
   const key = `${settings.issuer.href} ${settings.clientId}`;
   if (discovered && discovered.key === key && Date.now() - discovered.at < DISCOVERY_TTL_MS) return discovered.config;
   const config = oidc

@@ -60,7 +60,7 @@ export async function ssoCallback(request: Request, safeNext: (next: string) => 
     const identity = await finishSso(settings, new URL(request.url), pending);
     await ensureFirstAdmin(); // as the password login does: the configured first admin comes first
     const operator = await operatorForSso(identity);
-    const session = await createSession(operator.id);
+    const session = await createSession(operator.id, new Date(), identity.issuer);
     const maxAgeMs = session.expiresAt.getTime() - Date.now();
     return redirect(safeNext(pending?.next ?? "/"), [clear, sessionCookie(session.token, secure, maxAgeMs)]);
   } catch (error) {

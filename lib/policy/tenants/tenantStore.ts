@@ -59,9 +59,11 @@ export async function createTenant(actor: Actor, name: string): Promise<TenantVi
   }
 }
 
-export async function listTenants(now = new Date()): Promise<TenantListItem[]> {
+/** Every tenant, or only those of `only` (a tenant-limited actor's; ids of deleted tenants are skipped). */
+export async function listTenants(now = new Date(), only: readonly string[] | null = null): Promise<TenantListItem[]> {
   const live = { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
   const rows = await getDb().tenant.findMany({
+    where: only ? { id: { in: [...only] } } : undefined,
     orderBy: { createdAt: "asc" },
     include: { _count: { select: { keys: { where: live } } } },
   });

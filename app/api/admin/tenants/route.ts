@@ -2,12 +2,17 @@ import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
 import { createTenantSchema } from "@/lib/control/admin/schemas";
 import { services } from "@/lib/runtime/services";
+import { allowedTenants } from "@/lib/control/admin/tenantScope";
 import { createTenant, listTenants } from "@/lib/policy/tenants/tenantStore";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = adminEndpoint("read", { handle: () => listTenants() });
+/** A tenant-limited operator or token gets its own tenants only (contract: instance-wide is refused). */
+export const GET = adminEndpoint("read", {
+  filtersByTenant: true,
+  handle: ({ actor }) => listTenants(new Date(), allowedTenants(actor)),
+});
 
 export const POST = adminEndpoint("write", {
   body: createTenantSchema,

@@ -1,5 +1,6 @@
 import { loggedOutResponse } from "@/lib/control/auth/sessionResponses";
 import { endRequestSession } from "@/lib/control/auth/sessionResolver";
+import { ssoLogoutUrl } from "@/lib/control/auth/ssoLogout";
 import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { problemFromError } from "@/lib/http/problem";
 
@@ -8,8 +9,8 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
   try {
-    await endRequestSession(request);
-    return loggedOutResponse(request);
+    const ended = await endRequestSession(request);
+    return loggedOutResponse(request, await ssoLogoutUrl(request, ended));
   } catch (error) {
     return problemFromError(error);
   }

@@ -11,7 +11,7 @@ export async function GET(request: Request): Promise<Response> {
   try {
     const session = await requestSession(request);
     if (!session) throw new AppError("unauthorized", "Not logged in.");
-    const answer: SessionAnswer = { email: session.email, role: session.role };
+    const answer: SessionAnswer = { email: session.email, role: session.role, tenantIds: session.tenantIds };
     return Response.json(answer, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     return problemFromError(error);

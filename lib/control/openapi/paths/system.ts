@@ -1,7 +1,7 @@
 /** Unauthenticated service endpoints and the operator session: health, metrics, this document, login. */
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { loginSchema, sessionAnswerSchema } from "../../auth/operatorSchemas";
+import { loginSchema, logoutAnswerSchema, sessionAnswerSchema } from "../../auth/operatorSchemas";
 import { errors, jsonAnswer, jsonBody, noContent } from "../common";
 
 const status = z.enum(["ok", "down"]);
@@ -117,7 +117,14 @@ export const systemPaths: ZodOpenApiPathsObject = {
       tags: ["Session"],
       summary: "End the operator session",
       security: [{ operatorSession: [] }],
-      responses: { "204": noContent("Logged out; the cookie is cleared."), ...errors("forbidden") },
+      responses: {
+        "200": jsonAnswer(
+          "Logged out of a single sign-on session; the cookie is cleared. The browser goes on to the identity provider's logout.",
+          logoutAnswerSchema,
+        ),
+        "204": noContent("Logged out; the cookie is cleared."),
+        ...errors("forbidden"),
+      },
     },
   },
   "/api/auth/me": {
