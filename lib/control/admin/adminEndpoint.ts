@@ -49,8 +49,9 @@ export interface EndpointSpec<S extends Parsers, Q, B, R> {
   /** The resource's tenant where the path parameters do not name it (./tenantScope.ts). */
   tenantOf?: TenantOf<RawParams<S>>;
   /**
-   * The handler answers a tenant-limited actor only rows of its tenants (allowedTenants), so the
-   * call is not refused as instance-wide. Only for reads that list per-tenant rows.
+   * The handler answers an operator limited to tenants only rows of its tenants (allowedTenants),
+   * so the call is not refused as instance-wide for it; a tenant-scoped token is still refused
+   * (the contract's 403 on instance-wide calls). Only for reads that list per-tenant rows.
    */
   filtersByTenant?: boolean;
   handle(call: AdminCall<S, Q, B>): Promise<R | undefined>;

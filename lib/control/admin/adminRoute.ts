@@ -31,7 +31,9 @@ export function adminRoute<P = Record<string, never>>(
     try {
       const actor = await authorize(request, access, { session: sessionActor });
       const params = await context.params;
-      if (!options.filtersByTenant) await assertInScope(actor, request, params, options.tenantOf);
+      // A tenant-scoped API token keeps the contract's 403 on the tenant list (an instance-wide call);
+      // only a limited operator's dashboard session gets the list narrowed to its tenants.
+      if (!options.filtersByTenant || actor.tenantId) await assertInScope(actor, request, params, options.tenantOf);
       const { value: response, note } = await trackChangeReach(() => handler(request, actor, params));
       return withHeaders(response, changeReachHeaders(note));
     } catch (error) {

@@ -7,8 +7,9 @@
  * - A limited actor passes only when the route's resource belongs to one of its tenants: the `tenantId`
  *   path parameter, or the tenant of the `keyId` path parameter's key, or what the route names
  *   itself (the audit log and the monitoring queries: their `?tenantId=` filter, `tenantOfQuery`;
- *   given twice it counts as absent). The tenant list answers such an actor its own tenants only
- *   (`filtersByTenant`, adminEndpoint.ts). Anything else is instance-wide (creating
+ *   given twice it counts as absent). The tenant list answers an operator limited to tenants its
+ *   own tenants only (`filtersByTenant`, adminEndpoint.ts), so its dashboard works; a tenant-scoped
+ *   token gets the contract's 403 there, as on every instance-wide call. Anything else is instance-wide (creating
  *   tenants, operators, tokens, monitoring without a tenant, the audit log unfiltered, reverting an
  *   audit event) and is a 403, as is another tenant's resource. A key that does not exist belongs
  *   to no tenant the actor could see: 403, which tells nothing of other tenants' keys.

@@ -8,7 +8,7 @@ import { createTenant, listTenants } from "@/lib/policy/tenants/tenantStore";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-/** A tenant-limited operator or token gets its own tenants only (contract: instance-wide is refused). */
+/** An operator limited to tenants gets its own tenants only; a tenant-scoped token gets 403 (contract: instance-wide). */
 export const GET = adminEndpoint("read", {
   filtersByTenant: true,
   handle: ({ actor }) => listTenants(new Date(), allowedTenants(actor)),
