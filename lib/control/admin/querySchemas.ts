@@ -68,3 +68,18 @@ export const identifierResetQuerySchema = z.object({ identifier: identifierSchem
 
 /** GET /api/admin/tenants/{tenantId}/quota takes no query parameters. */
 export const tenantQuotaQuerySchema = z.object({}).strict();
+
+/** GET /api/admin/tenants/{tenantId}/grants: optionally only a JWT subject's or a tier's grants. */
+export const callerGrantQuerySchema = z
+  .object({
+    subject: z
+      .string()
+      .min(1, "subject must not be empty")
+      .max(256, "subject must be at most 256 characters")
+      .optional(),
+    tier: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "tier must be a tier name")
+      .optional(),
+  })
+  .strict();
