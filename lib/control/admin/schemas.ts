@@ -106,10 +106,13 @@ export const GRANT_SUBJECT_MAX = 256;
 export const callerGrantSchema = z
   .object({
     ...grantSchema.shape,
-    subject: z
-      .string({ error: "subject must be text" })
-      .min(1, "subject must not be empty")
-      .max(GRANT_SUBJECT_MAX, `subject must be at most ${GRANT_SUBJECT_MAX} characters`)
+    subject: plainText(
+      z
+        .string({ error: "subject must be text" })
+        .min(1, "subject must not be empty")
+        .max(GRANT_SUBJECT_MAX, `subject must be at most ${GRANT_SUBJECT_MAX} characters`),
+      "subject",
+    )
       .optional()
       .meta({ description: "The JWT caller (its verified subject claim) the units are for." }),
     tier: tierNameSchema
