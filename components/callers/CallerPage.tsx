@@ -4,9 +4,13 @@
  * anonymous address on a tenant host), reached from the hot callers (issue 31, point 3): its
  * traffic and refusals by rule over time with change markers and the rate now
  * (CallerHistoryChart), and its quota now for the rules that refused it in the last minute (from
- * "Limited right now", which peeks the live limiter). An API key's member leads to its key page.
+ * "Limited right now", which peeks the live limiter), and for a JWT subject its grants (issue 33:
+ * CallerGrantsCard; a subject shown hashed cannot be named, so it has none here). An API key's
+ * member leads to its key page.
  */
 import Link from "next/link";
+import { useIsAdmin } from "@/components/api/useSession";
+import { CallerGrantsCard } from "@/components/grants/CallerGrantsCard";
 import { CallerHistoryChart } from "@/components/charts/CallerHistoryChart";
 import { ChartCard } from "@/components/charts/ChartCard";
 import { DataTable } from "@/components/charts/DataTable";
@@ -75,6 +79,7 @@ function CallerQuotaCard({ tenantId, member }: { tenantId: string; member: strin
 export default function CallerPage({ tenantId, caller }: { tenantId: string; caller: string }) {
   const member = callerFromSegment(caller);
   const tenant = useTenant(tenantId);
+  const isAdmin = useIsAdmin();
   const back = (
     <p className="hint">
       <Link href={`/tenants/${encodeURIComponent(tenantId)}`} className="name">
@@ -111,6 +116,9 @@ export default function CallerPage({ tenantId, caller }: { tenantId: string; cal
       <div className="stack">
         <CallerHistoryChart tenantId={tenantId} caller={member} />
         <CallerQuotaCard tenantId={tenantId} member={member} />
+        {member.startsWith("~") && !member.startsWith("~#") ? (
+          <CallerGrantsCard tenantId={tenantId} subject={member.slice(1)} canEdit={isAdmin} />
+        ) : null}
       </div>
     </>
   );

@@ -26,6 +26,7 @@ import { AlertsCard } from "./AlertsCard";
 import { UpstreamCard } from "./UpstreamCard";
 import { IdentityCard } from "./IdentityCard";
 import { TiersCard } from "./TiersCard";
+import { CallerGrantsCard } from "@/components/grants/CallerGrantsCard";
 
 /**
  * What an operator looks at first: the traffic, then each key's quota; the configuration after it,
@@ -130,6 +131,7 @@ export default function TenantPage({ tenantId }: { tenantId: string }) {
           gatewayUpstream={tenant.data.upstream !== null}
         />
         <TiersCard tenantId={tenantId} canEdit={isAdmin} />
+        <CallerGrantsCard tenantId={tenantId} canEdit={isAdmin} />
         <IdentifierOverridesCard tenantId={tenantId} canEdit={isAdmin} />
         <UpstreamCard tenant={tenant.data} canEdit={isAdmin} />
         <IdentityCard tenantId={tenantId} canEdit={isAdmin} />

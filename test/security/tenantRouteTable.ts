@@ -137,6 +137,43 @@ export const TENANT_ROUTES: Record<string, RouteSpec> = {
       PATCH: NOT_ALLOWED,
     },
   },
+  "api/admin/tenants/[tenantId]/grants": {
+    methods: {
+      GET: read((fx) => ({ params: tenant(fx), status: 200 })),
+      // A tenant of its own (the shared one's rules are replaced by other calls): one unit for a JWT
+      // subject on its per-key rule.
+      POST: write(async (fx) => ({
+        params: { tenantId: (await fx.sec.newTenant()).id },
+        body: { units: 1, rule: "per-key", subject: "fixture" },
+        status: 201,
+      })),
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+      DELETE: NOT_ALLOWED,
+    },
+  },
+  "api/admin/tenants/[tenantId]/grants/[grantId]": {
+    methods: {
+      // Each allowed caller ends a grant of its own.
+      DELETE: write(async (fx) => {
+        const db = (await import("@/lib/db/client")).getDb();
+        const grant = await db.callerGrant.create({
+          data: {
+            tenantId: fx.tenantId,
+            tier: "fixture",
+            units: 1,
+            until: new Date(Date.now() + 60_000),
+            createdBy: "fixture",
+          },
+        });
+        return { params: { tenantId: fx.tenantId, grantId: grant.id }, status: 204 };
+      }),
+      GET: NOT_ALLOWED,
+      POST: NOT_ALLOWED,
+      PUT: NOT_ALLOWED,
+      PATCH: NOT_ALLOWED,
+    },
+  },
   "api/admin/tenants/[tenantId]/usage": {
     methods: {
       GET: read((fx) => ({ params: tenant(fx), status: 200 })),

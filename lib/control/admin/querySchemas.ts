@@ -7,6 +7,7 @@ import { ID_PATTERN } from "../../common/apiKeyFormat";
 import { AUDIT_ACTION_PATTERN, AUDIT_ACTOR_MAX, AUDIT_PAGE_MAX } from "../../common/fieldLimits";
 import { identifierSchema } from "../../policy/rules/checkRequest";
 import { normalizeIp } from "../../http/clientIp";
+import { plainText } from "../../common/textInput";
 
 /** Audit event ids are database sequence numbers, written in decimal. */
 export const AUDIT_ID_PATTERN = /^[1-9][0-9]{0,17}$/;
@@ -68,3 +69,17 @@ export const identifierResetQuerySchema = z.object({ identifier: identifierSchem
 
 /** GET /api/admin/tenants/{tenantId}/quota takes no query parameters. */
 export const tenantQuotaQuerySchema = z.object({}).strict();
+
+/** GET /api/admin/tenants/{tenantId}/grants: optionally only a JWT subject's or a tier's grants. */
+export const callerGrantQuerySchema = z
+  .object({
+    subject: plainText(
+      z.string().min(1, "subject must not be empty").max(256, "subject must be at most 256 characters"),
+      "subject",
+    ).optional(),
+    tier: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "tier must be a tier name")
+      .optional(),
+  })
+  .strict();

@@ -9,6 +9,7 @@
  * - Key revocation: never undone, 409 saying why and what to do instead (a revoked key's secret
  *   may have leaked; lib/policy/audit/revertPlan.ts). Reverting an un-revoke recorded before that rule
  *   revokes the key again (409 if it already is revoked).
+ * - A grant (a key's, a JWT subject's or a tier's): reverting its creation ends it (409 once ended).
  * - Key expiry: sets the event's `before` expiry again (409 when the key is revoked since, or
  *   already has that expiry). Key tier: likewise with the `before` tier.
  * - A tier's rules (PUT or DELETE .../tiers/{tier}/rules): the event's `before` list, through the
@@ -161,6 +162,20 @@ async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<Rever
       if (!grant)
         throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: the grant has ended already.`);
       await tx.keyGrant.delete({ where: { id: grant.id } });
+      const revert = await recordAudit(tx, actor, {
+        action: note.action,
+        target: event.target,
+        tenantId: grant.tenantId,
+        before: event.after,
+        revertOf: note.revertOf,
+      });
+      return { revert, tenantId: grant.tenantId };
+    }
+    case "caller_grant_end": {
+      const grant = await tx.callerGrant.findFirst({ where: { id: plan.grantId, tenantId: plan.tenantId } });
+      if (!grant)
+        throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: the grant has ended already.`);
+      await tx.callerGrant.delete({ where: { id: grant.id } });
       const revert = await recordAudit(tx, actor, {
         action: note.action,
         target: event.target,

@@ -94,3 +94,37 @@ export const grantSchema = z
       .meta({ description: "When the grant ends; absent: the end of the rule's current window or period." }),
   })
   .strict();
+
+/** A JWT subject as the verifier accepts it (lib/policy/identity/jwtVerifier.ts: 1 to 256 characters). */
+export const GRANT_SUBJECT_MAX = 256;
+
+/**
+ * POST /api/admin/tenants/{tenantId}/grants (issue 33): the key grant's `units`, `rule` and `until`
+ * for a JWT caller (`subject`, its verified `sub`) or for every caller of a tier (`tier`): exactly one
+ * of the two.
+ */
+export const callerGrantSchema = z
+  .object({
+    ...grantSchema.shape,
+    subject: plainText(
+      z
+        .string({ error: "subject must be text" })
+        .min(1, "subject must not be empty")
+        .max(GRANT_SUBJECT_MAX, `subject must be at most ${GRANT_SUBJECT_MAX} characters`),
+      "subject",
+    )
+      .optional()
+      .meta({ description: "The JWT caller (its verified subject claim) the units are for." }),
+    tier: tierNameSchema
+      .optional()
+      .meta({ description: "The tier whose callers (each key of it, each JWT naming it) get the units." }),
+  })
+  .strict()
+  .superRefine((input, ctx) => {
+    if ((input.subject === undefined) === (input.tier === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: [input.subject === undefined ? "subject" : "tier"],
+        message: "name exactly one of subject (a JWT caller) and tier",
+      });
+  });

@@ -40,6 +40,8 @@ export type RevertPlan =
   | { kind: "key_tier"; keyId: string; tier: string | null }
   /** A grant (issue 33): reverting its creation ends it. */
   | { kind: "grant_end"; keyId: string; grantId: string }
+  /** A JWT subject's or a tier's grant (issue 33): reverting its creation ends it. */
+  | { kind: "caller_grant_end"; tenantId: string; grantId: string }
   /** `upstream` null: the tenant had none, remove it. Otherwise it still goes through the schema. */
   | { kind: "upstream"; tenantId: string; upstream: unknown }
   /** `lists` still goes through accessListsSchema. */
@@ -66,6 +68,7 @@ const REVERTIBLE = new Set([
   "key.expiry",
   "key.tier",
   "key.grant",
+  "tenant.grant",
   "tier.delete",
   "upstream.replace",
   "upstream.delete",
@@ -167,6 +170,14 @@ export function revertPlan(event: RevertableEvent): RevertPlan {
     if (typeof grantId !== "string" || event.action !== base)
       throw refuse(event, "it does not record the grant it made (a revert of a grant is not undone).");
     return { kind: "grant_end", keyId, grantId };
+  }
+  if (base === "tenant.grant") {
+    const tenantId = targetId(event, "tenant");
+    if (!tenantId) throw refuse(event, `its target ${JSON.stringify(event.target)} is not a tenant.`);
+    const grantId = (event.after as { id?: unknown } | null)?.id;
+    if (typeof grantId !== "string" || event.action !== base)
+      throw refuse(event, "it does not record the grant it made (a revert of a grant is not undone).");
+    return { kind: "caller_grant_end", tenantId, grantId };
   }
   if (base === "key.tier") {
     const keyId = targetId(event, "key");

@@ -19,13 +19,15 @@
  * - `rulesFor(tenantId, caller)`: the rules a caller is checked against, compiled at load (no
  *   merge on the request path): a key's own set (tenant, its tier, its overrides), or for a caller
  *   without a key (JWT, anonymous) the set of the tier it names, or the tenant's when it names none
- *   or a tier without rules. Unknown tenant: no rules. Admission asks it once per request
+ *   or a tier without rules; with the running grants of the key (keyGrants.ts: its own and its
+ *   tier's) or of the JWT subject and its tier (callerGrants.ts). Unknown tenant: no rules. Admission asks it once per request
  *   (lib/dataplane/admission/admit.ts), and it answers the compiled arrays as cached (no copy per request).
  * - `liveKey(id)` is what authentication asks: the key unless it is unknown, revoked (not loaded)
  *   or expired. Expiry is compared with the clock on every call, so a key stops working at its
  *   instant on every instance without waiting for a reload.
  */
 import { grantedRules } from "./keyGrants";
+import { callerRules } from "./callerGrants";
 import { isExpired } from "../keys/keyExpiry";
 import type { AccessLoader, KeyAccess, TenantAccess } from "./accessLoader";
 import type { CompiledRule } from "./effectiveRules";
@@ -102,15 +104,20 @@ export class AccessCache {
     return this.tenants.get(tenantId);
   }
 
-  /** The rules of a caller of the tenant: its key's, else its tier's (a JWT's tierClaim), else the tenant's. */
-  rulesFor(tenantId: string, caller: { key?: KeyAccess; tier?: string }): CompiledRule[] {
+  /**
+   * The rules of a caller of the tenant: its key's, else its tier's (a JWT's tierClaim), else the
+   * tenant's; with the running grants of the key (and its tier), or of the JWT subject and its tier.
+   */
+  rulesFor(tenantId: string, caller: { key?: KeyAccess; tier?: string; subject?: string }): CompiledRule[] {
     if (caller.key) {
       const grants = caller.key.grants;
       return grants ? grantedRules(grants, (this.events.now ?? Date.now)()) : caller.key.rules;
     }
     const tenant = this.tenants.get(tenantId);
     if (!tenant) return [];
-    return (caller.tier !== undefined ? tenant.tiers?.get(caller.tier)?.rules : undefined) ?? tenant.rules;
+    const base = (caller.tier !== undefined ? tenant.tiers?.get(caller.tier)?.rules : undefined) ?? tenant.rules;
+    if (!tenant.callerGrants) return base;
+    return callerRules(tenant.callerGrants, base, caller.subject, caller.tier, (this.events.now ?? Date.now)());
   }
 
   /** The tenant's gateway upstream, or undefined when it has none (or is unknown). */

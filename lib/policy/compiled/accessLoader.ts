@@ -14,6 +14,7 @@ import { overrideFromRow } from "../overrides/overrideStore";
 import type { IdentifierOverride } from "../overrides/overrideSchema";
 import { compileRule, compileTierRule, layerRules, type CompiledRule } from "./effectiveRules";
 import { withGrants, type ActiveGrant, type KeyGrants } from "./keyGrants";
+import { addCallerGrant, callerGrantIndex, tierGrants, type CallerGrantIndex } from "./callerGrants";
 import type { TenantIdentity } from "../identity/identitySchema";
 import { identityFromRows } from "../identity/identityStore";
 
@@ -58,6 +59,11 @@ export interface TenantAccess {
    * The access cache keeps a host table and one JWT verifier per tenant from it.
    */
   identity?: TenantIdentity;
+  /**
+   * Its running grants for JWT subjects and tiers (callerGrants.ts); absent: none. A tier's are
+   * also in each of its keys' `grants`; AccessCache.rulesFor applies them to JWT callers.
+   */
+  callerGrants?: CallerGrantIndex;
 }
 
 export type AccessLoader = {
@@ -72,7 +78,7 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
   const where = tenantIds ? { id: { in: tenantIds } } : {};
   const byTenant = tenantIds ? { tenantId: { in: tenantIds } } : {};
   const loadedAtMs = Date.now();
-  const [tenants, keys, rules, refs, upstreams, accessLists, overrideRows, identities, hosts, grantRows] =
+  const [tenants, keys, rules, refs, upstreams, accessLists, overrideRows, identities, hosts, grantRows, callerRows] =
     await Promise.all([
       db.tenant.findMany({ where, select: { id: true, name: true } }),
       db.apiKey.findMany({
@@ -96,7 +102,22 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
         where: { ...byTenant, until: { gt: new Date(loadedAtMs) } },
         select: { id: true, keyId: true, rule: true, units: true, until: true },
       }),
+      db.callerGrant.findMany({
+        where: { ...byTenant, until: { gt: new Date(loadedAtMs) } },
+        select: { id: true, tenantId: true, subject: true, tier: true, rule: true, units: true, until: true },
+      }),
     ]);
+  const callerGrantsOf = new Map<string, CallerGrantIndex>();
+  for (const g of callerRows) {
+    let index = callerGrantsOf.get(g.tenantId);
+    if (!index) callerGrantsOf.set(g.tenantId, (index = callerGrantIndex()));
+    addCallerGrant(index, g.subject !== null ? { subject: g.subject } : { tier: g.tier! }, {
+      id: g.id,
+      ...(g.rule !== null ? { rule: g.rule } : {}),
+      units: g.units,
+      untilMs: g.until.getTime(),
+    });
+  }
   const grantsOf = new Map<string, ActiveGrant[]>();
   for (const g of grantRows) {
     let list = grantsOf.get(g.keyId);
@@ -170,13 +191,17 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
       ...(identityRowOf.has(t.id) || hostsOf.has(t.id)
         ? { identity: identityFromRows(identityRowOf.get(t.id) ?? null, hostsOf.get(t.id) ?? []) }
         : {}),
+      ...(callerGrantsOf.has(t.id) ? { callerGrants: callerGrantsOf.get(t.id)! } : {}),
     });
   }
   for (const k of keys) {
     const tenant = out.get(k.tenantId);
     if (!tenant) continue;
     const overrides = keyRules.get(k.id) ?? [];
-    const grants = grantsOf.get(k.id);
+    // Its own grants, and its tier's (each key of the tier gets the tier's units: callerGrants.ts).
+    const ofTier = tierGrants(tenant.callerGrants, k.tier ?? undefined);
+    const own = grantsOf.get(k.id);
+    const grants = ofTier.length === 0 ? own : [...(own ?? []), ...ofTier];
     tenant.keys.set(k.id, {
       id: k.id,
       tenantId: k.tenantId,

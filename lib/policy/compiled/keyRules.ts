@@ -3,7 +3,7 @@
  * - `getKeyDetails`: GET /api/admin/keys/{keyId}: the key, its tenant's name, and its rules told
  *   apart (tenant rules, its tier's rules, overrides, and the effective merge with each rule's source);
  * - `loadKeyRules` / `loadLiveKeyRules`: the compiled effective rules of one key (its running grants
- *   applied to their limiters, lib/policy/compiled/keyGrants.ts), or of a tenant's
+ *   and its tier's applied to their limiters, lib/policy/compiled/keyGrants.ts), or of a tenant's
  *   live keys (oldest first, at most `maxKeys`), which the quota views peek.
  * The merge is enforcement's own (lib/policy/compiled/effectiveRules.ts `mergeRules`), never redone here.
  * Unknown key or tenant: AppError `not_found`.
@@ -56,6 +56,14 @@ export async function loadKeyRules(keyId: string): Promise<KeyWithRules> {
       select: { id: true, rule: true, units: true, until: true },
     }),
   ]);
+  // Its tier's grants too: each key of the tier gets their units (lib/policy/compiled/callerGrants.ts).
+  if (row.tier !== null)
+    grants.push(
+      ...(await getDb().callerGrant.findMany({
+        where: { tenantId: row.tenantId, tier: row.tier, until: { gt: new Date(nowMs) } },
+        select: { id: true, rule: true, units: true, until: true },
+      })),
+    );
   const effective = effectiveRulesOf(sets, keyId);
   return {
     key: { ...keyView(row), tenantName: row.tenant.name },

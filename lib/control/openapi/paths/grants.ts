@@ -1,8 +1,9 @@
-/** Grants (issue 33): extra units for one key on a rule, until a date. */
+/** Grants (issue 33): extra units for one key, one JWT subject or each caller of a tier on a rule, until a date. */
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { grantSchema } from "../../admin/schemas";
-import { adminOperation, errors, jsonAnswer, jsonBody, keyIdPath, noContent } from "../common";
+import { callerGrantQuerySchema } from "../../admin/querySchemas";
+import { callerGrantSchema, grantSchema } from "../../admin/schemas";
+import { adminOperation, errors, jsonAnswer, jsonBody, keyIdPath, noContent, tenantIdPath } from "../common";
 
 const dateTime = () => z.string().meta({ format: "date-time" });
 
@@ -17,6 +18,22 @@ const grantView = z.object({
 });
 
 const grantIdPath = keyIdPath.extend({ grantId: z.string().regex(/^[a-z0-9]{1,64}$/) });
+const tenantGrantIdPath = tenantIdPath.extend({ grantId: z.string().regex(/^[a-z0-9]{1,64}$/) });
+
+const callerGrantView = z.object({
+  id: z.string(),
+  tenantId: z.string(),
+  subject: z.string().nullable().meta({ description: "The JWT subject the units are for; null: a tier's grant." }),
+  tier: z
+    .string()
+    .nullable()
+    .meta({ description: "The tier whose every caller gets the units; null: a subject's grant." }),
+  rule: z.string().nullable().meta({ description: "The rule raised; null: every key-scoped rule of the caller." }),
+  units: z.number().int(),
+  until: dateTime().meta({ description: "When the grant ends (it then disappears by itself)." }),
+  createdAt: dateTime(),
+  createdBy: z.string().meta({ description: "The audit actor that made it." }),
+});
 
 export const grantPaths: ZodOpenApiPathsObject = {
   "/api/admin/keys/{keyId}/grants": {
@@ -48,6 +65,39 @@ export const grantPaths: ZodOpenApiPathsObject = {
       summary: "End a grant now",
       description: "The key's limits are as without it on every instance within 1 s. Audited (`key.grant.delete`).",
       requestParams: { path: grantIdPath },
+      responses: { "204": noContent("Ended."), ...errors("not_found") },
+    }),
+  },
+  "/api/admin/tenants/{tenantId}/grants": {
+    get: adminOperation("read", {
+      operationId: "listCallerGrants",
+      tags: ["Quota"],
+      summary: "The tenant's running JWT-subject and tier grants, soonest end first",
+      requestParams: { path: tenantIdPath, query: callerGrantQuerySchema },
+      responses: {
+        "200": jsonAnswer("The grants still running.", z.array(callerGrantView)),
+        ...errors("not_found", "invalid"),
+      },
+    }),
+    post: adminOperation("write", {
+      operationId: "createCallerGrant",
+      tags: ["Quota"],
+      summary: "Give a JWT subject, or each caller of a tier, extra units on a rule until a date",
+      description:
+        "Exactly one of `subject` (a JWT caller's verified subject: its `key` rules are counted per subject) and `tier`. While the grant runs, the caller's limit on `rule` (absent: every `key`-scoped rule that applies to it) is raised by `units`, as a key's grant does: for a tier, EACH caller of the tier (each key of it, each JWT caller whose tier claim names it) gets `units` more. Grants add up with each other and with key grants. `until` defaults to the end of the rule's current window or calendar period. In force on every instance within 1 s; ends by itself at `until`. Audited (`tenant.grant`); reverting deletes it. A rule that is not a key-scoped rule that can apply to the caller: 422.",
+      requestParams: { path: tenantIdPath },
+      requestBody: jsonBody(callerGrantSchema),
+      responses: { "201": jsonAnswer("The grant.", callerGrantView), ...errors("not_found", "invalid") },
+    }),
+  },
+  "/api/admin/tenants/{tenantId}/grants/{grantId}": {
+    delete: adminOperation("write", {
+      operationId: "deleteCallerGrant",
+      tags: ["Quota"],
+      summary: "End a JWT subject's or a tier's grant now",
+      description:
+        "The callers' limits are as without it on every instance within 1 s. Audited (`tenant.grant.delete`).",
+      requestParams: { path: tenantGrantIdPath },
       responses: { "204": noContent("Ended."), ...errors("not_found") },
     }),
   },
