@@ -41,12 +41,13 @@ const GROUP_COLUMN: Record<UsageGroup, string> = {
   tier: `NULLIF("tier", '')`,
 };
 
+/** Sums come back as float8 (exact below 2^53) and the start as ISO text: no Decimal or Date per row. */
 interface RawRow {
-  start: Date;
+  start: string;
   grp: string | null;
-  admitted: bigint | number;
-  refused: bigint | number;
-  units: bigint | number;
+  admitted: number;
+  refused: number;
+  units: number;
 }
 
 export async function queryUsage(db: PrismaClient, tenantId: string, input: UsageInput): Promise<UsageRow[]> {
@@ -74,16 +75,17 @@ export async function queryUsage(db: PrismaClient, tenantId: string, input: Usag
   if (spans.hours.length > 0) parts.push(part("UsageHour", `"hour"`, spanSql(`"hour"`, spans.hours, params)));
   if (parts.length === 0) return [];
   const rows = await db.$queryRawUnsafe<RawRow[]>(
-    `SELECT start, grp, SUM("admitted") AS admitted, SUM("refused") AS refused, SUM("units") AS units
+    `SELECT to_char(start, 'YYYY-MM-DD"T"HH24:MI:SS.000"Z"') AS start, grp, SUM("admitted")::float8 AS admitted,
+            SUM("refused")::float8 AS refused, SUM("units")::float8 AS units
        FROM (${parts.join(" UNION ALL ")}) AS cells
-      GROUP BY 1, 2
-      ORDER BY 1, 2 NULLS FIRST`,
+      GROUP BY cells.start, 2
+      ORDER BY cells.start, 2 NULLS FIRST`,
     ...params,
   );
   const names = input.groupBy === "rule" ? await ruleNames(tenantId) : null;
   return rows.map((raw) => {
     const row: UsageRow = {
-      start: new Date(raw.start).toISOString(),
+      start: raw.start,
       admitted: Number(raw.admitted),
       refused: Number(raw.refused),
       units: Number(raw.units),
