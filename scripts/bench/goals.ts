@@ -16,12 +16,14 @@
  * (h) the rule simulator replays 100,000 recorded requests in at most 5 s;
  * (i) data plane: echo, check, authorize >= 0.5 x a bare node+Redis server's req/s, p50 at 100
  *     connections within 2 x its p50; gateway >= 0.6 x a bare Node proxy, p99 added at half load <= 2 ms;
- * (j) callers on a tenant host (identityGoals.ts) and Envoy's rate limit service (grpcGoals.ts).
+ * (j) callers on a tenant host (identityGoals.ts) and Envoy's rate limit service (grpcGoals.ts);
+ * (k) metering at scale: the usage API's 31-day queries (usageGoals.ts).
  */
 import { ALGORITHMS } from "../../lib/limiter/types";
 import { atMost, ratioGoal } from "./goalShapes";
 import { grpcGoals } from "./grpcGoals";
 import { identityGoals } from "./identityGoals";
+import { usageGoals } from "./usageGoals";
 import { round } from "./measure";
 import { THREE_RULES_ROW } from "./memory";
 import type { AccuracyReport, BenchReport, BurstReport, Goal, RunRow, SustainedReport } from "./types";
@@ -203,7 +205,7 @@ export function computeGoals(
     const added = round(on.p99Ms - off.p99Ms, 2);
     goals.push(atMost("HTTP echo p99 added by enforcement, ms", added, 2));
   }
-  goals.push(...dataplaneGoals(rows), ...identityGoals(rows), ...grpcGoals(rows));
+  goals.push(...dataplaneGoals(rows), ...identityGoals(rows), ...grpcGoals(rows), ...usageGoals(rows));
   const simulation = rows.find((r) => r.subject === "sluice-simulator");
   if (simulation) {
     const seconds = round(simulation.p50Ms / 1000, 2);

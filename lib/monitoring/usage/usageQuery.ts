@@ -1,7 +1,10 @@
 /**
- * Reads metering rows (`UsageHour`, rolled up by usageRollup.ts) for the usage API and page.
+ * Reads metering rows (rolled up by usageRollup.ts) for the usage API and page.
  *
  * Contract
+ * - By day, the whole UTC days of the range that are rolled up (usageDays.ts) are read from
+ *   `UsageDay`, the rest (the range's edges, the open day, a day not rolled up yet) from `UsageHour`;
+ *   by hour, `UsageHour` only (kept USAGE_HOUR_RETENTION_DAYS: older hours are gone, their days stay).
  * - Rows per period (`start`: the hour's or UTC day's start, ISO 8601) from the hour containing
  *   `from` up to `to` (exclusive), oldest first; with `groupBy`, one row per period and group,
  *   ordered by group within a period. Periods without usage have no row.
@@ -16,7 +19,8 @@
 import type { PrismaClient } from "../../db/generated/client";
 import { listRuleRefs } from "../../policy/rules/ruleRefs";
 import { ANONYMOUS_CALLER_MARK, JWT_CALLER_MARK } from "../record/callerMember";
-import { TOTAL_REF } from "../record/monitoringKeys";
+import { HOUR_MS, TOTAL_REF } from "../record/monitoringKeys";
+import { spanSql, usageSpans } from "./usageDays";
 import type { UsageGroup, UsageInput } from "./usageParams";
 
 export interface UsageRow {
@@ -37,40 +41,51 @@ const GROUP_COLUMN: Record<UsageGroup, string> = {
   tier: `NULLIF("tier", '')`,
 };
 
+/** Sums come back as float8 (exact below 2^53) and the start as ISO text: no Decimal or Date per row. */
 interface RawRow {
-  start: Date;
+  start: string;
   grp: string | null;
-  admitted: bigint | number;
-  refused: bigint | number;
-  units: bigint | number;
+  admitted: number;
+  refused: number;
+  units: number;
 }
 
 export async function queryUsage(db: PrismaClient, tenantId: string, input: UsageInput): Promise<UsageRow[]> {
   const unit = input.granularity === "hour" ? "hour" : "day";
   const group = input.groupBy ? GROUP_COLUMN[input.groupBy] : "NULL::text";
   const ruleFilter = input.groupBy === "rule" ? `"rule" <> '${TOTAL_REF}'` : `"rule" = '${TOTAL_REF}'`;
-  const params: unknown[] = [tenantId, input.from, input.to];
+  const params: unknown[] = [tenantId];
   let keyFilter = "";
   if (input.key !== undefined) {
     params.push(input.key);
-    keyFilter = ` AND "caller" = $4`;
+    keyFilter = ` AND "caller" = $2`;
   }
-  const fromHour = new Date(Math.floor(input.from.getTime() / 3_600_000) * 3_600_000);
-  params[1] = fromHour.toISOString().replace("Z", "");
-  params[2] = input.to.toISOString().replace("Z", "");
+  const fromMs = input.from.getTime();
+  const toMs = input.to.getTime();
+  // By day, whole days already rolled up are read from UsageDay; by hour, everything from UsageHour.
+  const spans =
+    unit === "day"
+      ? await usageSpans(db, tenantId, fromMs, toMs)
+      : { days: [], hours: [{ fromMs: Math.floor(fromMs / HOUR_MS) * HOUR_MS, toMs }] };
+  const part = (table: string, column: string, where: string) =>
+    `SELECT date_trunc('${unit}', ${column}) AS start, ${group} AS grp, "admitted", "refused", "units"
+       FROM "${table}" WHERE "tenantId" = $1 AND ${ruleFilter}${keyFilter} AND ${where}`;
+  const parts: string[] = [];
+  if (spans.days.length > 0) parts.push(part("UsageDay", `"day"`, spanSql(`"day"`, spans.days, params)));
+  if (spans.hours.length > 0) parts.push(part("UsageHour", `"hour"`, spanSql(`"hour"`, spans.hours, params)));
+  if (parts.length === 0) return [];
   const rows = await db.$queryRawUnsafe<RawRow[]>(
-    `SELECT date_trunc('${unit}', "hour") AS start, ${group} AS grp,
-            SUM("admitted") AS admitted, SUM("refused") AS refused, SUM("units") AS units
-       FROM "UsageHour"
-      WHERE "tenantId" = $1 AND "hour" >= $2::timestamp AND "hour" < $3::timestamp AND ${ruleFilter}${keyFilter}
-      GROUP BY 1, 2
-      ORDER BY 1, 2 NULLS FIRST`,
+    `SELECT to_char(start, 'YYYY-MM-DD"T"HH24:MI:SS.000"Z"') AS start, grp, SUM("admitted")::float8 AS admitted,
+            SUM("refused")::float8 AS refused, SUM("units")::float8 AS units
+       FROM (${parts.join(" UNION ALL ")}) AS cells
+      GROUP BY cells.start, 2
+      ORDER BY cells.start, 2 NULLS FIRST`,
     ...params,
   );
   const names = input.groupBy === "rule" ? await ruleNames(tenantId) : null;
   return rows.map((raw) => {
     const row: UsageRow = {
-      start: new Date(raw.start).toISOString(),
+      start: raw.start,
       admitted: Number(raw.admitted),
       refused: Number(raw.refused),
       units: Number(raw.units),

@@ -13,19 +13,29 @@
  *   CONFLICT DO NOTHING first: an instance that finds the minute already there adds nothing). The
  *   hash is deleted only after the commit; a failure before it leaves the hash for the next round.
  * - `start(intervalMs)` runs it every interval (default USAGE_ROLLUP_INTERVAL_MS, at most 60 s) on an
- *   unref'd timer, one run at a time; a failed run is logged once per outage. It also deletes usage
- *   rows older than USAGE_RETENTION_DAYS and ledger rows older than LEDGER_DAYS, at most hourly.
+ *   unref'd timer, one run at a time; a failed run is logged once per outage.
+ * - Each run then rolls every newly closed UTC day up into `UsageDay` (usageDays.ts `rollUpDay`,
+ *   exactly once per tenant and day): day D is closed once no minute of it can be rolled up any
+ *   more (its end + LOOKBACK_MINUTES + 1 minutes + GRACE_MS, `lastClosedDay`). An instance starts
+ *   DAY_CATCH_UP days back (days already in the ledger cost one scan of their hours and add nothing).
+ * - At most hourly it deletes hours older than USAGE_HOUR_RETENTION_DAYS, days older than
+ *   USAGE_RETENTION_DAYS and minute ledger rows older than LEDGER_DAYS.
  */
 import type { PrismaClient } from "../../db/generated/client";
 import type { RedisClient } from "../../redis/connect";
 import { DAY_MS, GLOBAL_SCOPE, HOUR_MS, MINUTE_MS, monitoringKeys } from "../record/monitoringKeys";
 import { parseUsageField } from "../record/usageTally";
+import { deleteDaysBefore, rollUpDay } from "./usageDays";
 
 export const USAGE_ROLLUP_INTERVAL_MS = 60_000;
 export const GRACE_MS = 15_000;
 export const LOOKBACK_MINUTES = 180;
-/** At least 400 days of usage can be asked for (CONTRACT.md); a day more for the range's edges. */
+/** At least 400 days of usage can be asked for (CONTRACT.md); a day more for the range's edges. Days are kept this long. */
 export const USAGE_RETENTION_DAYS = 401;
+/** Hours are kept three months (this billing month and two closed ones); older ranges read days. */
+export const USAGE_HOUR_RETENTION_DAYS = 93;
+/** Closed days an instance looks back at when it starts. */
+export const DAY_CATCH_UP = 7;
 export const LEDGER_DAYS = 3;
 
 export interface UsageRollupOptions {
@@ -43,6 +53,8 @@ export interface RollupOutcome {
   cells: number;
   /** Minutes another instance had rolled up already (their hash deleted here). */
   skipped: number;
+  /** Tenant days this run added to `UsageDay`. */
+  tenantDays: number;
 }
 
 interface Row {
@@ -93,6 +105,8 @@ export class UsageRollup {
   private running: Promise<RollupOutcome> | null = null;
   private failing = false;
   private lastCleanupMs = 0;
+  /** Days up to this one (days since the epoch) are rolled up by this instance; null until the first run. */
+  private daysRolledThrough: number | null = null;
   private readonly clock: () => number;
   private readonly log: (message: string) => void;
 
@@ -104,6 +118,11 @@ export class UsageRollup {
   /** The newest closed minute at `nowMs`. */
   static lastClosedMinute(nowMs: number): number {
     return Math.floor((nowMs - GRACE_MS) / MINUTE_MS) - 1;
+  }
+
+  /** The newest closed UTC day (days since the epoch) at `nowMs`: none of its minutes can be rolled up any more. */
+  static lastClosedDay(nowMs: number): number {
+    return Math.floor((nowMs - GRACE_MS - (LOOKBACK_MINUTES + 1) * MINUTE_MS) / DAY_MS) - 1;
   }
 
   async runOnce(): Promise<RollupOutcome> {
@@ -125,7 +144,7 @@ export class UsageRollup {
     const pipeline = redis.pipeline();
     for (const minute of minutes) pipeline.exists(keys.usage(minute));
     const found = (await pipeline.exec()) ?? [];
-    const outcome: RollupOutcome = { minutes: 0, cells: 0, skipped: 0 };
+    const outcome: RollupOutcome = { minutes: 0, cells: 0, skipped: 0, tenantDays: 0 };
     for (let i = 0; i < minutes.length; i++) {
       const [error, exists] = found[i] ?? [null, 0];
       if (error) throw error;
@@ -140,6 +159,7 @@ export class UsageRollup {
       } else outcome.skipped++;
       await redis.del(key);
     }
+    outcome.tenantDays = await this.rollDays(now);
     if (now - this.lastCleanupMs >= HOUR_MS) {
       await this.cleanup(now);
       this.lastCleanupMs = now;
@@ -177,9 +197,21 @@ export class UsageRollup {
     );
   }
 
+  /** Rolls every closed day after the last one this instance rolled up; answers the tenant days added. */
+  private async rollDays(now: number): Promise<number> {
+    const last = UsageRollup.lastClosedDay(now);
+    let added = 0;
+    for (let day = (this.daysRolledThrough ?? last - DAY_CATCH_UP) + 1; day <= last; day++) {
+      added += await rollUpDay(this.options.db(), day);
+      this.daysRolledThrough = day;
+    }
+    return added;
+  }
+
   private async cleanup(now: number): Promise<void> {
     const db = this.options.db();
-    await db.usageHour.deleteMany({ where: { hour: { lt: new Date(now - USAGE_RETENTION_DAYS * DAY_MS) } } });
+    await db.usageHour.deleteMany({ where: { hour: { lt: new Date(now - USAGE_HOUR_RETENTION_DAYS * DAY_MS) } } });
+    await deleteDaysBefore(db, now - USAGE_RETENTION_DAYS * DAY_MS);
     await db.usageRollupMinute.deleteMany({ where: { rolledUpAt: { lt: new Date(now - LEDGER_DAYS * DAY_MS) } } });
   }
 

@@ -14,7 +14,8 @@
  *   subject) callers of the rule's rows, or the tenant as a whole. The window is a start/end pair
  *   (`quotaWindow`): a calendar period is seeded the same way once a rule has one.
  * - The seed of a subject is the units its rule was charged in the window's whole hours
- *   (`UsageHour`, rule rows; an hour only partly in the window is left out). It is applied with
+ *   (rule rows of `UsageDay` for its rolled-up days, `UsageHour` for the rest; an hour only partly
+ *   in the window is left out). It is applied with
  *   max semantics, through the limiter itself (a peek, then a decide charging the difference, at
  *   most what remains): the counter becomes max(its count, the seed), capped at the limit. So a
  *   seed is harmless when nothing was lost (the count already holds the seed), and never counts
@@ -32,6 +33,7 @@ import { tenantKeyPrefix } from "../../limiter/keys";
 import type { LimiterRule, Subject } from "../../limiter/types";
 import type { RedisClient } from "../../redis/connect";
 import { DAY_MS, GLOBAL_SCOPE, HOUR_MS } from "../record/monitoringKeys";
+import { spanSql, usageSpans } from "./usageDays";
 
 export const GUARD_INTERVAL_MS = 1_000;
 export const LOSS_MARK_TTL_MS = 7 * DAY_MS;
@@ -66,16 +68,18 @@ export async function rolledUpUnits(
   ref: string,
   window: { startMs: number; endMs: number },
 ): Promise<Map<string, number>> {
-  const from = new Date(Math.ceil(window.startMs / HOUR_MS) * HOUR_MS).toISOString().replace("Z", "");
-  const to = new Date(window.endMs).toISOString().replace("Z", "");
+  const spans = await usageSpans(db, tenantId, Math.ceil(window.startMs / HOUR_MS) * HOUR_MS, window.endMs);
+  const params: unknown[] = [tenantId, ref];
+  const days = spanSql(`"day"`, spans.days, params);
+  const hours = spanSql(`"hour"`, spans.hours, params);
   const rows = await db.$queryRawUnsafe<{ caller: string; units: bigint | number }[]>(
-    `SELECT "caller", SUM("units") AS units FROM "UsageHour"
-      WHERE "tenantId" = $1 AND "rule" = $2 AND "hour" >= $3::timestamp AND "hour" < $4::timestamp
+    `SELECT "caller", SUM("units") AS units FROM (
+       SELECT "caller", "units" FROM "UsageDay" WHERE "tenantId" = $1 AND "rule" = $2 AND ${days}
+       UNION ALL
+       SELECT "caller", "units" FROM "UsageHour" WHERE "tenantId" = $1 AND "rule" = $2 AND ${hours}
+     ) AS cells
       GROUP BY "caller"`,
-    tenantId,
-    ref,
-    from,
-    to,
+    ...params,
   );
   return new Map(rows.map((r) => [r.caller, Number(r.units)]));
 }
