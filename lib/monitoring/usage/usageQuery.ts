@@ -4,7 +4,7 @@
  * Contract
  * - By day, the whole UTC days of the range that are rolled up (usageDays.ts) are read from
  *   `UsageDay`, the rest (the range's edges, the open day, a day not rolled up yet) from `UsageHour`;
- *   by hour, `UsageHour` only (kept USAGE_HOUR_RETENTION_DAYS: older hours are gone, their days stay).
+ *   by hour, `UsageHour` only (kept USAGE_HOUR_RETENTION_DAYS, as long as days).
  * - Rows per period (`start`: the hour's or UTC day's start, ISO 8601) from the hour containing
  *   `from` up to `to` (exclusive), oldest first; with `groupBy`, one row per period and group,
  *   ordered by group within a period. Periods without usage have no row.

@@ -32,8 +32,11 @@ export const GRACE_MS = 15_000;
 export const LOOKBACK_MINUTES = 180;
 /** At least 400 days of usage can be asked for (CONTRACT.md); a day more for the range's edges. Days are kept this long. */
 export const USAGE_RETENTION_DAYS = 401;
-/** Hours are kept three months (this billing month and two closed ones); older ranges read days. */
-export const USAGE_HOUR_RETENTION_DAYS = 93;
+/**
+ * Hours are kept as long as days: the contract lets `granularity=hour` ask for any range within
+ * 400 days. (Keeping them shorter would save rows, but an hourly query further back would find none.)
+ */
+export const USAGE_HOUR_RETENTION_DAYS = USAGE_RETENTION_DAYS;
 /** Closed days an instance looks back at when it starts. */
 export const DAY_CATCH_UP = 7;
 export const LEDGER_DAYS = 3;

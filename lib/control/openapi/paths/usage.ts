@@ -25,7 +25,7 @@ export const usagePaths: ZodOpenApiPathsObject = {
       tags: ["Monitoring"],
       summary: "The tenant's metered usage by hour or day",
       description:
-        "Admitted and refused requests and units per hour or UTC day, for any range of at most 400 days within the retention (days 401 days; hours 93 days, so `granularity=hour` finds no rows further back), optionally grouped by key, caller, rule or tier, or for one key (`key`). Rolled up from the decisions at most 60 s (plus a 15 s grace) after they were made. `Accept: text/csv` gives the same rows as CSV. `from` after `to`, a longer range, unknown values or parameters are a 422.",
+        "Admitted and refused requests and units per hour or UTC day, for any range of at most 400 days within the retention (401 days, by hour and by day), optionally grouped by key, caller, rule or tier, or for one key (`key`). Rolled up from the decisions at most 60 s (plus a 15 s grace) after they were made. `Accept: text/csv` gives the same rows as CSV. `from` after `to`, a longer range, unknown values or parameters are a 422.",
       requestParams: { path: tenantIdPath, query: usageParamsSchema },
       responses: {
         "200": {
