@@ -9,10 +9,10 @@
 import Link from "next/link";
 import { CallerHistoryChart } from "@/components/charts/CallerHistoryChart";
 import { ChartCard } from "@/components/charts/ChartCard";
-import { DataTable } from "@/components/charts/DataTable";
+import { DataTable } from "@/components/tables/DataTable";
 import { LiveQueryBody } from "@/components/charts/LiveQueryBody";
 import { QuotaBar } from "@/components/charts/QuotaBar";
-import { RuleLink } from "@/components/charts/entityLinks";
+import { RuleLink } from "@/components/tables/entityLinks";
 import { useLimitedNow } from "@/components/charts/useMonitoring";
 import { formatWait } from "@/components/format/dateFormat";
 import { ErrorState } from "@/components/shell/PageState";

@@ -8,7 +8,7 @@
  */
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
-import { formatCount } from "./chartFormat";
+import { formatCount } from "@/components/format/numberFormat";
 import { ChartTooltip } from "./ChartTooltip";
 import { changeLines } from "./ChangeLines";
 import { changeMarkers, markerWords } from "./changeMarkers";

@@ -9,11 +9,11 @@
  */
 import { CartesianGrid, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
-import { formatCount, formatPct } from "./chartFormat";
+import { formatCount, formatPct } from "@/components/format/numberFormat";
 import { seriesColour } from "./chartPalette";
 import { ChartTooltip } from "./ChartTooltip";
-import { DataTable } from "./DataTable";
-import { RuleLink, TenantLink } from "./entityLinks";
+import { DataTable } from "@/components/tables/DataTable";
+import { RuleLink, TenantLink } from "@/components/tables/entityLinks";
 import { LiveQueryBody } from "./LiveQueryBody";
 import { rateChart, type ChartLine } from "./refusalRateLines";
 import { SeriesToggles, useHiddenSeries } from "./SeriesToggles";

@@ -7,7 +7,7 @@
  */
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
-import { formatCount, formatRate } from "./chartFormat";
+import { formatCount, formatRate } from "@/components/format/numberFormat";
 import { shadowWords, trafficSummary, trafficTotals } from "./trafficTotals";
 import { ChartTooltip } from "./ChartTooltip";
 import { LiveQueryBody } from "./LiveQueryBody";

@@ -5,8 +5,8 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiSend } from "@/components/api/apiClient";
-import { ConfirmButton } from "@/components/shell/ConfirmButton";
-import { FormError } from "@/components/shell/FormError";
+import { ConfirmButton } from "@/components/forms/ConfirmButton";
+import { FormError } from "@/components/forms/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { keyPath } from "./keyQueries";
 

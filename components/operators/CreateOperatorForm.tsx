@@ -7,16 +7,16 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ApiError, apiSend } from "@/components/api/apiClient";
-import { FormError, SubmitButton } from "@/components/shell/FormError";
+import { FormError, SubmitButton } from "@/components/forms/FormError";
 import { errorMessage } from "@/components/shell/PageState";
-import { TextField } from "@/components/shell/TextField";
+import { TextField } from "@/components/forms/TextField";
 import {
   createOperatorSchema,
   MIN_PASSWORD_LENGTH,
   ROLES,
   type CreateOperatorInput,
 } from "@/lib/control/auth/operatorSchemas";
-import { zodFieldErrors } from "./zodFieldErrors";
+import { zodFieldErrors } from "@/components/forms/zodFieldErrors";
 
 export function CreateOperatorForm() {
   const queryClient = useQueryClient();

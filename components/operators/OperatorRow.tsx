@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiSend, type ApiError } from "@/components/api/apiClient";
 import { formatDateTime } from "@/components/format/dateFormat";
-import { ConfirmButton } from "@/components/shell/ConfirmButton";
+import { ConfirmButton } from "@/components/forms/ConfirmButton";
 import { errorMessage } from "@/components/shell/PageState";
 import { ROLES, type Role } from "@/lib/control/auth/operatorSchemas";
 import type { OperatorView } from "@/lib/control/auth/operatorStore";

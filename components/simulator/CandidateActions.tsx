@@ -12,7 +12,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { apiGet, apiSend } from "@/components/api/apiClient";
 import { ownerQueryPrefix, rulesPath, rulesQueryKey, type RuleOwner } from "@/components/rules/ruleOwner";
-import { ConfirmButton } from "@/components/shell/ConfirmButton";
+import { ConfirmButton } from "@/components/forms/ConfirmButton";
 import { errorMessage } from "@/components/shell/PageState";
 import type { Rule, RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { withShadowCandidate } from "./shadowCandidate";

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { apiSend, type ApiError } from "@/components/api/apiClient";
 import { formatDateTime } from "@/components/format/dateFormat";
-import { ConfirmButton } from "@/components/shell/ConfirmButton";
+import { ConfirmButton } from "@/components/forms/ConfirmButton";
 import { errorMessage } from "@/components/shell/PageState";
 import type { TokenView } from "@/lib/control/tokens/tokenStore";
 

@@ -12,7 +12,7 @@ import type { z } from "zod";
 import { ApiError } from "@/components/api/apiClient";
 import { DISPLAY_NAME_MAX } from "@/lib/common/fieldLimits";
 import { FormError, SubmitButton } from "./FormError";
-import { errorMessage } from "./PageState";
+import { errorMessage } from "@/components/shell/PageState";
 import styles from "./NameCreateForm.module.css";
 import { TextField } from "./TextField";
 
