@@ -10,7 +10,9 @@ import { logInAsAdmin } from "./support/session";
 test("grant units from the key page: checked first, refused on its field, then listed and ended", async ({
   page,
   api,
+  consoleErrors,
 }) => {
+  consoleErrors.allow(/Failed to load resource: the server responded with a status of 422/);
   await logInAsAdmin(page);
   const { key } = await tenantWithKey(api, uniqueName("grants"), [
     { name: "per-key", algorithm: "fixed_window", scope: "key", limit: 10, windowMs: 60_000 },

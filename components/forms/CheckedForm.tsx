@@ -13,8 +13,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import type { z } from "zod";
-import { ApiError } from "@/components/api/apiClient";
-import { errorMessage } from "@/components/shell/PageState";
+import { ApiError, errorMessage } from "@/components/api/apiClient";
 import { FormError, SubmitButton } from "./FormError";
 import { zodFieldErrors } from "./zodFieldErrors";
 

@@ -6,10 +6,9 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiGet, apiSend, ApiError, LIVE_INTERVAL_MS } from "@/components/api/apiClient";
+import { apiGet, apiSend, ApiError, LIVE_INTERVAL_MS, errorMessage } from "@/components/api/apiClient";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { CheckedForm, useCheckedForm } from "@/components/forms/CheckedForm";
-import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/forms/TextField";
 import { grantSchema } from "@/lib/control/admin/schemas";
 import { keyPath } from "./keyQueries";

@@ -8,10 +8,10 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { apiSend } from "@/components/api/apiClient";
+import { apiSend, errorMessage } from "@/components/api/apiClient";
 import { RuleEditor } from "@/components/rules/RuleEditor";
 import { FormError, SubmitButton } from "@/components/forms/FormError";
-import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
+import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { TextField } from "@/components/forms/TextField";
 import { tierNameSchema } from "@/lib/policy/tiers/tierName";
 import { tenantPath } from "./tenantQueries";
