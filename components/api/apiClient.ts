@@ -134,3 +134,10 @@ export function withQuery(path: string, params: Record<string, string | number |
   const query = search.toString();
   return query ? `${path}?${query}` : path;
 }
+
+/** An error in words for the operator: the problem's `detail` (the server writes it for them), else its title. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.detail || error.title;
+  if (error instanceof Error) return error.message;
+  return "Something went wrong.";
+}

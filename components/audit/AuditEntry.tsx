@@ -9,10 +9,9 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { apiSend, type ApiError } from "@/components/api/apiClient";
+import { apiSend, type ApiError, errorMessage } from "@/components/api/apiClient";
 import { formatDateTime } from "@/components/format/dateFormat";
-import { TenantLink } from "@/components/charts/entityLinks";
-import { errorMessage } from "@/components/shell/PageState";
+import { TenantLink } from "@/components/tables/entityLinks";
 import { ID_PATTERN as ID } from "@/lib/common/apiKeyFormat";
 import { auditFieldChanges, auditHeading, rawView } from "./auditHeading";
 import { auditSentence } from "./auditSentence";

@@ -8,9 +8,9 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
-import { apiGet, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/components/api/apiClient";
+import { apiGet, LIVE_INTERVAL_MS, withQuery, type ApiError, errorMessage } from "@/components/api/apiClient";
 import { useIsAdmin, useTenantLimit } from "@/components/api/useSession";
-import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
+import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { AUDIT_PAGE_MAX } from "@/lib/common/fieldLimits";
 import { auditCsv } from "./auditCsv";
 import { DAY_PLACEHOLDER, dayText, isoDayOf } from "@/components/format/dateInput";

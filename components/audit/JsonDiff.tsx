@@ -5,7 +5,7 @@
  * column that scrolls is reachable by keyboard (useScrolls).
  */
 import { useId } from "react";
-import { useScrolls } from "@/components/shell/ScrollRegion";
+import { useScrolls } from "@/components/tables/ScrollRegion";
 import { diffRows, type Cell } from "./jsonDiff";
 
 function Column({ cells, title, emptyText }: { cells: Cell[]; title: string; emptyText: string }) {

@@ -9,7 +9,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiGet, type ApiError } from "@/components/api/apiClient";
 import type { ComparableRule } from "@/components/rules/ruleChanges";
-import { ConfirmButton } from "@/components/shell/ConfirmButton";
+import { ConfirmButton } from "@/components/forms/ConfirmButton";
 import { baseAction } from "@/lib/policy/audit/auditAction";
 import { revertEffect, type Names } from "./auditSentence";
 import type { AuditEvent } from "./auditTypes";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { callerFromSegment, callerHref, callerTitle } from "./callerPath";
+import { callerHref } from "@/components/tables/entityLinks";
+import { callerFromSegment, callerTitle } from "./callerPath";
 
 describe("the caller page's address", () => {
   it("encodes a JWT subject, a hashed one and an IPv6 address, and reads them back", () => {

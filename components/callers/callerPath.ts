@@ -1,13 +1,10 @@
 /**
- * The caller page's address (`/tenants/<tenantId>/callers/<member>`) and back: a caller that is
- * not an API key (a JWT subject `~<id>`, an anonymous address `@<ip>`: lib/monitoring/record/callerMember.ts)
- * as the hot-callers table names it. The member is percent-encoded (`#`, `:`, `@`, `|`). Pure.
+ * The caller page's address read back (components/tables/entityLinks.tsx's callerHref writes it):
+ * a caller that is not an API key (a JWT subject `~<id>`, an anonymous address `@<ip>`:
+ * lib/monitoring/record/callerMember.ts) as the hot-callers table names it. The member is
+ * percent-encoded (`#`, `:`, `@`, `|`). Pure.
  */
 import { callerMemberSchema } from "@/lib/monitoring/query/callerMemberSchema";
-
-export function callerHref(tenantId: string, member: string): string {
-  return `/tenants/${encodeURIComponent(tenantId)}/callers/${encodeURIComponent(member)}`;
-}
 
 /** The member from the route segment (decoded once when still encoded); null when it names no caller. */
 export function callerFromSegment(segment: string): string | null {

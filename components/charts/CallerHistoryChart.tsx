@@ -6,17 +6,15 @@
  * vertical lines, and the last complete minute (and the running one) in words. The key page and the caller page (JWT
  * subjects, anonymous addresses) show it.
  */
-import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
-import { formatCount } from "./chartFormat";
-import { ChartTooltip } from "./ChartTooltip";
-import { changeLines } from "./ChangeLines";
+import { formatCount } from "@/components/format/numberFormat";
 import { changeMarkers, markerWords } from "./changeMarkers";
 import { seriesColour } from "./chartPalette";
 import { callerHistoryRows, callerNowLine, ruleColumn, ruleLegend } from "./callerHistoryRows";
 import { LiveQueryBody } from "./LiveQueryBody";
 import { SeriesToggles, useHiddenSeries } from "./SeriesToggles";
-import { partialBucket, timeAxis } from "./timeSeries";
+import { partialBucket } from "./timeSeries";
+import { refusalLine, requestAreas, requestSeries, TimeSeriesFrame } from "./TimeSeriesFrame";
 import { useState } from "react";
 import { RangePicker } from "./RangePicker";
 import { PRESETS, rangeWords, type Preset } from "./timeRange";
@@ -66,8 +64,7 @@ export function CallerHistoryChart({ tenantId, caller }: { tenantId: string; cal
           const rows = last ? [...all, { ...last, t: Math.min(last.t + h.stepMs, h.toMs) }] : all;
           const markers = changeMarkers(changes, h.fromMs, h.toMs);
           const keys = [
-            { key: "allowed", label: "Allowed", colour: palette.allowed },
-            { key: "refused", label: "Refused (429)", colour: palette.refused },
+            ...requestSeries(palette),
             ...h.rules.map((rule, i) => ({
               key: ruleColumn(rule.ref),
               label: ruleLegend(rule),
@@ -91,73 +88,27 @@ export function CallerHistoryChart({ tenantId, caller }: { tenantId: string; cal
                 Now: <strong>{callerNowLine(h)}</strong>
               </p>
               <SeriesToggles chart={TITLE} series={keys} hidden={hidden} onToggle={toggle} />
-              <div className="chart-frame" role="img" aria-label={`${TITLE}, ${words}: ${summary}.`}>
-                <ComposedChart
-                  responsive
-                  style={{ width: "100%", height: 260 }}
-                  data={rows}
-                  margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
-                >
-                  <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.4} />
-                  <XAxis {...timeAxis(h.fromMs, h.toMs)} />
-                  <YAxis width={48} tickFormatter={(v: number) => formatCount(v)} allowDecimals={false} />
-                  {partial ? (
-                    <ReferenceArea
-                      x1={partial.t}
-                      x2={h.toMs}
-                      fill={palette.partial}
-                      fillOpacity={0.12}
-                      ifOverflow="hidden"
-                      label={{ value: "partial", position: "insideTopRight", fill: palette.partial, fontSize: 11 }}
-                    />
-                  ) : null}
-                  {changeLines(markers, palette.partial)}
-                  <Tooltip
-                    position={{ y: 0 }}
-                    wrapperStyle={{ pointerEvents: "none", zIndex: 1 }}
-                    isAnimationActive={false}
-                    content={(props) => (
-                      <ChartTooltip {...props} partial={partial} format={(v) => `${formatCount(v)} / ${per}`} />
-                    )}
-                  />
-                  <Area
-                    type="stepAfter"
-                    dataKey="allowed"
-                    name="Allowed"
-                    hide={hidden.has("allowed")}
-                    stackId="requests"
-                    stroke={palette.allowed}
-                    fill={palette.allowed}
-                    fillOpacity={0.3}
-                    isAnimationActive={false}
-                  />
-                  <Area
-                    type="stepAfter"
-                    dataKey="refused"
-                    name="Refused (429)"
-                    hide={hidden.has("refused")}
-                    stackId="requests"
-                    stroke={palette.refused}
-                    fill={palette.refused}
-                    fillOpacity={0.5}
-                    isAnimationActive={false}
-                  />
-                  {h.rules.map((rule, i) => (
-                    <Line
-                      key={rule.ref}
-                      type="stepAfter"
-                      dataKey={ruleColumn(rule.ref)}
-                      name={ruleLegend(rule)}
-                      hide={hidden.has(ruleColumn(rule.ref))}
-                      stroke={seriesColour(palette, i)}
-                      strokeDasharray="6 4"
-                      strokeWidth={2}
-                      dot={false}
-                      isAnimationActive={false}
-                    />
-                  ))}
-                </ComposedChart>
-              </div>
+              <TimeSeriesFrame
+                label={`${TITLE}, ${words}: ${summary}.`}
+                rows={rows}
+                fromMs={h.fromMs}
+                toMs={h.toMs}
+                partial={partial}
+                markers={markers}
+                palette={palette}
+                yAxis={{ tickFormatter: (v: number) => formatCount(v), allowDecimals: false }}
+                format={(v) => `${formatCount(v)} / ${per}`}
+              >
+                {requestAreas(palette, hidden)}
+                {h.rules.map((rule, i) =>
+                  refusalLine({
+                    dataKey: ruleColumn(rule.ref),
+                    name: ruleLegend(rule),
+                    colour: seriesColour(palette, i),
+                    hide: hidden.has(ruleColumn(rule.ref)),
+                  }),
+                )}
+              </TimeSeriesFrame>
             </>
           );
         }}

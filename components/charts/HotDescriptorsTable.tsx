@@ -5,9 +5,9 @@
  * whose every entry has a value), with the calls that met it and the calls that rule refused.
  */
 import { ChartCard } from "./ChartCard";
-import { formatCount, formatPct } from "./chartFormat";
-import { DataTable } from "./DataTable";
-import { RefusedCount, RuleLink, TenantLink } from "./entityLinks";
+import { formatCount, formatPct } from "@/components/format/numberFormat";
+import { DataTable } from "@/components/tables/DataTable";
+import { RefusedCount, RuleLink, TenantLink } from "@/components/tables/entityLinks";
 import { LiveQueryBody } from "./LiveQueryBody";
 import { rangeWords } from "./timeRange";
 import { useHotDescriptors } from "./useMonitoring";

@@ -6,9 +6,9 @@
  */
 import { formatClock } from "@/components/format/dateFormat";
 import { ChartCard } from "./ChartCard";
-import { formatCount, formatPct } from "./chartFormat";
-import { DataTable } from "./DataTable";
-import { CallerLink, KeyLink, RefusedCount, RuleLink, TenantLink } from "./entityLinks";
+import { formatCount, formatPct } from "@/components/format/numberFormat";
+import { DataTable } from "@/components/tables/DataTable";
+import { CallerLink, KeyLink, RefusedCount, RuleLink, TenantLink } from "@/components/tables/entityLinks";
 import { LiveQueryBody } from "./LiveQueryBody";
 import { rangeWords } from "./timeRange";
 import { useHotKeys, type HotKeys } from "./useMonitoring";

@@ -7,8 +7,8 @@
 import { useState, type FormEvent } from "react";
 import { formatClock, formatDateTime } from "@/components/format/dateFormat";
 import { DATE_TIME_PLACEHOLDER, parseDateText } from "@/components/format/dateInput";
-import { FormError, SubmitButton } from "@/components/shell/FormError";
-import { TextField } from "@/components/shell/TextField";
+import { FormError, SubmitButton } from "@/components/forms/FormError";
+import { TextField } from "@/components/forms/TextField";
 import { RangePicker } from "./RangePicker";
 import { customRangeProblem, PRESETS, rangeWords, type TimeRange } from "./timeRange";
 import type { MonitoringView } from "./useMonitoringView";

@@ -7,18 +7,17 @@
  * shaded. A table under the chart gives each line's rate over the whole range (and is what a
  * screen reader reads; the plot itself is an image with a summary).
  */
-import { CartesianGrid, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
+import { Line } from "recharts";
 import { ChartCard } from "./ChartCard";
-import { formatCount, formatPct } from "./chartFormat";
+import { formatCount, formatPct } from "@/components/format/numberFormat";
 import { seriesColour } from "./chartPalette";
-import { ChartTooltip } from "./ChartTooltip";
-import { DataTable } from "./DataTable";
-import { RuleLink, TenantLink } from "./entityLinks";
+import { DataTable } from "@/components/tables/DataTable";
+import { RuleLink, TenantLink } from "@/components/tables/entityLinks";
 import { LiveQueryBody } from "./LiveQueryBody";
 import { rateChart, type ChartLine } from "./refusalRateLines";
 import { SeriesToggles, useHiddenSeries } from "./SeriesToggles";
-import { partialBucket, timeAxis, undrawnPartial } from "./timeSeries";
-import { changeLines } from "./ChangeLines";
+import { partialBucket, undrawnPartial } from "./timeSeries";
+import { TimeSeriesFrame } from "./TimeSeriesFrame";
 import { changeMarkers, markerWords } from "./changeMarkers";
 import { rangeWords } from "./timeRange";
 import { useChartPalette } from "./useChartPalette";
@@ -106,55 +105,35 @@ export function RefusalRateChart({
           return (
             <>
               <SeriesToggles chart={title} series={series} hidden={hidden} onToggle={toggle} />
-              <div
-                className="chart-frame"
-                role="img"
-                aria-label={`${title}, ${words}: ${summary}.`}
-                data-testid="rate-chart"
+              <TimeSeriesFrame
+                label={`${title}, ${words}: ${summary}.`}
+                testId="rate-chart"
+                height={240}
+                rows={rows}
+                fromMs={data!.fromMs}
+                toMs={data!.toMs}
+                partial={partial}
+                markers={markers}
+                palette={palette}
+                yAxis={{ unit: "%", domain: [0, yMax], allowDecimals: false }}
+                format={(v) => formatPct(v)}
               >
-                <LineChart
-                  responsive
-                  style={{ width: "100%", height: 240 }}
-                  data={rows}
-                  margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
-                >
-                  <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.4} />
-                  <XAxis {...timeAxis(data!.fromMs, data!.toMs)} />
-                  <YAxis width={48} unit="%" domain={[0, yMax]} allowDecimals={false} />
-                  {partial ? (
-                    <ReferenceArea
-                      x1={partial.t}
-                      x2={data!.toMs}
-                      fill={palette.partial}
-                      fillOpacity={0.12}
-                      ifOverflow="hidden"
-                      label={{ value: "partial", position: "insideTopRight", fill: palette.partial, fontSize: 11 }}
-                    />
-                  ) : null}
-                  {changeLines(markers, palette.partial)}
-                  <Tooltip
-                    position={{ y: 0 }}
-                    wrapperStyle={{ pointerEvents: "none", zIndex: 1 }}
+                {series.map((s) => (
+                  <Line
+                    key={s.key}
+                    type="linear"
+                    dataKey={s.key}
+                    name={s.label}
+                    hide={hidden.has(s.key)}
+                    stroke={s.colour}
+                    strokeWidth={2}
+                    strokeDasharray={s.dashed ? "6 4" : undefined}
+                    // Dots, because a bucket between two empty ones has no segment to draw.
+                    dot={{ r: 2 }}
                     isAnimationActive={false}
-                    content={(props) => <ChartTooltip {...props} partial={partial} format={(v) => formatPct(v)} />}
                   />
-                  {series.map((s) => (
-                    <Line
-                      key={s.key}
-                      type="linear"
-                      dataKey={s.key}
-                      name={s.label}
-                      hide={hidden.has(s.key)}
-                      stroke={s.colour}
-                      strokeWidth={2}
-                      strokeDasharray={s.dashed ? "6 4" : undefined}
-                      // Dots, because a bucket between two empty ones has no segment to draw.
-                      dot={{ r: 2 }}
-                      isAnimationActive={false}
-                    />
-                  ))}
-                </LineChart>
-              </div>
+                ))}
+              </TimeSeriesFrame>
               <DataTable
                 label={`${title}, ${words}`}
                 columns={[

@@ -5,15 +5,13 @@
  * Counts per bucket are divided by the bucket's length: the average rate over each bucket (over
  * the elapsed part of the partial last bucket, which is shaded). Each series can be hidden.
  */
-import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis } from "recharts";
 import { ChartCard } from "./ChartCard";
-import { formatCount, formatRate } from "./chartFormat";
+import { formatCount, formatRate } from "@/components/format/numberFormat";
 import { shadowWords, trafficSummary, trafficTotals } from "./trafficTotals";
-import { ChartTooltip } from "./ChartTooltip";
 import { LiveQueryBody } from "./LiveQueryBody";
 import { SeriesToggles, useHiddenSeries } from "./SeriesToggles";
-import { bucketSeconds, partialBucket, timeAxis, undrawnPartial } from "./timeSeries";
-import { changeLines } from "./ChangeLines";
+import { bucketSeconds, partialBucket, undrawnPartial } from "./timeSeries";
+import { refusalLine, requestAreas, requestSeries, TimeSeriesFrame } from "./TimeSeriesFrame";
 import { changeMarkers, markerWords } from "./changeMarkers";
 import { rangeWords } from "./timeRange";
 import { useChartPalette } from "./useChartPalette";
@@ -62,8 +60,7 @@ export function TrafficChart({
     ? `Average per second over each ${bucketWords(series.stepMs)}, ${words}; the last bucket, still filling, is not drawn. Dashed vertical lines: configuration changes.`
     : undefined;
   const keys = [
-    { key: "allowed", label: "Allowed", colour: palette.allowed },
-    { key: "refused", label: "Refused (429)", colour: palette.refused },
+    ...requestSeries(palette),
     { key: "shadowRefused", label: "Shadow: would refuse", colour: palette.shadow, dashed: true },
   ];
 
@@ -102,70 +99,25 @@ export function TrafficChart({
                 <span className="muted">(last {now.seconds} s)</span>
               </p>
               <SeriesToggles chart={title} series={keys} hidden={hidden} onToggle={toggle} />
-              <div className="chart-frame" role="img" aria-label={`${title}, ${words}: ${summary}.`}>
-                <ComposedChart
-                  responsive
-                  style={{ width: "100%", height: 260 }}
-                  data={rows}
-                  margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
-                >
-                  <CartesianGrid strokeDasharray="3 3" strokeOpacity={0.4} />
-                  <XAxis {...timeAxis(series.fromMs, series.toMs)} />
-                  <YAxis width={48} tickFormatter={(v: number) => formatRate(v)} allowDecimals />
-                  {partial ? (
-                    <ReferenceArea
-                      x1={partial.t}
-                      x2={series.toMs}
-                      fill={palette.partial}
-                      fillOpacity={0.12}
-                      ifOverflow="hidden"
-                      label={{ value: "partial", position: "insideTopRight", fill: palette.partial, fontSize: 11 }}
-                    />
-                  ) : null}
-                  {changeLines(markers, palette.partial)}
-                  <Tooltip
-                    position={{ y: 0 }}
-                    wrapperStyle={{ pointerEvents: "none", zIndex: 1 }}
-                    isAnimationActive={false}
-                    content={(props) => (
-                      <ChartTooltip {...props} partial={partial} format={(v) => `${formatRate(v)} /s`} />
-                    )}
-                  />
-                  <Area
-                    type="stepAfter"
-                    dataKey="allowed"
-                    name="Allowed"
-                    hide={hidden.has("allowed")}
-                    stackId="requests"
-                    stroke={palette.allowed}
-                    fill={palette.allowed}
-                    fillOpacity={0.3}
-                    isAnimationActive={false}
-                  />
-                  <Area
-                    type="stepAfter"
-                    dataKey="refused"
-                    name="Refused (429)"
-                    hide={hidden.has("refused")}
-                    stackId="requests"
-                    stroke={palette.refused}
-                    fill={palette.refused}
-                    fillOpacity={0.5}
-                    isAnimationActive={false}
-                  />
-                  <Line
-                    type="stepAfter"
-                    dataKey="shadowRefused"
-                    name="Shadow: would refuse"
-                    hide={hidden.has("shadowRefused")}
-                    stroke={palette.shadow}
-                    strokeDasharray="6 4"
-                    strokeWidth={2}
-                    dot={false}
-                    isAnimationActive={false}
-                  />
-                </ComposedChart>
-              </div>
+              <TimeSeriesFrame
+                label={`${title}, ${words}: ${summary}.`}
+                rows={rows}
+                fromMs={series.fromMs}
+                toMs={series.toMs}
+                partial={partial}
+                markers={markers}
+                palette={palette}
+                yAxis={{ tickFormatter: (v: number) => formatRate(v), allowDecimals: true }}
+                format={(v) => `${formatRate(v)} /s`}
+              >
+                {requestAreas(palette, hidden)}
+                {refusalLine({
+                  dataKey: "shadowRefused",
+                  name: "Shadow: would refuse",
+                  colour: palette.shadow,
+                  hide: hidden.has("shadowRefused"),
+                })}
+              </TimeSeriesFrame>
             </>
           );
         }}

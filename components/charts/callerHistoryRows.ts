@@ -5,7 +5,7 @@
  * (the last complete minute). Pure.
  */
 import type { CallerHistory } from "@/lib/monitoring/query/callerHistoryQuery";
-import { formatCount, formatPct, formatRate } from "./chartFormat";
+import { formatCount, formatPct, formatRate } from "@/components/format/numberFormat";
 
 export type CallerHistoryRow = { t: number; allowed: number; refused: number } & Record<`rule:${string}`, number>;
 

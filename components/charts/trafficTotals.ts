@@ -7,7 +7,7 @@
  * (issue 31, point 6).
  */
 import type { TrafficSeries } from "@/lib/monitoring/query/trafficQuery";
-import { formatCount } from "./chartFormat";
+import { formatCount } from "@/components/format/numberFormat";
 
 export interface TrafficTotals {
   allowed: number;

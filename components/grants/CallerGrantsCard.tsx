@@ -9,11 +9,11 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { apiGet, apiSend, ApiError, LIVE_INTERVAL_MS } from "@/components/api/apiClient";
+import { apiGet, apiSend, ApiError, errorMessage, LIVE_INTERVAL_MS } from "@/components/api/apiClient";
 import { formatDateTime } from "@/components/format/dateFormat";
-import { FormError, SubmitButton } from "@/components/shell/FormError";
-import { errorMessage } from "@/components/shell/PageState";
-import { TextField } from "@/components/shell/TextField";
+import { FormError, SubmitButton } from "@/components/forms/FormError";
+
+import { TextField } from "@/components/forms/TextField";
 import { callerGrantSchema } from "@/lib/control/admin/schemas";
 
 interface Grant {

@@ -6,8 +6,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError, apiSend } from "@/components/api/apiClient";
-import { NameCreateForm } from "@/components/shell/NameCreateForm";
-import { TextField } from "@/components/shell/TextField";
+import { NameCreateForm } from "@/components/forms/NameCreateForm";
+import { TextField } from "@/components/forms/TextField";
 import { TierOptions } from "@/components/tenants/TiersCard";
 import { useTiers } from "@/components/tenants/tierQueries";
 import { createKeySchema } from "@/lib/control/admin/schemas";

@@ -6,12 +6,11 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { apiSend, ApiError } from "@/components/api/apiClient";
-import { FormError, SubmitButton } from "@/components/shell/FormError";
+import { apiSend, ApiError, errorMessage } from "@/components/api/apiClient";
+import { FormError, SubmitButton } from "@/components/forms/FormError";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { DATE_TIME_PLACEHOLDER, parseDateText } from "@/components/format/dateInput";
-import { errorMessage } from "@/components/shell/PageState";
-import { TextField } from "@/components/shell/TextField";
+import { TextField } from "@/components/forms/TextField";
 import { keyExpirySchema } from "@/lib/policy/keys/keyExpiry";
 import { keyPath } from "./keyQueries";
 import type { KeyView } from "./keyTypes";

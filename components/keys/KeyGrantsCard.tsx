@@ -5,12 +5,11 @@
  * schema checks the form first; what the server refuses is shown on its field or above the form.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
-import { apiGet, apiSend, ApiError, LIVE_INTERVAL_MS } from "@/components/api/apiClient";
+import { useState } from "react";
+import { apiGet, apiSend, ApiError, LIVE_INTERVAL_MS, errorMessage } from "@/components/api/apiClient";
 import { formatDateTime } from "@/components/format/dateFormat";
-import { FormError, SubmitButton } from "@/components/shell/FormError";
-import { errorMessage } from "@/components/shell/PageState";
-import { TextField } from "@/components/shell/TextField";
+import { CheckedForm, useCheckedForm } from "@/components/forms/CheckedForm";
+import { TextField } from "@/components/forms/TextField";
 import { grantSchema } from "@/lib/control/admin/schemas";
 import { keyPath } from "./keyQueries";
 
@@ -33,47 +32,33 @@ export function KeyGrantsCard({ keyId, canEdit }: { keyId: string; canEdit: bool
   const [units, setUnits] = useState("");
   const [rule, setRule] = useState("");
   const [until, setUntil] = useState("");
-  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const [endError, setEndError] = useState<string | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["key", keyId] });
 
-  const add = useMutation({
-    mutationFn: (input: unknown) => apiSend<Grant>("POST", path, input),
-    onSuccess: () => {
+  const form = useCheckedForm({
+    schema: grantSchema,
+    send: (grant) => apiSend<Grant>("POST", path, grant),
+    onSent: () => {
       setUnits("");
       setRule("");
       setUntil("");
       refresh();
     },
-    onError: (error) => {
-      if (error instanceof ApiError && Object.keys(error.fieldErrors).length > 0) setErrors(error.fieldErrors);
-      else setFormError(errorMessage(error));
-    },
   });
   const end = useMutation({
     mutationFn: (id: string) => apiSend<null>("DELETE", `${path}/${encodeURIComponent(id)}`),
     onSuccess: refresh,
-    onError: (error) => setFormError(errorMessage(error)),
+    onError: (error) => setEndError(errorMessage(error)),
   });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setFormError(null);
+  function submit() {
+    setEndError(null);
     const at = until === "" ? undefined : new Date(until);
-    const input = {
+    form.submit({
       units: units.trim() === "" ? Number.NaN : Number(units.trim()),
       ...(rule.trim() ? { rule: rule.trim() } : {}),
       ...(at ? { until: Number.isNaN(at.getTime()) ? until : at.toISOString() } : {}),
-    };
-    const parsed = grantSchema.safeParse(input);
-    if (!parsed.success) {
-      const next: Record<string, string> = {};
-      for (const issue of parsed.error.issues) next[String(issue.path[0] ?? "units")] ??= issue.message;
-      setErrors(next);
-      return;
-    }
-    setErrors({});
-    add.mutate(parsed.data);
+    });
   }
 
   const list = grants.data ?? [];
@@ -114,39 +99,37 @@ export function KeyGrantsCard({ keyId, canEdit }: { keyId: string; canEdit: bool
         </table>
       )}
       {canEdit ? (
-        <form onSubmit={submit} noValidate aria-label="Add a grant">
-          <FormError message={formError} />
-          <div className="form-row">
-            <TextField
-              id="grant-units"
-              label="Units"
-              inputMode="numeric"
-              value={units}
-              onChange={(e) => setUnits(e.target.value)}
-              error={errors.units}
-            />
-            <TextField
-              id="grant-rule"
-              label="Rule (empty: every key rule)"
-              value={rule}
-              onChange={(e) => setRule(e.target.value)}
-              error={errors.rule}
-            />
-            <TextField
-              id="grant-until"
-              label="Until (your local time; empty: the window's end)"
-              type="datetime-local"
-              value={until}
-              onChange={(e) => setUntil(e.target.value)}
-              error={errors.until}
-            />
-            <div className="form-actions">
-              <SubmitButton pending={add.isPending} pendingLabel="Granting…">
-                Grant units
-              </SubmitButton>
-            </div>
-          </div>
-        </form>
+        <CheckedForm
+          form={{ ...form, formError: endError ?? form.formError }}
+          onSubmit={submit}
+          label="Add a grant"
+          submitLabel="Grant units"
+          pendingLabel="Granting…"
+        >
+          <TextField
+            id="grant-units"
+            label="Units"
+            inputMode="numeric"
+            value={units}
+            onChange={(e) => setUnits(e.target.value)}
+            error={form.fieldErrors.units}
+          />
+          <TextField
+            id="grant-rule"
+            label="Rule (empty: every key rule)"
+            value={rule}
+            onChange={(e) => setRule(e.target.value)}
+            error={form.fieldErrors.rule}
+          />
+          <TextField
+            id="grant-until"
+            label="Until (your local time; empty: the window's end)"
+            type="datetime-local"
+            value={until}
+            onChange={(e) => setUntil(e.target.value)}
+            error={form.fieldErrors.until}
+          />
+        </CheckedForm>
       ) : null}
     </section>
   );

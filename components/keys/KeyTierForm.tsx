@@ -6,10 +6,9 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { apiSend, ApiError } from "@/components/api/apiClient";
-import { FormError, SubmitButton } from "@/components/shell/FormError";
-import { errorMessage } from "@/components/shell/PageState";
-import { TextField } from "@/components/shell/TextField";
+import { apiSend, ApiError, errorMessage } from "@/components/api/apiClient";
+import { FormError, SubmitButton } from "@/components/forms/FormError";
+import { TextField } from "@/components/forms/TextField";
 import { TierOptions } from "@/components/tenants/TiersCard";
 import { useTiers } from "@/components/tenants/tierQueries";
 import { keyTierSchema } from "@/lib/policy/tiers/tierName";

@@ -1,13 +1,13 @@
 "use client";
 /** A tenant's API keys: name, prefix, use, expiry, status; admins create keys and revoke them here. */
-import { KeyLink } from "@/components/charts/entityLinks";
+import { KeyLink } from "@/components/tables/entityLinks";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { CreateKeyForm } from "./CreateKeyForm";
 import { useTenantKeys } from "./keyQueries";
 import { RevokeKeyButton } from "./RevokeKeyButton";
 import styles from "./keys.module.css";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ScrollRegion } from "@/components/tables/ScrollRegion";
 
 export function RevokedBadge({ at }: { at: string }) {
   return (

@@ -7,10 +7,9 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { apiSend } from "@/components/api/apiClient";
-import { FormError, SubmitButton } from "@/components/shell/FormError";
-import { errorMessage } from "@/components/shell/PageState";
-import { TextField } from "@/components/shell/TextField";
+import { apiSend, errorMessage } from "@/components/api/apiClient";
+import { FormError, SubmitButton } from "@/components/forms/FormError";
+import { TextField } from "@/components/forms/TextField";
 import { DURATION_HELP, formatLimit, parseDuration, perWindow } from "@/components/rules/duration";
 import { plainMessage } from "@/components/rules/plainErrors";
 import { ownerQueryPrefix, rulesPath, rulesQueryKey, type RuleOwner } from "@/components/rules/ruleOwner";

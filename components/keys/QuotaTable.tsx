@@ -7,7 +7,7 @@ import { QuotaBar } from "@/components/charts/QuotaBar";
 import { ModeBadge, SourceBadge } from "@/components/rules/RuleList";
 import { formatWait } from "@/components/format/dateFormat";
 import type { RuleQuota } from "./keyTypes";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ScrollRegion } from "@/components/tables/ScrollRegion";
 
 const UNREAD: Partial<Record<RuleQuota["scope"], string>> = {
   ip: "counted per client IP",

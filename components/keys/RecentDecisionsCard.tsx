@@ -8,7 +8,7 @@ import { formatClock } from "@/components/format/dateFormat";
 import { useKeyDecisions } from "./keyQueries";
 import type { RecentDecision } from "./keyTypes";
 import styles from "./keys.module.css";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ScrollRegion } from "@/components/tables/ScrollRegion";
 
 /** Sluice's own gateway answers: the upstream failed, not the limiter. */
 const GATEWAY_WORDS: Record<number, string> = { 502: "upstream unreachable", 504: "upstream timed out" };

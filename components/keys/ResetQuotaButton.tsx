@@ -4,10 +4,9 @@
  * the key its full quota again on every instance within a second; the quota view is re-read at once.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiSend } from "@/components/api/apiClient";
-import { ConfirmButton } from "@/components/shell/ConfirmButton";
-import { FormError } from "@/components/shell/FormError";
-import { errorMessage } from "@/components/shell/PageState";
+import { apiSend, errorMessage } from "@/components/api/apiClient";
+import { ConfirmButton } from "@/components/forms/ConfirmButton";
+import { FormError } from "@/components/forms/FormError";
 import { keyPath } from "./keyQueries";
 
 export function ResetQuotaButton({ keyId, keyName }: { keyId: string; keyName: string }) {

@@ -5,9 +5,8 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
-import { apiSend } from "@/components/api/apiClient";
-import { FormError } from "@/components/shell/FormError";
-import { errorMessage } from "@/components/shell/PageState";
+import { apiSend, errorMessage } from "@/components/api/apiClient";
+import { FormError } from "@/components/forms/FormError";
 import { keyPath } from "./keyQueries";
 import type { KeyDetails } from "./keyTypes";
 import styles from "./keys.module.css";

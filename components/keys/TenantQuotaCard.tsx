@@ -6,7 +6,7 @@
 import { ChartCard } from "@/components/charts/ChartCard";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { formatClock } from "@/components/format/dateFormat";
-import { KeyLink } from "@/components/charts/entityLinks";
+import { KeyLink } from "@/components/tables/entityLinks";
 import { useTenantQuota } from "./keyQueries";
 import { QuotaTable } from "./QuotaTable";
 import styles from "./keys.module.css";

@@ -8,7 +8,7 @@ import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { OperatorView } from "@/lib/control/auth/operatorStore";
 import { CreateOperatorForm } from "./CreateOperatorForm";
 import { OperatorRow } from "./OperatorRow";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ScrollRegion } from "@/components/tables/ScrollRegion";
 
 export default function OperatorList() {
   const session = useSession();

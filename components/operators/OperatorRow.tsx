@@ -1,10 +1,9 @@
 "use client";
 /** One operator; for admins, its role can be changed and it can be deleted (with confirmation). */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiSend, type ApiError } from "@/components/api/apiClient";
+import { apiSend, type ApiError, errorMessage } from "@/components/api/apiClient";
 import { formatDateTime } from "@/components/format/dateFormat";
-import { ConfirmButton } from "@/components/shell/ConfirmButton";
-import { errorMessage } from "@/components/shell/PageState";
+import { ConfirmButton } from "@/components/forms/ConfirmButton";
 import { ROLES, type Role } from "@/lib/control/auth/operatorSchemas";
 import type { OperatorView } from "@/lib/control/auth/operatorStore";
 import { OperatorTenants } from "./OperatorTenants";

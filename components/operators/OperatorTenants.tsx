@@ -7,8 +7,7 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiSend, type ApiError } from "@/components/api/apiClient";
-import { errorMessage } from "@/components/shell/PageState";
+import { apiSend, type ApiError, errorMessage } from "@/components/api/apiClient";
 import { useTenants } from "@/components/tenants/tenantQueries";
 import type { OperatorView } from "@/lib/control/auth/operatorStore";
 

@@ -6,8 +6,8 @@
  */
 import Link from "next/link";
 import { ChartCard } from "@/components/charts/ChartCard";
-import { DataTable } from "@/components/charts/DataTable";
-import { RefusedCount, RuleLink, TenantLink } from "@/components/charts/entityLinks";
+import { DataTable } from "@/components/tables/DataTable";
+import { RefusedCount, RuleLink, TenantLink } from "@/components/tables/entityLinks";
 import { LiveQueryBody } from "@/components/charts/LiveQueryBody";
 import { QuotaBar } from "@/components/charts/QuotaBar";
 import { useLimitedNow } from "@/components/charts/useMonitoring";

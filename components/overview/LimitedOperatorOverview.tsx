@@ -7,7 +7,7 @@
  */
 import { HotKeysTable } from "@/components/charts/HotKeysTable";
 import type { MonitoringView } from "@/components/charts/useMonitoringView";
-import { TenantLink } from "@/components/charts/entityLinks";
+import { TenantLink } from "@/components/tables/entityLinks";
 import { RefusalRateChart } from "@/components/charts/RefusalRateChart";
 import { TrafficChart } from "@/components/charts/TrafficChart";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";

@@ -7,11 +7,11 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ApiError, apiGet, apiSend } from "@/components/api/apiClient";
-import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
-import { FormError, SubmitButton } from "@/components/shell/FormError";
-import { Empty, ErrorState, errorMessage, Loading } from "@/components/shell/PageState";
-import { TextField } from "@/components/shell/TextField";
+import { ApiError, apiGet, apiSend, errorMessage } from "@/components/api/apiClient";
+import { zodFieldErrors } from "@/components/forms/zodFieldErrors";
+import { FormError, SubmitButton } from "@/components/forms/FormError";
+import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
+import { TextField } from "@/components/forms/TextField";
 import { identifierOverrideListSchema, type IdentifierOverride } from "@/lib/policy/overrides/overrideSchema";
 import { useRules } from "./ruleQueries";
 

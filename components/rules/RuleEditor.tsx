@@ -8,9 +8,9 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState, type ReactNode } from "react";
-import { apiSend } from "@/components/api/apiClient";
+import { apiSend, errorMessage } from "@/components/api/apiClient";
 import { useIsAdmin } from "@/components/api/useSession";
-import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
+import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { Rule, RuleInput } from "@/lib/policy/rules/ruleSchema";
 import type { RuleDraft } from "./ruleDraft";
 import { RuleList } from "./RuleList";

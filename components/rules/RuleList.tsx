@@ -9,7 +9,7 @@ import { ALGORITHM_GUIDE, describeDuration } from "./algorithmGuide";
 import { descriptorText } from "./envoyDescriptor";
 import { formatLimit } from "./duration";
 import styles from "./RuleEditor.module.css";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ScrollRegion } from "@/components/tables/ScrollRegion";
 
 export type { RuleSource };
 export type ListedRule = Rule & { source?: RuleSource };

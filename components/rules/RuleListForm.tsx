@@ -18,7 +18,7 @@ import { RuleRow } from "./RuleRow";
 import { TryPathBox } from "./TryPathBox";
 import { gatewayPathWarning } from "@/lib/policy/rules/gatewayPaths";
 import styles from "./RuleEditor.module.css";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ScrollRegion } from "@/components/tables/ScrollRegion";
 
 export function RuleListForm({
   label,

@@ -12,9 +12,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, useState, type ReactNode } from "react";
-import { apiSend } from "@/components/api/apiClient";
+import { apiSend, errorMessage } from "@/components/api/apiClient";
 import { useSession, type Session } from "@/components/api/useSession";
-import { ErrorState, Loading, errorMessage } from "./PageState";
+import { ErrorState, Loading } from "./PageState";
 import { loginPathFor } from "./safeNextPath";
 import { PropagationNotice } from "./PropagationNotice";
 

@@ -7,12 +7,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { ApiError, apiSend } from "@/components/api/apiClient";
+import { ApiError, apiSend, errorMessage } from "@/components/api/apiClient";
 import { SESSION_QUERY_KEY, type Session } from "@/components/api/useSession";
 import { formatClock } from "@/components/format/dateFormat";
-import { FormError, SubmitButton } from "./FormError";
-import { errorMessage } from "./PageState";
-import { TextField } from "./TextField";
+import { FormError, SubmitButton } from "@/components/forms/FormError";
+import { TextField } from "@/components/forms/TextField";
 
 function refusalText(error: unknown): string {
   if (!(error instanceof ApiError)) return errorMessage(error);

@@ -3,7 +3,7 @@
  * (showing the problem's `detail`, which the server writes for operators to read).
  */
 import type { ReactNode } from "react";
-import { ApiError } from "@/components/api/apiClient";
+import { ApiError, errorMessage } from "@/components/api/apiClient";
 
 export function Loading({ label = "Loading…" }: { label?: string }) {
   return (
@@ -15,12 +15,6 @@ export function Loading({ label = "Loading…" }: { label?: string }) {
 
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="state state-empty">{children}</p>;
-}
-
-export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.detail || error.title;
-  if (error instanceof Error) return error.message;
-  return "Something went wrong.";
 }
 
 export function ErrorState({ error }: { error: unknown }) {

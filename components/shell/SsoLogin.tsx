@@ -3,7 +3,7 @@
  * pages load top-level) and the reason the last attempt failed, if any. The message comes from
  * the server's fixed table (lib/control/auth/ssoErrors.ts), never from the URL.
  */
-import { FormError } from "./FormError";
+import { FormError } from "@/components/forms/FormError";
 
 export default function SsoLogin({
   label,

@@ -10,10 +10,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { apiGet, apiSend } from "@/components/api/apiClient";
+import { apiGet, apiSend, errorMessage } from "@/components/api/apiClient";
 import { ownerQueryPrefix, rulesPath, rulesQueryKey, type RuleOwner } from "@/components/rules/ruleOwner";
-import { ConfirmButton } from "@/components/shell/ConfirmButton";
-import { errorMessage } from "@/components/shell/PageState";
+import { ConfirmButton } from "@/components/forms/ConfirmButton";
 import type { Rule, RuleInput } from "@/lib/policy/rules/ruleSchema";
 import { withShadowCandidate } from "./shadowCandidate";
 

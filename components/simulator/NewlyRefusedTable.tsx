@@ -3,11 +3,11 @@
  * API sorts and caps the list). A client is its API key (linked to the key's page) or, for a
  * request without a key, its IP.
  */
-import { KeyLink } from "@/components/charts/entityLinks";
-import { formatCount } from "@/components/charts/chartFormat";
+import { KeyLink } from "@/components/tables/entityLinks";
+import { formatCount } from "@/components/format/numberFormat";
 import { Empty } from "@/components/shell/PageState";
 import type { NewlyRefusedClient } from "@/lib/control/simulator/simulationResult";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ScrollRegion } from "@/components/tables/ScrollRegion";
 
 function Client({ client }: { client: NewlyRefusedClient }) {
   if (client.keyId) return <KeyLink keyId={client.keyId} keyName={client.keyName} />;

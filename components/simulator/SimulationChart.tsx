@@ -7,7 +7,7 @@
  * an area needs two points, so the lines get dots when there are few minutes.
  */
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
-import { formatCount } from "@/components/charts/chartFormat";
+import { formatCount } from "@/components/format/numberFormat";
 import { useChartPalette } from "@/components/charts/useChartPalette";
 import { formatClock, formatDateTime, timeTicks } from "@/components/format/dateFormat";
 import type { SimulationResult } from "@/lib/control/simulator/simulationResult";

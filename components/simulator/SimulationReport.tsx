@@ -3,7 +3,7 @@
  * recorded, or cut at the replay cap), then, unless nothing was recorded, the chart of both rule
  * sets, the totals and the newly refused clients.
  */
-import { formatCount } from "@/components/charts/chartFormat";
+import { formatCount } from "@/components/format/numberFormat";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { Empty } from "@/components/shell/PageState";
 import { NewlyRefusedTable } from "./NewlyRefusedTable";

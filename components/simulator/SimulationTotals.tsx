@@ -1,7 +1,7 @@
 /** The totals of a simulation, current rules against the candidate, one row each. */
-import { formatCount, formatPct } from "@/components/charts/chartFormat";
+import { formatCount, formatPct } from "@/components/format/numberFormat";
 import type { SideFigures, SimulationResult } from "@/lib/control/simulator/simulationResult";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ScrollRegion } from "@/components/tables/ScrollRegion";
 
 function refusedPct(outcome: SideFigures): number | null {
   const total = outcome.allowed + outcome.refused;

@@ -8,14 +8,14 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiSend } from "@/components/api/apiClient";
+import { apiSend, errorMessage } from "@/components/api/apiClient";
 import { RangePicker } from "@/components/charts/RangePicker";
 import { RuleListForm } from "@/components/rules/RuleListForm";
 import type { RuleDraft } from "@/components/rules/ruleDraft";
 import { scopesFor, type RuleOwner } from "@/components/rules/ruleOwner";
 import { useRuleDrafts } from "@/components/rules/useRuleDrafts";
 import { ChartCard } from "@/components/charts/ChartCard";
-import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
+import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { Rule } from "@/lib/policy/rules/ruleSchema";
 import { simulateSchema, type SimulateBody } from "@/lib/control/simulator/simulateSchema";
 import { describeRuleChanges } from "@/components/rules/ruleChanges";

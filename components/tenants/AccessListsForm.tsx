@@ -7,10 +7,9 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ApiError, apiSend } from "@/components/api/apiClient";
-import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
-import { FormError, SubmitButton } from "@/components/shell/FormError";
-import { errorMessage } from "@/components/shell/PageState";
+import { ApiError, apiSend, errorMessage } from "@/components/api/apiClient";
+import { zodFieldErrors } from "@/components/forms/zodFieldErrors";
+import { FormError, SubmitButton } from "@/components/forms/FormError";
 import { accessListsSchema, type AccessLists } from "@/lib/policy/access/accessListSchema";
 import { MAX_ACCESS_ENTRIES } from "@/lib/common/fieldLimits";
 import { listErrors, listToText, parseListText } from "./accessListText";

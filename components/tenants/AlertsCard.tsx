@@ -5,11 +5,11 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiGet, apiSend, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
-import { DataTable } from "@/components/charts/DataTable";
-import { ConfirmButton } from "@/components/shell/ConfirmButton";
-import { FormError } from "@/components/shell/FormError";
-import { Empty, ErrorState, errorMessage, Loading } from "@/components/shell/PageState";
+import { apiGet, apiSend, LIVE_INTERVAL_MS, type ApiError, errorMessage } from "@/components/api/apiClient";
+import { DataTable } from "@/components/tables/DataTable";
+import { ConfirmButton } from "@/components/forms/ConfirmButton";
+import { FormError } from "@/components/forms/FormError";
+import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { AlertDelivery, StoredAlertSettings } from "@/lib/control/alerts/alertSchema";
 import { AlertsForm } from "./AlertsForm";
 import { formatDateTime } from "@/components/format/dateFormat";

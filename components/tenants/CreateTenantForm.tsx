@@ -8,7 +8,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { apiSend } from "@/components/api/apiClient";
-import { NameCreateForm } from "@/components/shell/NameCreateForm";
+import { NameCreateForm } from "@/components/forms/NameCreateForm";
 import { createTenantSchema } from "@/lib/control/admin/schemas";
 import { TENANTS_QUERY_KEY, type Tenant } from "./tenantQueries";
 

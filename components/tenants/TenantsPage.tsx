@@ -7,9 +7,9 @@
 import Link from "next/link";
 import { useState } from "react";
 import { useIsAdmin, useTenantLimit } from "@/components/api/useSession";
-import { formatCount } from "@/components/charts/chartFormat";
-import { DataTable } from "@/components/charts/DataTable";
-import { RefusedCount } from "@/components/charts/entityLinks";
+import { formatCount } from "@/components/format/numberFormat";
+import { DataTable } from "@/components/tables/DataTable";
+import { RefusedCount } from "@/components/tables/entityLinks";
 import { Sparkline } from "@/components/charts/Sparkline";
 import { useChartPalette } from "@/components/charts/useChartPalette";
 import { TENANT_ACTIVITY_LIMIT, useTenantActivity } from "@/components/charts/useMonitoring";

@@ -8,15 +8,15 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { apiSend } from "@/components/api/apiClient";
+import { apiSend, errorMessage } from "@/components/api/apiClient";
 import { RuleEditor } from "@/components/rules/RuleEditor";
-import { FormError, SubmitButton } from "@/components/shell/FormError";
-import { Empty, ErrorState, Loading, errorMessage } from "@/components/shell/PageState";
-import { TextField } from "@/components/shell/TextField";
+import { FormError, SubmitButton } from "@/components/forms/FormError";
+import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
+import { TextField } from "@/components/forms/TextField";
 import { tierNameSchema } from "@/lib/policy/tiers/tierName";
 import { tenantPath } from "./tenantQueries";
 import { useTiers, type TierView } from "./tierQueries";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ScrollRegion } from "@/components/tables/ScrollRegion";
 
 /** The tiers' names as a <datalist> for tier inputs (a key may also name a tier that has no rules yet). */
 export function TierOptions({ id, tiers }: { id: string; tiers: TierView[] | undefined }) {

@@ -7,10 +7,10 @@
  */
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiSend } from "@/components/api/apiClient";
-import { ConfirmButton } from "@/components/shell/ConfirmButton";
-import { FormError } from "@/components/shell/FormError";
-import { Empty, errorMessage } from "@/components/shell/PageState";
+import { apiSend, errorMessage } from "@/components/api/apiClient";
+import { ConfirmButton } from "@/components/forms/ConfirmButton";
+import { FormError } from "@/components/forms/FormError";
+import { Empty } from "@/components/shell/PageState";
 import { tenantPath, type TenantDetail } from "./tenantQueries";
 import type { SavedUpstream } from "@/lib/policy/upstreams/upstreamSchema";
 import { UpstreamForm } from "./UpstreamForm";

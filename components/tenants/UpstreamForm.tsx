@@ -8,11 +8,10 @@
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ApiError, apiSend } from "@/components/api/apiClient";
-import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
-import { FormError, SubmitButton } from "@/components/shell/FormError";
-import { errorMessage } from "@/components/shell/PageState";
-import { TextField } from "@/components/shell/TextField";
+import { ApiError, apiSend, errorMessage } from "@/components/api/apiClient";
+import { zodFieldErrors } from "@/components/forms/zodFieldErrors";
+import { FormError, SubmitButton } from "@/components/forms/FormError";
+import { TextField } from "@/components/forms/TextField";
 import {
   UPSTREAM_TIMEOUT_DEFAULT_MS,
   upstreamSchema,

@@ -8,10 +8,9 @@
  */
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
-import { apiGet, apiSend, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/components/api/apiClient";
-import { formatCount } from "@/components/charts/chartFormat";
-import { FormError } from "@/components/shell/FormError";
-import { errorMessage } from "@/components/shell/PageState";
+import { apiGet, apiSend, LIVE_INTERVAL_MS, withQuery, type ApiError, errorMessage } from "@/components/api/apiClient";
+import { formatCount } from "@/components/format/numberFormat";
+import { FormError } from "@/components/forms/FormError";
 import type { UpstreamHealth as Health } from "@/lib/monitoring/query/upstreamHealthQuery";
 import type { UpstreamTestResult } from "@/lib/dataplane/gateway/testUpstream";
 import { tenantPath } from "./tenantQueries";

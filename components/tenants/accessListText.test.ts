@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accessListsSchema } from "@/lib/policy/access/accessListSchema";
-import { zodFieldErrors } from "@/components/operators/zodFieldErrors";
+import { zodFieldErrors } from "@/components/forms/zodFieldErrors";
 import { listErrors, listToText, parseListText } from "./accessListText";
 
 describe("access-list text areas", () => {

@@ -11,7 +11,7 @@ import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { TokenView } from "@/lib/control/tokens/tokenStore";
 import { CreateTokenForm } from "./CreateTokenForm";
 import { TokenRow } from "./TokenRow";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ScrollRegion } from "@/components/tables/ScrollRegion";
 
 export const TOKENS_QUERY_KEY = ["tokens"] as const;
 

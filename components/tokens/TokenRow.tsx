@@ -2,10 +2,9 @@
 /** One API token: its scope, expiry and last use, and Revoke (with confirmation). */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { apiSend, type ApiError } from "@/components/api/apiClient";
+import { apiSend, type ApiError, errorMessage } from "@/components/api/apiClient";
 import { formatDateTime } from "@/components/format/dateFormat";
-import { ConfirmButton } from "@/components/shell/ConfirmButton";
-import { errorMessage } from "@/components/shell/PageState";
+import { ConfirmButton } from "@/components/forms/ConfirmButton";
 import type { TokenView } from "@/lib/control/tokens/tokenStore";
 
 export function TokenRow({ token }: { token: TokenView }) {

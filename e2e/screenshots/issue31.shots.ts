@@ -4,50 +4,11 @@
  * Written to docs/screenshots/issue31/<SCREENSHOT_PREFIX>-<page>-<width>.jpg.
  */
 import path from "node:path";
+import { DEMO_TENANTS } from "../../lib/control/demo/demoTenants";
 import { DEMO_BEHAVIOURS, startDemoTraffic } from "../../lib/control/demo/demoTraffic";
 import type { CreatedKey } from "../support/adminApi";
 import { expect, test } from "../support/fixtures";
 import { logInAsAdmin } from "../support/session";
-
-// The rules of lib/control/demo/seedDemo.ts's DEMO_TENANTS (that module is server-only).
-const DEMO_TENANTS = [
-  {
-    name: "Acme (demo)",
-    rules: [
-      { name: "per-key", algorithm: "sliding_window", scope: "key", limit: 120, windowMs: 60_000 },
-      { name: "burst", algorithm: "token_bucket", scope: "key", limit: 10, windowMs: 1_000, burst: 20 },
-      { name: "per-ip", algorithm: "gcra", scope: "ip", limit: 600, windowMs: 60_000, burst: 50 },
-      { name: "tenant-total", algorithm: "fixed_window", scope: "tenant", limit: 20_000, windowMs: 60_000 },
-      {
-        name: "writes",
-        algorithm: "sliding_log",
-        scope: "key",
-        limit: 10,
-        windowMs: 60_000,
-        match: { methods: ["POST", "PUT", "PATCH", "DELETE"], path: "/api/v1/echo/**" },
-      },
-      { name: "strict-trial", algorithm: "fixed_window", scope: "key", limit: 30, windowMs: 60_000, mode: "shadow" },
-      { name: "signups", algorithm: "sliding_window", scope: "identifier", limit: 5, windowMs: 60_000 },
-    ],
-    clients: ["steady", "bursty", "abusive", "partner"],
-  },
-  {
-    name: "Globex (demo)",
-    rules: [
-      { name: "per-key", algorithm: "gcra", scope: "key", limit: 300, windowMs: 60_000, burst: 50 },
-      {
-        name: "nightly-export",
-        algorithm: "token_bucket",
-        scope: "key",
-        limit: 2,
-        windowMs: 1_000,
-        burst: 30,
-        match: { path: "/api/v1/echo/export/**" },
-      },
-    ],
-    clients: ["mobile", "batch"],
-  },
-];
 
 const PREFIX = process.env.SCREENSHOT_PREFIX || "shot";
 const OUT = path.resolve("docs/screenshots/issue31");

@@ -8,6 +8,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
+import { DEMO_TENANTS } from "../../lib/control/demo/demoTenants";
 import { type AdminApi, echo, tenantWithKey, uniqueName } from "./adminApi";
 import { expect } from "./fixtures";
 
@@ -37,22 +38,10 @@ export async function furnishedDashboard(
   api: AdminApi,
   request: Parameters<typeof echo>[0],
 ): Promise<{ pages: DashboardPage[]; tenantId: string; keyId: string }> {
-  const { tenant, key } = await tenantWithKey(api, uniqueName("layout"), [
-    { name: "per-key", algorithm: "sliding_window", scope: "key", limit: 3, windowMs: 60_000 },
-    { name: "burst", algorithm: "token_bucket", scope: "key", limit: 10, windowMs: 1_000, burst: 20 },
-    { name: "per-ip", algorithm: "gcra", scope: "ip", limit: 600, windowMs: 60_000, burst: 50 },
-    { name: "tenant-total", algorithm: "fixed_window", scope: "tenant", limit: 20_000, windowMs: 60_000 },
-    {
-      name: "writes",
-      algorithm: "sliding_log",
-      scope: "key",
-      limit: 10,
-      windowMs: 60_000,
-      match: { methods: ["POST", "PUT", "PATCH", "DELETE"], path: "/api/v1/echo/**" },
-    },
-    { name: "strict-trial", algorithm: "fixed_window", scope: "key", limit: 30, windowMs: 60_000, mode: "shadow" },
-    { name: "signups", algorithm: "sliding_window", scope: "identifier", limit: 5, windowMs: 60_000 },
-  ]);
+  // The demo's first tenant's rules (one per algorithm, a shadow rule, a path-matched one, an
+  // identifier rule), with a per-key limit of 3 so that a few requests are refused.
+  const rules = DEMO_TENANTS[0].rules.map((rule) => (rule.name === "per-key" ? { ...rule, limit: 3 } : rule));
+  const { tenant, key } = await tenantWithKey(api, uniqueName("layout"), rules);
   const other = await api.createKey(tenant.id, uniqueName("second-key"));
   const override = await api.call("PUT", `/api/admin/keys/${key.id}/rules`, [
     { name: "burst", algorithm: "token_bucket", scope: "key", limit: 20, windowMs: 1_000, burst: 40 },

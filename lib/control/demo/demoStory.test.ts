@@ -12,7 +12,7 @@ import type { LimiterRule } from "../../limiter/types";
 import { compileRule, rulesForRequest } from "../../policy/compiled/effectiveRules";
 import { ruleSchema } from "../../policy/rules/ruleSchema";
 import { DEMO_BEHAVIOURS, type DemoBehaviour } from "./demoTraffic";
-import { DEMO_TENANTS } from "./seedDemo";
+import { DEMO_TENANTS } from "./demoTenants";
 
 const START = 1_800_000_000_000;
 const RUN_MS = 5 * 60_000;

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ALGORITHMS } from "../../limiter/types";
 import { ruleListSchema } from "../../policy/rules/ruleSchema";
 import { DEMO_BEHAVIOURS, formatTally, startDemoTraffic } from "./demoTraffic";
-import { DEMO_TENANTS, demoOperators } from "./seedDemo";
+import { DEMO_TENANTS } from "./demoTenants";
+import { demoOperators } from "./seedDemo";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -4,7 +4,7 @@
  * mostly refused, decision-API calls that exhaust an identifier rule).
  *
  * Contract
- * - `DEMO_BEHAVIOURS` names each client (a key of seedDemo.ts's DEMO_TENANTS) and its schedule.
+ * - `DEMO_BEHAVIOURS` names each client (a key of demoTenants.ts's DEMO_TENANTS) and its schedule.
  * - `startDemoTraffic` sends each client's requests to `baseUrl` with its API key, as if through
  *   one trusted proxy: each client gets its own `X-Forwarded-For` address, so the `ip` rules see
  *   distinct clients (the server must run with SLUICE_TRUST_PROXY=1). Returns a tally of status

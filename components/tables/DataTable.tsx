@@ -3,7 +3,7 @@
  * row (numeric columns right-aligned). Rows are the caller's.
  */
 import type { ReactNode } from "react";
-import { ScrollRegion } from "@/components/shell/ScrollRegion";
+import { ScrollRegion } from "./ScrollRegion";
 
 export interface Column {
   label: ReactNode;

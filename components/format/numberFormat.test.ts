@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPct } from "./chartFormat";
+import { formatPct } from "./numberFormat";
 
 describe("formatPct", () => {
   it("never rounds some refusals to none, nor nearly all to all (issue 31: '0 %' for a refused client)", () => {

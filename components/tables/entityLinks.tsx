@@ -1,11 +1,10 @@
 /**
- * Links to a key's and a tenant's page. Ids go into the URL only when they look like ids
- * (ID_PATTERN: base62 of the id length), so a pseudo-tenant such as `-anon` or an unexpected value never becomes a
- * link; names are always React text.
+ * Links to a key's, a tenant's, a caller's and a rule's page, as the tables name them. Ids go into
+ * the URL only when they look like ids (ID_PATTERN: base62 of the id length), so a pseudo-tenant
+ * such as `-anon` or an unexpected value never becomes a link; names are always React text.
  */
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { callerHref } from "@/components/callers/callerPath";
 import { ID_PATTERN as ID } from "@/lib/common/apiKeyFormat";
 
 export function KeyLink({ keyId, keyName }: { keyId: string; keyName: string | null }) {
@@ -53,6 +52,14 @@ export function RuleLink({ tenantId, rule }: { tenantId: string; rule: { ref: st
       <code>{rule.name}</code>
     </Link>
   );
+}
+
+/**
+ * A caller's page (`/tenants/<tenantId>/callers/<member>`): the member percent-encoded (`#`, `:`,
+ * `@`, `|`); components/callers/callerPath.ts reads it back.
+ */
+export function callerHref(tenantId: string, member: string): string {
+  return `/tenants/${encodeURIComponent(tenantId)}/callers/${encodeURIComponent(member)}`;
 }
 
 /** The tenant's page with its traffic chart narrowed to one rule. */
