@@ -8,12 +8,12 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { deleteTenants } from "@/test/support/adminClient";
-import { adminCaller, loadRoutes, routeTestEnv } from "@/test/support/routeTestEnv";
+import { adminCaller, auditCalls, loadRoutes, routeTestEnv } from "@/test/support/routeTestEnv";
 import { TEST_DATABASE_URL } from "@/test/support/sluiceEnv";
 import { plainRedis } from "@/test/support/testRedis";
 
 const { prefix, auth, close } = routeTestEnv("billingday");
-const routes = await loadRoutes("tenants", "tenantKeys", "tenantRules", "key", "tenantPolicy");
+const routes = await loadRoutes("tenants", "tenantKeys", "tenantRules", "key", "tenantPolicy", "audit", "auditRevert");
 const { AccessCache } = await import("@/lib/policy/compiled/accessCache");
 const { prismaAccessLoader } = await import("@/lib/policy/compiled/accessLoader");
 const { createLimiter } = await import("@/lib/limiter/decide");
@@ -136,5 +136,21 @@ describe("a key's billing day", () => {
       },
     );
     expect(bad.status).toBe(422);
+  });
+
+  it("a change of the billing day is audited and revertible", async () => {
+    const tenantId = await tenant();
+    const k = await admin(routes.tenantKeys, "POST", `/tenants/${tenantId}/keys`, { tenantId }, { name: "k" });
+    const keyId = k.body.id as string;
+    await admin(routes.key, "PATCH", `/keys/${keyId}`, { keyId }, { billingDay: 20 });
+    const { auditOf, revert } = auditCalls(admin, routes.audit, routes.auditRevert);
+    const change = (await auditOf(tenantId)).find((e) => e.action === "key.billingDay")!;
+    expect([change.before, change.after]).toEqual([
+      expect.objectContaining({ billingDay: null }),
+      expect.objectContaining({ billingDay: 20 }),
+    ]);
+    expect((await revert(change.id)).status).toBe(200);
+    const after = await admin(routes.tenantPolicy, "GET", `/tenants/${tenantId}/policy`, { tenantId });
+    expect(after.body.keys.k).toEqual({ tier: null, rules: [] });
   });
 });

@@ -162,7 +162,7 @@ export async function setKeyTierIn(
 
 /**
  * Sets a key's billing day (null: calendar months) within the caller's transaction, audited as
- * `key.billingDay`. Its month-period key rules count from the new day's period on: the period
+ * `key.billingDay` (revertible: the revert sets the `before` day again). Its month-period key rules count from the new day's period on: the period
  * holding the change starts afresh (its counter is the new period's).
  */
 export async function setKeyBillingDayIn(
@@ -170,19 +170,14 @@ export async function setKeyBillingDayIn(
   actor: Actor,
   keyId: string,
   billingDay: number | null,
+  note: KeyChangeNote = {},
 ): Promise<KeyFieldChange> {
-  return setKeyFieldIn(
-    tx,
-    actor,
-    keyId,
-    {},
-    {
-      what: "billing day",
-      action: "key.billingDay",
-      same: (row) => row.billingDay === billingDay,
-      data: { billingDay },
-    },
-  );
+  return setKeyFieldIn(tx, actor, keyId, note, {
+    what: "billing day",
+    action: "key.billingDay",
+    same: (row) => row.billingDay === billingDay,
+    data: { billingDay },
+  });
 }
 
 type KeyFieldChange = { key: KeyView; changed: boolean; audit?: AuditEventView };
