@@ -114,7 +114,9 @@ export function AlertsCard({ tenantId, canEdit }: { tenantId: string; canEdit: b
               </dd>
               <dt>Billing hook</dt>
               <dd>
-                {settings.billing ? `each key's usage at the end of every ${settings.billing.period} (UTC)` : "off"}
+                {settings.billing
+                  ? `each key's usage at the end of every ${settings.billing.period} (${settings.billing.timeZone ?? "UTC"})`
+                  : "off"}
               </dd>
             </dl>
           ) : (

@@ -98,7 +98,10 @@ export function AlertsForm({
         ? { thresholdPct: num(thresholdPct), minutes: num(minutes), minRequests: num(minRequests) }
         : null,
       clientLimit: limitOn ? { hits: num(hits), windowMinutes: num(windowMinutes) } : null,
-      billing: billingOn ? { period: billingPeriod } : null,
+      // The billing time zone is set through the API or the policy document; a save here keeps it.
+      billing: billingOn
+        ? { period: billingPeriod, ...(current?.billing?.timeZone ? { timeZone: current.billing.timeZone } : {}) }
+        : null,
       rotateSecret,
     };
     const parsed = alertSettingsSchema.safeParse(input);

@@ -80,6 +80,46 @@ describe("calendar periods (injected clock)", () => {
     ]);
   });
 
+  it("a month anchored at a billing day (15th) resets on the 15th, across the year's end", () => {
+    const month = { unit: "month", timeZone: "UTC", anchorDay: 15 } as const;
+    expect(at(month, "2027-01-14T23:59:59.999Z")).toEqual(["2026-12-15T00:00:00.000Z", "2027-01-15T00:00:00.000Z"]);
+    expect(at(month, "2027-01-15T00:00:00.000Z")).toEqual(["2027-01-15T00:00:00.000Z", "2027-02-15T00:00:00.000Z"]);
+    expect(periodBounds(month, Date.parse("2027-01-20T00:00:00Z")).map(iso)).toEqual([
+      "2026-12-15T00:00:00.000Z",
+      "2027-01-15T00:00:00.000Z",
+      "2027-02-15T00:00:00.000Z",
+      "2027-03-15T00:00:00.000Z",
+    ]);
+  });
+
+  it("an anchor past a month's end starts that month's period on its last day (anchor 31)", () => {
+    const month = { unit: "month", timeZone: "UTC", anchorDay: 31 } as const;
+    expect(at(month, "2027-02-10T00:00:00Z")).toEqual(["2027-01-31T00:00:00.000Z", "2027-02-28T00:00:00.000Z"]);
+    expect(at(month, "2027-02-28T12:00:00Z")).toEqual(["2027-02-28T00:00:00.000Z", "2027-03-31T00:00:00.000Z"]);
+    expect(at(month, "2027-03-30T23:59:59Z")).toEqual(["2027-02-28T00:00:00.000Z", "2027-03-31T00:00:00.000Z"]);
+    expect(at(month, "2028-02-29T00:00:00Z")).toEqual(["2028-02-29T00:00:00.000Z", "2028-03-31T00:00:00.000Z"]);
+    expect(at(month, "2027-04-29T00:00:00Z")).toEqual(["2027-03-31T00:00:00.000Z", "2027-04-30T00:00:00.000Z"]);
+    expect(at(month, "2027-04-30T01:00:00Z")).toEqual(["2027-04-30T00:00:00.000Z", "2027-05-31T00:00:00.000Z"]);
+  });
+
+  it("an anchored month in a zone starts at local midnight and spans the summer-time change (Berlin, 29th)", () => {
+    const month = { unit: "month", timeZone: "Europe/Berlin", anchorDay: 29 } as const;
+    // 2026-03-29 is the day Berlin moves to summer time (at 02:00).
+    const p = periodAt(month, Date.parse("2026-03-29T12:00:00Z"));
+    expect(iso(p.startMs)).toBe("2026-03-28T23:00:00.000Z");
+    expect(iso(p.endMs)).toBe("2026-04-28T22:00:00.000Z");
+    expect(p.endMs - p.startMs).toBe(31 * 24 * H - H);
+    // One second before local midnight: still the period that began on Feb 28 (February has no 29th in 2026).
+    expect(at(month, "2026-03-28T22:59:59Z")).toEqual(["2026-02-27T23:00:00.000Z", "2026-03-28T23:00:00.000Z"]);
+  });
+
+  it("anchor day 1 is the calendar month", () => {
+    const t = Date.parse("2027-05-17T08:00:00Z");
+    expect(periodAt({ unit: "month", timeZone: "UTC", anchorDay: 1 }, t)).toEqual(
+      periodAt({ unit: "month", timeZone: "UTC" }, t),
+    );
+  });
+
   it("knows IANA zones and refuses made-up ones", () => {
     expect(isTimeZone("Europe/Berlin")).toBe(true);
     expect(isTimeZone("UTC")).toBe(true);

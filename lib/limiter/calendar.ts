@@ -16,6 +16,12 @@ export interface CalendarPeriod {
   unit: PeriodUnit;
   /** An IANA time zone name (`UTC`, `Europe/Berlin`). */
   timeZone: string;
+  /**
+   * `month` only: the day of the month (1..31) periods start on instead of the 1st, a key's billing
+   * day (lib/policy/compiled/billingAnchor.ts). A month shorter than it starts on its last day
+   * (anchor 31: Feb 28 or 29, Apr 30), and the next period again on the anchor day.
+   */
+  anchorDay?: number;
 }
 
 /**
@@ -111,9 +117,21 @@ export function startOfLocalDay(date: LocalDate, timeZone: string): number {
   return first;
 }
 
+/** The anchored month's start day in month y-m: the anchor, or the month's last day when it is shorter. */
+function anchoredStart(y: number, m: number, anchorDay: number): LocalDate {
+  const month = dateOf(y, m, 1); // normalizes m = 0 or 13
+  const last = dateOf(month.y, month.m + 1, 0).d;
+  return { y: month.y, m: month.m, d: Math.min(anchorDay, last) };
+}
+
 /** The local date of the period holding local date `date`, shifted by `shift` periods. */
-function periodStartDate(date: LocalDate, unit: PeriodUnit, shift: number): LocalDate {
+function periodStartDate(date: LocalDate, period: CalendarPeriod, shift: number): LocalDate {
+  const unit = period.unit;
   if (unit === "day") return dateOf(date.y, date.m, date.d + shift);
+  if (unit === "month" && period.anchorDay !== undefined && period.anchorDay > 1) {
+    const inThisMonth = date.d >= anchoredStart(date.y, date.m, period.anchorDay).d;
+    return anchoredStart(date.y, date.m + shift - (inThisMonth ? 0 : 1), period.anchorDay);
+  }
   if (unit === "month") return dateOf(date.y, date.m + shift, 1);
   const weekday = (new Date(Date.UTC(date.y, date.m - 1, date.d)).getUTCDay() + 6) % 7; // Monday 0
   return dateOf(date.y, date.m, date.d - weekday + 7 * shift);
@@ -122,8 +140,8 @@ function periodStartDate(date: LocalDate, unit: PeriodUnit, shift: number): Loca
 /** The period holding `t`: its start and end (the next one's start), epoch ms. */
 export function periodAt(period: CalendarPeriod, t: number): { startMs: number; endMs: number } {
   const date = localDate(t, period.timeZone);
-  const startMs = startOfLocalDay(periodStartDate(date, period.unit, 0), period.timeZone);
-  const endMs = startOfLocalDay(periodStartDate(date, period.unit, 1), period.timeZone);
+  const startMs = startOfLocalDay(periodStartDate(date, period, 0), period.timeZone);
+  const endMs = startOfLocalDay(periodStartDate(date, period, 1), period.timeZone);
   // At the very start of a day that begins after a gap, the wall date may already be the next.
   if (t < startMs) return periodAt(period, startMs - 1);
   return { startMs, endMs };

@@ -31,7 +31,7 @@
 import type { z } from "zod";
 import type { Prisma } from "../../db/generated/client";
 import { getDb } from "../../db/client";
-import { revokeKeyIn, setKeyExpiryIn, setKeyTierIn } from "../../policy/keys/keyStore";
+import { revokeKeyIn, setKeyBillingDayIn, setKeyExpiryIn, setKeyTierIn } from "../../policy/keys/keyStore";
 import { auditView, recordAudit, type Actor, type AuditEventView } from "../../policy/audit/auditLog";
 import { revertAction, revertPlan, type RevertPlan } from "../../policy/audit/revertPlan";
 import { AppError } from "../../http/errors";
@@ -184,6 +184,17 @@ async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<Rever
         revertOf: note.revertOf,
       });
       return { revert, tenantId: grant.tenantId };
+    }
+    case "key_billing_day": {
+      const saved = await targetMustExist(event, () =>
+        setKeyBillingDayIn(tx, actor, plan.keyId, plan.billingDay, note),
+      );
+      if (!saved.audit)
+        throw new AppError(
+          "conflict",
+          `Audit event ${event.id} cannot be reverted: API key ${plan.keyId} already has that billing day.`,
+        );
+      return { revert: saved.audit, tenantId: saved.key.tenantId };
     }
     case "key_tier": {
       const saved = await targetMustExist(event, () => setKeyTierIn(tx, actor, plan.keyId, plan.tier, note));

@@ -21,21 +21,40 @@ export const displayNameSchema = plainText(
   "name",
 );
 
+/**
+ * A key's billing day (1..31): its month-period rules of scope `key` start on that day of the month
+ * instead of the 1st (a shorter month: on its last day); lib/policy/compiled/billingAnchor.ts.
+ */
+export const billingDaySchema = z
+  .number({ error: "billingDay must be a whole number from 1 to 31" })
+  .int("billingDay must be a whole number from 1 to 31")
+  .min(1, "billingDay must be from 1 to 31")
+  .max(31, "billingDay must be from 1 to 31 (a month shorter than it starts its period on its last day)");
+
 export const createTenantSchema = z.object({ name: displayNameSchema }).strict();
 /**
  * `expiresAt` (optional): when the key stops working, see lib/policy/keys/keyExpiry.ts; `tier`
- * (optional): the tier (plan) it is in, lib/policy/tiers/tierName.ts.
+ * (optional): the tier (plan) it is in, lib/policy/tiers/tierName.ts; `billingDay` (optional): billingDaySchema.
  */
 export const createKeySchema = z
-  .object({ name: displayNameSchema, expiresAt: futureExpiresAtSchema().optional(), tier: tierNameSchema.optional() })
+  .object({
+    name: displayNameSchema,
+    expiresAt: futureExpiresAtSchema().optional(),
+    tier: tierNameSchema.optional(),
+    billingDay: billingDaySchema.optional(),
+  })
   .strict();
 
-/** PATCH /api/admin/keys/{keyId}: a new expiry, a new tier (null: none), or both. */
+/** PATCH /api/admin/keys/{keyId}: a new expiry, tier or billing day (null: none), any of them. */
 export const keyPatchSchema = z
-  .object({ expiresAt: expiresAtSchema.optional(), tier: keyTierSchema.optional() })
+  .object({
+    expiresAt: expiresAtSchema.optional(),
+    tier: keyTierSchema.optional(),
+    billingDay: billingDaySchema.nullable().optional(),
+  })
   .strict()
-  .refine((patch) => patch.expiresAt !== undefined || patch.tier !== undefined, {
-    message: "send expiresAt, tier or both",
+  .refine((patch) => patch.expiresAt !== undefined || patch.tier !== undefined || patch.billingDay !== undefined, {
+    message: "send expiresAt, tier, billingDay or some of them",
   });
 
 export const tenantRulesSchema = ruleListSchema;

@@ -12,13 +12,15 @@
  * - `clientLimit`: "a client hit its limit `hits` times within `windowMinutes` minutes": one
  *   subject (an API key, IP, identifier or the tenant, as its rule counts it) was refused by one
  *   enforce rule at least `hits` times in the trailing window.
- * - `billing`: `{ period: "day" | "week" | "month" }`: at each UTC period's end, one usage webhook
+ * - `billing`: `{ period: "day" | "week" | "month", timeZone? }`: at each period's end (local
+ *   midnight in `timeZone`, an IANA name; default UTC), one usage webhook
  *   with each key's usage of the closed period (lib/control/alerts/billingHook.ts; weeks start on
  *   Monday).
  * - At least one condition or `billing`; `null` or absent means that condition is off.
  * - `rotateSecret`: generate a new signing secret (one is generated on the first PUT anyway).
  */
 import { z } from "zod";
+import { isTimeZone } from "../../limiter/calendar";
 import { httpUrlProblem } from "../../http/httpUrlProblem";
 
 export const ALERT_WINDOW_MAX_MINUTES = 60;
@@ -60,6 +62,15 @@ export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 export const billingSettingsSchema = z
   .object({
     period: z.enum(BILLING_PERIODS, { error: "period must be day, week or month" }).default("month"),
+    timeZone: z
+      .string({ error: "timeZone must be text" })
+      .max(64, "timeZone must be at most 64 characters")
+      .refine(isTimeZone, "timeZone must be an IANA time zone name such as UTC or Europe/Berlin")
+      .optional()
+      .meta({
+        description:
+          "The IANA time zone whose calendar the billing periods follow (they close at its local midnight). Absent: UTC.",
+      }),
   })
   .strict();
 

@@ -162,6 +162,27 @@ describe("the billing hook", () => {
     expect(await hook(settings, () => NOW + 2 * LEASE_MS).runOnce()).toEqual([]);
   });
 
+  it("closes periods at local midnight in the settings' time zone (a Berlin October ends at 23:00 UTC)", async () => {
+    const { tenantId, settings } = await tenantWithUsage();
+    const berlin = { ...settings, billing: { period: "month" as const, timeZone: "Europe/Berlin" } };
+    seen.length = 0;
+    expect((await hook(berlin).runOnce()).map((r) => r.outcome.outcome)).toEqual(["delivered"]);
+    const payload = JSON.parse(seen[0]!.body) as BillingPayload;
+    expect(payload.id).toBe(`bill_${tenantId}_month_2026-10-01`);
+    expect(payload.period).toEqual({
+      unit: "month",
+      timeZone: "Europe/Berlin",
+      start: "2026-09-30T22:00:00.000Z",
+      end: "2026-10-31T23:00:00.000Z",
+    });
+    // The hour from 23:00 UTC on October 31st is Berlin's November: not billed with October.
+    expect(payload.keys).toEqual([
+      { key: "KeyAaaa1", name: null, admitted: 10, refused: 2, units: 10 },
+      { key: "KeyBbbb2", name: null, admitted: 3, refused: 1, units: 3 },
+    ]);
+    expect(payload.total).toEqual({ admitted: 17, refused: 3, units: 17 });
+  });
+
   it("retries with the same idempotency key, and sends a period that failed every attempt again after the lease", async () => {
     const { tenantId, settings } = await tenantWithUsage();
     seen.length = 0;

@@ -6,7 +6,7 @@
  *
  * Contract
  * - `runOnce()` (every BILLING_INTERVAL_MS on each instance): for each tenant with billing on, the
- *   last UTC period (day, week from Monday, month) that ended at least SETTLE_MS ago (so the usage
+ *   last period (day, week from Monday, month; at local midnight in the settings' `timeZone`, default UTC) that ended at least SETTLE_MS ago (so the usage
  *   roll-up has added its last minutes: lib/monitoring/usage/usageRollup.ts) is claimed in
  *   `BillingDelivery` (one row per tenant and period start). The claim is taken when the row is new,
  *   or when it is not delivered and its last claim is older than LEASE_MS (an instance that died
@@ -20,6 +20,7 @@
  */
 import { config } from "../../config/config";
 import type { PrismaClient } from "../../db/generated/client";
+import { periodAt } from "../../limiter/calendar";
 import { queryUsage } from "../../monitoring/usage/usageQuery";
 import type { BillingPeriod, BillingSettings } from "./alertSchema";
 import type { TenantAlertSettings } from "./alertEvaluator";
@@ -32,26 +33,29 @@ export const BILLING_INTERVAL_MS = 60_000;
 export const SETTLE_MS = 3 * 60_000;
 export const LEASE_MS = 10 * 60_000;
 
-const DAY_MS = 86_400_000;
-
-/** The UTC period of `unit` holding `atMs`. */
-export function periodOf(unit: BillingPeriod, atMs: number): { startMs: number; endMs: number } {
-  const d = new Date(atMs);
-  const y = d.getUTCFullYear();
-  const m = d.getUTCMonth();
-  const day = Date.UTC(y, m, d.getUTCDate());
-  if (unit === "day") return { startMs: day, endMs: day + DAY_MS };
-  if (unit === "week") {
-    const start = day - ((d.getUTCDay() + 6) % 7) * DAY_MS;
-    return { startMs: start, endMs: start + 7 * DAY_MS };
-  }
-  return { startMs: Date.UTC(y, m, 1), endMs: Date.UTC(y, m + 1, 1) };
+/**
+ * The period of `unit` holding `atMs` in `timeZone` (default UTC): from local midnight, weeks from
+ * Monday, across month lengths and summer time (lib/limiter/calendar.ts, as calendar quotas count).
+ */
+export function periodOf(unit: BillingPeriod, atMs: number, timeZone = "UTC"): { startMs: number; endMs: number } {
+  return periodAt({ unit, timeZone }, atMs);
 }
 
 /** The last period that ended at least SETTLE_MS before `nowMs`. */
-export function lastClosedPeriod(unit: BillingPeriod, nowMs: number): { startMs: number; endMs: number } {
-  const current = periodOf(unit, nowMs - SETTLE_MS);
-  return periodOf(unit, current.startMs - 1);
+export function lastClosedPeriod(
+  unit: BillingPeriod,
+  nowMs: number,
+  timeZone = "UTC",
+): { startMs: number; endMs: number } {
+  const current = periodOf(unit, nowMs - SETTLE_MS, timeZone);
+  return periodOf(unit, current.startMs - 1, timeZone);
+}
+
+/** The local date (YYYY-MM-DD) in `timeZone` at which a period starting at `startMs` begins. */
+export function localStartDate(startMs: number, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    new Date(startMs),
+  );
 }
 
 export interface BillingTenant extends TenantAlertSettings {
@@ -77,7 +81,8 @@ export interface BillingPayload {
   type: "usage.period_closed";
   tenantId: string;
   tenantName: string;
-  period: { unit: BillingPeriod; start: string; end: string };
+  /** `timeZone`: the billing settings' zone when one is set (absent: UTC). */
+  period: { unit: BillingPeriod; timeZone?: string; start: string; end: string };
   keys: { key: string; name: string | null; admitted: number; refused: number; units: number }[];
   total: { admitted: number; refused: number; units: number };
 }
@@ -101,8 +106,9 @@ export class BillingHook {
     for (const tenant of await this.deps.loadSettings()) {
       if (!tenant.billing) continue;
       const unit = tenant.billing.period;
-      const period = lastClosedPeriod(unit, now);
-      const id = `bill_${tenant.tenantId}_${unit}_${new Date(period.startMs).toISOString().slice(0, 10)}`;
+      const timeZone = tenant.billing.timeZone ?? "UTC";
+      const period = lastClosedPeriod(unit, now, timeZone);
+      const id = `bill_${tenant.tenantId}_${unit}_${localStartDate(period.startMs, timeZone)}`;
       if (!(await this.claim(tenant.tenantId, period, id))) continue;
       const payload = await this.payload(tenant, unit, period, id);
       const body = JSON.stringify(payload);
@@ -186,7 +192,12 @@ export class BillingHook {
       type: "usage.period_closed",
       tenantId: tenant.tenantId,
       tenantName: tenant.tenantName,
-      period: { unit, start: new Date(period.startMs).toISOString(), end: new Date(period.endMs).toISOString() },
+      period: {
+        unit,
+        ...(tenant.billing?.timeZone ? { timeZone: tenant.billing.timeZone } : {}),
+        start: new Date(period.startMs).toISOString(),
+        end: new Date(period.endMs).toISOString(),
+      },
       keys: [...byKey].map(([key, sum]) => ({ key, name: names.get(key) ?? null, ...sum })),
       total,
     };

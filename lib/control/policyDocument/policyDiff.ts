@@ -3,7 +3,7 @@
  * JSON (keys sorted at every level, `undefined` left out: equal policies give equal text whatever
  * order Postgres' JSON columns or a YAML file hold their keys in), the ETag of an exported document,
  * and what differs between two states, by the names `changed` answers:
- * `rules`, `tiers.<tier>`, `keys.<name>.tier`, `keys.<name>.rules`, `overrides.<rule>`, `access`,
+ * `rules`, `tiers.<tier>`, `keys.<name>.tier`, `keys.<name>.billingDay`, `keys.<name>.rules`, `overrides.<rule>`, `access`,
  * `identity`, `upstream`, `alerts`.
  */
 import { createHash } from "node:crypto";
@@ -17,6 +17,8 @@ import type { BillingSettings, ClientLimitCondition, RefusalRateCondition } from
 export interface KeyPolicy {
   tier: string | null;
   rules: Rule[];
+  /** The key's billing day (lib/policy/compiled/billingAnchor.ts); absent or null: none. */
+  billingDay?: number | null;
 }
 
 /** Everything a policy document sets, as stored (secrets included: this form is never answered). */
@@ -88,6 +90,7 @@ export function changedParts(current: PolicyState, desired: PolicyState, refOf: 
     const want = desired.keys[keyId]!;
     const have = current.keys[keyId] ?? { tier: null, rules: [] };
     if (have.tier !== want.tier) changed.push(`keys.${refOf(keyId)}.tier`);
+    if ((have.billingDay ?? null) !== (want.billingDay ?? null)) changed.push(`keys.${refOf(keyId)}.billingDay`);
     if (!same(have.rules, want.rules)) changed.push(`keys.${refOf(keyId)}.rules`);
   }
   for (const rule of unionKeys(current.overrides, desired.overrides))

@@ -4,8 +4,9 @@
  * schemas each part's own route validates with, never re-declared; browser-safe (zod only).
  *
  * - `rules`: the tenant's rules (tenantRulesSchema).
- * - `keys`: by key name (or, where two live keys share a name, by key id): `{ tier, rules }`, the
- *   key's tier (keyTierSchema) and override rules (keyRulesSchema). Keys are created through the
+ * - `keys`: by key name (or, where two live keys share a name, by key id): `{ tier, rules, billingDay? }`,
+ *   the key's tier (keyTierSchema), override rules (keyRulesSchema) and billing day (billingDaySchema,
+ *   exported only when set; absent or null: none). Keys are created through the
  *   API, never declared: a name that matches no live key of the tenant is a 422; a live key the
  *   document leaves out keeps its tier and rules.
  * - `tiers`: by tier name (tierNameSchema): the tier's rules (tierRulesSchema). A tier with rules
@@ -21,7 +22,7 @@
  * webhook URL (JWT settings hold public keys only: identitySchema refuses symmetric and private keys).
  */
 import { z } from "zod";
-import { keyRulesSchema, tenantRulesSchema, tierRulesSchema } from "../admin/schemas";
+import { billingDaySchema, keyRulesSchema, tenantRulesSchema, tierRulesSchema } from "../admin/schemas";
 import { keyTierSchema, tierNameSchema } from "../../policy/tiers/tierName";
 import { identifierOverrideListSchema } from "../../policy/overrides/overrideSchema";
 import { accessListsSchema } from "../../policy/access/accessListSchema";
@@ -39,8 +40,9 @@ const keyPolicySchema = z
     {
       tier: keyTierSchema.default(null),
       rules: keyRulesSchema.default([]),
+      billingDay: billingDaySchema.nullable().optional(),
     },
-    { error: "a key's policy must be an object { tier, rules }" },
+    { error: "a key's policy must be an object { tier, rules, billingDay? }" },
   )
   .strict();
 

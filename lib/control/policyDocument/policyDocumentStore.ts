@@ -23,7 +23,7 @@ import { lockTenant, noTenant } from "../../policy/tenants/tenantLock";
 import { fromColumns } from "../../policy/rules/storedRule";
 import type { Rule } from "../../policy/rules/ruleSchema";
 import { replaceRulesIn } from "../../policy/rules/ruleStore";
-import { setKeyTierIn } from "../../policy/keys/keyStore";
+import { setKeyBillingDayIn, setKeyTierIn } from "../../policy/keys/keyStore";
 import { overrideFromRow, replaceOverridesIn } from "../../policy/overrides/overrideStore";
 import type { IdentifierOverride } from "../../policy/overrides/overrideSchema";
 import { replaceAccessListsIn } from "../../policy/access/accessListStore";
@@ -72,7 +72,7 @@ async function readSnapshot(tx: Tx, tenantId: string): Promise<Snapshot> {
     tx.apiKey.findMany({
       where: { tenantId, revokedAt: null },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      select: { id: true, name: true, tier: true },
+      select: { id: true, name: true, tier: true, billingDay: true },
     }),
     tx.identifierOverride.findMany({ where: { tenantId }, orderBy: [{ rule: "asc" }, { position: "asc" }] }),
     tx.accessLists.findUnique({ where: { tenantId }, select: { allow: true, deny: true } }),
@@ -107,8 +107,8 @@ async function readSnapshot(tx: Tx, tenantId: string): Promise<Snapshot> {
   const docKeys: Record<string, KeyPolicy> = {};
   for (const k of keys) {
     const policy = { tier: k.tier, rules: keyRules.get(k.id) ?? [] };
-    stateKeys[k.id] = policy;
-    docKeys[refOf.get(k.id)!] = policy;
+    stateKeys[k.id] = { ...policy, billingDay: k.billingDay };
+    docKeys[refOf.get(k.id)!] = k.billingDay !== null ? { ...policy, billingDay: k.billingDay } : policy;
   }
   const overrides: Record<string, IdentifierOverride[]> = {};
   for (const row of overrideRows) (overrides[row.rule] ??= []).push(overrideFromRow(row));
@@ -178,7 +178,7 @@ function desiredState(doc: PolicyDocument, snap: Snapshot): PolicyState {
       ];
     else if (id === null)
       errors[`keys.${ref}`] = [`more than one live API key is named ${JSON.stringify(ref)}: name each by its id`];
-    else keys[id] = { tier: policy.tier, rules: policy.rules.map(storedForm) };
+    else keys[id] = { tier: policy.tier, rules: policy.rules.map(storedForm), billingDay: policy.billingDay ?? null };
   }
   const identifierRules = new Set(doc.rules.filter((r) => r.scope === "identifier").map((r) => r.name));
   const overrides: Record<string, IdentifierOverride[]> = {};
@@ -260,6 +260,8 @@ async function writeChanges(
       } else if (head === "keys") {
         const keyId = idOfRef.get(name)!;
         if (field === "tier") await setKeyTierIn(tx, actor, keyId, want.keys[keyId]!.tier);
+        else if (field === "billingDay")
+          await setKeyBillingDayIn(tx, actor, keyId, want.keys[keyId]!.billingDay ?? null);
         else await replaceRulesIn(tx, actor, { kind: "key", keyId }, want.keys[keyId]!.rules);
       } else if (head === "overrides") {
         // A rule that is gone (or no longer identifier) lost its overrides with its rules' replacement.

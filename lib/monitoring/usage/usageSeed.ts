@@ -12,7 +12,7 @@
  * - Seeded: every `enforce` fixed_window rule of scope `key` or `tenant` whose window is at least a
  *   day (`isQuotaRule`), for each subject with usage in its current window: the key (or JWT
  *   subject) callers of the rule's rows, or the tenant as a whole. The window is a start/end pair
- *   (`quotaWindow`): a calendar period is seeded the same way once a rule has one.
+ *   (`quotaWindow`): a calendar rule's is its period (anchored at the key's billing day if any).
  * - The seed of a subject is the units its rule was charged in the window's whole hours
  *   (rule rows of `UsageDay` for its rolled-up days, `UsageHour` for the rest; an hour only partly
  *   in the window is left out). It is applied with
@@ -29,6 +29,7 @@
  */
 import type { PrismaClient } from "../../db/generated/client";
 import type { Limiter } from "../../limiter/decide";
+import { periodAt } from "../../limiter/calendar";
 import { tenantKeyPrefix } from "../../limiter/keys";
 import type { LimiterRule, Subject } from "../../limiter/types";
 import type { RedisClient } from "../../redis/connect";
@@ -55,8 +56,12 @@ export function isQuotaRule(rule: LimiterRule): boolean {
   );
 }
 
-/** The rule's current window: epoch-aligned multiples of windowMs (as the limiter counts). */
+/**
+ * The rule's current window as the limiter counts it: its calendar period (with a key's billing-day
+ * anchor: lib/limiter/calendar.ts), else epoch-aligned multiples of windowMs.
+ */
 export function quotaWindow(rule: LimiterRule, nowMs: number): { startMs: number; endMs: number } {
+  if (rule.period) return periodAt(rule.period, nowMs);
   const startMs = Math.floor(nowMs / rule.windowMs) * rule.windowMs;
   return { startMs, endMs: startMs + rule.windowMs };
 }

@@ -253,6 +253,17 @@ describe("revertPlan: tiers", () => {
       tier: null,
     });
     expect(refusal({ action: "key.tier", target, before: {} }).code).toBe("conflict");
+    expect(revertPlan(event({ action: "key.billingDay", target, before: { billingDay: 15 } }))).toEqual({
+      kind: "key_billing_day",
+      keyId: "KKKKKKKK",
+      billingDay: 15,
+    });
+    expect(revertPlan(event({ action: "key.billingDay", target, before: { billingDay: null } }))).toEqual({
+      kind: "key_billing_day",
+      keyId: "KKKKKKKK",
+      billingDay: null,
+    });
+    expect(refusal({ action: "key.billingDay", target, before: { billingDay: 40 } }).code).toBe("conflict");
     expect(refusal({ action: "tier.delete", target: "tenant:AAAAAAAA" }).code).toBe("conflict");
   });
 });

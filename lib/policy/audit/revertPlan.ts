@@ -10,6 +10,7 @@
  *   revokes the key again.
  * - `key.expiry`: set the key's expiry back to the event's `before` (null: never expires).
  * - `key.tier`: put the key back in the event's `before` tier (null: none).
+ * - `key.billingDay`: set the key's billing day back to the event's `before` (null: none).
  * - `upstream.replace` / `upstream.delete` (a tenant's gateway upstream): restore the event's
  *   `before`: set that upstream again, or remove the upstream when there was none.
  * - `access.replace` (a tenant's access lists): replace them with the event's `before` lists.
@@ -38,6 +39,7 @@ export type RevertPlan =
   | { kind: "revoke_key"; keyId: string }
   | { kind: "key_expiry"; keyId: string; expiresAt: string | null }
   | { kind: "key_tier"; keyId: string; tier: string | null }
+  | { kind: "key_billing_day"; keyId: string; billingDay: number | null }
   /** A grant (issue 33): reverting its creation ends it. */
   | { kind: "grant_end"; keyId: string; grantId: string }
   /** A JWT subject's or a tier's grant (issue 33): reverting its creation ends it. */
@@ -67,6 +69,7 @@ const REVERTIBLE = new Set([
   "key.revoke",
   "key.expiry",
   "key.tier",
+  "key.billingDay",
   "key.grant",
   "tenant.grant",
   "tier.delete",
@@ -185,6 +188,14 @@ export function revertPlan(event: RevertableEvent): RevertPlan {
     const before = tierOf(event.before);
     if (before === undefined) throw refuse(event, "it does not record the key's tier before the change.");
     return { kind: "key_tier", keyId, tier: before };
+  }
+  if (base === "key.billingDay") {
+    const keyId = targetId(event, "key");
+    if (!keyId) throw refuse(event, `its target ${JSON.stringify(event.target)} is not a key.`);
+    const before = (event.before as { billingDay?: unknown } | null)?.billingDay;
+    if (before !== null && !(typeof before === "number" && Number.isInteger(before) && before >= 1 && before <= 31))
+      throw refuse(event, "it does not record the key's billing day before the change.");
+    return { kind: "key_billing_day", keyId, billingDay: before };
   }
   if (base === "upstream.replace" || base === "upstream.delete") {
     const tenantId = targetId(event, "tenant");

@@ -15,6 +15,7 @@ import type { IdentifierOverride } from "../overrides/overrideSchema";
 import { compileRule, compileTierRule, layerRules, type CompiledRule } from "./effectiveRules";
 import { withGrants, type ActiveGrant, type KeyGrants } from "./keyGrants";
 import { addCallerGrant, callerGrantIndex, tierGrants, type CallerGrantIndex } from "./callerGrants";
+import { anchorRules } from "./billingAnchor";
 import type { TenantIdentity } from "../identity/identitySchema";
 import { identityFromRows } from "../identity/identityStore";
 
@@ -83,7 +84,15 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
       db.tenant.findMany({ where, select: { id: true, name: true } }),
       db.apiKey.findMany({
         where: { ...byTenant, revokedAt: null },
-        select: { id: true, tenantId: true, name: true, secretHash: true, expiresAt: true, tier: true },
+        select: {
+          id: true,
+          tenantId: true,
+          name: true,
+          secretHash: true,
+          expiresAt: true,
+          tier: true,
+          billingDay: true,
+        },
       }),
       db.rule.findMany({ where: byTenant, orderBy: [{ position: "asc" }] }),
       db.ruleRef.findMany({ where: byTenant }),
@@ -210,11 +219,11 @@ async function load(tenantIds: string[] | null): Promise<Map<string, TenantAcces
       expiresAtMs: k.expiresAt?.getTime() ?? null,
       ...(k.tier !== null ? { tier: k.tier } : {}),
       overrides,
-      // The tier's merged set is shared: one merge per tier per load, then only the key's own.
-      rules: layerRules(
-        (k.tier !== null ? tenant.tiers?.get(k.tier)?.rules : undefined) ?? tenant.rules,
-        [],
-        overrides,
+      // The tier's merged set is shared: one merge per tier per load, then only the key's own;
+      // its month rules of scope key anchored at its billing day (billingAnchor.ts).
+      rules: anchorRules(
+        layerRules((k.tier !== null ? tenant.tiers?.get(k.tier)?.rules : undefined) ?? tenant.rules, [], overrides),
+        k.billingDay,
       ),
     });
     if (grants) {

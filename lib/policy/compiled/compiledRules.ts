@@ -11,6 +11,7 @@ import { getDb } from "../../db/client";
 import { compileRule, compileTierRule, layerRules, type CompiledRule } from "./effectiveRules";
 import { refToken } from "../rules/ruleRefs";
 import { fromColumns } from "../rules/storedRule";
+import { anchorRules } from "./billingAnchor";
 
 export interface CompiledRuleSets {
   /** The tenant's own rules, in order. */
@@ -19,6 +20,8 @@ export interface CompiledRuleSets {
   overrides: Map<string, CompiledRule[]>;
   /** Each requested key's tier (absent: none). */
   keyTiers: Map<string, string>;
+  /** Each requested key's billing day (absent: none; billingAnchor.ts). */
+  keyBillingDays: Map<string, number>;
   /** The rules of the tiers asked for and of the requested keys' tiers, by tier (absent: no rules). */
   tiers: Map<string, CompiledRule[]>;
 }
@@ -34,10 +37,11 @@ export async function loadCompiledRules(
     keyIds.length === 0
       ? []
       : await db.apiKey.findMany({
-          where: { tenantId, id: { in: keyIds }, tier: { not: null } },
-          select: { id: true, tier: true },
+          where: { tenantId, id: { in: keyIds }, OR: [{ tier: { not: null } }, { billingDay: { not: null } }] },
+          select: { id: true, tier: true, billingDay: true },
         });
-  const keyTiers = new Map(keyRows.map((k) => [k.id, k.tier!]));
+  const keyTiers = new Map(keyRows.filter((k) => k.tier !== null).map((k) => [k.id, k.tier!]));
+  const keyBillingDays = new Map(keyRows.filter((k) => k.billingDay !== null).map((k) => [k.id, k.billingDay!]));
   const tierNames = [...new Set([...tiers, ...keyTiers.values()])];
   const rows = await db.rule.findMany({
     where: {
@@ -64,11 +68,17 @@ export async function loadCompiledRules(
     if (row.keyId === null) tenant.push(compiled);
     else overrides.get(row.keyId)?.push(compiled);
   }
-  return { tenant, overrides, keyTiers, tiers: tierRules };
+  return { tenant, overrides, keyTiers, keyBillingDays, tiers: tierRules };
 }
 
-/** A key's effective rules: the tenant's, its tier's, then its overrides, by enforcement's own merge. */
+/**
+ * A key's effective rules: the tenant's, its tier's, then its overrides, by enforcement's own merge,
+ * its month rules anchored at its billing day (billingAnchor.ts) as enforcement anchors them.
+ */
 export function effectiveRulesOf(sets: CompiledRuleSets, keyId: string): CompiledRule[] {
   const tier = sets.keyTiers.get(keyId);
-  return layerRules(sets.tenant, tier !== undefined ? sets.tiers.get(tier) : [], sets.overrides.get(keyId) ?? []);
+  return anchorRules(
+    layerRules(sets.tenant, tier !== undefined ? sets.tiers.get(tier) : [], sets.overrides.get(keyId) ?? []),
+    sets.keyBillingDays.get(keyId),
+  );
 }

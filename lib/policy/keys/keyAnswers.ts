@@ -20,6 +20,10 @@ export const keySchema = z.object({
     .string()
     .nullable()
     .meta({ description: "The tier (plan) the key is in (lib/policy/tiers); null: none. It need not have rules yet." }),
+  billingDay: z.number().int().nullable().meta({
+    description:
+      "The key's billing day (1..31): its month-period rules of scope key start on this day of the month (a shorter month: its last day) in the rule's time zone; null: calendar months.",
+  }),
 });
 export type KeyView = z.infer<typeof keySchema>;
 

@@ -26,6 +26,7 @@ type KeyRow = {
   lastUsedAt: Date | null;
   expiresAt: Date | null;
   tier: string | null;
+  billingDay: number | null;
 };
 
 export const keyView = (k: KeyRow): KeyView => ({
@@ -38,6 +39,7 @@ export const keyView = (k: KeyRow): KeyView => ({
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
   expiresAt: k.expiresAt?.toISOString() ?? null,
   tier: k.tier,
+  billingDay: k.billingDay,
 });
 
 const tenantMissing = (tenantId: string) => new AppError("not_found", `No tenant with id ${JSON.stringify(tenantId)}.`);
@@ -49,6 +51,7 @@ export async function createKey(
   name: string,
   expiresAt: Date | null = null,
   tier: string | null = null,
+  billingDay: number | null = null,
 ): Promise<CreatedKey> {
   return withFreshId((id) =>
     getDb().$transaction(async (tx) => {
@@ -56,7 +59,7 @@ export async function createKey(
       if (!tenant) throw tenantMissing(tenantId);
       const minted = mintKey(id);
       const row = await tx.apiKey.create({
-        data: { id, tenantId, name, prefix: minted.prefix, secretHash: minted.secretHash, expiresAt, tier },
+        data: { id, tenantId, name, prefix: minted.prefix, secretHash: minted.secretHash, expiresAt, tier, billingDay },
       });
       await recordAudit(tx, actor, { action: "key.create", target: `key:${id}`, tenantId, after: keyView(row) });
       return { ...keyView(row), key: minted.key };
@@ -157,6 +160,26 @@ export async function setKeyTierIn(
   });
 }
 
+/**
+ * Sets a key's billing day (null: calendar months) within the caller's transaction, audited as
+ * `key.billingDay` (revertible: the revert sets the `before` day again). Its month-period key rules count from the new day's period on: the period
+ * holding the change starts afresh (its counter is the new period's).
+ */
+export async function setKeyBillingDayIn(
+  tx: Tx,
+  actor: Actor,
+  keyId: string,
+  billingDay: number | null,
+  note: KeyChangeNote = {},
+): Promise<KeyFieldChange> {
+  return setKeyFieldIn(tx, actor, keyId, note, {
+    what: "billing day",
+    action: "key.billingDay",
+    same: (row) => row.billingDay === billingDay,
+    data: { billingDay },
+  });
+}
+
 type KeyFieldChange = { key: KeyView; changed: boolean; audit?: AuditEventView };
 
 /** One audited change of a live key's field: 409 for a revoked key, nothing done when `same`. */
@@ -185,18 +208,19 @@ async function setKeyFieldIn(
 }
 
 /**
- * PATCH /api/admin/keys/{keyId} `{ expiresAt?, tier? }`: the fields given, in one transaction
+ * PATCH /api/admin/keys/{keyId} `{ expiresAt?, tier?, billingDay? }`: the fields given, in one transaction
  * (each audited as its own change); answers the key as it is after.
  */
 export async function patchKey(
   actor: Actor,
   keyId: string,
-  patch: { expiresAt?: Date | null; tier?: string | null },
+  patch: { expiresAt?: Date | null; tier?: string | null; billingDay?: number | null },
 ): Promise<{ key: KeyView }> {
   return getDb().$transaction(async (tx) => {
     let key: KeyView | undefined;
     if (patch.expiresAt !== undefined) key = (await setKeyExpiryIn(tx, actor, keyId, patch.expiresAt)).key;
     if (patch.tier !== undefined) key = (await setKeyTierIn(tx, actor, keyId, patch.tier)).key;
+    if (patch.billingDay !== undefined) key = (await setKeyBillingDayIn(tx, actor, keyId, patch.billingDay)).key;
     if (!key) {
       const row = await tx.apiKey.findUnique({ where: { id: keyId } });
       if (!row) throw keyMissing(keyId);

@@ -15,10 +15,19 @@ const ETAG_HEADER = {
 
 const exportedPolicySchema = z.object({
   rules: z.array(storedRuleSchema).meta({ description: "The tenant's rules." }),
-  keys: z.record(z.string(), z.object({ tier: z.string().nullable(), rules: z.array(storedRuleSchema) })).meta({
-    description:
-      "Every live API key by name (by id where two live keys share a name): its tier and override rules. Never its secret.",
-  }),
+  keys: z
+    .record(
+      z.string(),
+      z.object({
+        tier: z.string().nullable(),
+        rules: z.array(storedRuleSchema),
+        billingDay: z.number().int().optional(),
+      }),
+    )
+    .meta({
+      description:
+        "Every live API key by name (by id where two live keys share a name): its tier, override rules and, when it has one, its billing day (1..31: its month rules of scope key start on that day). Never its secret.",
+    }),
   tiers: z.record(z.string(), z.array(storedRuleSchema)).meta({ description: "Tiers with rules, by name." }),
   overrides: z
     .record(

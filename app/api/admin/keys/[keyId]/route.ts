@@ -23,7 +23,7 @@ export const DELETE = adminEndpoint("write", {
   },
 });
 
-/** `{ expiresAt?, tier? }`: sets or clears (null) the key's expiry and its tier; 200 with the key. */
+/** `{ expiresAt?, tier?, billingDay? }`: sets or clears (null) the key's expiry, tier and billing day; 200 with the key. */
 export const PATCH = adminEndpoint("write", {
   params,
   body: keyPatchSchema,

@@ -18,7 +18,14 @@ export const POST = adminEndpoint("write", {
   status: 201,
   headers: { "cache-control": "no-store" },
   handle: async ({ actor, params: { tenantId }, body }) => {
-    const created = await createKey(actor, tenantId, body.name, body.expiresAt ?? null, body.tier ?? null);
+    const created = await createKey(
+      actor,
+      tenantId,
+      body.name,
+      body.expiresAt ?? null,
+      body.tier ?? null,
+      body.billingDay ?? null,
+    );
     await services().announce(tenantId, created);
     return created;
   },
