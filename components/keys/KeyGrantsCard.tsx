@@ -12,22 +12,15 @@ import { FormError, SubmitButton } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
 import { TextField } from "@/components/shell/TextField";
 import { grantSchema } from "@/lib/control/admin/schemas";
+import type { GrantView } from "@/lib/control/admin/grantAnswers";
 import { keyPath } from "./keyQueries";
-
-interface Grant {
-  id: string;
-  rule: string | null;
-  units: number;
-  until: string;
-  createdBy: string;
-}
 
 export function KeyGrantsCard({ keyId, canEdit }: { keyId: string; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const path = `${keyPath(keyId)}/grants`;
-  const grants = useQuery<Grant[], ApiError>({
+  const grants = useQuery<GrantView[], ApiError>({
     queryKey: ["key", keyId, "grants"],
-    queryFn: () => apiGet<Grant[]>(path),
+    queryFn: () => apiGet<GrantView[]>(path),
     refetchInterval: LIVE_INTERVAL_MS,
   });
   const [units, setUnits] = useState("");
@@ -38,7 +31,7 @@ export function KeyGrantsCard({ keyId, canEdit }: { keyId: string; canEdit: bool
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["key", keyId] });
 
   const add = useMutation({
-    mutationFn: (input: unknown) => apiSend<Grant>("POST", path, input),
+    mutationFn: (input: unknown) => apiSend<GrantView>("POST", path, input),
     onSuccess: () => {
       setUnits("");
       setRule("");

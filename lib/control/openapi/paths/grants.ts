@@ -2,19 +2,8 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { grantSchema } from "../../admin/schemas";
+import { grantViewSchema } from "../../admin/grantAnswers";
 import { adminOperation, errors, jsonAnswer, jsonBody, keyIdPath, noContent } from "../common";
-
-const dateTime = () => z.string().meta({ format: "date-time" });
-
-const grantView = z.object({
-  id: z.string(),
-  keyId: z.string(),
-  rule: z.string().nullable().meta({ description: "The rule raised; null: every key-scoped rule of the key." }),
-  units: z.number().int(),
-  until: dateTime().meta({ description: "When the grant ends (it then disappears by itself)." }),
-  createdAt: dateTime(),
-  createdBy: z.string().meta({ description: "The audit actor that made it." }),
-});
 
 const grantIdPath = keyIdPath.extend({ grantId: z.string().regex(/^[a-z0-9]{1,64}$/) });
 
@@ -25,7 +14,7 @@ export const grantPaths: ZodOpenApiPathsObject = {
       tags: ["Quota"],
       summary: "A key's running grants, soonest end first",
       requestParams: { path: keyIdPath },
-      responses: { "200": jsonAnswer("The grants still running.", z.array(grantView)), ...errors("not_found") },
+      responses: { "200": jsonAnswer("The grants still running.", z.array(grantViewSchema)), ...errors("not_found") },
     }),
     post: adminOperation("write", {
       operationId: "createGrant",
@@ -36,7 +25,7 @@ export const grantPaths: ZodOpenApiPathsObject = {
       requestParams: { path: keyIdPath },
       requestBody: jsonBody(grantSchema),
       responses: {
-        "201": jsonAnswer("The grant.", grantView),
+        "201": jsonAnswer("The grant.", grantViewSchema),
         ...errors("not_found", "invalid", "conflict"),
       },
     }),

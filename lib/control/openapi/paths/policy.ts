@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { policyDocumentSchema, policyQuerySchema } from "../../policyDocument/policyDocumentSchema";
 import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
-import { storedRuleSchema } from "../ruleDocs";
+import { storedRuleSchema } from "../../../policy/rules/ruleAnswers";
 import { billingSettingsSchema } from "../../alerts/alertSchema";
 
 const ETAG_HEADER = {
