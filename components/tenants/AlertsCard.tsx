@@ -10,15 +10,10 @@ import { DataTable } from "@/components/charts/DataTable";
 import { ConfirmButton } from "@/components/shell/ConfirmButton";
 import { FormError } from "@/components/shell/FormError";
 import { Empty, ErrorState, errorMessage, Loading } from "@/components/shell/PageState";
-import type { AlertDelivery, StoredAlertSettings } from "@/lib/control/alerts/alertSchema";
+import type { AlertDelivery, AlertsView } from "@/lib/control/alerts/alertAnswers";
 import { AlertsForm } from "./AlertsForm";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { tenantPath } from "./tenantQueries";
-
-interface AlertsView {
-  settings: StoredAlertSettings | null;
-  deliveries: AlertDelivery[] | null;
-}
 
 const DELIVERY_COLUMNS = [
   { label: "Fired" },
