@@ -12,8 +12,8 @@ import { apiGet, apiSend, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/c
 import { formatCount } from "@/components/charts/chartFormat";
 import { FormError } from "@/components/shell/FormError";
 import { errorMessage } from "@/components/shell/PageState";
-import type { UpstreamHealth as Health } from "@/lib/monitoring/query/upstreamHealthQuery";
-import type { UpstreamTestResult } from "@/lib/dataplane/gateway/testUpstream";
+import type { UpstreamHealth as Health } from "@/lib/monitoring/query/monitoringAnswers";
+import type { UpstreamTestResult } from "@/lib/policy/upstreams/upstreamSchema";
 import { tenantPath } from "./tenantQueries";
 
 const noSubscribe = () => () => undefined;
