@@ -90,7 +90,9 @@ const jwksSchema = z
             const problem = jwkProblem(key);
             if (problem) ctx.addIssue({ code: "custom", path: [i], message: `key ${i} ${problem}` });
           });
-        }),
+        })
+        // jwkProblem refused anything but an object: the type says so (the value is unchanged).
+        .transform((keys) => keys as Record<string, unknown>[]),
     },
     { error: 'jwks must be a key set: { "keys": [...] }' },
   )
@@ -171,7 +173,7 @@ export const storedIdentitySchema = z.object({
       issuer: z.string().optional(),
       audience: z.string().optional(),
       jwksUrl: z.string().optional(),
-      jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).optional(),
+      jwks: z.looseObject({ keys: z.array(z.record(z.string(), z.unknown())) }).optional(),
       subjectClaim: z.string(),
       tierClaim: z.string().optional(),
     })
