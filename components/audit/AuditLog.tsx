@@ -17,11 +17,8 @@ import { DAY_PLACEHOLDER, dayText, isoDayOf } from "@/components/format/dateInpu
 import { ACTION_CHOICES, apiFilters, filtersFrom, pageQuery, type AuditFilters } from "./auditFilters";
 import { AuditEntry } from "./AuditEntry";
 import { AUDIT_PAGE_SIZE, type AuditEvent } from "./auditTypes";
-
-interface TenantSummary {
-  id: string;
-  name: string;
-}
+import type { OperatorView } from "@/lib/control/auth/operatorSchemas";
+import type { TenantListItem } from "@/lib/policy/tenants/tenantAnswers";
 
 const MAX_EXPORT = 10_000;
 
@@ -104,13 +101,13 @@ export default function AuditLog() {
   // An operator limited to tenants is refused the unfiltered log: it reads one of its tenants'.
   const filters = limit && !asked.tenantId ? { ...asked, tenantId: limit[0] } : asked;
   const [exporting, setExporting] = useState<string | null>(null);
-  const tenants = useQuery<TenantSummary[], ApiError>({
+  const tenants = useQuery<TenantListItem[], ApiError>({
     queryKey: ["tenants"],
-    queryFn: () => apiGet<TenantSummary[]>("/api/admin/tenants"),
+    queryFn: () => apiGet<TenantListItem[]>("/api/admin/tenants"),
   });
-  const operators = useQuery<{ email: string }[], ApiError>({
+  const operators = useQuery<OperatorView[], ApiError>({
     queryKey: ["operators"],
-    queryFn: () => apiGet<{ email: string }[]>("/api/admin/operators"),
+    queryFn: () => apiGet<OperatorView[]>("/api/admin/operators"),
     enabled: !limit, // the operator list is instance-wide
   });
   const audit = useInfiniteQuery<

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CallerHistory } from "@/lib/monitoring/query/callerHistoryQuery";
+import type { CallerHistory } from "@/lib/monitoring/query/monitoringAnswers";
 import { callerHistoryRows, callerNowLine, callerNowWords, ruleLegend } from "./callerHistoryRows";
 
 const MIN = 60_000;

@@ -4,7 +4,7 @@
  * and one column per rule that refused (`rule:<ref>`), the rules' legend names, and the "now" line
  * (the last complete minute). Pure.
  */
-import type { CallerHistory } from "@/lib/monitoring/query/callerHistoryQuery";
+import type { CallerHistory } from "@/lib/monitoring/query/monitoringAnswers";
 import { formatCount, formatPct, formatRate } from "@/components/format/numberFormat";
 
 export type CallerHistoryRow = { t: number; allowed: number; refused: number } & Record<`rule:${string}`, number>;

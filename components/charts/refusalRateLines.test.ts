@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RefusalRates } from "@/lib/monitoring/query/refusalRateQuery";
+import type { RefusalRates } from "@/lib/monitoring/query/monitoringAnswers";
 import { lineLabel, rateChart } from "./refusalRateLines";
 
 type RateLine = RefusalRates["byTenant"][number];

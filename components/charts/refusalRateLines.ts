@@ -4,7 +4,7 @@
  * dashed); every other line is the real 429 rate. Buckets without requests stay gaps (null).
  * A line's key names what it draws (tenant, or tenant and rule), so it survives a new ranking.
  */
-import type { RefusalRates } from "@/lib/monitoring/query/refusalRateQuery";
+import type { RefusalRates } from "@/lib/monitoring/query/monitoringAnswers";
 
 type RateLine = RefusalRates["byTenant"][number];
 

@@ -6,7 +6,7 @@
  * calling both "would be refused by shadow rules" made them look like one figure that disagreed
  * (issue 31, point 6).
  */
-import type { TrafficSeries } from "@/lib/monitoring/query/trafficQuery";
+import type { TrafficSeries } from "@/lib/monitoring/query/monitoringAnswers";
 import { formatCount } from "@/components/format/numberFormat";
 
 export interface TrafficTotals {

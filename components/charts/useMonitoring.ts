@@ -6,13 +6,13 @@
  * Answer types come from the query modules themselves, so a change there is a compile error here.
  */
 import { keepPreviousData, useQuery, type UseQueryResult } from "@tanstack/react-query";
-import type { CallerHistory } from "@/lib/monitoring/query/callerHistoryQuery";
-import type { HotKeys } from "@/lib/monitoring/query/hotKeysQuery";
-import type { HotDescriptors } from "@/lib/monitoring/query/hotDescriptorsQuery";
-import type { LimitedNow } from "@/lib/monitoring/query/limitedNowQuery";
-import type { NearLimit } from "@/lib/monitoring/query/nearLimitQuery";
-import type { RefusalRates } from "@/lib/monitoring/query/refusalRateQuery";
-import type { TrafficSeries } from "@/lib/monitoring/query/trafficQuery";
+import type { CallerHistory } from "@/lib/monitoring/query/monitoringAnswers";
+import type { HotKeys } from "@/lib/monitoring/query/monitoringAnswers";
+import type { HotDescriptors } from "@/lib/monitoring/query/monitoringAnswers";
+import type { LimitedNow } from "@/lib/monitoring/query/monitoringAnswers";
+import type { NearLimit } from "@/lib/monitoring/query/monitoringAnswers";
+import type { RefusalRates } from "@/lib/monitoring/query/monitoringAnswers";
+import type { TrafficSeries } from "@/lib/monitoring/query/monitoringAnswers";
 import type { AuditEvent } from "@/components/audit/auditTypes";
 import { apiGet, LIVE_INTERVAL_MS, withQuery, type ApiError } from "@/components/api/apiClient";
 import { rangeQuery } from "./timeRange";

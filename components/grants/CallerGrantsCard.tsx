@@ -14,17 +14,8 @@ import { formatDateTime } from "@/components/format/dateFormat";
 import { FormError, SubmitButton } from "@/components/forms/FormError";
 
 import { TextField } from "@/components/forms/TextField";
+import type { CallerGrantView as Grant } from "@/lib/control/admin/grantAnswers";
 import { callerGrantSchema } from "@/lib/control/admin/schemas";
-
-interface Grant {
-  id: string;
-  subject: string | null;
-  tier: string | null;
-  rule: string | null;
-  units: number;
-  until: string;
-  createdBy: string;
-}
 
 export function CallerGrantsCard({
   tenantId,

@@ -11,22 +11,15 @@ import { formatDateTime } from "@/components/format/dateFormat";
 import { CheckedForm, useCheckedForm } from "@/components/forms/CheckedForm";
 import { TextField } from "@/components/forms/TextField";
 import { grantSchema } from "@/lib/control/admin/schemas";
+import type { GrantView } from "@/lib/control/admin/grantAnswers";
 import { keyPath } from "./keyQueries";
-
-interface Grant {
-  id: string;
-  rule: string | null;
-  units: number;
-  until: string;
-  createdBy: string;
-}
 
 export function KeyGrantsCard({ keyId, canEdit }: { keyId: string; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const path = `${keyPath(keyId)}/grants`;
-  const grants = useQuery<Grant[], ApiError>({
+  const grants = useQuery<GrantView[], ApiError>({
     queryKey: ["key", keyId, "grants"],
-    queryFn: () => apiGet<Grant[]>(path),
+    queryFn: () => apiGet<GrantView[]>(path),
     refetchInterval: LIVE_INTERVAL_MS,
   });
   const [units, setUnits] = useState("");
@@ -37,7 +30,7 @@ export function KeyGrantsCard({ keyId, canEdit }: { keyId: string; canEdit: bool
 
   const form = useCheckedForm({
     schema: grantSchema,
-    send: (grant) => apiSend<Grant>("POST", path, grant),
+    send: (grant) => apiSend<GrantView>("POST", path, grant),
     onSent: () => {
       setUnits("");
       setRule("");

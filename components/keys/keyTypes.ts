@@ -3,8 +3,7 @@
  * modules that produce them (type-only: nothing of the server is bundled), so a change there is a
  * compile error here.
  */
-export type { CreatedKey, KeyView } from "@/lib/policy/keys/keyStore";
-export type { KeyDetails, RuleSource } from "@/lib/policy/compiled/keyRules";
-export type { KeyQuota, RuleQuota, TenantQuota } from "@/lib/control/admin/remainingQuota";
+export type { CreatedKey, KeyDetails, KeyView, RuleSource } from "@/lib/policy/keys/keyAnswers";
+export type { KeyQuota, RuleQuota, TenantQuota } from "@/lib/control/admin/quotaAnswers";
 export type { RecentDecision } from "@/lib/monitoring/record/recentDecisions";
-export type { RecentDecisions } from "@/lib/monitoring/query/recentDecisionsQuery";
+export type { RecentDecisions } from "@/lib/monitoring/query/monitoringAnswers";

@@ -14,12 +14,12 @@ import type { KeyDetails, RecentDecision } from "./keyTypes";
 
 type EffectiveRule = KeyDetails["rules"]["effective"][number];
 
-export interface OverrideDraft {
+export interface RuleOverrideDraft {
   limit: string;
   window: string;
 }
 
-export function overrideDraft(rule: EffectiveRule): OverrideDraft {
+export function overrideDraft(rule: EffectiveRule): RuleOverrideDraft {
   return { limit: String(rule.limit), window: rule.windowMs === undefined ? "" : formatDuration(rule.windowMs) };
 }
 

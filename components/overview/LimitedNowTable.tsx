@@ -13,7 +13,7 @@ import { QuotaBar } from "@/components/charts/QuotaBar";
 import { useLimitedNow } from "@/components/charts/useMonitoring";
 import { formatClock, formatWait } from "@/components/format/dateFormat";
 import { ID_PATTERN as ID } from "@/lib/common/apiKeyFormat";
-import type { LimitedClient } from "@/lib/monitoring/query/limitedNowQuery";
+import type { LimitedClient } from "@/lib/monitoring/query/monitoringAnswers";
 
 /** The refusals of a key on its page, filtered; other subjects have no page of their own. */
 export function refusalsHref(client: LimitedClient): string | null {

@@ -12,15 +12,14 @@ import { zodFieldErrors } from "@/components/forms/zodFieldErrors";
 import { FormError, SubmitButton } from "@/components/forms/FormError";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { TextField } from "@/components/forms/TextField";
-import { identifierOverrideListSchema, type IdentifierOverride } from "@/lib/policy/overrides/overrideSchema";
+import {
+  identifierOverrideListSchema,
+  type IdentifierOverride,
+  type RuleOverrides,
+} from "@/lib/policy/overrides/overrideSchema";
 import { useRules } from "./ruleQueries";
 
-interface StoredOverrides {
-  rule: string;
-  overrides: IdentifierOverride[];
-}
-
-interface OverrideDraft {
+interface IdentifierOverrideDraft {
   id: number;
   identifier: string;
   limit: string;
@@ -29,7 +28,7 @@ interface OverrideDraft {
 }
 
 let nextDraftId = 0;
-const toDraft = (o?: IdentifierOverride): OverrideDraft => ({
+const toDraft = (o?: IdentifierOverride): IdentifierOverrideDraft => ({
   id: ++nextDraftId,
   identifier: o?.identifier ?? "",
   limit: o ? String(o.limit) : "",
@@ -38,7 +37,7 @@ const toDraft = (o?: IdentifierOverride): OverrideDraft => ({
 });
 
 /** "" → absent (the rule's window, the override's limit as burst); other text → Number (NaN is refused by the schema). */
-function toInput(draft: OverrideDraft): Record<string, unknown> {
+function toInput(draft: IdentifierOverrideDraft): Record<string, unknown> {
   const input: Record<string, unknown> = {
     identifier: draft.identifier.trim(),
     limit: draft.limit.trim() === "" ? undefined : Number(draft.limit),
@@ -54,17 +53,17 @@ const overridesPath = (tenantId: string, rule: string) =>
 function RuleOverrides({ tenantId, rule, canEdit }: { tenantId: string; rule: string; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const queryKey = ["tenant", tenantId, "overrides", rule];
-  const stored = useQuery<StoredOverrides, ApiError>({
+  const stored = useQuery<RuleOverrides, ApiError>({
     queryKey,
-    queryFn: () => apiGet<StoredOverrides>(overridesPath(tenantId, rule)),
+    queryFn: () => apiGet<RuleOverrides>(overridesPath(tenantId, rule)),
   });
-  const [drafts, setDrafts] = useState<OverrideDraft[] | null>(null);
+  const [drafts, setDrafts] = useState<IdentifierOverrideDraft[] | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [savedCount, setSavedCount] = useState<number | null>(null);
 
   const save = useMutation({
-    mutationFn: (input: unknown) => apiSend<StoredOverrides>("PUT", overridesPath(tenantId, rule), input),
+    mutationFn: (input: unknown) => apiSend<RuleOverrides>("PUT", overridesPath(tenantId, rule), input),
     onSuccess: (saved) => {
       queryClient.setQueryData(queryKey, saved);
       setDrafts(null);
@@ -80,7 +79,7 @@ function RuleOverrides({ tenantId, rule, canEdit }: { tenantId: string; rule: st
   if (!stored.data) return <ErrorState error={stored.error} />;
 
   const editing = drafts !== null;
-  const change = (id: number, patch: Partial<OverrideDraft>) =>
+  const change = (id: number, patch: Partial<IdentifierOverrideDraft>) =>
     setDrafts((old) => old?.map((d) => (d.id === id ? { ...d, ...patch } : d)) ?? old);
 
   function submit(event: FormEvent) {

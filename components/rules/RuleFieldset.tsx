@@ -11,7 +11,8 @@ import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { AlgorithmPicker } from "./AlgorithmPicker";
 import { DescriptorEditor } from "./DescriptorEditor";
 import { DURATION_HELP } from "./duration";
-import { HTTP_METHODS, type HttpMethod, type RuleDraft } from "./ruleDraft";
+import { HTTP_METHODS, type HttpMethod } from "@/lib/http/httpMethods";
+import type { RuleDraft } from "./ruleDraft";
 import type { RuleField } from "./ruleFieldLabels";
 import { RuleSelectField, RuleTextField } from "./RuleField";
 

@@ -3,7 +3,7 @@
  * a badge tells tenant rules from its tier's rules and the key's overrides.
  */
 import type { ReactNode } from "react";
-import type { RuleSource } from "@/lib/policy/compiled/keyRules";
+import type { RuleSource } from "@/lib/policy/keys/keyAnswers";
 import type { Rule } from "@/lib/policy/rules/ruleSchema";
 import { ALGORITHM_GUIDE, describeDuration } from "./algorithmGuide";
 import { descriptorText } from "./envoyDescriptor";

@@ -4,7 +4,8 @@
  * the form layer, so the API and the schema keep taking `windowMs`). The schema, not the form, decides what is valid: empty or non-numeric text
  * becomes a value the schema refuses with its own message naming the field.
  */
-import { matchSchema, type DescriptorEntry, type Rule, type RuleInput } from "@/lib/policy/rules/ruleSchema";
+import type { HttpMethod } from "@/lib/http/httpMethods";
+import { type DescriptorEntry, type Rule, type RuleInput } from "@/lib/policy/rules/ruleSchema";
 import {
   STATUS_CLASSES,
   type Algorithm,
@@ -16,10 +17,6 @@ import {
 } from "@/lib/limiter/types";
 import { ALGORITHM_GUIDE } from "./algorithmGuide";
 import { formatDuration, parseDuration } from "./duration";
-
-/** The methods a rule may match, read from the schema itself. */
-export const HTTP_METHODS = matchSchema.shape.methods.unwrap().element.options;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export interface RuleDraft {
   /** Stable identity for React and for attaching errors; never sent. */

@@ -10,15 +10,10 @@ import { DataTable } from "@/components/tables/DataTable";
 import { ConfirmButton } from "@/components/forms/ConfirmButton";
 import { FormError } from "@/components/forms/FormError";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
-import type { AlertDelivery, StoredAlertSettings } from "@/lib/control/alerts/alertSchema";
+import type { AlertDelivery, AlertsView } from "@/lib/control/alerts/alertAnswers";
 import { AlertsForm } from "./AlertsForm";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { tenantPath } from "./tenantQueries";
-
-interface AlertsView {
-  settings: StoredAlertSettings | null;
-  deliveries: AlertDelivery[] | null;
-}
 
 const DELIVERY_COLUMNS = [
   { label: "Fired" },

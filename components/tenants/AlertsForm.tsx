@@ -18,8 +18,8 @@ import {
   DEFAULT_MIN_REQUESTS,
   type BillingPeriod,
   type AlertSettingsInput,
-  type StoredAlertSettings,
 } from "@/lib/control/alerts/alertSchema";
+import type { StoredAlertSettings } from "@/lib/control/alerts/alertAnswers";
 import styles from "./AlertsForm.module.css";
 import { tenantPath } from "./tenantQueries";
 

@@ -11,8 +11,8 @@ import { useSyncExternalStore } from "react";
 import { apiGet, apiSend, LIVE_INTERVAL_MS, withQuery, type ApiError, errorMessage } from "@/components/api/apiClient";
 import { formatCount } from "@/components/format/numberFormat";
 import { FormError } from "@/components/forms/FormError";
-import type { UpstreamHealth as Health } from "@/lib/monitoring/query/upstreamHealthQuery";
-import type { UpstreamTestResult } from "@/lib/dataplane/gateway/testUpstream";
+import type { UpstreamHealth as Health } from "@/lib/monitoring/query/monitoringAnswers";
+import type { UpstreamTestResult } from "@/lib/policy/upstreams/upstreamSchema";
 import { tenantPath } from "./tenantQueries";
 
 const noSubscribe = () => () => undefined;

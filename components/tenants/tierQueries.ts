@@ -2,7 +2,7 @@
 /** A tenant's tiers (plans) as a live React Query result: GET /api/admin/tenants/{id}/tiers. */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiGet, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiClient";
-import type { TierView } from "@/lib/policy/tiers/tierStore";
+import type { TierView } from "@/lib/policy/tiers/tierAnswers";
 import { tenantPath } from "./tenantQueries";
 
 export type { TierView };

@@ -16,15 +16,8 @@ import { useChartPalette } from "@/components/charts/useChartPalette";
 import { useRules } from "@/components/rules/ruleQueries";
 import { ErrorState, Loading } from "@/components/shell/PageState";
 import { tenantPath } from "@/components/tenants/tenantQueries";
+import type { UsageAnswer } from "@/lib/monitoring/usage/usageAnswers";
 import { granularityFor, sumIntoPeriods, usagePeriods } from "./usagePeriods";
-
-interface UsageRow {
-  start: string;
-  rule?: string;
-  admitted: number;
-  refused: number;
-  units: number;
-}
 
 const DAY_MS = 86_400_000;
 const ALL = "";
@@ -54,9 +47,9 @@ export default function UsagePage({ tenantId }: { tenantId: string }) {
     groupBy: rule ? "rule" : undefined,
   };
   const path = `${tenantPath(tenantId)}/usage`;
-  const usage = useQuery<{ rows: UsageRow[] }, ApiError>({
+  const usage = useQuery<UsageAnswer, ApiError>({
     queryKey: ["tenant", tenantId, "usage", params],
-    queryFn: () => apiGet<{ rows: UsageRow[] }>(withQuery(path, params)),
+    queryFn: () => apiGet<UsageAnswer>(withQuery(path, params)),
     placeholderData: keepPreviousData,
     refetchInterval: 60_000,
   });

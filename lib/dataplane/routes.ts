@@ -16,6 +16,7 @@ import { parseInput } from "../http/validate";
 import type { Limiter } from "../limiter/decide";
 import type { Decision, LimiterRule, Subject } from "../limiter/types";
 import { AppError } from "../http/errors";
+import { HTTP_METHODS, type HttpMethod } from "../http/httpMethods";
 import type { DecisionSink } from "../monitoring/record/decisionRecorder";
 import { bufferedBodyText, headerOf, readBodyText } from "./nodeIo";
 
@@ -23,17 +24,15 @@ export const ECHO_METHODS = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS";
 const ECHOED = new Set(ECHO_METHODS.split(", "));
 export const CHECK_METHODS = "POST, OPTIONS";
 
-const EVERY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-
 /**
  * What the data plane serves, as OpenAPI paths and methods (it has no route files): read by
  * test/support/routeFiles.ts so the OpenAPI document is checked against it like any route.
  */
-export const DATA_PLANE_ROUTES: { paths: string[]; methods: (typeof EVERY_METHOD)[number][] }[] = [
-  { paths: ["/api/v1/echo", "/api/v1/echo/{rest}"], methods: [...EVERY_METHOD] },
+export const DATA_PLANE_ROUTES: { paths: string[]; methods: HttpMethod[] }[] = [
+  { paths: ["/api/v1/echo", "/api/v1/echo/{rest}"], methods: [...HTTP_METHODS] },
   { paths: ["/api/v1/check"], methods: ["POST", "OPTIONS"] },
-  { paths: ["/api/v1/authorize"], methods: [...EVERY_METHOD] },
-  { paths: ["/api/v1/{path}"], methods: [...EVERY_METHOD] },
+  { paths: ["/api/v1/authorize"], methods: [...HTTP_METHODS] },
+  { paths: ["/api/v1/{path}"], methods: [...HTTP_METHODS] },
 ];
 
 /** 204 with `Allow`: an admitted OPTIONS request (it was authenticated and limited like any other). */

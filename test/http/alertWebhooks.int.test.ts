@@ -10,7 +10,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AlertPayload } from "@/lib/control/alerts/alertEvaluator";
-import type { AlertDelivery, StoredAlertSettings } from "@/lib/control/alerts/alertSchema";
+import type { AlertDelivery, StoredAlertSettings } from "@/lib/control/alerts/alertAnswers";
 import { verifyWebhookSignature } from "@/lib/control/alerts/webhookSignature";
 import { adminClient, apiCall, deleteTenants, type AdminClient } from "@/test/support/adminClient";
 import {

@@ -10,7 +10,8 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { routeFiles } from "../support/routeFiles";
 import type { RouteHandler } from "@/test/support/routeCall";
-import { HTTP_METHODS, type HttpMethod, type MethodSpec } from "./routeSpecs";
+import { HTTP_METHODS, type HttpMethod } from "@/lib/http/httpMethods";
+import type { MethodSpec } from "./routeSpecs";
 import { ROUTE_TABLE } from "./routeTable";
 
 const APP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../app");

@@ -3,6 +3,7 @@
  * (`MethodSpec`: an admin read or write, public, a session endpoint, or a 405), the call an allowed
  * caller makes to it (`PreparedCall`), the HTTP methods checked, and shorthands for the table's rows.
  */
+import type { HttpMethod } from "@/lib/http/httpMethods";
 import type { Fixture } from "./securityFixtures";
 
 export interface PreparedCall {
@@ -27,9 +28,6 @@ export type MethodSpec =
   /** The session endpoints, each with its own rules (authorizationMatrix.int.test.ts). */
   | { kind: "login" | "logout" | "me"; ok: (fx: Fixture) => Promise<PreparedCall> | PreparedCall }
   | { kind: "not_allowed" };
-
-export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export type RouteSpec = { outside: string } | { methods: Partial<Record<HttpMethod, MethodSpec>> };
 

@@ -45,7 +45,8 @@ import { identitySchema, type IdentityInput } from "@/lib/policy/identity/identi
 import { rawRequest, type RawAnswer, type RawRequest } from "./rawHttp";
 import { DecisionRecorder } from "@/lib/monitoring/record/decisionRecorder";
 import { accessDirectory } from "@/lib/monitoring/query/monitoringDirectory";
-import { hotKeys, type HotKey } from "@/lib/monitoring/query/hotKeysQuery";
+import { hotKeys } from "@/lib/monitoring/query/hotKeysQuery";
+import type { HotKey } from "@/lib/monitoring/query/monitoringAnswers";
 import { createRedisClient, type RedisClient } from "@/lib/redis/connect";
 import { compileTierRule, layerRules } from "@/lib/policy/compiled/effectiveRules";
 import { deleteByPrefix, plainRedis, uniquePrefix } from "./testRedis";

@@ -7,7 +7,8 @@
  */
 import type { Decision, RuleMode } from "@/lib/limiter/types";
 import { DecisionRecorder, type RecordedRequest } from "@/lib/monitoring/record/decisionRecorder";
-import type { MonitoringDirectory, RuleLabel } from "@/lib/monitoring/query/monitoringDirectory";
+import type { MonitoringDirectory } from "@/lib/monitoring/query/monitoringDirectory";
+import type { RuleLabel } from "@/lib/monitoring/query/monitoringAnswers";
 import { monitoringQueries, type MonitoringQueries } from "@/lib/monitoring/query/monitoringQueries";
 import { createRedisClient, type RedisClient } from "@/lib/redis/connect";
 import { ruleResult } from "./decisions";

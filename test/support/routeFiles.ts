@@ -7,9 +7,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { DATA_PLANE_ROUTES } from "@/lib/dataplane/routes";
-
-export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+import { HTTP_METHODS, type HttpMethod } from "@/lib/http/httpMethods";
 
 export interface ServedRoute {
   /** The route file, relative to the repository. */

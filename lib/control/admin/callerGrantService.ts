@@ -24,21 +24,7 @@ import { layerRules } from "../../policy/compiled/effectiveRules";
 import type { LimiterRule } from "../../limiter/types";
 import { windowEndOf } from "./grantService";
 import type { callerGrantSchema } from "./schemas";
-
-export interface CallerGrantView {
-  id: string;
-  tenantId: string;
-  /** The JWT subject the units are for, or null (a tier's grant). */
-  subject: string | null;
-  /** The tier whose callers get the units, or null (a subject's grant). */
-  tier: string | null;
-  /** The rule's name, or null: every key-scoped rule of the caller. */
-  rule: string | null;
-  units: number;
-  until: string;
-  createdAt: string;
-  createdBy: string;
-}
+import type { CallerGrantView } from "./grantAnswers";
 
 type Row = Omit<CallerGrantView, "until" | "createdAt"> & { until: Date; createdAt: Date };
 

@@ -20,17 +20,7 @@ import { loadKeyRules } from "../../policy/compiled/keyRules";
 import { periodAt } from "../../limiter/calendar";
 import type { LimiterRule } from "../../limiter/types";
 import type { grantSchema } from "./schemas";
-
-export interface GrantView {
-  id: string;
-  keyId: string;
-  /** The rule's name, or null: every key-scoped rule of the key. */
-  rule: string | null;
-  units: number;
-  until: string;
-  createdAt: string;
-  createdBy: string;
-}
+import type { GrantView } from "./grantAnswers";
 
 type GrantRow = {
   id: string;

@@ -8,7 +8,8 @@
 import { loadKeyRules, loadLiveKeyRules } from "../../policy/compiled/keyRules";
 import { AppError } from "../../http/errors";
 import type { Limiter } from "../../limiter/decide";
-import { keyQuota, tenantQuota, type KeyQuota, type Probe, type TenantQuota } from "./remainingQuota";
+import { keyQuota, tenantQuota, type Probe } from "./remainingQuota";
+import type { KeyQuota, TenantQuota } from "./quotaAnswers";
 
 export const MAX_QUOTA_KEYS = 200;
 

@@ -19,25 +19,8 @@ import type { CompiledRule } from "../../policy/compiled/effectiveRules";
 import { AppError } from "../../http/errors";
 import type { Limiter } from "../../limiter/decide";
 import { capacityOf, LimiterUnavailableError, type RuleResult, type Subject } from "../../limiter/types";
-import { sourceOf, type RuleSource } from "../../policy/compiled/keyRules";
-
-export interface RuleQuota {
-  name: string;
-  source: RuleSource;
-  scope: CompiledRule["rule"]["scope"];
-  algorithm: CompiledRule["rule"]["algorithm"];
-  mode: CompiledRule["rule"]["mode"];
-  /** Units per window (for token_bucket and gcra: refilled per window). */
-  limit: number;
-  /** Most units the rule can hold: `burst` for token_bucket and gcra, else `limit`. */
-  capacity: number;
-  /** Units left now; null when the rule's counter was not read (ip or identifier not given). */
-  remaining: number | null;
-  /** Until the rule is whole again (ms); null when not read. */
-  resetMs: number | null;
-  /** 0 while a request of the rule's cost passes this rule; else until it would (ms); null when not read. */
-  retryAfterMs: number | null;
-}
+import { sourceOf } from "../../policy/compiled/keyRules";
+import type { KeyQuota, RuleQuota, TenantQuota } from "./quotaAnswers";
 
 export interface Probe {
   ip?: string;
@@ -116,12 +99,6 @@ async function peekRules(
   return { nowMs: peeked.nowMs, rules: rules.map((rule) => quotaOf(rule, resultOf.get(rule))) };
 }
 
-export interface KeyQuota {
-  /** When the figures were read (epoch ms, Redis time; this process's clock when nothing was read). */
-  nowMs: number;
-  rules: RuleQuota[];
-}
-
 export async function keyQuota(
   limiter: Limiter,
   key: { tenantId: string; keyId: string; effective: CompiledRule[] },
@@ -131,15 +108,6 @@ export async function keyQuota(
   const subject: Subject = { tenantId: key.tenantId, keyId: key.keyId, ip: probe.ip, identifier: probe.identifier };
   const peeked = await peekRules(limiter, key.effective, subject, (rule) => readable(rule, probe));
   return { nowMs: peeked.nowMs ?? clock(), rules: peeked.rules };
-}
-
-export interface TenantQuota {
-  nowMs: number;
-  /** The tenant's `tenant`-scope rules: one counter shared by all its keys. */
-  tenantRules: RuleQuota[];
-  keys: { keyId: string; keyName: string; rules: RuleQuota[] }[];
-  /** The tenant has more live keys than were read. */
-  truncated: boolean;
 }
 
 export async function tenantQuota(

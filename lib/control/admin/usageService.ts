@@ -7,6 +7,7 @@ import { getDb } from "../../db/client";
 import { getTenant } from "../../policy/tenants/tenantStore";
 import { usageInput } from "../../monitoring/usage/usageParams";
 import { queryUsage, usageCsv } from "../../monitoring/usage/usageQuery";
+import type { UsageAnswer } from "../../monitoring/usage/usageAnswers";
 
 export async function usageAnswer(tenantId: string, request: Request, nowMs = Date.now()): Promise<Response> {
   const input = usageInput(new URL(request.url).searchParams, nowMs);
@@ -21,7 +22,8 @@ export async function usageAnswer(tenantId: string, request: Request, nowMs = Da
         "content-disposition": `attachment; filename="usage-${tenantId}.csv"`,
       },
     });
-  return Response.json({ rows }, { headers });
+  const answer: UsageAnswer = { rows };
+  return Response.json(answer, { headers });
 }
 
 /** CSV when the client names text/csv ahead of (or without) JSON. */

@@ -101,35 +101,5 @@ export type AlertSettings = z.output<typeof alertSettingsSchema>;
 export type RefusalRateCondition = z.output<typeof refusalRateConditionSchema>;
 export type ClientLimitCondition = z.output<typeof clientLimitConditionSchema>;
 export type BillingSettings = z.output<typeof billingSettingsSchema>;
-export type AlertConditionType = "refusal_rate" | "client_limit";
-
-/** The settings as stored and shown: never the secret itself, only its last characters. */
-export interface StoredAlertSettings {
-  /** The full URL: admins only (a capability URL; lib/control/alerts/alertStore.ts `settingsForRole`). */
-  webhookUrl?: string;
-  /** Its origin and last 4 characters, `https://hooks.slack.com/…abcd`, for everyone. */
-  webhookUrlHint: string;
-  refusalRate: RefusalRateCondition | null;
-  clientLimit: ClientLimitCondition | null;
-  /** The billing hook: a usage webhook at each period's end (billingHook.ts); null when off. */
-  billing: BillingSettings | null;
-  /** `whsec_…` and the secret's last 4 characters, to tell secrets apart. */
-  secretHint: string;
-  updatedAt: string;
-}
-
-/** One finished delivery of an alert (lib/control/alerts/deliveryLog.ts), newest first in the list. */
-export interface AlertDelivery {
-  id: string;
-  type: AlertConditionType;
-  /** When the alert fired (ISO 8601). */
-  firedAt: string;
-  /** When the last attempt ended (ISO 8601). */
-  finishedAt: string;
-  outcome: "delivered" | "failed";
-  attempts: number;
-  /** The receiver's last HTTP status; null when no answer came (timeout, refused address, network). */
-  httpStatus: number | null;
-  /** Why the last attempt failed; null when delivered. */
-  error: string | null;
-}
+export const ALERT_CONDITION_TYPES = ["refusal_rate", "client_limit"] as const;
+export type AlertConditionType = (typeof ALERT_CONDITION_TYPES)[number];

@@ -12,7 +12,7 @@ import { metrics } from "../../monitoring/prometheus/metrics";
 import { accessDirectory } from "../../monitoring/query/monitoringDirectory";
 import type { RedisClient } from "../../redis/connect";
 import { listRuleRefs } from "../../policy/rules/ruleRefs";
-import type { AlertDelivery } from "./alertSchema";
+import type { AlertDelivery } from "./alertAnswers";
 import { AlertEvaluator } from "./alertEvaluator";
 import { readObservations } from "./alertObservations";
 import { loadAllAlertSettings } from "./alertStore";

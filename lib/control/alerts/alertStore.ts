@@ -24,8 +24,8 @@ import {
   clientLimitConditionSchema,
   refusalRateConditionSchema,
   type AlertSettings,
-  type StoredAlertSettings,
 } from "./alertSchema";
+import type { StoredAlertSettings } from "./alertAnswers";
 import type { TenantAlertSettings } from "./alertEvaluator";
 import { generateWebhookSecret, secretHint } from "./webhookSignature";
 import { capabilityUrlHint } from "../../http/capabilityUrl";

@@ -11,7 +11,8 @@
  * - `lastDeliveries`: newest first; entries that are not a delivery are skipped.
  */
 import type { RedisClient } from "../../redis/connect";
-import type { AlertConditionType, AlertDelivery } from "./alertSchema";
+import type { AlertConditionType } from "./alertSchema";
+import type { AlertDelivery } from "./alertAnswers";
 import { alertKeys, DELIVERIES_KEPT, DELIVERIES_TTL_MS } from "./alertKeys";
 
 const MINUTE_MS = 60_000;

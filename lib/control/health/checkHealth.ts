@@ -7,20 +7,27 @@
  * (it can be changed at run time), with a warning when it is not `noeviction`. An evicting policy
  * does not make the instance unhealthy (it still serves): it is a configuration to fix.
  */
+import { z } from "zod";
 import { getDb } from "../../db/client";
 import { getRedis, pingRedis } from "../../redis/client";
 import { evictionWarning, readEvictionPolicy, UNKNOWN_POLICY, type EvictionPolicy } from "../../redis/evictionPolicy";
 
-export type ServiceStatus = "ok" | "down";
+const serviceStatusSchema = z.enum(["ok", "down"]);
+export type ServiceStatus = z.infer<typeof serviceStatusSchema>;
 
-export interface HealthReport {
-  redis: ServiceStatus;
-  db: ServiceStatus;
-  /** Redis's maxmemory-policy, or "unknown" when it cannot be read (down, CONFIG and INFO denied). */
-  redisMaxmemoryPolicy: EvictionPolicy;
-  /** Present when something needs fixing though the instance serves (an evicting policy). */
-  warnings?: string[];
-}
+/** GET /api/health (200 and 503): the answer's one description. */
+export const healthSchema = z.object({
+  redis: serviceStatusSchema,
+  db: serviceStatusSchema,
+  redisMaxmemoryPolicy: z.string().meta({
+    description:
+      'Redis maxmemory-policy, "unknown" when it cannot be read; only noeviction is safe for counters (lib/redis/evictionPolicy.ts)',
+  }),
+  warnings: z.array(z.string()).optional().meta({
+    description: "Present when something needs fixing though the instance serves, e.g. an evicting maxmemory-policy",
+  }),
+});
+export type HealthReport = z.infer<typeof healthSchema>;
 
 export interface HealthProbes {
   pingDb: () => Promise<unknown>;

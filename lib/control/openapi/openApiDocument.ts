@@ -16,7 +16,7 @@ import {
   CHANGE_REACH_HEADERS,
   SECURITY_SCHEMES,
 } from "./common";
-import { storedRuleSchema } from "./ruleDocs";
+import { storedRuleSchema } from "../../policy/rules/ruleAnswers";
 import { ROUTE_GROUPS } from "./routeGroups";
 
 type OpenApiDocument = ReturnType<typeof createDocument>;

@@ -31,28 +31,11 @@ import { EMPTY_ACCESS_LISTS } from "../../policy/access/accessListSchema";
 import { identityFromRows, putIdentityIn } from "../../policy/identity/identityStore";
 import { deleteUpstreamIn, putUpstreamIn } from "../../policy/upstreams/upstreamStore";
 import { deleteAlertSettingsIn, putAlertSettingsIn, readAlertSettingsIn } from "../alerts/alertStore";
-import type { BillingSettings, ClientLimitCondition, RefusalRateCondition } from "../alerts/alertSchema";
 import { changedParts, policyEtag, ifMatchHolds, storedForm, type KeyPolicy, type PolicyState } from "./policyDiff";
 import type { PolicyDocument } from "./policyDocumentSchema";
+import type { ExportedPolicy } from "./policyAnswers";
 
 type Tx = Prisma.TransactionClient;
-
-/** The document GET answers: the policy without a secret. */
-export interface ExportedPolicy {
-  rules: Rule[];
-  keys: Record<string, KeyPolicy>;
-  tiers: Record<string, Rule[]>;
-  overrides: Record<string, IdentifierOverride[]>;
-  access: PolicyState["access"];
-  identity: PolicyState["identity"];
-  upstream: { url: string; timeoutMs: number; signRequests: boolean } | null;
-  alerts: {
-    webhookUrlHint: string;
-    refusalRate: RefusalRateCondition | null;
-    clientLimit: ClientLimitCondition | null;
-    billing: BillingSettings | null;
-  } | null;
-}
 
 interface Snapshot {
   state: PolicyState;
@@ -104,7 +87,7 @@ async function readSnapshot(tx: Tx, tenantId: string): Promise<Snapshot> {
     else rules.push(rule);
   }
   const stateKeys: Record<string, KeyPolicy> = {};
-  const docKeys: Record<string, KeyPolicy> = {};
+  const docKeys: ExportedPolicy["keys"] = {};
   for (const k of keys) {
     const policy = { tier: k.tier, rules: keyRules.get(k.id) ?? [] };
     stateKeys[k.id] = { ...policy, billingDay: k.billingDay };

@@ -15,19 +15,7 @@ import { capacityOf, type Decision, type LimiterRule, type Subject } from "../..
 import type { DecisionSink } from "../../monitoring/record/decisionRecorder";
 import type { TenantAccess } from "../../policy/compiled/accessLoader";
 import type { CheckRequest } from "../../policy/rules/checkRequest";
-
-export interface CheckAnswer {
-  allowed: boolean;
-  limit: number;
-  /** The most `remaining` can be: a bucket's `burst` (token_bucket, gcra), else `limit`. */
-  capacity: number;
-  /** The rule's window (refill time for a bucket): the `w` of its RateLimit-Policy. */
-  windowMs: number;
-  remaining: number;
-  resetMs: number;
-  retryAfterMs: number;
-  rule: string;
-}
+import type { CheckAnswer } from "../../policy/dataPlaneAnswers";
 
 /** The decision to make for `input`: the rule (with the call's cost) and the identifier's subject. */
 export function identifierDecision(

@@ -14,19 +14,9 @@
 import { errors } from "undici";
 import { isAddressNotAllowed } from "../../http/guardedLookup";
 import { UPSTREAM_ADDRESS_REFUSED, upstreamAddressAllowed } from "../../policy/upstreams/upstreamAddress";
-import type { UpstreamTarget } from "../../policy/upstreams/upstreamSchema";
+import type { UpstreamTarget, UpstreamTestResult } from "../../policy/upstreams/upstreamSchema";
 import { gatewayAgent } from "./gatewayAgent";
 import type { Dispatcher } from "undici";
-
-export interface UpstreamTestResult {
-  ok: boolean;
-  /** The upstream's status, when it answered. */
-  status: number | null;
-  /** From sending to the answer's headers (or to the failure), ms. */
-  latencyMs: number;
-  /** Why it failed, in words; null when it answered. */
-  error: string | null;
-}
 
 function reason(error: unknown, timeoutMs: number): string {
   if (isAddressNotAllowed(error)) return `the upstream's address ${UPSTREAM_ADDRESS_REFUSED}`;

@@ -13,13 +13,14 @@
  */
 import { z } from "zod";
 import { parseInput } from "../../http/validate";
-import { callerOfMember, type CallerKind } from "../record/callerMember";
-import { DAY_MS, MINUTE_MS, type Resolution } from "../record/monitoringKeys";
-import { labelRules, type RuleLabel } from "./monitoringDirectory";
+import { callerOfMember } from "../record/callerMember";
+import { DAY_MS, MINUTE_MS } from "../record/monitoringKeys";
+import { labelRules } from "./monitoringDirectory";
 import { callerMemberSchema } from "./callerMemberSchema";
 import { monitoringTenantIdSchema } from "./monitoringSchemas";
 import type { MonitoringReadDeps } from "./readDeps";
 import { readRangeSets } from "./rangeSets";
+import type { CallerHistory, CallerHistoryPoint } from "./monitoringAnswers";
 
 export const callerHistoryQuerySchema = z
   .object({
@@ -34,34 +35,6 @@ export const callerHistoryQuerySchema = z
     path: ["fromMs"],
   });
 export type CallerHistoryQuery = z.input<typeof callerHistoryQuerySchema>;
-
-export interface CallerHistoryPoint {
-  /** Start of the period, epoch ms. */
-  t: number;
-  requests: number;
-  refused: number;
-  /** Refusals per rule ref (only rules that refused in the period). */
-  byRule: Record<string, number>;
-}
-
-export interface CallerHistory {
-  tenantId: string;
-  caller: string;
-  kind: CallerKind;
-  /** The caller as shown: the key id, the subject id without `~`, the address without `@`. */
-  shown: string;
-  fromMs: number;
-  toMs: number;
-  resolution: Resolution;
-  /** Period length, ms (60 000 per minute, 3 600 000 per hour). */
-  stepMs: number;
-  points: CallerHistoryPoint[];
-  /** Every rule that refused the caller in the range, most refusals first (ties by ref). */
-  rules: (RuleLabel & { refused: number })[];
-  totals: { requests: number; refused: number };
-  /** The last complete minute before toMs: its requests and refusals (0 when it is before the range). */
-  current: { fromMs: number; toMs: number; requests: number; refused: number };
-}
 
 export async function callerHistory(deps: MonitoringReadDeps, query: CallerHistoryQuery): Promise<CallerHistory> {
   const input = parseInput(callerHistoryQuerySchema, query);

@@ -10,29 +10,12 @@
  * skipped.
  */
 import { parseInput } from "../../http/validate";
-import { labelRules, type RuleLabel } from "./monitoringDirectory";
-import type { Resolution } from "../record/monitoringKeys";
+import { labelRules } from "./monitoringDirectory";
 import { jsonStringsMember } from "../record/limitedSubjects";
 import type { MonitoringReadDeps } from "./readDeps";
 import { hotKeysQuerySchema, type HotKeysQuery } from "./monitoringSchemas";
 import { readRangeSets } from "./rangeSets";
-
-export interface HotDescriptor {
-  tenantId: string;
-  tenantName: string | null;
-  rule: RuleLabel;
-  /** The subject the rule counts: a value, a JSON list of values, or "=" (one counter for the rule). */
-  value: string;
-  requests: number;
-  refused: number;
-}
-
-export interface HotDescriptors {
-  fromMs: number;
-  toMs: number;
-  resolution: Resolution;
-  descriptors: HotDescriptor[];
-}
+import type { HotDescriptors } from "./monitoringAnswers";
 
 /** `[tenantId, ref, value]`, as lib/monitoring/record/decisionBatch.ts writes it; null otherwise. */
 export function parseDescriptorMember(member: string): { tenantId: string; ref: string; value: string } | null {

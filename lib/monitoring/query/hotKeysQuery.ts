@@ -12,41 +12,13 @@
  * the heavy hitters are always right, a key at the tail may show fewer requests than it made.
  */
 import { parseInput } from "../../http/validate";
-import { labelRules, type RuleLabel } from "./monitoringDirectory";
-import { parseClientMember, type Resolution } from "../record/monitoringKeys";
-import { callerOfMember, type CallerKind } from "../record/callerMember";
+import { labelRules } from "./monitoringDirectory";
+import { parseClientMember } from "../record/monitoringKeys";
+import { callerOfMember } from "../record/callerMember";
 import type { MonitoringReadDeps } from "./readDeps";
 import { hotKeysQuerySchema, type HotKeysQuery } from "./monitoringSchemas";
 import { readRangeSets } from "./rangeSets";
-
-export interface HotKey {
-  tenantId: string;
-  tenantName: string | null;
-  /** The caller's member: a key id, `~<subject id>` or `@<address>`. */
-  keyId: string;
-  /** null once the key is revoked, and for callers that are not keys. */
-  keyName: string | null;
-  kind: CallerKind;
-  /** The key id, the JWT subject's id (without its `~`), or the anonymous caller's address. */
-  caller: string;
-  requests: number;
-  refused: number;
-  /**
-   * Start of the latest minute (hour, for ranges over 1 h) of the range in which the key was
-   * refused; null without refusals. Tells a client fixed minutes ago (still hot over a 5-minute
-   * range) from one refused now (issue 31, point 6).
-   */
-  lastRefusedPeriodMs: number | null;
-  /** The rule with the most refusals of this key in the range, and how many; null without refusals. */
-  topRule: (RuleLabel & { refused: number }) | null;
-}
-
-export interface HotKeys {
-  fromMs: number;
-  toMs: number;
-  resolution: Resolution;
-  keys: HotKey[];
-}
+import type { HotKey, HotKeys } from "./monitoringAnswers";
 
 interface Tally {
   requests: number;

@@ -21,13 +21,14 @@
 import { AppError } from "../../http/errors";
 import { parseInput } from "../../http/validate";
 import type { Limiter } from "../../limiter/decide";
-import { capacityOf, LimiterUnavailableError, type LimiterRule, type Scope, type Subject } from "../../limiter/types";
+import { capacityOf, LimiterUnavailableError, type LimiterRule, type Subject } from "../../limiter/types";
 import { limitedMember, parseLimitedMember, type LimitedSubject } from "../record/limitedSubjects";
-import { labelRules, type RuleLabel } from "./monitoringDirectory";
+import { labelRules } from "./monitoringDirectory";
 import { GLOBAL_SCOPE, MINUTE_MS, minuteOf, monitoringKeys } from "../record/monitoringKeys";
 import type { MonitoringReadDeps } from "./readDeps";
 import { limitedNowQuerySchema, type LimitedNowQuery } from "./monitoringSchemas";
 import { ReadPlan, scored } from "./readPlan";
+import type { LimitedClient, LimitedNow, LimitedQuota } from "./monitoringAnswers";
 
 export const WINDOW_MS = MINUTE_MS;
 /** How far back a streak of refusals is followed (minutes, the current one included). */
@@ -41,42 +42,6 @@ export const STREAK_MINUTES = 60;
 export interface LiveRules {
   rule(tenantId: string, ref: string, keyId?: string): LimiterRule | null;
   peek: Limiter["peek"];
-}
-
-export interface LimitedQuota {
-  limit: number;
-  windowMs: number;
-  /** `burst` for token_bucket and gcra, else `limit`. */
-  capacity: number;
-  remaining: number;
-  /** 0 when a request would pass this rule now; else until it would (ms). */
-  retryAfterMs: number;
-  /** Until the rule is whole again (ms). */
-  resetMs: number;
-}
-
-export interface LimitedClient {
-  tenantId: string;
-  tenantName: string | null;
-  scope: Scope;
-  /** Key id, ip or identifier; "" for a tenant-scope rule. */
-  subject: string;
-  /** For a key-scope rule: the key's name (null once revoked). */
-  keyName: string | null;
-  rule: RuleLabel;
-  /** Refusals of the current streak, since `refusedSinceMs`. */
-  refused: number;
-  /** Start of the first minute of the streak. */
-  refusedSinceMs: number;
-  lastRefusedMs: number;
-  quota: LimitedQuota | null;
-}
-
-export interface LimitedNow {
-  nowMs: number;
-  /** The earliest `refusedSinceMs` of the clients listed (the start of the previous minute when none). */
-  sinceMs: number;
-  clients: LimitedClient[];
 }
 
 interface Seen {

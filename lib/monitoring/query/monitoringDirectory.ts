@@ -15,14 +15,7 @@ import { ANONYMOUS_TENANT, anonymousRule } from "../../policy/compiled/anonymous
 import type { AccessCache } from "../../policy/compiled/accessCache";
 import type { TenantAccess } from "../../policy/compiled/accessLoader";
 import type { LimiterRule, RuleMode } from "../../limiter/types";
-
-export interface RuleLabel {
-  ref: string;
-  /** null when the rule is unknown (deleted, and the stored refs could not be read). */
-  name: string | null;
-  /** The rule's current mode; null when it no longer exists. */
-  mode: RuleMode | null;
-}
+import type { RuleLabel } from "./monitoringAnswers";
 
 export interface MonitoringDirectory {
   tenantName(tenantId: string): string | null;

@@ -6,12 +6,16 @@
  * schema (lib/monitoring/query/monitoringSchemas.ts; a bad input is a 422 AppError) and answers 503
  * (AppError `limiter_unavailable`) when Redis cannot answer within `timeoutMs`.
  */
-import { callerHistory, type CallerHistory, type CallerHistoryQuery } from "./callerHistoryQuery";
-import { hotDescriptors, type HotDescriptors } from "./hotDescriptorsQuery";
-import { hotKeys, type HotKeys } from "./hotKeysQuery";
+import { callerHistory, type CallerHistoryQuery } from "./callerHistoryQuery";
+import type { CallerHistory } from "./monitoringAnswers";
+import { hotDescriptors } from "./hotDescriptorsQuery";
+import type { HotDescriptors } from "./monitoringAnswers";
+import { hotKeys } from "./hotKeysQuery";
+import type { HotKeys } from "./monitoringAnswers";
 import type { MonitoringDirectory } from "./monitoringDirectory";
 import type { MonitoringReadDeps } from "./readDeps";
-import { limitedNow, type LimitedNow, type LiveRules } from "./limitedNowQuery";
+import { limitedNow, type LiveRules } from "./limitedNowQuery";
+import type { LimitedNow } from "./monitoringAnswers";
 import type {
   HotKeysQuery,
   LimitedNowQuery,
@@ -20,11 +24,16 @@ import type {
   RefusalRateQuery,
   TrafficQuery,
 } from "./monitoringSchemas";
-import { nearLimit, type NearLimit } from "./nearLimitQuery";
-import { recentDecisions, type RecentDecisions } from "./recentDecisionsQuery";
-import { refusalRate, type RefusalRates } from "./refusalRateQuery";
-import { trafficSeries, type TrafficSeries } from "./trafficQuery";
-import { upstreamHealth, type UpstreamHealth, type UpstreamHealthQuery } from "./upstreamHealthQuery";
+import { nearLimit } from "./nearLimitQuery";
+import type { NearLimit } from "./monitoringAnswers";
+import { recentDecisions } from "./recentDecisionsQuery";
+import type { RecentDecisions } from "./monitoringAnswers";
+import { refusalRate } from "./refusalRateQuery";
+import type { RefusalRates } from "./monitoringAnswers";
+import { trafficSeries } from "./trafficQuery";
+import type { TrafficSeries } from "./monitoringAnswers";
+import { upstreamHealth, type UpstreamHealthQuery } from "./upstreamHealthQuery";
+import type { UpstreamHealth } from "./monitoringAnswers";
 
 export interface MonitoringQueries {
   directory: MonitoringDirectory;

@@ -10,33 +10,13 @@
  * for capacities up to 500,000 (fractions are stored to 1e-6).
  */
 import { parseInput } from "../../http/validate";
-import { labelRules, type RuleLabel } from "./monitoringDirectory";
-import { GLOBAL_SCOPE, monitoringKeys, parseClientMember, type Resolution } from "../record/monitoringKeys";
+import { labelRules } from "./monitoringDirectory";
+import { GLOBAL_SCOPE, monitoringKeys, parseClientMember } from "../record/monitoringKeys";
 import type { MonitoringReadDeps } from "./readDeps";
 import { nearLimitQuerySchema, type NearLimitQuery } from "./monitoringSchemas";
 import { ReadPlan, scored } from "./readPlan";
 import { periodsCovering, periodStartMs, setResolution } from "./timeBuckets";
-
-export interface NearLimitClient {
-  tenantId: string;
-  tenantName: string | null;
-  keyId: string;
-  keyName: string | null;
-  rule: RuleLabel;
-  /** The rule's capacity when the mark was recorded: `burst` for token_bucket and gcra, else `limit`. */
-  capacity: number;
-  remaining: number;
-  /** remaining / capacity, 0 to 1. */
-  fraction: number;
-  atMs: number;
-}
-
-export interface NearLimit {
-  fromMs: number;
-  toMs: number;
-  resolution: Resolution;
-  clients: NearLimitClient[];
-}
+import type { NearLimit, NearLimitClient } from "./monitoringAnswers";
 
 interface Mark {
   client: string;

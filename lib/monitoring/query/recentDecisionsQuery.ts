@@ -16,10 +16,7 @@ import type { MonitoringReadDeps } from "./readDeps";
 import { recentDecisionsQuerySchema, type RecentDecisionsQuery } from "./monitoringSchemas";
 import { parseRecentDecision, type RecentDecision } from "../record/recentDecisions";
 import { ReadPlan } from "./readPlan";
-
-export interface RecentDecisions {
-  decisions: RecentDecision[];
-}
+import type { RecentDecisions } from "./monitoringAnswers";
 
 export async function recentDecisions(deps: MonitoringReadDeps, query: RecentDecisionsQuery): Promise<RecentDecisions> {
   const input = parseInput(recentDecisionsQuerySchema, query);

@@ -14,41 +14,20 @@
  * refused + shadowRefused). Percentages are null where there were no requests.
  */
 import { parseInput } from "../../http/validate";
-import { labelRules, type RuleLabel } from "./monitoringDirectory";
+import { labelRules } from "./monitoringDirectory";
+import type { RuleLabel } from "./monitoringAnswers";
 import { GLOBAL_SCOPE, monitoringKeys, TOTAL_REF } from "../record/monitoringKeys";
 import type { MonitoringReadDeps } from "./readDeps";
 import { refusalRateQuerySchema, type RefusalRateQuery } from "./monitoringSchemas";
 import { ReadPlan, scored, type ReadHandle } from "./readPlan";
-import { planSeries, type SeriesPoint } from "./seriesReader";
+import { planSeries } from "./seriesReader";
+import type { SeriesPoint } from "./monitoringAnswers";
 import { periodsCovering, timeGrid, type TimeGrid } from "./timeBuckets";
+import type { RateLine, RatePoint, RefusalRates } from "./monitoringAnswers";
+
+type Rates = Pick<RatePoint, "requests" | "refusedPct" | "shadowRefusedPct">;
 
 type Counts = Omit<SeriesPoint, "t">;
-
-export interface Rates {
-  requests: number;
-  refusedPct: number | null;
-  shadowRefusedPct: number | null;
-}
-
-export type RatePoint = SeriesPoint & Rates;
-
-export interface RateLine {
-  tenantId: string;
-  tenantName: string | null;
-  /** null for a tenant line. */
-  rule: RuleLabel | null;
-  total: Counts & Rates;
-  points: RatePoint[];
-}
-
-export interface RefusalRates {
-  fromMs: number;
-  toMs: number;
-  stepMs: number;
-  source: "second" | "minute";
-  byTenant: RateLine[];
-  byRule: RateLine[];
-}
 
 const pct = (part: number, whole: number): number | null => (whole > 0 ? (100 * part) / whole : null);
 

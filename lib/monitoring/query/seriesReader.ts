@@ -6,14 +6,7 @@
 import { HOUR_MS, MINUTE_MS, monitoringKeys, SECOND_MS } from "../record/monitoringKeys";
 import { pairs, type ReadHandle, type ReadPlan, type Replies } from "./readPlan";
 import { bucketIndex, bucketTimes, periodsCovering, type TimeGrid } from "./timeBuckets";
-
-export interface SeriesPoint {
-  /** Start of the bucket, epoch ms. */
-  t: number;
-  allowed: number;
-  refused: number;
-  shadowRefused: number;
-}
+import type { SeriesPoint } from "./monitoringAnswers";
 
 const CELL = /^(\d{1,2})([ars])$/;
 const FIELD = { a: "allowed", r: "refused", s: "shadowRefused" } as const;

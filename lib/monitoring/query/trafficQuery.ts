@@ -12,38 +12,18 @@
  * Read in the same pipeline, from the per-second data (kept whatever the range's step).
  */
 import { parseInput } from "../../http/validate";
-import type { RuleLabel } from "./monitoringDirectory";
 import { GLOBAL_SCOPE, TOTAL_REF } from "../record/monitoringKeys";
 import type { MonitoringReadDeps } from "./readDeps";
 import { trafficQuerySchema, type TrafficQuery } from "./monitoringSchemas";
 import { ReadPlan } from "./readPlan";
-import { planSeries, type SeriesPoint } from "./seriesReader";
+import { planSeries } from "./seriesReader";
+import type { SeriesPoint } from "./monitoringAnswers";
 import { timeGrid, type TimeGrid } from "./timeBuckets";
 import { SECOND_MS } from "../record/monitoringKeys";
+import type { CurrentCounts, TrafficSeries } from "./monitoringAnswers";
 
 export const CURRENT_WINDOW_MS = 10 * SECOND_MS;
 export const FLUSH_LAG_MS = 2 * SECOND_MS;
-
-export interface CurrentCounts {
-  /** [fromMs, toMs): CURRENT_WINDOW_MS of whole seconds. */
-  fromMs: number;
-  toMs: number;
-  allowed: number;
-  refused: number;
-  shadowRefused: number;
-}
-
-export interface TrafficSeries {
-  /** Start of the first bucket (may precede the requested fromMs; see timeBuckets.ts). */
-  fromMs: number;
-  toMs: number;
-  stepMs: number;
-  source: "second" | "minute";
-  tenantId: string | null;
-  rule: RuleLabel | null;
-  points: SeriesPoint[];
-  current: CurrentCounts;
-}
 
 export async function trafficSeries(deps: MonitoringReadDeps, query: TrafficQuery): Promise<TrafficSeries> {
   const input = parseInput(trafficQuerySchema, query);

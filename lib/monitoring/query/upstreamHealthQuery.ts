@@ -15,6 +15,7 @@ import type { MonitoringReadDeps } from "./readDeps";
 import { monitoringTenantIdSchema } from "./monitoringSchemas";
 import { pairs, ReadPlan } from "./readPlan";
 import { periodsCovering } from "./timeBuckets";
+import type { UpstreamHealth } from "./monitoringAnswers";
 
 export const upstreamHealthQuerySchema = z
   .object({ tenantId: monitoringTenantIdSchema, fromMs: z.number().int().min(0), toMs: z.number().int().min(0) })
@@ -23,15 +24,6 @@ export const upstreamHealthQuerySchema = z
     path: ["fromMs"],
   });
 export type UpstreamHealthQuery = z.input<typeof upstreamHealthQuerySchema>;
-
-export interface UpstreamHealth {
-  tenantId: string;
-  fromMs: number;
-  toMs: number;
-  answers: number;
-  byStatus: Record<StatusField, number>;
-  latency: { p50: number | null; p90: number | null; p99: number | null; slowerThanMs: number };
-}
 
 const CELL = /^(\d{1,2}):(.+)$/;
 

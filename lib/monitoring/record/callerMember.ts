@@ -15,7 +15,8 @@
  */
 import { isPseudoTenant } from "./monitoringKeys";
 
-export type CallerKind = "key" | "jwt" | "anonymous";
+export const CALLER_KINDS = ["key", "jwt", "anonymous"] as const;
+export type CallerKind = (typeof CALLER_KINDS)[number];
 
 export const JWT_CALLER_MARK = "~";
 export const ANONYMOUS_CALLER_MARK = "@";

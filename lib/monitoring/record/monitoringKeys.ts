@@ -60,7 +60,8 @@ export const LIMITED_KEPT = 100;
 /** Recent decisions kept per API key (a Redis list trimmed at every write). */
 export const RECENT_DECISIONS_KEPT = 50;
 
-export type Resolution = "minute" | "hour";
+export const RESOLUTIONS = ["minute", "hour"] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
 export type CellKind = "a" | "r" | "s";
 
 /** Pseudo-tenants (`-anon`, the unauthenticated requests) are recorded on their own, never in global totals. */

@@ -19,21 +19,26 @@
  * keys already seen in the interval keep their newest entries, and keys not yet seen are not kept
  * and count as overflow).
  */
+import { z } from "zod";
 import type { Decision, RuleResult } from "../../limiter/types";
 
-export interface RecentDecision {
-  /** Epoch ms at which the request was decided (this instance's clock). */
-  atMs: number;
-  method: string;
-  path: string;
-  allowed: boolean;
-  unavailable: boolean;
-  shadowRefused: string[];
-  refusedBy: string | null;
-  remaining: number | null;
-  /** The status the admitted request was answered with, once known (see above). */
-  status?: number;
-}
+export const recentDecisionSchema = z.object({
+  atMs: z.number().int().meta({ description: "Epoch ms at which the request was decided (this instance's clock)." }),
+  method: z.string(),
+  path: z.string(),
+  allowed: z.boolean(),
+  unavailable: z.boolean(),
+  shadowRefused: z.array(z.string()),
+  refusedBy: z.string().nullable(),
+  remaining: z.number().nullable(),
+  status: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: "The status the admitted request was answered with, once known." }),
+});
+/** One recent decision (the answer's one description, GET /api/admin/keys/{keyId}/decisions). */
+export type RecentDecision = z.infer<typeof recentDecisionSchema>;
 
 /**
  * Filled in with the status once the answer is sent (lib/dataplane/admittedAnswer.ts AnswerStatus), after the entry

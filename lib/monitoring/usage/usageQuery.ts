@@ -22,17 +22,7 @@ import { ANONYMOUS_CALLER_MARK, JWT_CALLER_MARK } from "../record/callerMember";
 import { HOUR_MS, TOTAL_REF } from "../record/monitoringKeys";
 import { spanSql, usageSpans } from "./usageDays";
 import type { UsageGroup, UsageInput } from "./usageParams";
-
-export interface UsageRow {
-  start: string;
-  key?: string;
-  caller?: string;
-  rule?: string;
-  tier?: string;
-  admitted: number;
-  refused: number;
-  units: number;
-}
+import type { UsageRow } from "./usageAnswers";
 
 const GROUP_COLUMN: Record<UsageGroup, string> = {
   key: `CASE WHEN "caller" ~ '^[A-Za-z0-9]+$' THEN "caller" END`,

@@ -12,24 +12,9 @@ import { getDb } from "../../db/client";
 import type { CompiledRule } from "./effectiveRules";
 import { AppError } from "../../http/errors";
 import { effectiveRulesOf, loadCompiledRules } from "./compiledRules";
-import type { Rule } from "../rules/ruleSchema";
 import { keyView, type KeyView } from "../keys/keyStore";
+import type { KeyDetails, RuleSource } from "../keys/keyAnswers";
 import { withGrants } from "./keyGrants";
-
-export type RuleSource = "tenant" | "tier" | "override";
-export type EffectiveRule = Rule & { source: RuleSource };
-
-export interface KeyDetails extends KeyView {
-  tenantName: string;
-  rules: {
-    tenant: Rule[];
-    /** The rules of the key's tier (empty: no tier, or a tier without rules). */
-    tier: Rule[];
-    overrides: Rule[];
-    /** What the key's requests are checked against, in enforcement's order. */
-    effective: EffectiveRule[];
-  };
-}
 
 export interface KeyWithRules {
   key: KeyView & { tenantName: string };

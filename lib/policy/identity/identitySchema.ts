@@ -90,7 +90,9 @@ const jwksSchema = z
             const problem = jwkProblem(key);
             if (problem) ctx.addIssue({ code: "custom", path: [i], message: `key ${i} ${problem}` });
           });
-        }),
+        })
+        // jwkProblem refused anything but an object: the type says so (the value is unchanged).
+        .transform((keys) => keys as Record<string, unknown>[]),
     },
     { error: 'jwks must be a key set: { "keys": [...] }' },
   )
@@ -155,5 +157,32 @@ export const identitySchema = z
 export type IdentityInput = z.input<typeof identitySchema>;
 export type TenantIdentity = z.output<typeof identitySchema>;
 export type JwtSettings = z.output<typeof jwtSettingsSchema>;
+
+/**
+ * The settings as GET/PUT .../identity answer them (stored: every field present, hosts lower case):
+ * the answer's one description; `TenantIdentity` (the parsed input, which is what is stored) must
+ * be assignable to it (the identity route's `answer` checks it).
+ */
+export const storedIdentitySchema = z.object({
+  hosts: z
+    .array(z.string())
+    .meta({ description: "Host names (lower case, no port) whose requests are this tenant's." }),
+  apiKeys: z.boolean().meta({ description: "Whether Sluice API keys are accepted on those hosts." }),
+  jwt: z
+    .object({
+      issuer: z.string().optional(),
+      audience: z.string().optional(),
+      jwksUrl: z.string().optional(),
+      jwks: z.looseObject({ keys: z.array(z.record(z.string(), z.unknown())) }).optional(),
+      subjectClaim: z.string(),
+      tierClaim: z.string().optional(),
+    })
+    .nullable()
+    .meta({ description: "How JWT callers are verified; null: no JWT callers." }),
+  anonymous: z
+    .boolean()
+    .meta({ description: "Whether callers with no credential at all are admitted (and limited per IP)." }),
+});
+export type StoredIdentity = z.infer<typeof storedIdentitySchema>;
 
 export const DEFAULT_IDENTITY: TenantIdentity = { hosts: [], apiKeys: true, jwt: null, anonymous: false };

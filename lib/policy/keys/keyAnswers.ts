@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { isoTimeSchema } from "../../common/isoTime";
+import { storedRuleListSchema, storedRuleSchema } from "../rules/ruleAnswers";
 
 export const keySchema = z.object({
   id: z.string(),
@@ -31,3 +32,21 @@ export const createdKeySchema = keySchema.extend({
   key: z.string().meta({ description: "The whole key: shown only in this answer; only a hash is stored." }),
 });
 export type CreatedKey = z.infer<typeof createdKeySchema>;
+
+export const RULE_SOURCES = ["tenant", "tier", "override"] as const;
+export type RuleSource = (typeof RULE_SOURCES)[number];
+
+/** GET /api/admin/keys/{keyId}: the key, its tenant's name, and its rules told apart. */
+export const keyDetailsSchema = keySchema.extend({
+  tenantName: z.string(),
+  rules: z.object({
+    tenant: storedRuleListSchema,
+    tier: storedRuleListSchema.meta({ description: "The rules of the key's tier (empty: none, or no rules)." }),
+    overrides: storedRuleListSchema,
+    effective: z
+      .array(storedRuleSchema.extend({ source: z.enum(RULE_SOURCES) }))
+      .meta({ description: "What the key's requests are checked against, in enforcement's order." }),
+  }),
+});
+export type KeyDetails = z.infer<typeof keyDetailsSchema>;
+export type EffectiveRule = KeyDetails["rules"]["effective"][number];

@@ -70,3 +70,9 @@ export const identifierOverrideListSchema = z
 
 export type IdentifierOverride = z.output<typeof identifierOverrideSchema>;
 export type IdentifierOverrideInput = z.input<typeof identifierOverrideSchema>;
+
+/** GET/PUT .../rules/{rule}/overrides: the rule's overrides (the answer's one description). */
+export const ruleOverridesSchema = z
+  .object({ rule: z.string(), overrides: z.array(identifierOverrideSchema) })
+  .meta({ description: "The rule's overrides, in the order given." });
+export type RuleOverrides = z.infer<typeof ruleOverridesSchema>;

@@ -16,14 +16,9 @@ import type { Prisma } from "../../db/generated/client";
 import { recordAudit, type Actor, type AuditEventView } from "../audit/auditLog";
 import { AppError } from "../../http/errors";
 import { MAX_SLIDING_LOG_LIMIT } from "../../common/fieldLimits";
-import type { IdentifierOverride } from "./overrideSchema";
+import type { IdentifierOverride, RuleOverrides } from "./overrideSchema";
 
 type Tx = Prisma.TransactionClient;
-
-export interface RuleOverrides {
-  rule: string;
-  overrides: IdentifierOverride[];
-}
 
 export interface ReplacedOverrides extends RuleOverrides {
   tenantId: string;

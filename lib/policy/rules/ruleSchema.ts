@@ -36,7 +36,7 @@ import {
 import { plainText } from "../../common/textInput";
 import { isTimeZone, PERIODS, PERIOD_MAX_MS, type CalendarPeriod } from "../../limiter/calendar";
 
-const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+import { HTTP_METHODS } from "../../http/httpMethods";
 
 const units = (what: string, min: number) =>
   z

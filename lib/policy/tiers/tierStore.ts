@@ -15,17 +15,9 @@
 import { getDb } from "../../db/client";
 import { AppError } from "../../http/errors";
 import type { Actor } from "../audit/auditLog";
-import type { Rule } from "../rules/ruleSchema";
 import { fromColumns } from "../rules/storedRule";
 import { replaceRulesIn } from "../rules/ruleStore";
-
-export interface TierView {
-  name: string;
-  /** The tier's override rules, in order (empty: a tier only named by keys so far). */
-  rules: Rule[];
-  /** Live (unrevoked) keys in the tier. */
-  keys: number;
-}
+import type { TierView } from "./tierAnswers";
 
 export async function listTiers(tenantId: string): Promise<TierView[]> {
   const db = getDb();

@@ -105,3 +105,12 @@ export interface UpstreamTarget {
   timeoutMs: number;
   signingSecret?: string;
 }
+
+/** POST .../upstream/test: what one request to the upstream found. */
+export const upstreamTestSchema = z.object({
+  ok: z.boolean().meta({ description: "The upstream answered with a status below 500." }),
+  status: z.number().int().nullable().meta({ description: "The upstream's status; null when it did not answer." }),
+  latencyMs: z.number().int().meta({ description: "From sending to the answer's headers (or the failure), ms." }),
+  error: z.string().nullable().meta({ description: "Why it failed, in words (no address); null when it answered." }),
+});
+export type UpstreamTestResult = z.infer<typeof upstreamTestSchema>;

@@ -4,39 +4,13 @@
  */
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathItemObject, ZodOpenApiPathsObject } from "zod-openapi";
+import { checkAnswerSchema, echoAnswerSchema } from "../../../policy/dataPlaneAnswers";
 import { checkRequestSchema } from "../../../policy/rules/checkRequest";
 import { API_KEY_SECURITY, errors, jsonAnswer, jsonBody, rateLimitHeaderRefs } from "../common";
 
 /** What every limited call may answer besides its own success. */
 const limitedErrors = () =>
   errors("bad_request", "unauthorized", "forbidden", "rate_limited", "limiter_unavailable", "internal");
-
-export const checkAnswerSchema = z.object({
-  allowed: z.boolean(),
-  limit: z.number().int().meta({ description: "The rule's limit: units per window (per refill time for a bucket)." }),
-  capacity: z.number().int().meta({
-    description: "The most `remaining` can be: the bucket's `burst` for token_bucket and gcra, else `limit`.",
-  }),
-  windowMs: z.number().int().meta({
-    description:
-      "The rule's window in ms (for token_bucket and gcra the time in which `limit` refills): with `limit`, its `RateLimit-Policy` (`q`, `w`).",
-  }),
-  remaining: z.number().int(),
-  resetMs: z.number().int().meta({ description: "Milliseconds until the rule is whole again." }),
-  retryAfterMs: z
-    .number()
-    .int()
-    .meta({ description: "0 when allowed; else milliseconds until a request of this cost would pass." }),
-  rule: z.string(),
-});
-
-const echoAnswerSchema = z.object({
-  ok: z.literal(true),
-  tenantId: z.string(),
-  keyId: z.string(),
-  method: z.string(),
-  path: z.string(),
-});
 
 const restPath = z.object({ rest: z.string().meta({ description: "Any path below (one or more segments)." }) });
 const anyPath = z.object({

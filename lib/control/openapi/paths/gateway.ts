@@ -2,45 +2,15 @@
  * The gateway: a tenant's upstream, /api/admin/tenants/{tenantId}/upstream, and its hosts and
  * callers, /api/admin/tenants/{tenantId}/identity (forwarding itself is in dataPlane.ts).
  */
-import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { identitySchema } from "../../../policy/identity/identitySchema";
+import { identitySchema, storedIdentitySchema } from "../../../policy/identity/identitySchema";
 import {
   savedUpstreamSchema,
+  upstreamTestSchema,
   upstreamSchema,
   upstreamViewSchema as storedUpstreamSchema,
 } from "../../../policy/upstreams/upstreamSchema";
 import { adminOperation, errors, jsonAnswer, jsonBody, noContent, tenantIdPath } from "../common";
-
-/** As stored: every field present, hosts lower case. */
-const storedIdentitySchema = z.object({
-  hosts: z
-    .array(z.string())
-    .meta({ description: "Host names (lower case, no port) whose requests are this tenant's." }),
-  apiKeys: z.boolean().meta({ description: "Whether Sluice API keys are accepted on those hosts." }),
-  jwt: z
-    .object({
-      issuer: z.string().optional(),
-      audience: z.string().optional(),
-      jwksUrl: z.string().optional(),
-      jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).optional(),
-      subjectClaim: z.string(),
-      tierClaim: z.string().optional(),
-    })
-    .nullable()
-    .meta({ description: "How JWT callers are verified; null: no JWT callers." }),
-  anonymous: z
-    .boolean()
-    .meta({ description: "Whether callers with no credential at all are admitted (and limited per IP)." }),
-});
-
-/** POST .../upstream/test: what one request to the upstream found. */
-const upstreamTestSchema = z.object({
-  ok: z.boolean().meta({ description: "The upstream answered with a status below 500." }),
-  status: z.number().int().nullable().meta({ description: "The upstream's status; null when it did not answer." }),
-  latencyMs: z.number().int().meta({ description: "From sending to the answer's headers (or the failure), ms." }),
-  error: z.string().nullable().meta({ description: "Why it failed, in words (no address); null when it answered." }),
-});
 
 export const gatewayPaths: ZodOpenApiPathsObject = {
   "/api/admin/tenants/{tenantId}/upstream/test": {

@@ -3,37 +3,11 @@ import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { callerGrantQuerySchema } from "../../admin/querySchemas";
 import { callerGrantSchema, grantSchema } from "../../admin/schemas";
+import { callerGrantViewSchema, grantViewSchema } from "../../admin/grantAnswers";
 import { adminOperation, errors, jsonAnswer, jsonBody, keyIdPath, noContent, tenantIdPath } from "../common";
-
-const dateTime = () => z.string().meta({ format: "date-time" });
-
-const grantView = z.object({
-  id: z.string(),
-  keyId: z.string(),
-  rule: z.string().nullable().meta({ description: "The rule raised; null: every key-scoped rule of the key." }),
-  units: z.number().int(),
-  until: dateTime().meta({ description: "When the grant ends (it then disappears by itself)." }),
-  createdAt: dateTime(),
-  createdBy: z.string().meta({ description: "The audit actor that made it." }),
-});
 
 const grantIdPath = keyIdPath.extend({ grantId: z.string().regex(/^[a-z0-9]{1,64}$/) });
 const tenantGrantIdPath = tenantIdPath.extend({ grantId: z.string().regex(/^[a-z0-9]{1,64}$/) });
-
-const callerGrantView = z.object({
-  id: z.string(),
-  tenantId: z.string(),
-  subject: z.string().nullable().meta({ description: "The JWT subject the units are for; null: a tier's grant." }),
-  tier: z
-    .string()
-    .nullable()
-    .meta({ description: "The tier whose every caller gets the units; null: a subject's grant." }),
-  rule: z.string().nullable().meta({ description: "The rule raised; null: every key-scoped rule of the caller." }),
-  units: z.number().int(),
-  until: dateTime().meta({ description: "When the grant ends (it then disappears by itself)." }),
-  createdAt: dateTime(),
-  createdBy: z.string().meta({ description: "The audit actor that made it." }),
-});
 
 export const grantPaths: ZodOpenApiPathsObject = {
   "/api/admin/keys/{keyId}/grants": {
@@ -42,7 +16,7 @@ export const grantPaths: ZodOpenApiPathsObject = {
       tags: ["Quota"],
       summary: "A key's running grants, soonest end first",
       requestParams: { path: keyIdPath },
-      responses: { "200": jsonAnswer("The grants still running.", z.array(grantView)), ...errors("not_found") },
+      responses: { "200": jsonAnswer("The grants still running.", z.array(grantViewSchema)), ...errors("not_found") },
     }),
     post: adminOperation("write", {
       operationId: "createGrant",
@@ -53,7 +27,7 @@ export const grantPaths: ZodOpenApiPathsObject = {
       requestParams: { path: keyIdPath },
       requestBody: jsonBody(grantSchema),
       responses: {
-        "201": jsonAnswer("The grant.", grantView),
+        "201": jsonAnswer("The grant.", grantViewSchema),
         ...errors("not_found", "invalid", "conflict"),
       },
     }),
@@ -75,7 +49,7 @@ export const grantPaths: ZodOpenApiPathsObject = {
       summary: "The tenant's running JWT-subject and tier grants, soonest end first",
       requestParams: { path: tenantIdPath, query: callerGrantQuerySchema },
       responses: {
-        "200": jsonAnswer("The grants still running.", z.array(callerGrantView)),
+        "200": jsonAnswer("The grants still running.", z.array(callerGrantViewSchema)),
         ...errors("not_found", "invalid"),
       },
     }),
@@ -87,7 +61,7 @@ export const grantPaths: ZodOpenApiPathsObject = {
         "Exactly one of `subject` (a JWT caller's verified subject: its `key` rules are counted per subject) and `tier`. While the grant runs, the caller's limit on `rule` (absent: every `key`-scoped rule that applies to it) is raised by `units`, as a key's grant does: for a tier, EACH caller of the tier (each key of it, each JWT caller whose tier claim names it) gets `units` more. Grants add up with each other and with key grants. `until` defaults to the end of the rule's current window or calendar period. In force on every instance within 1 s; ends by itself at `until`. Audited (`tenant.grant`); reverting deletes it. A rule that is not a key-scoped rule that can apply to the caller: 422.",
       requestParams: { path: tenantIdPath },
       requestBody: jsonBody(callerGrantSchema),
-      responses: { "201": jsonAnswer("The grant.", callerGrantView), ...errors("not_found", "invalid") },
+      responses: { "201": jsonAnswer("The grant.", callerGrantViewSchema), ...errors("not_found", "invalid") },
     }),
   },
   "/api/admin/tenants/{tenantId}/grants/{grantId}": {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { MAX_OVERRIDES, RULE_NAME_PATTERN } from "../../../common/fieldLimits";
-import { identifierOverrideListSchema, identifierOverrideSchema } from "../../../policy/overrides/overrideSchema";
+import { identifierOverrideListSchema, ruleOverridesSchema } from "../../../policy/overrides/overrideSchema";
 import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
 
 const rulePath = tenantIdPath.extend({
@@ -11,10 +11,6 @@ const rulePath = tenantIdPath.extend({
     .regex(RULE_NAME_PATTERN)
     .meta({ description: "The name of an `identifier`-scope rule of the tenant." }),
 });
-
-const storedOverridesSchema = z
-  .object({ rule: z.string(), overrides: z.array(identifierOverrideSchema) })
-  .meta({ description: "The rule's overrides, in the order given." });
 
 const MATCHING = `POST /api/v1/check charges an identifier under its exact override, else the override of the longest matching prefix (\`enterprise:*\`), else the rule. An override shares the identifier's counter with the rule (changing it applies to what was counted so far). At most ${MAX_OVERRIDES.toLocaleString("en")} per rule. Replacing the tenant's rules without this identifier rule deletes its overrides.`;
 
@@ -26,7 +22,7 @@ export const identifierOverridePaths: ZodOpenApiPathsObject = {
       summary: "Per-identifier limits of an identifier rule",
       description: `${MATCHING} Unknown tenant or rule, or a rule of another scope: 404.`,
       requestParams: { path: rulePath },
-      responses: { "200": jsonAnswer("The overrides.", storedOverridesSchema), ...errors("not_found") },
+      responses: { "200": jsonAnswer("The overrides.", ruleOverridesSchema), ...errors("not_found") },
     }),
     put: adminOperation("write", {
       operationId: "putIdentifierOverrides",
@@ -36,7 +32,7 @@ export const identifierOverridePaths: ZodOpenApiPathsObject = {
       requestParams: { path: rulePath },
       requestBody: jsonBody(identifierOverrideListSchema),
       responses: {
-        "200": jsonAnswer("The overrides as stored.", storedOverridesSchema),
+        "200": jsonAnswer("The overrides as stored.", ruleOverridesSchema),
         ...errors("not_found", "invalid"),
       },
     }),

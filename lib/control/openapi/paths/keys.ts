@@ -1,40 +1,13 @@
 /** One API key: details, revocation, override rules, quota, recent decisions: /api/admin/keys/... */
-import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { keyQuotaQuerySchema } from "../../admin/querySchemas";
+import { keyQuotaSchema } from "../../admin/quotaAnswers";
 import { keyPatchSchema, keyRulesSchema } from "../../admin/schemas";
 import { decisionsParamsSchema } from "../../../monitoring/query/monitoringParams";
+import { recentDecisionsSchema } from "../../../monitoring/query/monitoringAnswers";
 import { adminOperation, errors, jsonAnswer, jsonBody, keyIdPath, noContent } from "../common";
-import { keySchema } from "../../../policy/keys/keyAnswers";
-import { storedRuleListSchema, storedRuleSchema } from "../ruleDocs";
-
-const keyDetailsSchema = keySchema.extend({
-  tenantName: z.string(),
-  rules: z.object({
-    tenant: storedRuleListSchema,
-    tier: storedRuleListSchema.meta({ description: "The rules of the key's tier (empty: none, or no rules)." }),
-    overrides: storedRuleListSchema,
-    effective: z
-      .array(storedRuleSchema.extend({ source: z.enum(["tenant", "tier", "override"]) }))
-      .meta({ description: "What the key's requests are checked against, in enforcement's order." }),
-  }),
-});
-
-const keyQuotaSchema = z
-  .object({
-    nowMs: z.number().int(),
-    rules: z.array(
-      z.looseObject({ name: z.string(), remaining: z.number().nullable(), resetMs: z.number().nullable() }),
-    ),
-  })
-  .meta({
-    description:
-      "Remaining quota of each of the key's effective rules; `ip` and `identifier` rules are read only for the `ip` or `identifier` given.",
-  });
-
-const recentDecisionsSchema = z
-  .object({ decisions: z.array(z.looseObject({})) })
-  .meta({ description: "The key's recent decisions, newest first (at most 50)." });
+import { keyDetailsSchema, keySchema } from "../../../policy/keys/keyAnswers";
+import { storedRuleListSchema } from "../../../policy/rules/ruleAnswers";
 
 export const keyPaths: ZodOpenApiPathsObject = {
   "/api/admin/keys/{keyId}": {

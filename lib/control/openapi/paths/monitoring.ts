@@ -8,22 +8,34 @@ import {
   seriesParamsSchema,
   trafficParamsSchema,
 } from "../../../monitoring/query/monitoringParams";
+import {
+  callerHistorySchema,
+  hotDescriptorsSchema,
+  hotKeysSchema,
+  limitedNowSchema,
+  nearLimitSchema,
+  refusalRatesSchema,
+  trafficSeriesSchema,
+  upstreamHealthSchema,
+} from "../../../monitoring/query/monitoringAnswers";
 import { simulateSchema } from "../../simulator/simulateSchema";
+import { simulationResultSchema } from "../../simulator/simulationResult";
 import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
 
 const WINDOW =
   "Window: `range=1m|5m|15m|1h|6h|24h` ending at `to` (default now), or `from` with an optional `to` (epoch ms); none means the last 5 minutes. Unknown or repeated parameters are a 422.";
 
-const figures = (description: string) => z.looseObject({}).meta({ description });
-
-const monitoring = (id: string, summary: string, query: z.ZodObject, answer: string) =>
+const monitoring = (id: string, summary: string, query: z.ZodObject, schema: z.ZodObject, answer: string) =>
   adminOperation("read", {
     operationId: id,
     tags: ["Monitoring"],
     summary,
     description: WINDOW,
     requestParams: { query },
-    responses: { "200": jsonAnswer(answer, figures(answer)), ...errors("invalid", "not_found", "limiter_unavailable") },
+    responses: {
+      "200": jsonAnswer(answer, schema.meta({ description: answer })),
+      ...errors("invalid", "not_found", "limiter_unavailable"),
+    },
   });
 
 export const monitoringPaths: ZodOpenApiPathsObject = {
@@ -32,6 +44,7 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       "getTraffic",
       "Allowed, refused and would-refuse requests over time",
       trafficParamsSchema,
+      trafficSeriesSchema,
       "A series of allowed / refused / shadow-refused counts per step, overall or of one tenant or rule.",
     ),
   },
@@ -40,6 +53,7 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       "getRefusalRate",
       "Refusal rate over time, with the top tenants and rules",
       seriesParamsSchema,
+      refusalRatesSchema,
       "Refusal-rate series, overall and per top tenant and rule.",
     ),
   },
@@ -48,6 +62,7 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       "getHotKeys",
       "The callers with the most requests",
       listParamsSchema,
+      hotKeysSchema,
       "The busiest callers in the window: API keys, JWT subjects and anonymous addresses on tenant hosts, each with its `kind` (`key`, `jwt`, `anonymous`).",
     ),
   },
@@ -56,6 +71,7 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       "getHotDescriptors",
       "The Envoy descriptor values with the most calls",
       listParamsSchema,
+      hotDescriptorsSchema,
       "The descriptor subjects of Envoy's rate limit calls with the most calls in the window: per rule, the values it counts by, calls and calls refused.",
     ),
   },
@@ -64,6 +80,7 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       "getUpstreamHealth",
       "A tenant's upstream health (tenantId required)",
       listParamsSchema,
+      upstreamHealthSchema,
       "The answers the tenant's clients got through the gateway: `byStatus` (2xx, 3xx, 4xx, 5xx, and 502 unreachable / 504 timed out apart), `answers`, and `latency` p50/p90/p99 to the answer's status (upper bounds of histogram buckets, ms; null past `slowerThanMs`).",
     ),
   },
@@ -72,6 +89,7 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       "getCallerHistory",
       "One caller's requests and refusals over time, by rule (tenantId and caller required)",
       callerHistoryParamsSchema,
+      callerHistorySchema,
       "`caller` is a key id, `~<JWT subject id>` or `@<address>` as the hot callers name it. `points`: per minute (per hour past 1 h) the caller's `requests`, `refused` and `byRule` (refusals per rule ref; a request refused by two rules counts under each); `rules` names every rule that refused it, most first; `current` is the last complete minute.",
     ),
   },
@@ -80,6 +98,7 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       "getNearLimit",
       "Clients closest to their limits",
       listParamsSchema,
+      nearLimitSchema,
       "Clients that came closest to a limit in the window.",
     ),
   },
@@ -92,7 +111,9 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       responses: {
         "200": jsonAnswer(
           "Clients refused in the last minute.",
-          figures("Clients refused in the last minute, per rule, with their remaining quota now."),
+          limitedNowSchema.meta({
+            description: "Clients refused in the last minute, per rule, with their remaining quota now.",
+          }),
         ),
         ...errors("invalid", "limiter_unavailable"),
       },
@@ -109,9 +130,10 @@ export const monitoringPaths: ZodOpenApiPathsObject = {
       responses: {
         "200": jsonAnswer(
           "Allowed and refused per minute, clients affected and clients newly refused, current beside candidate.",
-          figures(
-            "The simulation report. Concurrency rules (the trace holds no request durations), header/query rules (it holds no request headers or query strings) and rules counted by response (chargeOn: it holds no response statuses) are not replayed: `notSimulated` names them, each with its reason.",
-          ),
+          simulationResultSchema.meta({
+            description:
+              "The simulation report. Concurrency rules (the trace holds no request durations), header/query rules (it holds no request headers or query strings) and rules counted by response (chargeOn: it holds no response statuses) are not replayed: `notSimulated` names them, each with its reason.",
+          }),
         ),
         ...errors("not_found", "invalid", "limiter_unavailable"),
       },

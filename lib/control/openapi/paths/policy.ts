@@ -1,10 +1,8 @@
 /** Policy as code: a tenant's whole policy as one document, /api/admin/tenants/{tenantId}/policy. */
-import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { policyDocumentSchema, policyQuerySchema } from "../../policyDocument/policyDocumentSchema";
 import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
-import { storedRuleSchema } from "../ruleDocs";
-import { billingSettingsSchema } from "../../alerts/alertSchema";
+import { appliedPolicySchema, exportedPolicySchema } from "../../policyDocument/policyAnswers";
 
 const ETAG_HEADER = {
   ETag: {
@@ -12,65 +10,6 @@ const ETAG_HEADER = {
     schema: { type: "string" as const },
   },
 };
-
-const exportedPolicySchema = z.object({
-  rules: z.array(storedRuleSchema).meta({ description: "The tenant's rules." }),
-  keys: z
-    .record(
-      z.string(),
-      z.object({
-        tier: z.string().nullable(),
-        rules: z.array(storedRuleSchema),
-        billingDay: z.number().int().optional(),
-      }),
-    )
-    .meta({
-      description:
-        "Every live API key by name (by id where two live keys share a name): its tier, override rules and, when it has one, its billing day (1..31: its month rules of scope key start on that day). Never its secret.",
-    }),
-  tiers: z.record(z.string(), z.array(storedRuleSchema)).meta({ description: "Tiers with rules, by name." }),
-  overrides: z
-    .record(
-      z.string(),
-      z.array(
-        z.object({
-          identifier: z.string(),
-          limit: z.number().int(),
-          windowMs: z.number().int().optional(),
-          burst: z.number().int().optional(),
-        }),
-      ),
-    )
-    .meta({ description: "Identifier overrides by identifier rule name (rules with overrides only)." }),
-  access: z.object({ allow: z.array(z.string()), deny: z.array(z.string()) }),
-  identity: z
-    .record(z.string(), z.unknown())
-    .meta({ description: "`{ hosts, apiKeys, jwt, anonymous }` as GET .../identity answers it." }),
-  upstream: z
-    .object({ url: z.string(), timeoutMs: z.number().int(), signRequests: z.boolean() })
-    .nullable()
-    .meta({ description: "The gateway upstream, never its signing secret; null: none." }),
-  alerts: z
-    .object({
-      webhookUrlHint: z.string(),
-      refusalRate: z.record(z.string(), z.number()).nullable(),
-      clientLimit: z.record(z.string(), z.number()).nullable(),
-      billing: billingSettingsSchema.nullable(),
-    })
-    .nullable()
-    .meta({
-      description:
-        "Alert conditions; the webhook URL only as its hint (it is a secret), never the signing secret; null: none.",
-    }),
-});
-
-const appliedSchema = z.object({
-  changed: z.array(z.string()).meta({
-    description:
-      "What changed (or would, for a dry run): `rules`, `tiers.<tier>`, `keys.<name>.tier`, `keys.<name>.rules`, `overrides.<rule>`, `access`, `identity`, `upstream`, `alerts`. Empty: the document is the current policy; nothing was written or audited.",
-  }),
-  dryRun: z.boolean(),
-});
 
 export const policyPaths: ZodOpenApiPathsObject = {
   "/api/admin/tenants/{tenantId}/policy": {
@@ -95,7 +34,7 @@ export const policyPaths: ZodOpenApiPathsObject = {
       requestParams: { path: tenantIdPath, query: policyQuerySchema },
       requestBody: jsonBody(policyDocumentSchema),
       responses: {
-        "200": { ...jsonAnswer("What changed.", appliedSchema), headers: ETAG_HEADER },
+        "200": { ...jsonAnswer("What changed.", appliedPolicySchema), headers: ETAG_HEADER },
         ...errors("not_found", "invalid", "conflict", "precondition_failed"),
       },
     }),

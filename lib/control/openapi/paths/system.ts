@@ -1,21 +1,8 @@
 /** Unauthenticated service endpoints and the operator session: health, metrics, this document, login. */
-import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { loginSchema, logoutAnswerSchema, sessionAnswerSchema } from "../../auth/operatorSchemas";
+import { healthSchema } from "../../health/checkHealth";
 import { errors, jsonAnswer, jsonBody, noContent } from "../common";
-
-const status = z.enum(["ok", "down"]);
-const healthSchema = z.object({
-  redis: status,
-  db: status,
-  redisMaxmemoryPolicy: z.string().meta({
-    description:
-      'Redis maxmemory-policy, "unknown" when it cannot be read; only noeviction is safe for counters (lib/redis/evictionPolicy.ts)',
-  }),
-  warnings: z.array(z.string()).optional().meta({
-    description: "Present when something needs fixing though the instance serves, e.g. an evicting maxmemory-policy",
-  }),
-});
 
 export const systemPaths: ZodOpenApiPathsObject = {
   "/api/health": {

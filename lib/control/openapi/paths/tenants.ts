@@ -2,23 +2,12 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { tenantDetailSchema } from "../../admin/answers";
+import { tenantQuotaSchema } from "../../admin/quotaAnswers";
 import { createKeySchema, createTenantSchema, tenantRulesSchema } from "../../admin/schemas";
 import { createdKeySchema, keySchema } from "../../../policy/keys/keyAnswers";
 import { tenantListItemSchema, tenantSchema } from "../../../policy/tenants/tenantAnswers";
 import { adminOperation, errors, jsonAnswer, jsonBody, tenantIdPath } from "../common";
-import { storedRuleListSchema } from "../ruleDocs";
-
-const quotaSchema = z
-  .object({
-    nowMs: z.number().int(),
-    tenantRules: z.array(z.looseObject({})),
-    keys: z.array(z.looseObject({})),
-    truncated: z.boolean(),
-  })
-  .meta({
-    description:
-      "Remaining quota of the tenant's rules and of each live key's rules (at most 200 keys; `truncated` when more).",
-  });
+import { storedRuleListSchema } from "../../../policy/rules/ruleAnswers";
 
 export const tenantPaths: ZodOpenApiPathsObject = {
   "/api/admin/tenants": {
@@ -104,7 +93,7 @@ export const tenantPaths: ZodOpenApiPathsObject = {
       tags: ["Quota"],
       summary: "Remaining quota of a tenant's rules and keys",
       requestParams: { path: tenantIdPath },
-      responses: { "200": jsonAnswer("Quota now.", quotaSchema), ...errors("not_found", "limiter_unavailable") },
+      responses: { "200": jsonAnswer("Quota now.", tenantQuotaSchema), ...errors("not_found", "limiter_unavailable") },
     }),
   },
 };

@@ -3,16 +3,11 @@ import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { tierRulesSchema } from "../../admin/schemas";
 import { tierNameSchema } from "../../../policy/tiers/tierName";
+import { tierSchema } from "../../../policy/tiers/tierAnswers";
 import { adminOperation, errors, jsonAnswer, jsonBody, noContent, tenantIdPath } from "../common";
-import { storedRuleListSchema } from "../ruleDocs";
+import { storedRuleListSchema } from "../../../policy/rules/ruleAnswers";
 
 const tierPath = tenantIdPath.extend({ tier: tierNameSchema });
-
-const tierSchema = z.object({
-  name: z.string(),
-  rules: storedRuleListSchema,
-  keys: z.number().int().meta({ description: "Live (unrevoked) keys in the tier." }),
-});
 
 const TIER_MEANING =
   "A tier's rules mean what a key's override rules mean: one named like a tenant rule replaces it, others are added. A key is in the tier its `tier` names, a JWT caller in the tier its `tierClaim` claim names; precedence: tenant rules, then the tier's, then the key's own.";

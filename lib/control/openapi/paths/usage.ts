@@ -1,22 +1,9 @@
 /** Metering: /api/admin/tenants/{tenantId}/usage (CONTRACT.md "Quotas, grants and usage"). */
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { usageAnswerSchema } from "../../../monitoring/usage/usageAnswers";
 import { usageParamsSchema } from "../../../monitoring/usage/usageParams";
 import { adminOperation, errors, tenantIdPath } from "../common";
-
-const usageRowSchema = z.object({
-  start: z.string().meta({ description: "The hour's or UTC day's start (ISO 8601)." }),
-  key: z.string().optional().meta({ description: "groupBy=key: the API key id (absent: requests without one)." }),
-  caller: z
-    .string()
-    .optional()
-    .meta({ description: "groupBy=caller: a key id, `~<JWT subject>` or `@<address>` (absent: none)." }),
-  rule: z.string().optional().meta({ description: "groupBy=rule: the rule's name." }),
-  tier: z.string().optional().meta({ description: "groupBy=tier: the caller's tier (absent: none)." }),
-  admitted: z.number().int(),
-  refused: z.number().int(),
-  units: z.number().int().meta({ description: "Units charged by admitted requests (a rule's cost)." }),
-});
 
 export const usagePaths: ZodOpenApiPathsObject = {
   "/api/admin/tenants/{tenantId}/usage": {
@@ -31,7 +18,7 @@ export const usagePaths: ZodOpenApiPathsObject = {
         "200": {
           description: "The rows, oldest first.",
           content: {
-            "application/json": { schema: z.object({ rows: z.array(usageRowSchema) }) },
+            "application/json": { schema: usageAnswerSchema },
             "text/csv": { schema: z.string().meta({ description: "start,<group>,admitted,refused,units" }) },
           },
         },

@@ -2,6 +2,7 @@ import { notAllowed } from "@/lib/http/methodNotAllowed";
 import { adminEndpoint } from "@/lib/control/admin/adminEndpoint";
 import { tenantIdParam } from "@/lib/control/admin/params";
 import { alertSettingsSchema } from "@/lib/control/alerts/alertSchema";
+import { alertsViewSchema, savedAlertsSchema } from "@/lib/control/alerts/alertAnswers";
 import {
   deleteAlertSettings,
   getAlertSettings,
@@ -21,6 +22,7 @@ const params = { tenantId: tenantIdParam };
  */
 export const GET = adminEndpoint("read", {
   params,
+  answer: alertsViewSchema,
   handle: async ({ actor, params }) => {
     const stored = await getAlertSettings(params.tenantId);
     const settings = stored && settingsForRole(stored, actor.role);
@@ -35,6 +37,7 @@ export const GET = adminEndpoint("read", {
 export const PUT = adminEndpoint("write", {
   params,
   body: alertSettingsSchema,
+  answer: savedAlertsSchema,
   handle: async ({ actor, params, body }) => {
     const saved = await putAlertSettings(actor, params.tenantId, body);
     return { settings: saved.settings, ...(saved.secret ? { secret: saved.secret } : {}) };

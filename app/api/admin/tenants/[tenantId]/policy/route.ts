@@ -5,6 +5,7 @@ import { adminRoute } from "@/lib/control/admin/adminRoute";
 import { tenantIdParam } from "@/lib/control/admin/params";
 import { policyDocumentSchema, policyQuerySchema } from "@/lib/control/policyDocument/policyDocumentSchema";
 import { applyPolicy, exportPolicy } from "@/lib/control/policyDocument/policyDocumentStore";
+import type { AppliedPolicyAnswer } from "@/lib/control/policyDocument/policyAnswers";
 import { services } from "@/lib/runtime/services";
 
 export const runtime = "nodejs";
@@ -32,10 +33,9 @@ export const PUT = adminRoute<Params>("write", async (request, actor, params) =>
     ifMatch: request.headers.get("if-match"),
   });
   if (!query.dryRun && applied.changed.length > 0) await services().announce(tenantId);
-  return Response.json(
-    { changed: applied.changed, dryRun: query.dryRun },
-    { headers: { etag: applied.etag, "cache-control": "no-store" } },
-  );
+  return Response.json({ changed: applied.changed, dryRun: query.dryRun } satisfies AppliedPolicyAnswer, {
+    headers: { etag: applied.etag, "cache-control": "no-store" },
+  });
 });
 
 export const { POST, PATCH, DELETE } = notAllowed(["GET", "PUT"]);

@@ -5,7 +5,7 @@
  * schema's object part with `burst` required.
  */
 import { z } from "zod";
-import { ruleSchema } from "../../policy/rules/ruleSchema";
+import { ruleSchema } from "./ruleSchema";
 
 export const storedRuleSchema = ruleSchema.in
   .required({ burst: true })
