@@ -4,20 +4,34 @@
  * audit entry's before and after expanded, the revoke dialog open, a confirmation asked, the rule
  * editor and the simulator showing field errors. Each check's full-page screenshot is attached to
  * the report (pages with live traffic, so the charts and tables are drawn).
+ * Each page (or state) is loaded once and checked at both widths: loaded at 1440 px, then narrowed
+ * to 390 px in place (the layout is CSS media queries and ResizeObserver, so it follows a resize);
+ * the scheme switches by emulating prefers-color-scheme, which the styles and the chart palette follow.
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
-import { furnishedDashboard, openDashboardPage } from "./support/dashboardPages";
+import { type DashboardPage, furnishedDashboard, openDashboardPage } from "./support/dashboardPages";
 import { attachScreenshot, expect, test } from "./support/fixtures";
 import { logInAsAdmin } from "./support/session";
 
-const WIDTHS = [1440, 390] as const;
+const VIEWPORTS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
 const SCHEMES = ["light", "dark"] as const;
+
+/** Resolves once the page has drawn two frames: a resize or a scheme change has been laid out and painted. */
+function settled(page: Page): Promise<void> {
+  return page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}
 
 async function violations(page: Page, testInfo: TestInfo, name: string, fullPage = true): Promise<string[]> {
   const found: string[] = [];
   for (const scheme of SCHEMES) {
     await page.emulateMedia({ colorScheme: scheme });
+    await settled(page);
     const label = `${name} at ${page.viewportSize()?.width} px (${scheme})`;
     if (fullPage) await attachScreenshot(page, testInfo, label);
     else await testInfo.attach(label, { body: await page.screenshot(), contentType: "image/png" });
@@ -37,6 +51,23 @@ async function violations(page: Page, testInfo: TestInfo, name: string, fullPage
   return found;
 }
 
+/** The page as it stands, at 1440 px then 390 px (resized in place), light and dark at each. */
+async function violationsAtEachWidth(page: Page, testInfo: TestInfo, name: string, fullPage = true): Promise<string[]> {
+  const found: string[] = [];
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await settled(page);
+    found.push(...(await violations(page, testInfo, name, fullPage)));
+  }
+  return found;
+}
+
+/** Opens a page at 1440 px (the width each check starts from). */
+async function openWide(page: Page, target: DashboardPage): Promise<void> {
+  await page.setViewportSize(VIEWPORTS[0]);
+  await openDashboardPage(page, target);
+}
+
 test("axe finds no serious or critical violation on any page, at 1440 and 390 px, light and dark", async ({
   page,
   api,
@@ -45,21 +76,16 @@ test("axe finds no serious or critical violation on any page, at 1440 and 390 px
   test.setTimeout(600_000);
   const { pages } = await furnishedDashboard(api, request);
   const found: string[] = [];
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    // Leave the dashboard before logging out: a page still polling would meet the ended session (401s).
-    await page.goto("about:blank");
-    await page.context().clearCookies();
-    await page.goto("/login");
-    await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
-    found.push(...(await violations(page, testInfo, "login")));
+  await page.setViewportSize(VIEWPORTS[0]);
+  await page.goto("/login");
+  await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+  found.push(...(await violationsAtEachWidth(page, testInfo, "login")));
 
-    await logInAsAdmin(page);
-    // The API reference is one long page (every operation, schema and answer): checked on its own.
-    for (const target of pages.filter((p) => p.name !== "docs")) {
-      await openDashboardPage(page, target);
-      found.push(...(await violations(page, testInfo, target.name)));
-    }
+  await logInAsAdmin(page);
+  // The API reference is one long page (every operation, schema and answer): checked on its own.
+  for (const target of pages.filter((p) => p.name !== "docs")) {
+    await openWide(page, target);
+    found.push(...(await violationsAtEachWidth(page, testInfo, target.name)));
   }
   expect(found).toEqual([]);
 });
@@ -69,14 +95,11 @@ test("axe finds no serious or critical violation on the API docs page, at 1440 a
 }, testInfo) => {
   test.setTimeout(900_000);
   await logInAsAdmin(page);
-  const found: string[] = [];
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.goto("/docs");
-    await expect(page.getByRole("heading", { level: 1, name: /Sluice API/ })).toBeVisible({ timeout: 30_000 });
-    // Its top only in the report: the whole reference is tens of thousands of pixels tall.
-    found.push(...(await violations(page, testInfo, "docs", false)));
-  }
+  await page.setViewportSize(VIEWPORTS[0]);
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { level: 1, name: /Sluice API/ })).toBeVisible({ timeout: 30_000 });
+  // Its top only in the report: the whole reference is tens of thousands of pixels tall.
+  const found = await violationsAtEachWidth(page, testInfo, "docs", false);
   expect(found).toEqual([]);
 });
 
@@ -90,8 +113,9 @@ test("axe finds no serious or critical violation with panels expanded, dialogs o
   const at = (name: string) => pages.find((p) => p.name === name)!;
   await logInAsAdmin(page);
   const found: string[] = [];
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+  // Each state is reached at each width (the clicks too), then checked light and dark.
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
 
     // The audit log: the latest entry's before and after, expanded.
     await openDashboardPage(page, at("audit"));
