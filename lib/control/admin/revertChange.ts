@@ -97,6 +97,26 @@ async function targetMustExist<T>(event: AuditEventView, apply: () => Promise<T>
   }
 }
 
+/** A grant's creation undone: the grant (already deleted by the caller when found) is audited as ended; gone already: 409. */
+async function grantEnded(
+  tx: Tx,
+  actor: Actor,
+  event: AuditEventView,
+  note: { action: string; revertOf: string },
+  grant: { tenantId: string } | null,
+): Promise<RevertResult> {
+  if (!grant)
+    throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: the grant has ended already.`);
+  const revert = await recordAudit(tx, actor, {
+    action: note.action,
+    target: event.target,
+    tenantId: grant.tenantId,
+    before: event.after,
+    revertOf: note.revertOf,
+  });
+  return { revert, tenantId: grant.tenantId };
+}
+
 async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<RevertResult> {
   const plan = revertPlan(event);
   const note = { action: revertAction(event.action), revertOf: event.id };
@@ -159,31 +179,13 @@ async function apply(tx: Tx, actor: Actor, event: AuditEventView): Promise<Rever
     }
     case "grant_end": {
       const grant = await tx.keyGrant.findFirst({ where: { id: plan.grantId, keyId: plan.keyId } });
-      if (!grant)
-        throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: the grant has ended already.`);
-      await tx.keyGrant.delete({ where: { id: grant.id } });
-      const revert = await recordAudit(tx, actor, {
-        action: note.action,
-        target: event.target,
-        tenantId: grant.tenantId,
-        before: event.after,
-        revertOf: note.revertOf,
-      });
-      return { revert, tenantId: grant.tenantId };
+      if (grant) await tx.keyGrant.delete({ where: { id: grant.id } });
+      return grantEnded(tx, actor, event, note, grant);
     }
     case "caller_grant_end": {
       const grant = await tx.callerGrant.findFirst({ where: { id: plan.grantId, tenantId: plan.tenantId } });
-      if (!grant)
-        throw new AppError("conflict", `Audit event ${event.id} cannot be reverted: the grant has ended already.`);
-      await tx.callerGrant.delete({ where: { id: grant.id } });
-      const revert = await recordAudit(tx, actor, {
-        action: note.action,
-        target: event.target,
-        tenantId: grant.tenantId,
-        before: event.after,
-        revertOf: note.revertOf,
-      });
-      return { revert, tenantId: grant.tenantId };
+      if (grant) await tx.callerGrant.delete({ where: { id: grant.id } });
+      return grantEnded(tx, actor, event, note, grant);
     }
     case "key_billing_day": {
       const saved = await targetMustExist(event, () =>
