@@ -9,6 +9,7 @@ import type { AccessCache } from "../policy/compiled/accessCache";
 import { checkRequestSchema, type CheckRequest } from "../policy/rules/checkRequest";
 import type { FollowingDecision } from "./admission/decideOnce";
 import type { Client } from "./admission/outcome";
+import type { EchoAnswer } from "../policy/dataPlaneAnswers";
 import { MAX_BODY_BYTES, parseJsonText, readJsonWith, refuseDeclaredLength } from "../http/readJsonBody";
 import { problemReplyFor } from "../http/problem";
 import { jsonReply, type Reply } from "../http/reply";
@@ -44,7 +45,14 @@ export function echoReply(method: string, rawPath: string, client: Client): Repl
   if (!ECHOED.has(method))
     return problemReplyFor("method_not_allowed", `This route serves ${ECHO_METHODS}.`, {}, { allow: ECHO_METHODS });
   // Echo is served under /api/v1 only, where every caller has a key.
-  return jsonReply({ ok: true, tenantId: client.tenantId, keyId: client.key?.id ?? null, method, path: rawPath });
+  const answer: EchoAnswer = {
+    ok: true,
+    tenantId: client.tenantId,
+    keyId: client.key?.id ?? null,
+    method,
+    path: rawPath,
+  };
+  return jsonReply(answer);
 }
 
 export interface CheckDeps {

@@ -31,7 +31,10 @@ export type CheckAnswer = z.infer<typeof checkAnswerSchema>;
 export const echoAnswerSchema = z.object({
   ok: z.literal(true),
   tenantId: z.string(),
-  keyId: z.string(),
+  keyId: z
+    .string()
+    .nullable()
+    .meta({ description: "The caller's key (null only for a caller without one, which /api/v1 never admits)." }),
   method: z.string(),
   path: z.string(),
 });
