@@ -20,7 +20,7 @@ import { RuleLink } from "@/components/tables/entityLinks";
 import { useLimitedNow } from "@/components/charts/useMonitoring";
 import { formatWait } from "@/components/format/dateFormat";
 import { ErrorState } from "@/components/shell/PageState";
-import { useTenant } from "@/components/tenants/tenantQueries";
+import { useTenant } from "@/components/api/tenantQueries";
 import { callerFromSegment, callerTitle } from "./callerPath";
 
 function CallerQuotaCard({ tenantId, member }: { tenantId: string; member: string }) {

@@ -19,7 +19,7 @@ import { KeyExpiryForm } from "./KeyExpiryForm";
 import { KeyTierForm } from "./KeyTierForm";
 import { ExpiredBadge, hasExpired, RevokedBadge } from "./KeysCard";
 import { useKey } from "./keyQueries";
-import { useTenant } from "@/components/tenants/tenantQueries";
+import { useTenant } from "@/components/api/tenantQueries";
 import { RecentDecisionsCard } from "./RecentDecisionsCard";
 import { RevokeKeyButton } from "./RevokeKeyButton";
 import styles from "./keys.module.css";

@@ -8,7 +8,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiSend, type ApiError, errorMessage } from "@/components/api/apiClient";
-import { useTenants } from "@/components/tenants/tenantQueries";
+import { useTenants } from "@/components/api/tenantQueries";
 import type { OperatorView } from "@/lib/control/auth/operatorStore";
 
 function limitText(ids: string[], names: Map<string, string>): string {

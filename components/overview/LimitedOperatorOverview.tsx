@@ -11,7 +11,7 @@ import { TenantLink } from "@/components/tables/entityLinks";
 import { RefusalRateChart } from "@/components/charts/RefusalRateChart";
 import { TrafficChart } from "@/components/charts/TrafficChart";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
-import { useTenants } from "@/components/tenants/tenantQueries";
+import { useTenants } from "@/components/api/tenantQueries";
 import { LimitedNowTable } from "./LimitedNowTable";
 
 export function LimitedOperatorOverview({ view }: { view: MonitoringView }) {

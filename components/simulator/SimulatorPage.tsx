@@ -9,7 +9,7 @@ import Link from "next/link";
 import { useIsAdmin } from "@/components/api/useSession";
 import { useRules } from "@/components/rules/ruleQueries";
 import { ErrorState, Loading } from "@/components/shell/PageState";
-import { useTenant } from "@/components/tenants/tenantQueries";
+import { useTenant } from "@/components/api/tenantQueries";
 import { SimulatorWorkbench } from "./SimulatorWorkbench";
 
 export default function SimulatorPage({ tenantId }: { tenantId: string }) {

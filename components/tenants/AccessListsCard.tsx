@@ -9,7 +9,7 @@ import { apiGet, LIVE_INTERVAL_MS, type ApiError } from "@/components/api/apiCli
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { AccessLists } from "@/lib/policy/access/accessListSchema";
 import { AccessListsForm } from "./AccessListsForm";
-import { tenantPath } from "./tenantQueries";
+import { tenantPath } from "@/components/api/tenantQueries";
 
 function useAccessLists(tenantId: string) {
   return useQuery<AccessLists, ApiError>({

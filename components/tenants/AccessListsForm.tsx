@@ -13,7 +13,7 @@ import { FormError, SubmitButton } from "@/components/forms/FormError";
 import { accessListsSchema, type AccessLists } from "@/lib/policy/access/accessListSchema";
 import { MAX_ACCESS_ENTRIES } from "@/lib/common/fieldLimits";
 import { listErrors, listToText, parseListText } from "./accessListText";
-import { tenantPath } from "./tenantQueries";
+import { tenantPath } from "@/components/api/tenantQueries";
 
 const LISTS = [
   { list: "allow", label: "Allow", hint: "Passes every rule without being charged and without rate-limit headers." },

@@ -13,7 +13,7 @@ import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { AlertDelivery, AlertsView } from "@/lib/control/alerts/alertAnswers";
 import { AlertsForm } from "./AlertsForm";
 import { formatDateTime } from "@/components/format/dateFormat";
-import { tenantPath } from "./tenantQueries";
+import { tenantPath } from "@/components/api/tenantQueries";
 
 const DELIVERY_COLUMNS = [
   { label: "Fired" },

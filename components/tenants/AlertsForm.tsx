@@ -21,7 +21,7 @@ import {
 } from "@/lib/control/alerts/alertSchema";
 import type { StoredAlertSettings } from "@/lib/control/alerts/alertAnswers";
 import styles from "./AlertsForm.module.css";
-import { tenantPath } from "./tenantQueries";
+import { tenantPath } from "@/components/api/tenantQueries";
 
 const text = (n: number | undefined) => (n === undefined ? "" : String(n));
 /** An empty field stays undefined so the schema's own "must be a number" message or default applies. */

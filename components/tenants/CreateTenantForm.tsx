@@ -10,7 +10,7 @@ import { useState } from "react";
 import { apiSend } from "@/components/api/apiClient";
 import { NameCreateForm } from "@/components/forms/NameCreateForm";
 import { createTenantSchema } from "@/lib/control/admin/schemas";
-import { TENANTS_QUERY_KEY, type Tenant } from "./tenantQueries";
+import { TENANTS_QUERY_KEY, type Tenant } from "@/components/api/tenantQueries";
 
 export function CreateTenantForm() {
   const queryClient = useQueryClient();

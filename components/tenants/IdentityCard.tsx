@@ -12,7 +12,7 @@ import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import type { TenantIdentity } from "@/lib/policy/identity/identitySchema";
 import { identitySummary } from "@/lib/policy/identity/identitySummary";
 import { IdentityForm } from "./IdentityForm";
-import { tenantPath } from "./tenantQueries";
+import { tenantPath } from "@/components/api/tenantQueries";
 
 export function useIdentity(tenantId: string) {
   return useQuery<TenantIdentity, ApiError>({

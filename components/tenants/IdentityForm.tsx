@@ -12,7 +12,7 @@ import { zodFieldErrors } from "@/components/forms/zodFieldErrors";
 import { FormError, SubmitButton } from "@/components/forms/FormError";
 import { TextField } from "@/components/forms/TextField";
 import { identitySchema, type TenantIdentity } from "@/lib/policy/identity/identitySchema";
-import { tenantPath } from "./tenantQueries";
+import { tenantPath } from "@/components/api/tenantQueries";
 
 type JwtMode = "off" | "url" | "inline";
 

@@ -20,7 +20,7 @@ import { RuleEditor } from "@/components/rules/RuleEditor";
 import { useRules } from "@/components/rules/ruleQueries";
 import { ErrorState, Loading } from "@/components/shell/PageState";
 import { formatDateTime } from "@/components/format/dateFormat";
-import { useTenant } from "./tenantQueries";
+import { useTenant } from "@/components/api/tenantQueries";
 import { AccessListsCard } from "./AccessListsCard";
 import { AlertsCard } from "./AlertsCard";
 import { UpstreamCard } from "./UpstreamCard";

@@ -16,7 +16,7 @@ import { TENANT_ACTIVITY_LIMIT, useTenantActivity } from "@/components/charts/us
 import { formatDateTime } from "@/components/format/dateFormat";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { CreateTenantForm } from "./CreateTenantForm";
-import { useTenants } from "./tenantQueries";
+import { useTenants } from "@/components/api/tenantQueries";
 
 interface Activity {
   requests: number[];

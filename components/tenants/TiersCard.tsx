@@ -14,20 +14,9 @@ import { FormError, SubmitButton } from "@/components/forms/FormError";
 import { Empty, ErrorState, Loading } from "@/components/shell/PageState";
 import { TextField } from "@/components/forms/TextField";
 import { tierNameSchema } from "@/lib/policy/tiers/tierName";
-import { tenantPath } from "./tenantQueries";
-import { useTiers, type TierView } from "./tierQueries";
+import { tenantPath } from "@/components/api/tenantQueries";
+import { useTiers } from "@/components/api/tierQueries";
 import { ScrollRegion } from "@/components/tables/ScrollRegion";
-
-/** The tiers' names as a <datalist> for tier inputs (a key may also name a tier that has no rules yet). */
-export function TierOptions({ id, tiers }: { id: string; tiers: TierView[] | undefined }) {
-  return (
-    <datalist id={id}>
-      {(tiers ?? []).map((tier) => (
-        <option key={tier.name} value={tier.name} />
-      ))}
-    </datalist>
-  );
-}
 
 function OpenTierForm({ onOpen }: { onOpen: (tier: string) => void }) {
   const [name, setName] = useState("");

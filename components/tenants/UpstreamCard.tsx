@@ -11,7 +11,7 @@ import { apiSend, errorMessage } from "@/components/api/apiClient";
 import { ConfirmButton } from "@/components/forms/ConfirmButton";
 import { FormError } from "@/components/forms/FormError";
 import { Empty } from "@/components/shell/PageState";
-import { tenantPath, type TenantDetail } from "./tenantQueries";
+import { tenantPath, type TenantDetail } from "@/components/api/tenantQueries";
 import type { SavedUpstream } from "@/lib/policy/upstreams/upstreamSchema";
 import { UpstreamForm } from "./UpstreamForm";
 import { UpstreamHealth } from "./UpstreamHealth";

@@ -19,7 +19,7 @@ import {
   type UpstreamInput,
   type UpstreamView,
 } from "@/lib/policy/upstreams/upstreamSchema";
-import { tenantPath } from "./tenantQueries";
+import { tenantPath } from "@/components/api/tenantQueries";
 
 function withoutField(errors: Record<string, string>, field: string): Record<string, string> {
   const rest = { ...errors };

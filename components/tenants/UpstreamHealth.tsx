@@ -13,7 +13,7 @@ import { formatCount } from "@/components/format/numberFormat";
 import { FormError } from "@/components/forms/FormError";
 import type { UpstreamHealth as Health } from "@/lib/monitoring/query/monitoringAnswers";
 import type { UpstreamTestResult } from "@/lib/policy/upstreams/upstreamSchema";
-import { tenantPath } from "./tenantQueries";
+import { tenantPath } from "@/components/api/tenantQueries";
 
 const noSubscribe = () => () => undefined;
 

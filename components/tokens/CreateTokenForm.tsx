@@ -11,7 +11,7 @@ import { CheckedForm, useCheckedForm } from "@/components/forms/CheckedForm";
 import { SelectField } from "@/components/forms/SelectField";
 import { TextField } from "@/components/forms/TextField";
 import { CreatedKeyNotice } from "@/components/keys/CreatedKeyNotice";
-import { useTenants } from "@/components/tenants/tenantQueries";
+import { useTenants } from "@/components/api/tenantQueries";
 import { ROLES } from "@/lib/control/auth/operatorSchemas";
 import { createTokenSchema } from "@/lib/control/tokens/tokenSchemas";
 

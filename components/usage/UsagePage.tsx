@@ -15,7 +15,7 @@ import { QuotaBar } from "@/components/charts/QuotaBar";
 import { useChartPalette } from "@/components/charts/useChartPalette";
 import { useRules } from "@/components/rules/ruleQueries";
 import { ErrorState, Loading } from "@/components/shell/PageState";
-import { tenantPath } from "@/components/tenants/tenantQueries";
+import { tenantPath } from "@/components/api/tenantQueries";
 import type { UsageAnswer } from "@/lib/monitoring/usage/usageAnswers";
 import { granularityFor, sumIntoPeriods, usagePeriods } from "./usagePeriods";
 
