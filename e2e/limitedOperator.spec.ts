@@ -61,7 +61,7 @@ test("an operator limited to a tenant sees only that tenant, with its traffic, a
     await noErrorBanner(page);
 
     await page.goto("/audit");
-    await expect(page.getByLabel("Tenant")).toHaveValue(mine.id);
+    await expect(page.getByLabel("Tenant", { exact: true })).toHaveValue(mine.id);
     await expect(page.getByText(other.name)).toHaveCount(0);
     await noErrorBanner(page);
 
