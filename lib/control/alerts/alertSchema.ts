@@ -20,7 +20,7 @@
  * - `rotateSecret`: generate a new signing secret (one is generated on the first PUT anyway).
  */
 import { z } from "zod";
-import { isTimeZone } from "../../limiter/calendar";
+import { timeZoneSchema } from "../../policy/rules/ruleSchema";
 import { httpUrlProblem } from "../../http/httpUrlProblem";
 
 export const ALERT_WINDOW_MAX_MINUTES = 60;
@@ -62,15 +62,10 @@ export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 export const billingSettingsSchema = z
   .object({
     period: z.enum(BILLING_PERIODS, { error: "period must be day, week or month" }).default("month"),
-    timeZone: z
-      .string({ error: "timeZone must be text" })
-      .max(64, "timeZone must be at most 64 characters")
-      .refine(isTimeZone, "timeZone must be an IANA time zone name such as UTC or Europe/Berlin")
-      .optional()
-      .meta({
-        description:
-          "The IANA time zone whose calendar the billing periods follow (they close at its local midnight). Absent: UTC.",
-      }),
+    timeZone: timeZoneSchema.optional().meta({
+      description:
+        "The IANA time zone whose calendar the billing periods follow (they close at its local midnight). Absent: UTC.",
+    }),
   })
   .strict();
 

@@ -45,6 +45,12 @@ const units = (what: string, min: number) =>
     .min(min, `${what} must be at least ${min}`)
     .max(MAX_UNITS, `${what} must be at most ${MAX_UNITS.toLocaleString("en")}`);
 
+/** An IANA time zone name: a calendar rule's `timeZone`, and the billing hook's (lib/control/alerts). */
+export const timeZoneSchema = z
+  .string({ error: "timeZone must be text" })
+  .max(64, "timeZone must be at most 64 characters")
+  .refine(isTimeZone, "timeZone must be an IANA time zone name such as UTC or Europe/Berlin");
+
 /**
  * `*` matches one path segment, `**` any number. Any absolute path, matched against the path the
  * protected API sees (lib/dataplane/requestRoute.ts): `/orders/*` for the gateway's
@@ -316,15 +322,10 @@ export const ruleSchema = z
         description:
           "fixed_window only, instead of windowMs: count per calendar period, `day`, `week` (starting Monday) or `month`, in `timeZone`. Headers and Retry-After give the period's real end (month lengths, summer time).",
       }),
-    timeZone: z
-      .string({ error: "timeZone must be text" })
-      .max(64, "timeZone must be at most 64 characters")
-      .refine(isTimeZone, "timeZone must be an IANA time zone name such as UTC or Europe/Berlin")
-      .optional()
-      .meta({
-        description:
-          "With `period` only: the IANA time zone whose calendar the periods follow (`Europe/Berlin`). Default `UTC`.",
-      }),
+    timeZone: timeZoneSchema.optional().meta({
+      description:
+        "With `period` only: the IANA time zone whose calendar the periods follow (`Europe/Berlin`). Default `UTC`.",
+    }),
     burst: units("burst", 1).optional(),
     cost: units("cost", 0).default(1),
     match: matchSchema.default({}),
