@@ -7,7 +7,7 @@
  * end one. The API's own schema checks the form first; what the server refuses is shown on its
  * field or above the form.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiGet, apiSend, ApiError, errorMessage, LIVE_INTERVAL_MS } from "@/components/api/apiClient";
 import { CheckedForm, useCheckedForm } from "@/components/forms/CheckedForm";
@@ -15,7 +15,7 @@ import { FormError } from "@/components/forms/FormError";
 import { TextField } from "@/components/forms/TextField";
 import type { CallerGrantView as Grant } from "@/lib/control/admin/grantAnswers";
 import { callerGrantSchema } from "@/lib/control/admin/schemas";
-import { GrantFields, GrantsTable, useGrantFields } from "./grantParts";
+import { GrantFields, GrantsTable, useEndGrant, useGrantFields } from "./grantParts";
 
 /** On the tenant page, "tier:pro" names a tier; anything else is a JWT subject. */
 function ownerOf(subject: string | undefined, named: string): { subject: string } | { tier: string } | object {
@@ -44,7 +44,6 @@ export function CallerGrantsCard({
   });
   const fields = useGrantFields();
   const [who, setWho] = useState("");
-  const [endError, setEndError] = useState<string | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["tenant", tenantId, "grants"] });
 
   const form = useCheckedForm({
@@ -56,11 +55,7 @@ export function CallerGrantsCard({
       refresh();
     },
   });
-  const end = useMutation({
-    mutationFn: (id: string) => apiSend<null>("DELETE", `${path}/${encodeURIComponent(id)}`),
-    onSuccess: refresh,
-    onError: (error) => setEndError(errorMessage(error)),
-  });
+  const { end, endError, clearEndError } = useEndGrant(path, refresh);
 
   return (
     <section className="card" aria-label="Caller grants">
@@ -85,7 +80,7 @@ export function CallerGrantsCard({
         <CheckedForm
           form={{ ...form, formError: endError ?? form.formError }}
           onSubmit={() => {
-            setEndError(null);
+            clearEndError();
             form.submit({ ...ownerOf(subject, who.trim()), ...fields.input() });
           }}
           label="Add a caller grant"

@@ -2,9 +2,12 @@
 /**
  * What the key page's grants card and the caller-grants card share: the table of running grants
  * (with an "End" button for admins) and the units / rule / until fields with the input they make
- * (the API's grant schemas check it: lib/control/admin/schemas.ts). Each card adds its owner.
+ * (the API's grant schemas check it: lib/control/admin/schemas.ts), and ending a grant
+ * (DELETE `<grants path>/{id}`). Each card adds its owner.
  */
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import { apiSend, errorMessage } from "@/components/api/apiClient";
 import { formatDateTime } from "@/components/format/dateFormat";
 import { TextField } from "@/components/forms/TextField";
 
@@ -132,4 +135,15 @@ export function GrantFields({
       />
     </>
   );
+}
+
+/** Ends a grant under `path` (its list's URL); `endError` is what the server refused, shown above the form. */
+export function useEndGrant(path: string, refresh: () => void) {
+  const [endError, setEndError] = useState<string | null>(null);
+  const end = useMutation({
+    mutationFn: (id: string) => apiSend<null>("DELETE", `${path}/${encodeURIComponent(id)}`),
+    onSuccess: refresh,
+    onError: (error) => setEndError(errorMessage(error)),
+  });
+  return { end, endError, clearEndError: () => setEndError(null) };
 }

@@ -4,11 +4,10 @@
  * admins a small form to add one (units, rule, until) and a button to end one. The API's own
  * schema checks the form first; what the server refuses is shown on its field or above the form.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { apiGet, apiSend, ApiError, LIVE_INTERVAL_MS, errorMessage } from "@/components/api/apiClient";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiGet, apiSend, ApiError, LIVE_INTERVAL_MS } from "@/components/api/apiClient";
 import { CheckedForm, useCheckedForm } from "@/components/forms/CheckedForm";
-import { GrantFields, GrantsTable, useGrantFields } from "@/components/grants/grantParts";
+import { GrantFields, GrantsTable, useEndGrant, useGrantFields } from "@/components/grants/grantParts";
 import { grantSchema } from "@/lib/control/admin/schemas";
 import type { GrantView } from "@/lib/control/admin/grantAnswers";
 import { keyPath } from "./keyQueries";
@@ -22,7 +21,6 @@ export function KeyGrantsCard({ keyId, canEdit }: { keyId: string; canEdit: bool
     refetchInterval: LIVE_INTERVAL_MS,
   });
   const fields = useGrantFields();
-  const [endError, setEndError] = useState<string | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["key", keyId] });
 
   const form = useCheckedForm({
@@ -33,11 +31,7 @@ export function KeyGrantsCard({ keyId, canEdit }: { keyId: string; canEdit: bool
       refresh();
     },
   });
-  const end = useMutation({
-    mutationFn: (id: string) => apiSend<null>("DELETE", `${path}/${encodeURIComponent(id)}`),
-    onSuccess: refresh,
-    onError: (error) => setEndError(errorMessage(error)),
-  });
+  const { end, endError, clearEndError } = useEndGrant(path, refresh);
 
   return (
     <section className="card" aria-label="Grants">
@@ -54,7 +48,7 @@ export function KeyGrantsCard({ keyId, canEdit }: { keyId: string; canEdit: bool
         <CheckedForm
           form={{ ...form, formError: endError ?? form.formError }}
           onSubmit={() => {
-            setEndError(null);
+            clearEndError();
             form.submit(fields.input());
           }}
           label="Add a grant"
